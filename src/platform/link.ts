@@ -1,0 +1,80 @@
+/**
+ * @module platform/link
+ * The narrow interface between a session actor and the platform. One `PlatformLink` wraps one platform socket
+ * (one Baileys `makeWASocket`); it is not reusable after it closes: the actor decides whether to reconnect and
+ * then asks the factory for a new link with the same stores. The Baileys implementation is `baileys-link.ts`;
+ * actor unit tests use a fake.
+ */
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
+import type {
+  Channel, ChannelPage, Destination, Group, GroupMember, MessageContent, StatusContent, TypingDestination,
+} from '../protocol/spec-types.js'
+import type { AuthStore, ContactStore } from '../storage/types.js'
+
+/** Why a socket closed, reduced to what the actor's state machine needs. */
+export type CloseReason =
+  | 'restart-required' // 515 after pairing (or later): reconnect at once, no visible change
+  | 'logged-out' // 401/403/419: the phone unlinked the device; clear credentials, back to awaiting QR
+  | 'qr-expired' // the platform's QR refs ran out before a scan
+  | 'replaced' // 440: another socket uses these credentials; do not reconnect in a loop
+  | 'closed-by-us' // close() or logout() was called
+  | 'connection-lost' // anything else: reconnect with backoff
+
+export interface LinkEvents {
+  /** A new QR string (the latest one must be shown). */
+  qr(qr: string): void
+  /** Pairing succeeded: the device id is known (`<number>:<device>@s.<platform>.net`). A 515 restart follows. */
+  paired(me: { id: string; lid?: string; name?: string }): void
+  /** Logged in and usable. */
+  open(me: { id: string; lid?: string; name: string }): void
+  /** The account's display name became known or changed. */
+  name(name: string): void
+  /** The socket ended; the link is dead. */
+  close(reason: CloseReason, detail: string): void
+}
+
+/** Trust material for the loopback sandbox (GET /trust of the sandbox control API). */
+export interface SandboxTrust {
+  wsUrl: string
+  rootPublicKey: string // base64
+  caCert: string // PEM
+}
+
+export interface LinkOptions {
+  sessionId: string
+  auth: AuthStore
+  contacts: ContactStore
+  logger: Logger
+  config: Config
+  /** Set when the gateway runs against the sandbox (SANDBOX_URL); absent for the real platform. */
+  sandbox?: SandboxTrust
+  events: LinkEvents
+}
+
+/**
+ * Operations on an open link. Each throws `GatewayError` with a catalogue code on failure
+ * (e.g. MEDIA_DOWNLOAD_FAILED, PLATFORM_REJECTED, PLATFORM_TIMEOUT, GROUP_NOT_FOUND, CHANNEL_NOT_FOUND,
+ * CONTACTS_NOT_SYNCED, STATUS_ONLY_SHARE_EMPTY, CHANNEL_NOT_OWNED).
+ */
+export interface PlatformLink {
+  /** Downloads media itself, sends, and resolves only after the platform server acknowledged the message. */
+  sendMessage(destination: Destination, content: MessageContent, signal?: AbortSignal): Promise<{ messageId: string }>
+  /** Reads the account's status privacy, picks recipients, sends, waits for the ack. */
+  postStatus(content: StatusContent, signal?: AbortSignal): Promise<{ statusId: string }>
+  /** Sends a chat state to a phone or group. The actor schedules 'paused' after TYPING_MS. */
+  presence(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void>
+  listGroups(): Promise<Group[]>
+  getGroup(groupId: string): Promise<Group>
+  groupMembers(groupId: string): Promise<GroupMember[]>
+  listChannels(): Promise<Channel[]>
+  channelMessages(channelId: string, before?: number): Promise<ChannelPage>
+  /** The account's own profile picture URL, or '' when there is none. */
+  ownPicture(): Promise<string>
+  /** Unlinks the device on the platform, then closes (close reason 'closed-by-us'). */
+  logout(): Promise<void>
+  /** Closes the socket without logging out (restart, SIGTERM). Idempotent. */
+  close(): Promise<void>
+}
+
+export type LinkFactory = (options: LinkOptions) => PlatformLink

@@ -1,0 +1,105 @@
+/**
+ * @module protocol/errors
+ * The one error catalogue of the gateway. Every failure that reaches a client is a `GatewayError` with a stable
+ * `code`; `src/http/errors.ts` maps codes to HTTP statuses in one place. Errors cross worker threads as plain
+ * `{ code, message }` data (class instances lose their fields over `postMessage`), and are rebuilt with `fromWire`.
+ */
+
+/** Code → HTTP status. Messages are fixed where the spec fixes them, dynamic where it shows a pattern. */
+export const ERROR_STATUS = {
+  INVALID_HEADER: 400,
+  VALIDATION: 400,
+  INVALID_DESTINATION: 400,
+  INVALID_TYPING_DESTINATION: 400,
+  INVALID_JSON: 400,
+  SESSION_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  SESSION_NOT_CONNECTED: 500,
+  MEDIA_DOWNLOAD_FAILED: 500,
+  CHANNEL_NOT_FOUND: 500,
+  GROUP_NOT_FOUND: 500,
+  CHANNEL_NOT_OWNED: 500,
+  CONTACTS_NOT_SYNCED: 500,
+  STATUS_ONLY_SHARE_EMPTY: 500,
+  PLATFORM_REJECTED: 500,
+  PLATFORM_TIMEOUT: 500,
+  WORKER_CRASHED: 500,
+  INTERNAL: 500,
+  OVERLOADED: 503,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+/** Fixed messages, word for word from SPEC.md where the spec gives them. */
+export const ERROR_MESSAGE = {
+  INVALID_HEADER: 'invalid header',
+  INVALID_DESTINATION: 'invalid phone, group or newsletter',
+  INVALID_TYPING_DESTINATION: 'invalid phone or group',
+  INVALID_JSON: 'body is not valid JSON',
+  SESSION_NOT_FOUND: 'session not found',
+  NOT_FOUND: 'not found',
+  BODY_TOO_LARGE: 'request body too large',
+  UNSUPPORTED_MEDIA_TYPE: 'content-type must be application/json',
+  TOO_MANY_REQUESTS: 'too many requests',
+  SESSION_NOT_CONNECTED: 'session not connected',
+  CHANNEL_NOT_FOUND: 'channel not found',
+  GROUP_NOT_FOUND: 'group not found',
+  CHANNEL_NOT_OWNED: 'channel not owned or administered by this account',
+  CONTACTS_NOT_SYNCED: 'contacts not synced, reconnect the session or set status privacy to "only share with"',
+  STATUS_ONLY_SHARE_EMPTY: 'status privacy "only share with" has no contacts',
+  PLATFORM_TIMEOUT: 'the platform did not acknowledge in time',
+  WORKER_CRASHED: 'session worker restarted during the request, retry it',
+  INTERNAL: 'internal server error',
+  OVERLOADED: 'server busy, retry later',
+} as const satisfies Partial<Record<ErrorCode, string>>
+
+/** What crosses a thread boundary. */
+export interface WireError {
+  code: ErrorCode
+  message: string
+}
+
+export class GatewayError extends Error {
+  readonly code: ErrorCode
+  constructor(code: ErrorCode, message?: string) {
+    super(message ?? (ERROR_MESSAGE as Partial<Record<ErrorCode, string>>)[code] ?? code)
+    this.code = code
+    this.name = 'GatewayError'
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code]
+  }
+  toWire(): WireError {
+    return { code: this.code, message: this.message }
+  }
+}
+
+export const gatewayError = (code: ErrorCode, message?: string): GatewayError => new GatewayError(code, message)
+
+/** `500 error parser file from url 404 Not Found`: the spec's media-download failure. */
+export const mediaDownloadFailed = (detail: string): GatewayError =>
+  new GatewayError('MEDIA_DOWNLOAD_FAILED', `error parser file from url ${detail}`)
+
+/** Validation failures: every failing rule, joined by a line break (spec: Errors). */
+export const validationFailed = (messages: string[]): GatewayError =>
+  new GatewayError('VALIDATION', messages.join('\n'))
+
+export function isWireError(value: unknown): value is WireError {
+  return (
+    typeof value === 'object' && value !== null &&
+    typeof (value as WireError).code === 'string' && (value as WireError).code in ERROR_STATUS &&
+    typeof (value as WireError).message === 'string'
+  )
+}
+
+export const fromWire = (e: WireError): GatewayError => new GatewayError(e.code, e.message)
+
+/** Anything thrown → a wire error; unknown failures become 500 `internal server error` (details go to the log). */
+export function toWireError(err: unknown): WireError {
+  if (err instanceof GatewayError) return err.toWire()
+  if (isWireError(err)) return { code: err.code, message: err.message }
+  return { code: 'INTERNAL', message: ERROR_MESSAGE.INTERNAL }
+}

@@ -1,0 +1,25 @@
+/**
+ * @module protocol/snapshot
+ * What an actor publishes on every state change. The main thread keeps the latest one per session and answers
+ * GET /session from it with no thread hop (clients poll it every 2-3 s).
+ */
+export type SessionState = 'awaiting-qr' | 'connecting' | 'connected' | 'reconnecting' | 'deleted'
+
+export interface SessionSnapshot {
+  id: string
+  state: SessionState
+  generatedId: string // '' if never paired
+  name: string // '' when not connected
+  isConnected: boolean
+  qrcode: string // base64 PNG, no data: prefix; '' before the first QR and once connected
+  picture: string
+  /** Epoch ms when an unscanned session is deleted; null once paired. */
+  qrDeadline: number | null
+  /** Monotonic per session, so a late snapshot from a dead thread never overwrites a newer one. */
+  version: number
+}
+
+/** Posted on the system's BroadcastChannel by actors. */
+export type SnapshotEvent =
+  | { type: 'snapshot'; snapshot: SessionSnapshot }
+  | { type: 'deleted'; id: string }

@@ -1,0 +1,50 @@
+/**
+ * @module storage/types
+ * The storage interface. The default engine is embedded (lmdb under DATA_DIR); a networked engine (Redis,
+ * PostgreSQL) fits behind the same interface. Every method may be called from any worker thread.
+ */
+import type { AuthenticationCreds, SignalKeyStore } from '@whiskeysockets/baileys'
+
+export interface SessionRecord {
+  id: string
+  /** sha256 of the session's secret `sessionId`, hex; the secret itself is never stored. */
+  sessionIdHash: string
+  createdAt: number
+  /** Epoch ms at which an unscanned session is deleted; null once paired. */
+  qrDeadline: number | null
+}
+
+/** One address-book entry, learned from the phone (app-state contact sync) or history sync. */
+export interface StoredContact {
+  /** `<number>@s.<platform>.net` or `<lid>@lid` */
+  id: string
+  name: string
+  lid?: string
+  phone?: string // digits
+}
+
+export interface AuthStore {
+  readCreds(): Promise<AuthenticationCreds | undefined>
+  writeCreds(creds: AuthenticationCreds): Promise<void>
+  /** Baileys' key store; `set` is atomic (one transaction), so Baileys' transaction commit is all-or-nothing. */
+  keys: SignalKeyStore
+  /** Remove credentials and keys (logout, reset). */
+  clear(): Promise<void>
+}
+
+export interface ContactStore {
+  all(): Promise<StoredContact[]>
+  upsert(contacts: StoredContact[]): Promise<void>
+  clear(): Promise<void>
+}
+
+export interface Store {
+  listSessions(): Promise<SessionRecord[]>
+  getSession(id: string): Promise<SessionRecord | undefined>
+  putSession(record: SessionRecord): Promise<void>
+  /** Deletes the record and everything the session owns (credentials, keys, contacts). */
+  deleteSession(id: string): Promise<void>
+  auth(id: string): AuthStore
+  contacts(id: string): ContactStore
+  close(): Promise<void>
+}
