@@ -1,0 +1,99 @@
+/**
+ * Starts the real gateway (src/main.ts, worker threads and all) as a child process on a free port, the way an
+ * operator runs it, and stops it with a signal.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+export interface GatewayProcess {
+  url: string
+  child: ChildProcess
+  output(): string
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+export async function freePort(): Promise<number> {
+  const srv = createServer()
+  srv.listen(0, '127.0.0.1')
+  await once(srv, 'listening')
+  const port = (srv.address() as { port: number }).port
+  await new Promise(r => srv.close(r))
+  return port
+}
+
+export async function startGateway(env: Record<string, string>): Promise<GatewayProcess> {
+  const port = await freePort()
+  let out = ''
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHARDS: '2', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout!.on('data', d => { out += d })
+  child.stderr!.on('data', d => { out += d })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`gateway exited early (${child.exitCode}):\n${out}`)
+    try {
+      const res = await fetch(`${url}/nothing-here`)
+      if (res.status === 404) break
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) throw new Error(`gateway did not start:\n${out}`)
+    await new Promise(r => setTimeout(r, 200))
+  }
+  return {
+    url,
+    child,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode
+      child.kill(signal)
+      const [code] = await once(child, 'exit')
+      return code as number | null
+    },
+  }
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await fn()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise(r => setTimeout(r, 250))
+  }
+}
+
+export interface SandboxProcess { url: string; child: ChildProcess; stop(): Promise<void> }
+
+/** Starts the platform sandbox CLI (`npm run sandbox`) on the given port (a free one by default). */
+export async function startSandbox(port?: number, world?: string): Promise<SandboxProcess> {
+  const p = port ?? await freePort()
+  const args = ['--import', 'tsx', path.join(root, 'src/sandbox/main.ts'), '--port', String(p)]
+  if (world) args.push('--world', world)
+  let out = ''
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout!.on('data', d => { out += d })
+  child.stderr!.on('data', d => { out += d })
+  const url = `http://127.0.0.1:${p}`
+  await waitFor(`sandbox on ${url}`, async () => {
+    if (child.exitCode !== null) throw new Error(`sandbox exited early (${child.exitCode}):\n${out}`)
+    const res = await fetch(`${url}/trust`).catch(() => undefined)
+    return res?.ok || undefined
+  })
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return
+      child.kill('SIGTERM')
+      await once(child, 'exit')
+    },
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * @module main
+ * The only place that listens. Reads settings, opens the actor system (worker threads + storage), serves HTTP,
+ * and on SIGTERM/SIGINT drains in-flight requests and closes sockets without logging any device out.
+ */
+import { createServer } from 'node:http'
+import { pino } from 'pino'
+import { loadConfig } from './config.js'
+import { createActorSystem } from './actors/system.js'
+import { createApp } from './http/app.js'
+
+const config = loadConfig()
+const logger = pino({ level: config.LOG_LEVEL })
+
+const system = await createActorSystem({ config, logger })
+const app = createApp({ system, config, logger })
+const server = createServer(app)
+server.listen(config.PORT, config.HOST, () => {
+  logger.info({ port: config.PORT, sandbox: config.SANDBOX_URL ?? null }, 'gateway listening')
+})
+
+let stopping = false
+async function stop(signal: string): Promise<void> {
+  if (stopping) return
+  stopping = true
+  logger.info({ signal }, 'shutting down: draining requests')
+  // Stop accepting connections; requests already inside finish (system.close waits for them up to the grace).
+  const closed = new Promise<void>(resolve => server.close(() => resolve()))
+  server.closeIdleConnections()
+  await system.close()
+  server.closeAllConnections()
+  await closed
+  logger.info('stopped')
+  process.exit(0)
+}
+process.on('SIGTERM', () => void stop('SIGTERM'))
+process.on('SIGINT', () => void stop('SIGINT'))

@@ -1,0 +1,86 @@
+/**
+ * End-to-end harness: the platform sandbox and the real gateway process, driven over HTTP only, plus a local media
+ * server. Shared by the files under test/e2e.
+ */
+import { createHash } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { once } from 'node:events'
+import { decodeQrPng } from '../../src/demo/qr-decode.js'
+import { startGateway, startSandbox, waitFor, type GatewayProcess, type SandboxProcess } from '../../src/demo/processes.js'
+
+export { waitFor }
+
+export interface Session { id: string; sessionId: string }
+
+export const headersOf = (s: Session) => ({ id: s.id, 'session-id': s.sessionId })
+
+export class Gateway {
+  constructor(readonly proc: GatewayProcess) {}
+  get url() { return this.proc.url }
+  async call(method: string, route: string, session?: Session, body?: unknown) {
+    const res = await fetch(`${this.url}${route}`, {
+      method,
+      headers: { ...(session ? headersOf(session) : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    return { status: res.status, body: await res.json() as any }
+  }
+  async createSession(): Promise<Session> {
+    const r = await this.call('POST', '/session')
+    if (r.status !== 200) throw new Error(`POST /session → ${r.status} ${JSON.stringify(r.body)}`)
+    return r.body
+  }
+  session(s: Session) { return this.call('GET', '/session', s) }
+}
+
+export async function startWorld(): Promise<{ sandbox: SandboxProcess; dataDir: string; cleanup(): Promise<void> }> {
+  const sandbox = await startSandbox()
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-gateway-'))
+  return { sandbox, dataDir, async cleanup() { await sandbox.stop(); rmSync(dataDir, { recursive: true, force: true }) } }
+}
+
+export async function launchGateway(sandboxUrl: string, dataDir: string, env: Record<string, string> = {}) {
+  return new Gateway(await startGateway({ SANDBOX_URL: sandboxUrl, DATA_DIR: dataDir, MEDIA_BLOCK_PRIVATE: 'false', ...env }))
+}
+
+export async function sandboxCall(sandboxUrl: string, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${sandboxUrl}${route}`, {
+    method, headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, body: await res.json() as any }
+}
+
+/** Reads the QR off GET /session, decodes the PNG like a phone camera, and has the sandbox phone scan it. */
+export async function pair(gw: Gateway, sandboxUrl: string, s: Session, phone: string) {
+  const png = await waitFor('a QR in GET /session', async () => (await gw.session(s)).body.qrcode || undefined)
+  const qr = decodeQrPng(png)
+  const scan = await sandboxCall(sandboxUrl, 'POST', '/scan', { qr, phone })
+  if (scan.status !== 200) throw new Error(`scan → ${scan.status} ${JSON.stringify(scan.body)}`)
+  return waitFor('isConnected', async () => {
+    const r = await gw.session(s)
+    return r.body.isConnected ? r.body : undefined
+  }, 90_000)
+}
+
+export async function inbox(sandboxUrl: string, phone: string): Promise<any[]> {
+  return (await sandboxCall(sandboxUrl, 'GET', `/accounts/${phone}/inbox`)).body.messages
+}
+
+/** Serves fixed files on loopback so the gateway downloads media from a URL, as it would from the internet. */
+export async function mediaServer(files: Record<string, { body: Buffer; type: string }>) {
+  const server: Server = createServer((req, res) => {
+    const f = files[req.url ?? '']
+    if (!f) { res.writeHead(404).end('missing'); return }
+    res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length }).end(f.body)
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  return { base, close: () => new Promise<void>(r => server.close(() => r())) }
+}
+
+export const sha256hex = (b: Buffer) => createHash('sha256').update(b).digest('hex')
