@@ -1,0 +1,47 @@
+/**
+ * @module http/app
+ * Builds the express application of the gateway. It never listens (only `src/main.ts` does), so tests drive it
+ * in-process with a fake `SessionSystem`.
+ *
+ * Order of checks on every endpoint (each stops the request): headers (400 `invalid header`) → session (404
+ * `session not found`) → content type and body (415, 413, 400 `body is not valid JSON`) → validation (400, every
+ * failing rule joined by '\n') → the system (500 `session not connected`, then the operation itself).
+ *
+ * @example
+ * const app = createApp({ system, config: loadConfig(), logger: pino() })
+ * app.listen(config.PORT, config.HOST)
+ */
+import express from 'express'
+import { errorHandler, notFoundHandler } from './errors.js'
+import { channelRoutes } from './routes/channel.js'
+import type { AppDeps } from './routes/deps.js'
+import { groupRoutes } from './routes/group.js'
+import { messageRoutes } from './routes/message.js'
+import { sessionRoutes } from './routes/session.js'
+import { statusRoutes } from './routes/status.js'
+import { typingRoutes } from './routes/typing.js'
+
+export type { AppDeps } from './routes/deps.js'
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express()
+  app.disable('x-powered-by')
+  // GET /session is polled for a changing QR; conditional 304s would only add a way to miss an update.
+  app.set('etag', false)
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff')
+    next()
+  })
+
+  app.use(sessionRoutes(deps))
+  app.use(messageRoutes(deps))
+  app.use(statusRoutes(deps))
+  app.use(typingRoutes(deps))
+  app.use(groupRoutes(deps))
+  app.use(channelRoutes(deps))
+
+  // Anything else, including every method on /webhook (the retired feature, SPEC: Events), is 404.
+  app.use(notFoundHandler)
+  app.use(errorHandler(deps.logger))
+  return app
+}

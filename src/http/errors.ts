@@ -1,0 +1,63 @@
+/**
+ * @module http/errors
+ * The one place where failures become HTTP responses. A `GatewayError` (or its wire form) answers with
+ * `ERROR_STATUS[code]` and its message; anything else is a bug: logged with its stack, answered with a bare
+ * 500 `internal server error`. Every error body is exactly `{ statusCode, message }` (SPEC: Errors).
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express'
+import type { Logger } from 'pino'
+import { ERROR_MESSAGE, ERROR_STATUS, GatewayError, isWireError } from '../protocol/errors.js'
+
+export interface ErrorBody {
+  statusCode: number
+  message: string
+}
+
+export const PATH_NOT_DECODABLE = 'path is not valid URL encoding'
+
+/** Codes worth a warning: the gateway or the platform misbehaved. Others (not connected, bad media URL...) are
+ * the client's business and logged at debug only. */
+const WARN_CODES: ReadonlySet<string> = new Set(['WORKER_CRASHED', 'PLATFORM_TIMEOUT', 'PLATFORM_REJECTED', 'INTERNAL', 'OVERLOADED'])
+
+/** How long a client should wait after a 503 before retrying. */
+const RETRY_AFTER_SECONDS = '1'
+
+/** Maps any thrown value to the body the client sees. `known` is false for unexpected failures (to be logged). */
+export function toErrorBody(err: unknown): { body: ErrorBody; known: boolean } {
+  if (err instanceof GatewayError || isWireError(err)) {
+    const statusCode = ERROR_STATUS[err.code]
+    // An INTERNAL error's own message may hold details meant for the log only.
+    const message = err.code === 'INTERNAL' ? ERROR_MESSAGE.INTERNAL : err.message
+    return { body: { statusCode, message }, known: true }
+  }
+  // The router could not percent-decode a path parameter (`/group/%E0%A4%A`): the client's fault, not ours.
+  if (err instanceof URIError) return { body: { statusCode: 400, message: PATH_NOT_DECODABLE }, known: true }
+  return { body: { statusCode: 500, message: ERROR_MESSAGE.INTERNAL }, known: false }
+}
+
+/** Express error middleware: the last `app.use` of the app. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const { body, known } = toErrorBody(err)
+    const where = { method: req.method, path: req.path }
+    if (!known) {
+      logger.error({ err, ...where }, 'unexpected error in request')
+    } else {
+      const code = err instanceof URIError ? 'PATH_NOT_DECODABLE' : (err as { code: string }).code
+      const level = WARN_CODES.has(code) ? 'warn' : 'debug'
+      logger[level]({ code, reason: body.message, status: body.statusCode, ...where }, 'request failed')
+    }
+    if (res.headersSent) {
+      // Too late for a clean error body; cut the response so the client sees it failed.
+      res.destroy()
+      return
+    }
+    if (body.statusCode === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS)
+    res.status(body.statusCode).json(body)
+  }
+}
+
+/** Unknown paths, unsupported methods, and any request to the retired `/webhook` feature (SPEC: Events). */
+export const notFoundHandler: RequestHandler = (_req, _res, next) => {
+  next(new GatewayError('NOT_FOUND'))
+}

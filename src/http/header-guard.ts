@@ -1,0 +1,43 @@
+/**
+ * @module http/header-guard
+ * Authentication for every endpoint but POST /session (SPEC: Authentication): headers `id` and `session-id` must
+ * be non-empty strings (else 400 `invalid header`), and must name a live session (else 404 `session not found`).
+ * The system compares the secret in constant time; an unknown id and a wrong secret answer the same way.
+ */
+import type { RequestHandler, Response } from 'express'
+import type { SessionSystem } from '../actors/types.js'
+import { GatewayError } from '../protocol/errors.js'
+import type { SessionSnapshot } from '../protocol/snapshot.js'
+
+/** What a guarded route knows about its caller. */
+export interface AuthenticatedSession {
+  id: string
+  sessionId: string
+  snapshot: SessionSnapshot
+}
+
+const AUTH_KEY = 'auth'
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+export function headerGuard(system: SessionSystem): RequestHandler {
+  return (req, res, next) => {
+    const id = headerValue(req.headers['id'])
+    const sessionId = headerValue(req.headers['session-id'])
+    if (id === undefined || sessionId === undefined) throw new GatewayError('INVALID_HEADER')
+    const snapshot = system.authenticate(id, sessionId)
+    if (snapshot === undefined || snapshot.state === 'deleted') throw new GatewayError('SESSION_NOT_FOUND')
+    const auth: AuthenticatedSession = { id, sessionId, snapshot }
+    res.locals[AUTH_KEY] = auth
+    next()
+  }
+}
+
+/** The session the guard authenticated; only call it in a handler mounted after `headerGuard`. */
+export function authOf(res: Response): AuthenticatedSession {
+  const auth = res.locals[AUTH_KEY] as AuthenticatedSession | undefined
+  if (auth === undefined) throw new Error('authOf() used on a route without headerGuard')
+  return auth
+}

@@ -1,0 +1,43 @@
+/**
+ * @module http/json-body
+ * JSON body parsing for the POST endpoints that take a body, mounted after the header guard so an unauthenticated
+ * caller never gets its body read. 415 when a body is sent that is not `application/json`, 413 above
+ * BODY_LIMIT_BYTES, 400 `body is not valid JSON` on a parse failure. body-parser's own errors never reach the
+ * client: they are turned into `GatewayError`s here.
+ */
+import express, { type RequestHandler } from 'express'
+import { GatewayError } from '../protocol/errors.js'
+
+/** body-parser tags its errors with a `type` string. */
+function parserError(err: unknown): GatewayError | unknown {
+  const type = (err as { type?: unknown } | null)?.type
+  const status = (err as { status?: unknown } | null)?.status
+  switch (type) {
+    case 'entity.too.large': return new GatewayError('BODY_TOO_LARGE')
+    case 'charset.unsupported':
+    case 'encoding.unsupported': return new GatewayError('UNSUPPORTED_MEDIA_TYPE')
+    default:
+      // entity.parse.failed, request.size.invalid, request.aborted...: the body could not be read as JSON.
+      if (typeof status === 'number' && status >= 400 && status < 500) return new GatewayError('INVALID_JSON')
+      return err
+  }
+}
+
+/** True when the request carries body bytes (an empty `Content-Length: 0` body counts as none). */
+function hasContent(headers: NodeJS.Dict<string | string[]>): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true
+  const length = Number(headers['content-length'] ?? '0')
+  return Number.isNaN(length) || length > 0
+}
+
+export function jsonBody(limitBytes: number): RequestHandler {
+  // strict: false so a top-level string or number parses and gets the clearer `body must be a JSON object`.
+  const parse = express.json({ limit: limitBytes, strict: false, type: 'application/json' })
+  return (req, res, next) => {
+    if (hasContent(req.headers) && req.is('application/json') !== 'application/json') {
+      next(new GatewayError('UNSUPPORTED_MEDIA_TYPE'))
+      return
+    }
+    parse(req, res, err => next(err === undefined || err === null ? undefined : parserError(err)))
+  }
+}

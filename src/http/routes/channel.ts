@@ -1,0 +1,47 @@
+/**
+ * @module http/routes/channel
+ * GET /channel and GET /channel/message?channelId=&before=.
+ */
+import { Router } from 'express'
+import type { Channel, ChannelMessage } from '../../protocol/spec-types.js'
+import { authOf, headerGuard } from '../header-guard.js'
+import { requestSignal } from '../request-signal.js'
+import { parseChannelQuery } from '../schemas/query.js'
+import type { AppDeps } from './deps.js'
+
+const channelView = (c: Channel): Channel =>
+  ({ id: c.id, name: c.name, picture: c.picture, isOwner: c.isOwner, created: c.created })
+
+/** Each media object is rebuilt with exactly its spec fields; objects absent for the type stay absent. */
+function messageView(m: ChannelMessage): ChannelMessage {
+  const view: ChannelMessage = {
+    id: m.id, serverId: m.serverId, url: m.url, type: m.type, text: m.text, created: m.created,
+  }
+  if (m.image) view.image = { url: m.image.url, thumbnail: m.image.thumbnail, mimetype: m.image.mimetype }
+  if (m.video) {
+    view.video = { url: m.video.url, thumbnail: m.video.thumbnail, duration: m.video.duration, mimetype: m.video.mimetype }
+  }
+  if (m.sticker) view.sticker = { url: m.sticker.url, mimetype: m.sticker.mimetype }
+  if (m.polling) view.polling = { name: m.polling.name, options: [...m.polling.options] }
+  return view
+}
+
+export function channelRoutes({ system }: AppDeps): Router {
+  const router = Router()
+  const guard = headerGuard(system)
+
+  router.get('/channel', guard, async (_req, res) => {
+    const { id } = authOf(res)
+    const reply = await system.run(id, { type: 'listChannels' }, requestSignal(res))
+    res.json({ docs: reply.docs.map(channelView) })
+  })
+
+  router.get('/channel/message', guard, async (req, res) => {
+    const { id } = authOf(res)
+    const query = parseChannelQuery(req.query as Record<string, unknown>)
+    const reply = await system.run(id, { type: 'channelMessages', ...query }, requestSignal(res))
+    res.json({ docs: reply.docs.map(messageView), before: reply.before })
+  })
+
+  return router
+}

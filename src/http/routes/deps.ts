@@ -1,0 +1,13 @@
+/**
+ * @module http/routes/deps
+ * What every route module receives from `createApp`.
+ */
+import type { Logger } from 'pino'
+import type { SessionSystem } from '../../actors/types.js'
+import type { Config } from '../../config.js'
+
+export interface AppDeps {
+  system: SessionSystem
+  config: Config
+  logger: Logger
+}

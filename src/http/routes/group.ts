@@ -1,0 +1,43 @@
+/**
+ * @module http/routes/group
+ * GET /group, GET /group/member?groupId=, GET /group/:groupId. `/group/member` is registered before
+ * `/group/:groupId` so it is never read as a group ID (a group ID always ends in `@g.us`, `member` does not).
+ */
+import { Router } from 'express'
+import type { Group, GroupMember } from '../../protocol/spec-types.js'
+import { authOf, headerGuard } from '../header-guard.js'
+import { requestSignal } from '../request-signal.js'
+import { parseGroupId } from '../schemas/query.js'
+import type { AppDeps } from './deps.js'
+
+/** Response bodies carry exactly the spec's fields, whatever the system sent. */
+const groupView = (g: Group): Group =>
+  ({ id: g.id, name: g.name, description: g.description, picture: g.picture, created: g.created })
+const memberView = (m: GroupMember): GroupMember => ({ id: m.id, name: m.name, phone: m.phone })
+
+export function groupRoutes({ system }: AppDeps): Router {
+  const router = Router()
+  const guard = headerGuard(system)
+
+  router.get('/group', guard, async (_req, res) => {
+    const { id } = authOf(res)
+    const reply = await system.run(id, { type: 'listGroups' }, requestSignal(res))
+    res.json({ docs: reply.docs.map(groupView) })
+  })
+
+  router.get('/group/member', guard, async (req, res) => {
+    const { id } = authOf(res)
+    const groupId = parseGroupId(req.query['groupId'])
+    const reply = await system.run(id, { type: 'listMembers', groupId }, requestSignal(res))
+    res.json({ docs: reply.docs.map(memberView) })
+  })
+
+  router.get('/group/:groupId', guard, async (req, res) => {
+    const { id } = authOf(res)
+    const groupId = parseGroupId(req.params['groupId'])
+    const reply = await system.run(id, { type: 'getGroup', groupId }, requestSignal(res))
+    res.json(groupView(reply))
+  })
+
+  return router
+}

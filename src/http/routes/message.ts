@@ -1,0 +1,21 @@
+/**
+ * @module http/routes/message
+ * POST /message: validated body → `sendMessage` command → `{ messageId }`.
+ */
+import { Router } from 'express'
+import { authOf, headerGuard } from '../header-guard.js'
+import { jsonBody } from '../json-body.js'
+import { requestSignal } from '../request-signal.js'
+import { parseSendMessage } from '../schemas/message.js'
+import type { AppDeps } from './deps.js'
+
+export function messageRoutes({ system, config }: AppDeps): Router {
+  const router = Router()
+  router.post('/message', headerGuard(system), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
+    const { id } = authOf(res)
+    const { destination, content } = parseSendMessage(req.body)
+    const reply = await system.run(id, { type: 'sendMessage', destination, content }, requestSignal(res))
+    res.json({ messageId: reply.messageId })
+  })
+  return router
+}

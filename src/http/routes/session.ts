@@ -1,0 +1,56 @@
+/**
+ * @module http/routes/session
+ * POST /session (create, no headers), GET /session (the Session object from the snapshot cache, no thread hop),
+ * and two endpoints the spec leaves unshown: POST /session/reset (restart QR pairing) and DELETE /session.
+ */
+import { Router } from 'express'
+import { GatewayError } from '../../protocol/errors.js'
+import type { SessionView } from '../../protocol/spec-types.js'
+import { authOf, headerGuard } from '../header-guard.js'
+import type { AppDeps } from './deps.js'
+
+export function sessionRoutes({ system, logger }: AppDeps): Router {
+  const router = Router()
+  const guard = headerGuard(system)
+
+  router.post('/session', async (_req, res) => {
+    let created: { id: string; sessionId: string }
+    try {
+      created = await system.createSession()
+    } catch (err) {
+      // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure (503) passes through.
+      if (err instanceof GatewayError && err.code === 'OVERLOADED') throw err
+      logger.error({ err }, 'session creation failed')
+      throw new GatewayError('INTERNAL')
+    }
+    res.json({ id: created.id, sessionId: created.sessionId })
+  })
+
+  router.get('/session', guard, (_req, res) => {
+    const { sessionId, snapshot } = authOf(res)
+    const view: SessionView = {
+      id: snapshot.id,
+      generatedId: snapshot.generatedId,
+      name: snapshot.name,
+      sessionId,
+      isConnected: snapshot.isConnected,
+      qrcode: snapshot.qrcode,
+      picture: snapshot.picture,
+    }
+    res.json(view)
+  })
+
+  router.post('/session/reset', guard, async (_req, res) => {
+    const { id, sessionId } = authOf(res)
+    await system.reset(id)
+    res.json({ id, sessionId })
+  })
+
+  router.delete('/session', guard, async (_req, res) => {
+    const { id } = authOf(res)
+    await system.deleteSession(id)
+    res.json({ id })
+  })
+
+  return router
+}

@@ -1,0 +1,21 @@
+/**
+ * @module http/routes/typing
+ * POST /typing: validated body → `typing` command → `{ id }`, the session's own id (SPEC: not a message ID).
+ */
+import { Router } from 'express'
+import { authOf, headerGuard } from '../header-guard.js'
+import { jsonBody } from '../json-body.js'
+import { requestSignal } from '../request-signal.js'
+import { parseTyping } from '../schemas/typing.js'
+import type { AppDeps } from './deps.js'
+
+export function typingRoutes({ system, config }: AppDeps): Router {
+  const router = Router()
+  router.post('/typing', headerGuard(system), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
+    const { id } = authOf(res)
+    const { destination, kind } = parseTyping(req.body)
+    await system.run(id, { type: 'typing', destination, kind }, requestSignal(res))
+    res.json({ id })
+  })
+  return router
+}

@@ -1,0 +1,37 @@
+/**
+ * @module http/schemas/typing
+ * POST /typing: `phone` or `group` (group wins), `type` optional: `text` (default, 'typing') or `audio`
+ * ('recording audio'). Destination line first, as for /message.
+ */
+import { z } from 'zod'
+import { ERROR_MESSAGE, GatewayError, validationFailed } from '../../protocol/errors.js'
+import type { TypingDestination, TypingKind } from '../../protocol/spec-types.js'
+import { bodyObject } from './body.js'
+import { typingDestination } from './destination.js'
+import { check } from './format.js'
+
+export const TYPING_KINDS = ['text', 'audio'] as const satisfies readonly TypingKind[]
+
+const typingSchema = z.object({
+  type: z.preprocess(v => (v === null || v === '' ? undefined : v), z.enum(TYPING_KINDS).default('text')),
+})
+
+export interface TypingInput {
+  destination: TypingDestination
+  kind: TypingKind
+}
+
+/** Validates a POST /typing body; throws the 400 `GatewayError` with every failing line. */
+export function parseTyping(rawBody: unknown): TypingInput {
+  const body = bodyObject(rawBody)
+  if (!body.ok) throw validationFailed(body.messages)
+  const destination = typingDestination(body.value)
+  const kind = check(typingSchema, body.value)
+  if (destination === undefined && kind.ok) throw new GatewayError('INVALID_TYPING_DESTINATION')
+  if (destination === undefined || !kind.ok) {
+    const lines: string[] = destination === undefined ? [ERROR_MESSAGE.INVALID_TYPING_DESTINATION] : []
+    if (!kind.ok) lines.push(...kind.messages)
+    throw validationFailed(lines)
+  }
+  return { destination, kind: kind.value.type }
+}
