@@ -1,0 +1,116 @@
+/**
+ * @module actors/host
+ * The worker-thread side of one shard: the actors of the sessions this shard owns, keyed by id. On start it
+ * restores every registered session whose shard is this one — which is also how a replacement thread, started by
+ * piscina after a crash, brings its sessions back from storage.
+ */
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
+import { GatewayError } from '../protocol/errors.js'
+import type { LinkFactory, SandboxTrust } from '../platform/link.js'
+import type { SessionRecord, Store } from '../storage/types.js'
+import type { SnapshotPublisher } from './publisher.js'
+import { SessionActor } from './session-actor.js'
+import { shardOf } from './shard.js'
+import type { ShardTask } from './wire.js'
+
+export interface HostDeps {
+  shard: number
+  shards: number
+  store: Store
+  config: Config
+  logger: Logger
+  publisher: SnapshotPublisher
+  loadLinkFactory: () => Promise<LinkFactory>
+  sandbox: () => Promise<SandboxTrust | undefined>
+}
+
+export class SessionHost {
+  readonly #deps: HostDeps
+  readonly #actors = new Map<string, SessionActor>()
+  /** Actors being created (the link module may still be loading): later tasks for them wait here. */
+  readonly #starting = new Map<string, Promise<void>>()
+  #shuttingDown = false
+
+  constructor(deps: HostDeps) {
+    this.#deps = deps
+  }
+
+  get size(): number {
+    return this.#actors.size
+  }
+
+  /** Starts an actor for every registered session of this shard. Failures are per session, logged, not fatal. */
+  async restore(): Promise<void> {
+    const { store, shard, shards, logger } = this.#deps
+    const mine = (await store.listSessions()).filter(r => shardOf(r.id, shards) === shard)
+    logger.info({ sessions: mine.length }, 'restoring sessions of this shard')
+    await Promise.all(mine.map(record => this.#ensure(record).catch(err =>
+      logger.error({ err, session: record.id }, 'could not restore session'))))
+  }
+
+  async handle(task: ShardTask, signal: AbortSignal): Promise<unknown> {
+    const { command } = task
+    switch (command.type) {
+      case 'shutdown':
+        await this.#shutdown()
+        return null
+      case 'start': {
+        const record = await this.#deps.store.getSession(command.id)
+        if (!record) throw new GatewayError('SESSION_NOT_FOUND')
+        await this.#ensure(record)
+        return null
+      }
+      default: {
+        const actor = await this.#actorFor(task.sessionId)
+        if (!actor) throw new GatewayError('SESSION_NOT_FOUND')
+        return actor.run(command, signal)
+      }
+    }
+  }
+
+  /** The session's actor; waits for one being created, and starts a registered one this thread has not seen. */
+  async #actorFor(id: string): Promise<SessionActor | undefined> {
+    await this.#starting.get(id)
+    const actor = this.#actors.get(id)
+    if (actor || this.#shuttingDown) return actor
+    const record = await this.#deps.store.getSession(id)
+    if (!record || shardOf(id, this.#deps.shards) !== this.#deps.shard) return undefined
+    await this.#ensure(record)
+    return this.#actors.get(id)
+  }
+
+  /** Creates and starts the actor unless it exists or is being created (a `start` may race the restore). */
+  #ensure(record: SessionRecord): Promise<void> {
+    const pending = this.#starting.get(record.id)
+    if (pending) return pending
+    if (this.#actors.has(record.id) || this.#shuttingDown) return Promise.resolve()
+    const starting = this.#create(record).finally(() => this.#starting.delete(record.id))
+    this.#starting.set(record.id, starting)
+    return starting
+  }
+
+  async #create(record: SessionRecord): Promise<void> {
+    const createLink = await this.#deps.loadLinkFactory()
+    if (this.#shuttingDown) return
+    const actor = new SessionActor({
+      record,
+      createLink,
+      store: this.#deps.store,
+      config: this.#deps.config,
+      logger: this.#deps.logger,
+      publisher: this.#deps.publisher,
+      sandbox: this.#deps.sandbox,
+      onDeleted: id => this.#actors.delete(id),
+    })
+    this.#actors.set(record.id, actor)
+    await actor.start()
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#shuttingDown = true
+    const actors = [...this.#actors.values()]
+    this.#actors.clear()
+    await Promise.allSettled(actors.map(a => a.shutdown()))
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * @module actors/snapshot-cache
+ * The main thread's view of every session: id → { hash of the secret, latest snapshot }. Fed by the actors'
+ * `SnapshotEvent`s on the system's events BroadcastChannel; GET /session is answered from here with no thread hop.
+ * A snapshot older than the cached one (by version) is ignored, and so is one for an id the cache does not know
+ * (it was deleted, or never registered): without the secret's hash it could not be served anyway.
+ */
+import { BroadcastChannel } from 'node:worker_threads'
+import type { SessionSnapshot, SnapshotEvent } from '../protocol/snapshot.js'
+import { secretMatches } from './ids.js'
+import { eventsChannel } from './wire.js'
+
+/** How long past its QR deadline an unscanned session may still show, waiting for its actor to delete it. */
+const DEADLINE_SLACK_MS = 10_000
+
+interface Entry {
+  sessionIdHash: string
+  snapshot: SessionSnapshot
+}
+
+export class SnapshotCache {
+  readonly #entries = new Map<string, Entry>()
+  readonly #channel: BroadcastChannel
+
+  constructor(channelName: string) {
+    this.#channel = new BroadcastChannel(eventsChannel(channelName))
+    this.#channel.onmessage = (event: unknown) => this.apply((event as MessageEvent<SnapshotEvent>).data)
+    // The HTTP server keeps the process alive; the cache must not.
+    this.#channel.unref()
+  }
+
+  get size(): number {
+    return this.#entries.size
+  }
+
+  /** Registers a session the main thread knows the secret hash of (created here, or loaded from the registry). */
+  add(sessionIdHash: string, snapshot: SessionSnapshot): void {
+    this.#entries.set(snapshot.id, { sessionIdHash, snapshot })
+  }
+
+  has(id: string): boolean {
+    return this.#entries.has(id)
+  }
+
+  remove(id: string): void {
+    this.#entries.delete(id)
+  }
+
+  apply(event: SnapshotEvent): void {
+    if (event.type === 'deleted') {
+      this.#entries.delete(event.id)
+      return
+    }
+    const entry = this.#entries.get(event.snapshot.id)
+    if (!entry || event.snapshot.version <= entry.snapshot.version) return
+    entry.snapshot = event.snapshot
+  }
+
+  /**
+   * The snapshot when `secret` is the session's; undefined for an unknown id and for a wrong secret alike.
+   * The actor deletes an unscanned session at its QR deadline; should its thread be unable to (crashed, stuck),
+   * the session still disappears here shortly after the deadline, as the spec promises.
+   */
+  authenticate(id: string, secret: string, now = Date.now()): SessionSnapshot | undefined {
+    const entry = this.#entries.get(id)
+    if (!entry || !secretMatches(entry.sessionIdHash, secret)) return undefined
+    const deadline = entry.snapshot.qrDeadline
+    if (deadline !== null && now > deadline + DEADLINE_SLACK_MS) return undefined
+    return entry.snapshot
+  }
+
+  close(): void {
+    this.#channel.close()
+  }
+}

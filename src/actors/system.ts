@@ -1,0 +1,179 @@
+/**
+ * @module actors/system
+ * The actor system as the HTTP front end sees it (`SessionSystem`): sessions sharded over SHARDS worker threads,
+ * a snapshot cache on the main thread for GET /session, and the session lifecycle calls.
+ *
+ * @example
+ * const system = await createActorSystem({ config, logger })
+ * const { id, sessionId } = await system.createSession()
+ * system.authenticate(id, sessionId)?.qrcode // '' until the first QR is rendered
+ * await system.close() // SIGTERM
+ */
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
+import type { ReplyValue, SessionCommand } from '../protocol/commands.js'
+import { GatewayError } from '../protocol/errors.js'
+import type { SessionSnapshot } from '../protocol/snapshot.js'
+import { openLmdbStore } from '../storage/lmdb-store.js'
+import type { SessionRecord, Store } from '../storage/types.js'
+import { hashSecret, newSessionIds } from './ids.js'
+import { shardOf } from './shard.js'
+import { ShardPool, type ShardStats } from './shard-pool.js'
+import { SnapshotCache } from './snapshot-cache.js'
+import type { SessionSystem } from './types.js'
+import { defaultLinkModule, workerFilename } from './worker-file.js'
+
+export type { ShardStats }
+
+export interface ActorSystemOptions {
+  config: Config
+  logger: Logger
+  /** Main-thread store; default: lmdb under config.DATA_DIR (then closed by `close()`). Workers open their own. */
+  store?: Store
+  /** Path or file URL of the module exporting the LinkFactory; default: the Baileys link. Tests pass a fake. */
+  linkModule?: string
+}
+
+export interface ActorSystem extends SessionSystem {
+  /** The shard (worker thread) that owns a session. */
+  shardOf(id: string): number
+  /** Per-shard load, for metrics and tests. */
+  stats(): ShardStats[]
+}
+
+/** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
+const SHARD_SHUTDOWN_MS = 10_000
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** The snapshot GET /session shows before the actor published anything. */
+function initialSnapshot(record: SessionRecord, generatedId = ''): SessionSnapshot {
+  return {
+    id: record.id,
+    state: record.qrDeadline === null ? 'connecting' : 'awaiting-qr',
+    generatedId,
+    name: '',
+    isConnected: false,
+    qrcode: '',
+    picture: '',
+    qrDeadline: record.qrDeadline,
+    version: 0,
+  }
+}
+
+export async function createActorSystem(options: ActorSystemOptions): Promise<ActorSystem> {
+  const { config, logger } = options
+  const log = logger.child({ component: 'actors' })
+  const ownsStore = options.store === undefined
+  const store = options.store ?? openLmdbStore(config.DATA_DIR)
+  const channelName = `gateway-actors-${randomUUID()}`
+  // Listen before any worker exists, so no snapshot is missed.
+  const cache = new SnapshotCache(channelName)
+
+  // Restored sessions answer GET /session at once, before their actors publish.
+  const now = Date.now()
+  for (const record of await store.listSessions()) {
+    if (record.qrDeadline !== null && record.qrDeadline <= now) continue // the worker deletes it on restore
+    const creds = record.qrDeadline === null ? await store.auth(record.id).readCreds().catch(() => undefined) : undefined
+    cache.add(record.sessionIdHash, initialSnapshot(record, creds?.me?.id ?? ''))
+  }
+
+  const filename = workerFilename()
+  const linkModule = options.linkModule ?? defaultLinkModule()
+  const pools = Array.from({ length: config.SHARDS }, (_, shard) => new ShardPool({
+    filename,
+    logger: log,
+    data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName },
+  }))
+  const poolOf = (id: string): ShardPool => pools[shardOf(id, config.SHARDS)]!
+
+  const inFlight = new Set<Promise<unknown>>()
+  let closing: Promise<void> | undefined
+
+  function track<T>(work: Promise<T>): Promise<T> {
+    inFlight.add(work)
+    work.then(() => inFlight.delete(work), () => inFlight.delete(work))
+    return work
+  }
+
+  function assertOpen(): void {
+    if (closing) throw new GatewayError('OVERLOADED', 'server is shutting down')
+  }
+
+  function assertKnown(id: string): void {
+    if (!cache.has(id)) throw new GatewayError('SESSION_NOT_FOUND')
+  }
+
+  async function createSession(): Promise<{ id: string; sessionId: string }> {
+    assertOpen()
+    const { id, sessionId } = newSessionIds()
+    const record: SessionRecord = {
+      id, sessionIdHash: hashSecret(sessionId), createdAt: Date.now(),
+      qrDeadline: Date.now() + config.SESSION_QR_LIFETIME_MS,
+    }
+    try {
+      await store.putSession(record)
+    } catch (err) {
+      log.error({ err }, 'could not register a new session')
+      throw new GatewayError('INTERNAL')
+    }
+    cache.add(record.sessionIdHash, initialSnapshot(record))
+    // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
+    track(poolOf(id).run({ sessionId: id, command: { type: 'start', id } }, { bypassLimit: true }))
+      .catch(err => log.error({ err, session: id }, 'could not start the session actor'))
+    return { id, sessionId }
+  }
+
+  async function run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
+    assertOpen()
+    assertKnown(id)
+    return track(poolOf(id).run({ sessionId: id, command }, { signal })) as Promise<ReplyValue<C>>
+  }
+
+  async function reset(id: string): Promise<void> {
+    assertOpen()
+    assertKnown(id)
+    await track(poolOf(id).run({ sessionId: id, command: { type: 'reset' } }, { bypassLimit: true }))
+  }
+
+  async function deleteSession(id: string): Promise<void> {
+    assertOpen()
+    assertKnown(id)
+    await track(poolOf(id).run({ sessionId: id, command: { type: 'delete' } }, { bypassLimit: true }))
+    cache.remove(id) // the 'deleted' event does the same; this makes the 404 immediate for the caller
+  }
+
+  async function shutdown(): Promise<void> {
+    // Let in-flight commands finish, up to the grace period.
+    let timer: NodeJS.Timeout | undefined
+    const grace = new Promise<void>(resolve => { timer = setTimeout(resolve, config.SHUTDOWN_GRACE_MS) })
+    await Promise.race([Promise.allSettled([...inFlight]), grace])
+    clearTimeout(timer)
+    // Close every socket without logging out: the sessions come back on the next start.
+    await Promise.allSettled(pools.map(pool => withTimeout(
+      pool.run({ sessionId: '', command: { type: 'shutdown' } }, { bypassLimit: true }),
+      SHARD_SHUTDOWN_MS,
+    ).catch(err => log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'))))
+    await Promise.allSettled(pools.map(pool => pool.destroy()))
+    cache.close()
+    if (ownsStore) await store.close()
+  }
+
+  return {
+    createSession,
+    authenticate: (id, sessionId) => cache.authenticate(id, sessionId),
+    run,
+    reset,
+    deleteSession,
+    close: () => (closing ??= shutdown()),
+    shardOf: id => shardOf(id, config.SHARDS),
+    stats: () => pools.map(p => p.stats()),
+  }
+}

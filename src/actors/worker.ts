@@ -1,0 +1,78 @@
+/**
+ * @module actors/worker
+ * The piscina worker entry of one shard (one thread per shard). On load it opens the store, starts restoring the
+ * shard's sessions in the background, and listens for aborts from the main thread. The default export handles one
+ * task and always resolves with a `Reply`: errors travel as plain `{ code, message }` data.
+ */
+import { BroadcastChannel, workerData } from 'node:worker_threads'
+import pino from 'pino'
+import type { Reply } from '../protocol/commands.js'
+import { toWireError } from '../protocol/errors.js'
+import { openLmdbStore } from '../storage/lmdb-store.js'
+import { SessionHost } from './host.js'
+import { routeLibsignalConsole } from './libsignal-console.js'
+import { linkFactoryLoader } from './link-loader.js'
+import { SnapshotPublisher } from './publisher.js'
+import { sandboxTrustLoader } from './sandbox-trust.js'
+import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from './wire.js'
+
+const data = workerData as ShardWorkerData
+const logger = pino({ level: data.config.LOG_LEVEL, base: { shard: data.shard } })
+
+// Baileys has async event listeners; one unhandled rejection must not take down every session of the shard.
+process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
+process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
+routeLibsignalConsole(logger)
+
+const store = openLmdbStore(data.dataDir)
+const publisher = new SnapshotPublisher(data.channelName)
+const host = new SessionHost({
+  shard: data.shard,
+  shards: data.shards,
+  store,
+  config: data.config,
+  logger,
+  publisher,
+  loadLinkFactory: linkFactoryLoader(data.linkModule),
+  sandbox: sandboxTrustLoader(data.config.SANDBOX_URL),
+})
+// Not awaited at module level: piscina only replaces a crashed thread that once reported ready, so the thread
+// must become ready quickly even when restoring many sessions takes a while. Tasks wait for it instead.
+const restored = host.restore().catch(err => logger.error({ err }, 'restore failed'))
+
+// Aborts arrive on a channel because aborting a running piscina task would terminate the whole thread.
+const running = new Map<number, AbortController>()
+const abortedEarly = new Set<number>()
+const control = new BroadcastChannel(controlChannel(data.channelName))
+control.onmessage = (event: unknown) => {
+  const message = (event as MessageEvent<ControlMessage>).data
+  if (message?.type !== 'abort') return
+  const controller = running.get(message.taskId)
+  if (controller) controller.abort()
+  else {
+    abortedEarly.add(message.taskId)
+    if (abortedEarly.size > 10_000) abortedEarly.clear()
+  }
+}
+control.unref()
+
+export default async function handle(task: ShardTask): Promise<Reply> {
+  const controller = new AbortController()
+  running.set(task.taskId, controller)
+  if (abortedEarly.delete(task.taskId)) controller.abort()
+  try {
+    await restored
+    return { ok: true, value: await host.handle(task, controller.signal) }
+  } catch (err) {
+    const error = toWireError(err)
+    if (error.code === 'INTERNAL' && !controller.signal.aborted) logger.error({ err, command: task.command.type }, 'command failed')
+    return { ok: false, error }
+  } finally {
+    running.delete(task.taskId)
+    if (task.command.type === 'shutdown') {
+      control.close()
+      publisher.close()
+      await store.close()
+    }
+  }
+}

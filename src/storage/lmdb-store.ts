@@ -1,0 +1,134 @@
+/**
+ * @module storage/lmdb-store
+ * The default `Store`: one lmdb environment under DATA_DIR, opened by the main thread and by every worker thread
+ * (lmdb is safe for many threads and processes). Sub-databases: `sessions` (registry), `creds` (one JSON document
+ * per session), `keys` (Signal keys, `<id>\0<type>\0<keyId>`), `contacts` (`<id>\0<contactId>`).
+ *
+ * @example
+ * const store = openLmdbStore('./data')
+ * await store.putSession({ id, sessionIdHash, createdAt: Date.now(), qrDeadline: null })
+ * const auth = store.auth(id) // Baileys AuthenticationState parts
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { open, type Database, type RootDatabase } from 'lmdb'
+import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from '@whiskeysockets/baileys'
+import type { AuthStore, ContactStore, SessionRecord, Store, StoredContact } from './types.js'
+import { decodeCreds, decodeKey, encodeValue } from './auth-codec.js'
+import { contactKey, sessionPrefix, sessionRangeEnd, signalKey } from './keys.js'
+
+interface Dbs {
+  root: RootDatabase
+  sessions: Database<SessionRecord, string>
+  creds: Database<string, string>
+  keys: Database<string, string>
+  contacts: Database<StoredContact, string>
+}
+
+/** Removes every row of `db` whose key starts with `<id>\0` (must run inside a write transaction). */
+function removeSessionRows(db: Database<unknown, string>, id: string): void {
+  for (const key of db.getKeys({ start: sessionPrefix(id), end: sessionRangeEnd(id) })) db.removeSync(key)
+}
+
+function authStore(dbs: Dbs, id: string): AuthStore {
+  const keys: SignalKeyStore = {
+    async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
+      const out: { [id: string]: SignalDataTypeMap[T] } = {}
+      for (const keyId of ids) {
+        const text = dbs.keys.get(signalKey(id, type, keyId))
+        if (text !== undefined) out[keyId] = decodeKey(type, text) as SignalDataTypeMap[T]
+      }
+      return out
+    },
+    // One lmdb transaction per call: Baileys commits a whole key transaction with one set(), all or nothing.
+    async set(data: SignalDataSet) {
+      await dbs.root.transaction(() => {
+        for (const [type, entries] of Object.entries(data)) {
+          for (const [keyId, value] of Object.entries(entries ?? {})) {
+            const key = signalKey(id, type, keyId)
+            if (value === null || value === undefined) dbs.keys.removeSync(key)
+            else dbs.keys.putSync(key, encodeValue(value))
+          }
+        }
+      })
+    },
+    async clear() {
+      await dbs.root.transaction(() => removeSessionRows(dbs.keys, id))
+    },
+  }
+  return {
+    async readCreds() {
+      const text = dbs.creds.get(id)
+      return text === undefined ? undefined : decodeCreds(text)
+    },
+    async writeCreds(creds: AuthenticationCreds) {
+      await dbs.creds.put(id, encodeValue(creds))
+    },
+    keys,
+    async clear() {
+      await dbs.root.transaction(() => {
+        dbs.creds.removeSync(id)
+        removeSessionRows(dbs.keys, id)
+      })
+    },
+  }
+}
+
+function contactStore(dbs: Dbs, id: string): ContactStore {
+  return {
+    async all() {
+      return [...dbs.contacts.getRange({ start: sessionPrefix(id), end: sessionRangeEnd(id) }).map(e => e.value)]
+    },
+    async upsert(contacts: StoredContact[]) {
+      if (contacts.length === 0) return
+      await dbs.root.transaction(() => {
+        for (const c of contacts) dbs.contacts.putSync(contactKey(id, c.id), c)
+      })
+    },
+    async clear() {
+      await dbs.root.transaction(() => removeSessionRows(dbs.contacts, id))
+    },
+  }
+}
+
+/** Opens (creating if needed) the store under `dataDir`. Safe to call from several threads at once. */
+export function openLmdbStore(dataDir: string): Store {
+  fs.mkdirSync(dataDir, { recursive: true })
+  // One file (plus its lock file) beside whatever else lives in DATA_DIR.
+  const root = open({ path: path.resolve(dataDir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
+  const dbs: Dbs = {
+    root,
+    sessions: root.openDB<SessionRecord, string>({ name: 'sessions', encoding: 'msgpack' }),
+    creds: root.openDB<string, string>({ name: 'creds', encoding: 'string' }),
+    keys: root.openDB<string, string>({ name: 'keys', encoding: 'string' }),
+    contacts: root.openDB<StoredContact, string>({ name: 'contacts', encoding: 'msgpack' }),
+  }
+  let closed = false
+
+  return {
+    async listSessions() {
+      return [...dbs.sessions.getRange().map(e => e.value)]
+    },
+    async getSession(id) {
+      return dbs.sessions.get(id)
+    },
+    async putSession(record) {
+      await dbs.sessions.put(record.id, record)
+    },
+    async deleteSession(id) {
+      await root.transaction(() => {
+        dbs.sessions.removeSync(id)
+        dbs.creds.removeSync(id)
+        removeSessionRows(dbs.keys, id)
+        removeSessionRows(dbs.contacts, id)
+      })
+    },
+    auth: id => authStore(dbs, id),
+    contacts: id => contactStore(dbs, id),
+    async close() {
+      if (closed) return
+      closed = true
+      await root.close()
+    },
+  }
+}
