@@ -1,0 +1,19 @@
+/**
+ * @module media/compress
+ * Status images are recompressed before upload (spec: "images are compressed to suit a status"; Baileys uploads the
+ * bytes as given). Chosen parameters, WhatsApp Web's exact ones being unknown: honour EXIF orientation, fit inside
+ * 1080x1920 without enlarging, JPEG quality 75 with mozjpeg.
+ */
+import sharp from 'sharp'
+
+export const STATUS_MAX_WIDTH = 1080
+export const STATUS_MAX_HEIGHT = 1920
+export const STATUS_JPEG_QUALITY = 75
+
+export async function compressStatusImage(input: Buffer | string): Promise<Buffer> {
+  return sharp(input, { failOn: 'none' })
+    .rotate()
+    .resize({ width: STATUS_MAX_WIDTH, height: STATUS_MAX_HEIGHT, fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: STATUS_JPEG_QUALITY, mozjpeg: true })
+    .toBuffer()
+}

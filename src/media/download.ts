@@ -1,0 +1,157 @@
+/**
+ * @module media/download
+ * The gateway downloads media itself, before Baileys sees it (BAILEYS-MAPPING §2.2): Baileys' own fetch has no
+ * timeout, no size cap and loses the status text. This streams a URL to a temp file with a byte cap, one overall
+ * timeout, an exact redirect cap (redirects are followed by hand) and optional SSRF blocking. Every failure is
+ * `mediaDownloadFailed(...)`, i.e. `error parser file from url <detail>`:
+ *   - HTTP status ≥ 300 (not a redirect): `404 Not Found` (canonical reason phrase from `STATUS_CODES`)
+ *   - `timeout after 60000 ms`, `file larger than N bytes`, `too many redirects`, `<host> resolves to a private
+ *     address`, `invalid url`, `unsupported protocol ftp:`, `aborted`, else the network error's message.
+ * The temp file is removed on every failure; on success the caller owns it and must call `dispose()` (or use
+ * `withDownload`, which always does).
+ */
+import { createWriteStream } from 'node:fs'
+import http, { STATUS_CODES } from 'node:http'
+import https from 'node:https'
+import net from 'node:net'
+import tls from 'node:tls'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { mediaDownloadFailed, GatewayError } from '../protocol/errors.js'
+import { guardedLookup, isPrivateAddress, PrivateAddressError } from './private-address.js'
+import { defaultMediaTempDir, removeQuietly, tempFilePath } from './temp-dir.js'
+
+export interface DownloadOptions {
+  maxBytes: number
+  timeoutMs: number
+  maxRedirects: number
+  blockPrivate: boolean
+  /** Folder for the temp file; defaults to the per-process media folder. */
+  tempDir?: string
+  /** Extra CA (PEM) trusted for https URLs, e.g. the sandbox's. */
+  ca?: string
+  /** Aborts the download (client went away); the temp file is removed. */
+  signal?: AbortSignal
+}
+
+export interface DownloadedFile {
+  path: string
+  bytes: number
+  /** The server's Content-Type, if any. */
+  contentType: string | undefined
+  dispose(): Promise<void>
+}
+
+/** Internal: a failure whose message is the `<detail>` part of the client-facing error. */
+class DownloadFailure extends Error {}
+
+/** Builds DownloadOptions from the gateway config names. */
+export const downloadOptionsFromConfig = (config: {
+  MEDIA_MAX_BYTES: number; MEDIA_TIMEOUT_MS: number; MEDIA_MAX_REDIRECTS: number; MEDIA_BLOCK_PRIVATE: boolean
+}): DownloadOptions => ({
+  maxBytes: config.MEDIA_MAX_BYTES,
+  timeoutMs: config.MEDIA_TIMEOUT_MS,
+  maxRedirects: config.MEDIA_MAX_REDIRECTS,
+  blockPrivate: config.MEDIA_BLOCK_PRIVATE,
+})
+
+/** Streams `url` to a temp file. Throws MEDIA_DOWNLOAD_FAILED; never leaves a file behind on failure. */
+export async function downloadToTemp(url: string, options: DownloadOptions): Promise<DownloadedFile> {
+  const file = await tempFilePath(options.tempDir ?? defaultMediaTempDir())
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => { timedOut = true; controller.abort() }, options.timeoutMs)
+  const onAbort = () => controller.abort()
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    if (options.signal?.aborted) throw new DownloadFailure('aborted')
+    const result = await fetchFollowingRedirects(url, file, options, controller.signal)
+    return { path: file, bytes: result.bytes, contentType: result.contentType, dispose: () => removeQuietly(file) }
+  } catch (err) {
+    await removeQuietly(file)
+    if (timedOut) throw mediaDownloadFailed(`timeout after ${options.timeoutMs} ms`)
+    if (options.signal?.aborted) throw mediaDownloadFailed('aborted')
+    throw toGatewayError(err)
+  } finally {
+    clearTimeout(timer)
+    options.signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/** Downloads, runs `use` with the file, and removes the file whatever happens. */
+export async function withDownload<T>(url: string, options: DownloadOptions,
+  use: (file: DownloadedFile) => Promise<T>): Promise<T> {
+  const file = await downloadToTemp(url, options)
+  try {
+    return await use(file)
+  } finally {
+    await file.dispose()
+  }
+}
+
+function toGatewayError(err: unknown): GatewayError {
+  if (err instanceof GatewayError) return err
+  if (err instanceof DownloadFailure || err instanceof PrivateAddressError) return mediaDownloadFailed(err.message)
+  const cause = (err as { cause?: unknown }).cause
+  if (cause instanceof PrivateAddressError) return mediaDownloadFailed(cause.message)
+  return mediaDownloadFailed(err instanceof Error && err.message ? err.message : String(err))
+}
+
+async function fetchFollowingRedirects(startUrl: string, file: string, options: DownloadOptions, signal: AbortSignal) {
+  let current = startUrl
+  for (let redirects = 0; ; redirects++) {
+    let parsed: URL
+    try {
+      parsed = new URL(current)
+    } catch {
+      throw new DownloadFailure('invalid url')
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new DownloadFailure(`unsupported protocol ${parsed.protocol}`)
+    }
+    const host = parsed.hostname.replace(/^\[|\]$/g, '')
+    if (options.blockPrivate && (host === 'localhost' || (net.isIP(host) && isPrivateAddress(host)))) {
+      throw new PrivateAddressError(host)
+    }
+    const res = await request(parsed, options, signal)
+    const status = res.statusCode ?? 0
+    if (status >= 300 && status < 400 && res.headers.location) {
+      res.resume()
+      if (redirects >= options.maxRedirects) throw new DownloadFailure('too many redirects')
+      current = new URL(res.headers.location, parsed).toString()
+      continue
+    }
+    if (status < 200 || status >= 300) {
+      res.resume()
+      throw new DownloadFailure(`${status} ${STATUS_CODES[status] ?? res.statusMessage ?? ''}`.trim())
+    }
+    const declared = Number(res.headers['content-length'])
+    if (Number.isFinite(declared) && declared > options.maxBytes) {
+      res.destroy()
+      throw new DownloadFailure(`file larger than ${options.maxBytes} bytes`)
+    }
+    let bytes = 0
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length
+        if (bytes > options.maxBytes) done(new DownloadFailure(`file larger than ${options.maxBytes} bytes`))
+        else done(null, chunk)
+      },
+    })
+    await pipeline(res, counter, createWriteStream(file), { signal })
+    return { bytes, contentType: res.headers['content-type'] }
+  }
+}
+
+function request(url: URL, options: DownloadOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const lib = url.protocol === 'https:' ? https : http
+    const req = lib.get(url, {
+      signal,
+      headers: { 'user-agent': 'messaging-gateway', accept: '*/*' },
+      ...(options.blockPrivate ? { lookup: guardedLookup } : {}),
+      ...(url.protocol === 'https:' && options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}),
+    }, resolve)
+    req.on('error', reject)
+  })
+}

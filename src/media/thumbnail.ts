@@ -1,0 +1,58 @@
+/**
+ * @module media/thumbnail
+ * Small JPEG thumbnails for image and video messages (passed to Baileys as `jpegThumbnail`, so Baileys never runs
+ * its own `exec('ffmpeg')`). Size: 72 px wide, JPEG quality 60: a few KB, larger than Baileys' 32 px default so the
+ * preview is legible. The spec says "a default thumbnail is used when empty": when nothing else works we use a
+ * generated grey JPEG, so a message never goes out without one.
+ */
+import sharp from 'sharp'
+import { runFfmpeg } from './ffmpeg.js'
+
+export const THUMBNAIL_WIDTH = 72
+export const THUMBNAIL_QUALITY = 60
+
+/** Shrinks any image sharp can read (buffer or file path) to the thumbnail JPEG. */
+export async function thumbnailFromImage(input: Buffer | string): Promise<Buffer> {
+  return sharp(input, { failOn: 'none' })
+    .rotate()
+    // width 72; very tall images are capped at 4:1 so a thumbnail stays a few KB
+    .resize({ width: THUMBNAIL_WIDTH, height: THUMBNAIL_WIDTH * 4, fit: 'inside' })
+    .jpeg({ quality: THUMBNAIL_QUALITY })
+    .toBuffer()
+}
+
+/** Takes the first frame of a video file with ffmpeg and shrinks it. Throws when ffmpeg is missing or fails. */
+export async function thumbnailFromVideo(videoPath: string): Promise<Buffer> {
+  const frame = await runFfmpeg([
+    '-hide_banner', '-loglevel', 'error', '-ss', '0', '-i', videoPath,
+    '-frames:v', '1', '-vf', `scale=${THUMBNAIL_WIDTH * 2}:-2`, '-f', 'image2pipe', '-c:v', 'mjpeg', 'pipe:1',
+  ])
+  if (frame.length === 0) throw new Error('ffmpeg produced no frame')
+  return thumbnailFromImage(frame)
+}
+
+let defaultThumb: Promise<Buffer> | undefined
+
+/** A neutral grey 72x72 JPEG, made once per process. */
+export function defaultThumbnail(): Promise<Buffer> {
+  defaultThumb ??= sharp({
+    create: { width: THUMBNAIL_WIDTH, height: THUMBNAIL_WIDTH, channels: 3, background: { r: 204, g: 204, b: 204 } },
+  }).jpeg({ quality: THUMBNAIL_QUALITY }).toBuffer()
+  return defaultThumb
+}
+
+/**
+ * Tries each source in order and returns the first thumbnail that works, else the default one. `onError` sees
+ * every failure (for a warn log); none of them fails the message.
+ */
+export async function firstThumbnail(sources: Array<() => Promise<Buffer>>,
+  onError?: (err: unknown) => void): Promise<Buffer> {
+  for (const source of sources) {
+    try {
+      return await source()
+    } catch (err) {
+      onError?.(err)
+    }
+  }
+  return defaultThumbnail()
+}
