@@ -8,6 +8,7 @@ import { pino } from 'pino'
 import { loadConfig } from './config.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
+import { removeMediaTempDir } from './media/temp-dir.js'
 
 const config = loadConfig()
 const logger = pino({ level: config.LOG_LEVEL })
@@ -30,6 +31,9 @@ async function stop(signal: string): Promise<void> {
   await system.close()
   server.closeAllConnections()
   await closed
+  // Worker threads share the process's pid, so one folder holds every shard's media; each file is removed by its
+  // own request, the folder itself here.
+  await removeMediaTempDir()
   logger.info('stopped')
   process.exit(0)
 }
