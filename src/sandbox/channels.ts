@@ -1,0 +1,91 @@
+/**
+ * @module sandbox/channels
+ * Channel (newsletter) posts: the world's seeded messages plus what clients post, each with a server id.
+ */
+import { createHash } from 'node:crypto'
+import { normalizeMessageContent, proto } from '@whiskeysockets/baileys'
+import type { MediaStore } from './media-store.js'
+import type { World, WorldChannelMessage } from './types.js'
+
+export interface ChannelPost {
+  /** Message id: the client's for posts, a stable made-up one for seeded messages. */
+  id: string
+  serverId: number
+  type: string
+  text?: string
+  caption?: string
+  media?: { mimetype: string; size?: number; sha256?: string; seconds?: number; fileName?: string }
+  /** Why the post's media could not be resolved (unknown media_id, hash mismatch). */
+  error?: string
+  /** Seeded from the world (`name`/`options` for polls). */
+  seed?: WorldChannelMessage
+  t: number
+}
+
+function describe(message: proto.IMessage): Omit<ChannelPost, 'id' | 'serverId' | 't'> {
+  const c = normalizeMessageContent(message) ?? {}
+  const text = c.conversation ?? c.extendedTextMessage?.text
+  if (typeof text === 'string') return { type: 'text', text }
+  const kinds = [['imageMessage', 'image'], ['videoMessage', 'video'], ['audioMessage', 'audio'], ['documentMessage', 'document'], ['stickerMessage', 'sticker']] as const
+  for (const [field, type] of kinds) {
+    const m = c[field] as { caption?: string | null; mimetype?: string | null; fileLength?: unknown; seconds?: number | null; fileName?: string | null } | null | undefined
+    if (!m) continue
+    const post: Omit<ChannelPost, 'id' | 'serverId' | 't'> = { type, media: { mimetype: m.mimetype ?? 'application/octet-stream', size: m.fileLength ? Number(m.fileLength) : undefined, seconds: m.seconds ?? undefined } }
+    if (m.fileName && post.media) post.media.fileName = m.fileName
+    if (m.caption) post.caption = m.caption
+    return post
+  }
+  if (c.pollCreationMessage || c.pollCreationMessageV3) return { type: 'poll' }
+  return { type: 'other' }
+}
+
+export class ChannelStore {
+  readonly #posted = new Map<string, ChannelPost[]>()
+
+  constructor(private readonly world: () => World, private readonly media: MediaStore) {}
+
+  /** Owners may post; everyone else is refused, as the platform does. */
+  canPost(channelId: string, phone: string): boolean {
+    return this.world().channels.find((c) => c.id === channelId)?.owner === phone
+  }
+
+  /** Seeded world messages first (server ids 1..n), then client posts. */
+  list(channelId: string): ChannelPost[] {
+    const seeded = (this.world().channels.find((c) => c.id === channelId)?.messages ?? []).map((m, i): ChannelPost => ({
+      id: `SBXSEED${String(i + 1).padStart(6, '0')}`, serverId: i + 1, type: m.type, seed: m, t: 1735689600 + i * 60,
+      ...(m.text !== undefined ? { text: m.text } : {}),
+      ...(m.caption !== undefined ? { caption: m.caption } : {}),
+      ...(['image', 'video', 'audio', 'document', 'sticker'].includes(m.type) ? { media: { mimetype: mimeFor(m.type), seconds: m.seconds } } : {}),
+    }))
+    return [...seeded, ...(this.#posted.get(channelId) ?? []).map((p, i) => ({ ...p, serverId: seeded.length + i + 1 }))]
+  }
+
+  /**
+   * A client posted to a channel (`<plaintext>` proto bytes, and for media the `media_id` handle of an upload to
+   * /newsletter/…). Returns the server id, or undefined for an unknown channel.
+   */
+  post(channelId: string, id: string, plaintext: Buffer | undefined, mediaId?: string): number | undefined {
+    if (!this.world().channels.some((c) => c.id === channelId)) return undefined
+    const list = this.#posted.get(channelId) ?? []
+    const message = plaintext ? proto.Message.decode(plaintext) : undefined
+    const post: ChannelPost = { id, serverId: 0, t: Math.floor(Date.now() / 1000), ...(message ? describe(message) : { type: 'other' }) }
+    if (post.media) {
+      const blob = mediaId ? this.media.byHandle(mediaId) : undefined
+      if (!blob) post.error = mediaId ? 'unknown media_id' : 'media without media_id'
+      else {
+        const sha = createHash('sha256').update(blob.body).digest()
+        post.media.size = blob.body.length
+        post.media.sha256 = sha.toString('hex')
+        const declared = normalizeMessageContent(message)
+        const fileSha = (declared?.imageMessage ?? declared?.videoMessage ?? declared?.audioMessage ?? declared?.documentMessage ?? declared?.stickerMessage)?.fileSha256
+        if (fileSha?.length && !sha.equals(Buffer.from(fileSha))) post.error = 'fileSha256 does not match the uploaded bytes'
+      }
+    }
+    list.push(post)
+    this.#posted.set(channelId, list)
+    return this.list(channelId).length
+  }
+}
+
+export const mimeFor = (type: string): string =>
+  ({ image: 'image/jpeg', video: 'video/mp4', audio: 'audio/ogg; codecs=opus', document: 'application/pdf', sticker: 'image/webp' })[type] ?? 'application/octet-stream'

@@ -1,0 +1,144 @@
+/**
+ * @module sandbox/control-api
+ * The JSON control API on the sandbox's HTTP port (a fixed contract other tools depend on; additions only):
+ * /trust, /scan, /world, /accounts/{phone}/inbox|presence|send, /channels/{id}/messages, /faults.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { SandboxContext } from './context.js'
+import type { ChannelStore } from './channels.js'
+import { dropSessionsOf, logoutDevicesOf } from './faults.js'
+import { ScanError } from './pairing.js'
+import { sendFromPhone } from './phone-send.js'
+import type { Faults, WorldPatch } from './types.js'
+import { parseWorldPatch } from './world.js'
+
+export interface ControlApiDeps {
+  ctx: SandboxContext
+  scan(qr: string, phone: string): Promise<{ phone: string; device: number }>
+  channels: ChannelStore
+  trust(): { wsUrl: string; rootPublicKey: string; caCert: string; mediaHost: string }
+  mergeWorld(patch: WorldPatch): void
+}
+
+class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message)
+  }
+}
+
+const digits = (s: unknown): string => String(s ?? '').replace(/\D/g, '')
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const text = Buffer.concat(chunks).toString('utf8')
+  if (!text.trim()) return {}
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new HttpError(400, 'body is not valid JSON')
+  }
+}
+
+export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const { ctx, channels } = deps
+
+  const route = async (req: IncomingMessage): Promise<[number, unknown]> => {
+    const url = new URL(req.url ?? '/', 'http://sandbox')
+    const path = url.pathname.replace(/\/+$/, '') || '/'
+    const method = req.method ?? 'GET'
+    const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
+
+    if (method === 'GET' && path === '/trust') return [200, deps.trust()]
+    if (method === 'GET' && path === '/health') return [200, { ok: true }]
+    if (method === 'POST' && path === '/scan') {
+      const body = (await readJson(req)) as { qr?: unknown; phone?: unknown }
+      const phone = digits(body.phone)
+      if (typeof body.qr !== 'string' || !phone) throw new HttpError(400, 'body needs { qr: string, phone: digits }')
+      try {
+        return [200, await deps.scan(body.qr, phone)]
+      } catch (err) {
+        if (err instanceof ScanError) throw new HttpError(400, err.message)
+        throw err
+      }
+    }
+    if (path === '/world') {
+      if (method === 'GET') return [200, ctx.world()]
+      if (method === 'POST') {
+        try {
+          deps.mergeWorld(parseWorldPatch(await readJson(req)))
+        } catch (err) {
+          if (err instanceof HttpError) throw err
+          throw new HttpError(400, (err as Error).message)
+        }
+        return [200, ctx.world()]
+      }
+    }
+    if (path === '/faults') {
+      if (method === 'POST') {
+        const body = (await readJson(req)) as Faults & { dropSessionOf?: unknown; logoutDeviceOf?: unknown }
+        const persistent: Faults = {}
+        if (body.rejectRecipient !== undefined) persistent.rejectRecipient = digits(body.rejectRecipient)
+        if (body.rejectCode !== undefined) persistent.rejectCode = Number(body.rejectCode)
+        if (body.delayMs !== undefined) persistent.delayMs = Math.max(0, Number(body.delayMs) || 0)
+        ctx.faults.set(persistent)
+        const dropped = body.dropSessionOf ? dropSessionsOf(ctx.accounts, digits(body.dropSessionOf)) : 0
+        const loggedOut = body.logoutDeviceOf ? logoutDevicesOf(ctx.accounts, digits(body.logoutDeviceOf)) : 0
+        return [200, { faults: ctx.faults.current, dropped, loggedOut }]
+      }
+      if (method === 'DELETE') {
+        ctx.faults.clear()
+        return [200, { faults: {} }]
+      }
+      if (method === 'GET') return [200, { faults: ctx.faults.current }]
+    }
+    if (parts[0] === 'accounts' && parts.length === 3) {
+      const phone = digits(parts[1])
+      const account = ctx.accounts.get(phone)
+      if (method === 'GET' && parts[2] === 'inbox') return [200, { messages: account?.inbox ?? [] }]
+      if (method === 'GET' && parts[2] === 'presence') return [200, { events: account?.presence ?? [] }]
+      if (method === 'POST' && parts[2] === 'send') {
+        // Addition: the simulated phone `phone` sends a text to `to` (every connected companion of `to` gets it).
+        const body = (await readJson(req)) as { to?: unknown; text?: unknown; id?: unknown }
+        const to = ctx.accounts.get(digits(body.to))
+        if (typeof body.text !== 'string' || !to) throw new HttpError(400, 'body needs { to: known phone, text: string }')
+        const sender = ctx.accounts.ensure(phone)
+        const name = ctx.world().accounts.find((a) => a.phone === phone)?.name
+        const id = typeof body.id === 'string' ? body.id : undefined
+        const delivered = await sendFromPhone(sender, to, { conversation: body.text }, { id, notify: name })
+        return [200, { delivered }]
+      }
+    }
+    if (method === 'GET' && parts[0] === 'channels' && parts.length === 3 && parts[2] === 'messages') {
+      const channelId = parts[1] ?? ''
+      if (!ctx.world().channels.some((c) => c.id === channelId)) throw new HttpError(404, 'unknown channel')
+      return [200, {
+        messages: channels.list(channelId).map((p) => ({
+          serverId: p.serverId, type: p.type,
+          ...(p.text !== undefined ? { text: p.text } : {}),
+          ...(p.caption !== undefined ? { caption: p.caption } : {}),
+          ...(p.media ? { media: p.media } : {}),
+          ...(p.error ? { error: p.error } : {}),
+        })),
+      }]
+    }
+    throw new HttpError(404, `no route for ${method} ${path}`)
+  }
+
+  return (req, res) => {
+    route(req).then(
+      ([status, body]) => send(res, status, body),
+      (err: unknown) => {
+        if (err instanceof HttpError) return send(res, err.status, { error: err.message })
+        ctx.logger.error({ err }, 'control API error')
+        send(res, 500, { error: (err as Error).message ?? 'internal error' })
+      },
+    )
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}

@@ -1,0 +1,57 @@
+/**
+ * @module sandbox/faults
+ * Fault switches tests flip through the control API. Persistent switches (reject a recipient, delay replies) live
+ * here until DELETE /faults; one-shot actions (drop a session, log a device out) act immediately on live links.
+ */
+import type { AccountRegistry } from './accounts.js'
+import { node } from './nodes.js'
+import type { Faults } from './types.js'
+
+export class FaultState {
+  #faults: Faults = {}
+
+  get current(): Faults {
+    return { ...this.#faults }
+  }
+
+  set(patch: Faults): void {
+    this.#faults = { ...this.#faults, ...patch }
+  }
+
+  clear(): void {
+    this.#faults = {}
+  }
+
+  /** The error code to nack a message to this phone with, if it is being rejected. */
+  rejectCodeFor(phone: string | undefined): number | undefined {
+    if (!phone || this.#faults.rejectRecipient !== phone) return undefined
+    return this.#faults.rejectCode ?? 479
+  }
+
+  get delayMs(): number {
+    return this.#faults.delayMs ?? 0
+  }
+}
+
+/** Cut every live connection of the account's companions (Baileys sees a dropped socket, not a goodbye). */
+export function dropSessionsOf(accounts: AccountRegistry, phone: string): number {
+  const account = accounts.get(phone)
+  let dropped = 0
+  for (const companion of account?.companions.values() ?? []) {
+    if (companion.link) {
+      companion.link.terminate()
+      dropped++
+    }
+  }
+  return dropped
+}
+
+/** Unlink every companion of the account: live ones get a 401 stream error, later logins fail with 401. */
+export function logoutDevicesOf(accounts: AccountRegistry, phone: string): number {
+  const account = accounts.get(phone)
+  if (!account) return 0
+  const removed = [...account.companions.values()]
+  account.companions.clear()
+  for (const companion of removed) companion.link?.streamError(401, node('conflict', { type: 'device_removed' }))
+  return removed.length
+}

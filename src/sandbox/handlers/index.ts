@@ -1,0 +1,36 @@
+/**
+ * @module sandbox/handlers
+ * The iq handler table, keyed by xmlns.
+ */
+import type { AppStateKeys } from '../app-state.js'
+import { makeAppStateHandler } from '../app-state.js'
+import type { ChannelStore } from '../channels.js'
+import { abPropsHandler, acceptHandler, blocklistHandler, mdHandler, mediaConnHandler, passiveHandler, pingHandler, privacyHandler, statusHandler } from './account.js'
+import { makeNewsletterHandler, mexHandler } from './channels.js'
+import { encryptHandler } from './encrypt.js'
+import { groupsHandler } from './groups.js'
+import { pictureHandler } from './profile.js'
+import type { IqHandler } from './types.js'
+import { usyncHandler } from './usync.js'
+
+export function makeIqHandlers(appState: AppStateKeys, channels: ChannelStore): Record<string, IqHandler> {
+  return {
+    'w:p': pingHandler,
+    passive: passiveHandler,
+    encrypt: encryptHandler,
+    usync: usyncHandler,
+    md: mdHandler,
+    abt: abPropsHandler,
+    blocklist: blocklistHandler,
+    privacy: privacyHandler,
+    status: statusHandler,
+    'w:m': mediaConnHandler,
+    'w:profile:picture': pictureHandler,
+    'w:g2': groupsHandler,
+    'w:mex': mexHandler,
+    newsletter: makeNewsletterHandler(channels),
+    'w:sync:app:state': makeAppStateHandler(appState),
+    'urn:xmpp:whatsapp:dirty': acceptHandler,
+    'w:stats': acceptHandler,
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * @module sandbox/main
+ * CLI: `npm run sandbox -- [--port 7800] [--world FILE] [--qr-refs N]`. Serves the platform sandbox on loopback
+ * until interrupted.
+ */
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import pino from 'pino'
+import { silenceLibsignalChatter } from './quiet-libsignal.js'
+import { createSandbox } from './server.js'
+import type { WorldPatch } from './types.js'
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '7800' },
+    world: { type: 'string' },
+    'qr-refs': { type: 'string' },
+    'log-level': { type: 'string', default: process.env.LOG_LEVEL ?? 'info' },
+  },
+})
+
+silenceLibsignalChatter()
+const logger = pino({ level: values['log-level'] })
+const world = values.world ? (JSON.parse(await readFile(values.world, 'utf8')) as WorldPatch) : undefined
+const sandbox = await createSandbox({
+  port: Number(values.port),
+  world,
+  logger,
+  ...(values['qr-refs'] ? { qrRefs: Number(values['qr-refs']) } : {}),
+})
+logger.info({ url: sandbox.url, wsUrl: sandbox.wsUrl, mediaPort: sandbox.mediaPort }, `sandbox ready: SANDBOX_URL=${sandbox.url}`)
+
+const stop = (): void => {
+  sandbox.close().then(() => process.exit(0), () => process.exit(1))
+}
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)

@@ -1,0 +1,117 @@
+/**
+ * @module sandbox/router
+ * Decides what an authenticated connection is (registration → QR refs; login → success or 401) and routes every
+ * stanza: iqs to the xmlns handlers, messages to the fan-out, chat states to presence logs.
+ */
+import type { BinaryNode } from '@whiskeysockets/baileys'
+import type { AppStateKeys } from './app-state.js'
+import type { Connection, ConnectionRouter } from './connection.js'
+import type { SandboxContext } from './context.js'
+import type { IqHandler } from './handlers/types.js'
+import type { MessageRouter } from './messages.js'
+import { child, children, iqResult, node, unixNow } from './nodes.js'
+import type { PairingRegistry } from './pairing.js'
+import { sendInitialSync } from './sync.js'
+
+export class StanzaRouter implements ConnectionRouter {
+  readonly connections = new Set<Connection>()
+
+  constructor(
+    private readonly ctx: SandboxContext,
+    private readonly pairing: PairingRegistry,
+    private readonly messages: MessageRouter,
+    private readonly handlers: Record<string, IqHandler>,
+    private readonly appState: AppStateKeys,
+  ) {}
+
+  async onAuthenticated(conn: Connection): Promise<void> {
+    this.connections.add(conn)
+    const payload = conn.payload
+    if (payload?.devicePairingData) {
+      this.pairing.register(conn)
+      return
+    }
+    const phone = payload?.username != null ? String(payload.username) : ''
+    const device = Number(payload?.device ?? 0)
+    const account = this.ctx.accounts.get(phone)
+    const companion = account?.companions.get(device)
+    if (!account || !companion || !conn.clientStatic || !companion.noiseKey.equals(conn.clientStatic)) {
+      this.ctx.logger.info({ phone, device }, 'login refused: device not linked')
+      conn.send(node('failure', { reason: '401', location: 'sandbox' }))
+      setTimeout(() => conn.terminate(), 100)
+      return
+    }
+    // A second login of the same device replaces the first, as on the platform.
+    if (companion.link && companion.link !== conn) companion.link.streamError(440, node('conflict', { type: 'replaced' }))
+    companion.link = conn
+    conn.account = account
+    conn.companion = companion
+    conn.send(node('success', {
+      t: unixNow(), props: '1', abprops: '1', location: 'sandbox', creation: unixNow(),
+      lid: `${account.lid}:${device}@lid`,
+    }))
+    // Whatever arrived while the device was away, then the end-of-offline marker Baileys waits for.
+    const queued = companion.offline.splice(0)
+    for (const stanza of queued) conn.send(stanza)
+    conn.send(node('ib', {}, [node('offline', { count: String(queued.length) })]))
+    this.ctx.logger.info({ phone, device }, 'companion logged in')
+  }
+
+  async onNode(conn: Connection, stanza: BinaryNode): Promise<void> {
+    switch (stanza.tag) {
+      case 'iq':
+        return this.#onIq(conn, stanza)
+      case 'message':
+        return this.messages.onClientMessage(conn, stanza)
+      case 'chatstate':
+        return this.#onChatState(conn, stanza)
+      case 'receipt':
+        conn.send(node('ack', { class: 'receipt', id: stanza.attrs.id ?? '', from: stanza.attrs.to ?? 's.whatsapp.net', ...(stanza.attrs.type ? { type: stanza.attrs.type } : {}) }))
+        return
+      default:
+        // presence, ib, ack, notification acks: nothing the platform needs to answer.
+        return
+    }
+  }
+
+  async #onIq(conn: Connection, iq: BinaryNode): Promise<void> {
+    if (iq.attrs.type !== 'get' && iq.attrs.type !== 'set') return
+    const handler = this.handlers[iq.attrs.xmlns ?? '']
+    let reply: BinaryNode | undefined
+    if (handler) reply = await handler(this.ctx, conn, iq)
+    else this.ctx.logger.debug({ xmlns: iq.attrs.xmlns, tag: children(iq)[0]?.tag }, 'unhandled iq answered with an empty result')
+    conn.send(reply ?? iqResult(iq))
+    // The digest check is the last iq before `open`: prekeys are uploaded, so the phone can now reach the companion.
+    if (iq.attrs.xmlns === 'encrypt' && child(iq, 'digest') && conn.account && conn.companion) {
+      const { account, companion } = conn
+      setTimeout(() => {
+        sendInitialSync(this.ctx, this.appState, account, companion).catch((err) => this.ctx.logger.warn({ err }, 'initial sync failed'))
+      }, 50)
+    }
+  }
+
+  #onChatState(conn: Connection, stanza: BinaryNode): void {
+    const sender = conn.account
+    const to = stanza.attrs.to ?? ''
+    const stateNode = children(stanza)[0]
+    if (!sender || !stateNode) return
+    const state = stateNode.tag === 'composing' && stateNode.attrs.media === 'audio' ? 'recording' : stateNode.tag
+    if (state !== 'composing' && state !== 'recording' && state !== 'paused') return
+    const at = new Date().toISOString()
+    if (to.endsWith('@g.us')) {
+      const group = this.ctx.world().groups.find((g) => g.id === to)
+      for (const p of group?.participants ?? []) {
+        if (p.phone !== sender.phone) this.ctx.accounts.ensure(p.phone).presence.push({ from: sender.phone, chat: to, state, at })
+      }
+      return
+    }
+    const target = this.ctx.accounts.resolve(to)?.account
+    target?.presence.push({ from: sender.phone, chat: sender.phone, state, at })
+  }
+
+  onClose(conn: Connection): void {
+    this.connections.delete(conn)
+    this.pairing.forget(conn)
+    if (conn.companion?.link === conn) conn.companion.link = undefined
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * @module sandbox/server
+ * `createSandbox(options)`: the whole platform sandbox in-process — HTTP control API + WebSocket `/ws/chat` on one
+ * port, the HTTPS media host on a second — with fresh Noise and TLS keys. Tests start it on port 0 and read the
+ * bound ports from the returned object; `main.ts` is the CLI around it.
+ *
+ * @example
+ * const sandbox = await createSandbox({ port: 0 })
+ * const trust = sandbox.trust() // { wsUrl, rootPublicKey, caCert, mediaHost }
+ * await sandbox.close()
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import pino, { type Logger } from 'pino'
+import { WebSocketServer } from 'ws'
+import { AccountRegistry, type Account } from './accounts.js'
+import { AppStateKeys } from './app-state.js'
+import { makeNoiseIdentity, makeTlsMaterial } from './certs.js'
+import { ChannelStore } from './channels.js'
+import { Connection } from './connection.js'
+import type { QrPolicy, SandboxContext } from './context.js'
+import { makeControlApi } from './control-api.js'
+import { FaultState } from './faults.js'
+import { DEFAULT_SUBSCRIBED_QUERY_IDS } from './handlers/channels.js'
+import { makeIqHandlers } from './handlers/index.js'
+import { startMediaHost } from './media-host.js'
+import { MediaStore } from './media-store.js'
+import { MessageRouter } from './messages.js'
+import { PairingRegistry } from './pairing.js'
+import { StanzaRouter } from './router.js'
+import type { InboxMessage, PresenceEvent, World, WorldPatch } from './types.js'
+import { demoWorld, emptyWorld, mergeWorld, parseWorldPatch } from './world.js'
+
+export interface SandboxOptions {
+  /** HTTP + WebSocket port; 0 picks a free one. Default 7800. */
+  port?: number
+  /** Media host port; 0 (default) picks a free one. */
+  mediaPort?: number
+  /** Bind address. Default 127.0.0.1 (loopback only). */
+  host?: string
+  /** Initial world; default: the built-in demo world. Pass `{}` for an empty world. */
+  world?: WorldPatch
+  /** QR refs sent per registration (default 6, like the platform). */
+  qrRefs?: number
+  /** Server-side life of the first ref (default 60 000 ms). */
+  qrFirstMs?: number
+  /** Server-side life of each later ref (default 20 000 ms). */
+  qrNextMs?: number
+  /**
+   * Treat every phone number a client looks up as registered (default true), so tests need not list every
+   * recipient in the world. Set false to have unknown numbers be "not on the platform".
+   */
+  autoRegister?: boolean
+  /** Extra w:mex query ids to treat as "list subscribed channels". */
+  subscribedChannelsQueryIds?: string[]
+  logger?: Logger
+}
+
+export interface SandboxTrust {
+  wsUrl: string
+  rootPublicKey: string
+  caCert: string
+  mediaHost: string
+}
+
+export interface Sandbox {
+  /** `http://127.0.0.1:PORT` — what the gateway takes as SANDBOX_URL. */
+  url: string
+  port: number
+  wsUrl: string
+  mediaPort: number
+  /** Same body as GET /trust. */
+  trust(): SandboxTrust
+  world(): World
+  setWorld(patch: WorldPatch): void
+  /** Same as POST /scan: pairs the device showing `qr` to `phone`. */
+  scan(qr: string, phone: string): Promise<{ phone: string; device: number }>
+  inbox(phone: string): InboxMessage[]
+  presence(phone: string): PresenceEvent[]
+  account(phone: string): Account | undefined
+  /** Resolves once every message received so far has been decrypted (and its media verified) by its recipients. */
+  settled(): Promise<void>
+  close(): Promise<void>
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? '127.0.0.1'
+  const logger = options.logger ?? pino({ level: 'silent' })
+  const qr: QrPolicy = { qrRefs: options.qrRefs ?? 6, qrFirstMs: options.qrFirstMs ?? 60_000, qrNextMs: options.qrNextMs ?? 20_000 }
+
+  let world: World = options.world ? mergeWorld(emptyWorld(), parseWorldPatch(options.world)) : demoWorld()
+  const accounts = new AccountRegistry()
+  const syncAccounts = (): void => {
+    for (const a of world.accounts) accounts.ensure(a.phone)
+  }
+  syncAccounts()
+
+  const [tls, noise] = await Promise.all([makeTlsMaterial(), Promise.resolve(makeNoiseIdentity())])
+  const media = new MediaStore()
+  const mediaHost = await startMediaHost(tls, media, logger, host, options.mediaPort ?? 0)
+  const ctx: SandboxContext = {
+    logger, qr, noise, accounts, media,
+    faults: new FaultState(),
+    caCert: tls.caCert,
+    mediaHost: () => `127.0.0.1:${mediaHost.port}`,
+    world: () => world,
+    autoRegister: options.autoRegister ?? true,
+    subscribedQueryIds: new Set([...DEFAULT_SUBSCRIBED_QUERY_IDS, ...(options.subscribedChannelsQueryIds ?? [])]),
+  }
+  const setWorld = (patch: WorldPatch): void => {
+    world = mergeWorld(world, patch)
+    syncAccounts()
+  }
+  const channels = new ChannelStore(() => world, media)
+  /** Scanning with a phone the world lacks creates that account in the world too. */
+  const scan = async (qrString: string, phone: string): Promise<{ phone: string; device: number }> => {
+    const paired = await pairing.scan(qrString, phone)
+    if (!world.accounts.some((a) => a.phone === paired.phone)) setWorld({ accounts: [{ phone: paired.phone }] })
+    return paired
+  }
+  const appState = new AppStateKeys()
+  const pairing = new PairingRegistry(accounts, qr, () => world)
+  const messages = new MessageRouter(ctx, channels)
+  const router = new StanzaRouter(ctx, pairing, messages, makeIqHandlers(appState, channels), appState)
+
+  let port = 0
+  const trust = (): SandboxTrust => ({
+    wsUrl: `ws://127.0.0.1:${port}/ws/chat`,
+    rootPublicKey: noise.rootPublicKey.toString('base64'),
+    caCert: tls.caCert,
+    mediaHost: ctx.mediaHost(),
+  })
+  const server = http.createServer(makeControlApi({ ctx, scan, channels, trust, mergeWorld: setWorld }))
+  const wss = new WebSocketServer({ noServer: true })
+  server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://sandbox').pathname !== '/ws/chat') {
+      socket.destroy()
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => new Connection(ctx, ws, router))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 7800, host, () => resolve())
+  })
+  port = (server.address() as AddressInfo).port
+  logger.info({ port, mediaPort: mediaHost.port }, 'platform sandbox listening')
+
+  let closed = false
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    wsUrl: trust().wsUrl,
+    mediaPort: mediaHost.port,
+    trust,
+    world: () => world,
+    setWorld,
+    scan,
+    inbox: (phone) => accounts.get(phone)?.inbox ?? [],
+    presence: (phone) => accounts.get(phone)?.presence ?? [],
+    account: (phone) => accounts.get(phone),
+    settled: () => messages.settled(),
+    close: async () => {
+      if (closed) return
+      closed = true
+      for (const conn of [...router.connections]) conn.terminate()
+      for (const client of wss.clients) client.terminate()
+      wss.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await mediaHost.close()
+    },
+  }
+}

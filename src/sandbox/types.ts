@@ -1,0 +1,118 @@
+/**
+ * @module sandbox/types
+ * Shapes shared across the sandbox: the world document (scenario input) and the records the control API returns.
+ */
+
+/** One contact in an account's address book. */
+export interface WorldContact {
+  phone: string
+  name?: string
+}
+
+/** A simulated account as written in a world document. Phones are digits only. */
+export interface WorldAccount {
+  phone: string
+  name?: string
+  picture?: boolean
+  /** When true the phone shares its address book through app-state sync; when false it never does. */
+  syncContacts?: boolean
+  contacts?: WorldContact[]
+  statusPrivacy?: { setting: 'contacts' | 'blacklist' | 'whitelist'; list?: string[] }
+}
+
+export interface WorldParticipant {
+  phone: string
+  admin?: 'admin' | 'superadmin'
+  hidePhone?: boolean
+}
+
+export interface WorldGroup {
+  id: string
+  name: string
+  description?: string
+  created?: string
+  picture?: boolean
+  participants: WorldParticipant[]
+}
+
+export interface WorldChannelMessage {
+  type: 'text' | 'image' | 'video' | 'poll' | 'sticker' | 'document' | 'audio'
+  text?: string
+  caption?: string
+  seconds?: number
+  name?: string
+  options?: string[]
+}
+
+export interface WorldChannel {
+  id: string
+  name: string
+  description?: string
+  created?: string
+  picture?: boolean
+  owner?: string
+  followers?: string[]
+  messages?: WorldChannelMessage[]
+}
+
+/** The scenario a sandbox runs: accounts, groups and channels. */
+export interface World {
+  accounts: WorldAccount[]
+  groups: WorldGroup[]
+  channels: WorldChannel[]
+}
+
+/** A world document as posted: every list optional, merged into the current world. */
+export interface WorldPatch {
+  accounts?: WorldAccount[]
+  groups?: WorldGroup[]
+  channels?: WorldChannel[]
+}
+
+export interface InboxMedia {
+  mimetype: string
+  fileName?: string
+  size: number
+  sha256: string
+  seconds?: number
+  hasThumbnail: boolean
+  ptt?: boolean
+}
+
+/** One message a simulated phone received and decrypted (GET /accounts/{phone}/inbox). */
+export interface InboxMessage {
+  id: string
+  chat: string
+  from: string
+  type: 'text' | 'image' | 'video' | 'audio' | 'document' | 'location' | 'contact' | 'sticker' | 'other'
+  text?: string
+  caption?: string
+  media?: InboxMedia
+  location?: { latitude: number; longitude: number; name?: string; address?: string }
+  contact?: { displayName: string; vcard: string }
+  status: boolean
+  /**
+   * Statuses only: whether the recipient's phone shows it — on the platform a status is visible only to people who
+   * saved the sender's number (the recipient's world contacts include the sender).
+   */
+  visible?: boolean
+  backgroundColor?: string
+  /** Set when media could not be fetched or verified: the test sees why. */
+  error?: string
+  receivedAt: string
+}
+
+export interface PresenceEvent {
+  from: string
+  chat: string
+  state: 'composing' | 'recording' | 'paused'
+  at: string
+}
+
+/** Fault switches set through POST /faults. */
+export interface Faults {
+  rejectRecipient?: string
+  /** Error code the reject ack carries; 479 unless set. */
+  rejectCode?: number
+  delayMs?: number
+}
