@@ -31,6 +31,8 @@ const schema = z.object({
   ACK_TIMEOUT_MS: int(20_000, 1),
   /** Timeout for platform queries (groups, channels, privacy). */
   QUERY_TIMEOUT_MS: int(20_000, 1),
+  /** POST /session per client address and minute (429 above it); 0 = no limit. */
+  SESSION_CREATE_PER_MINUTE: int(30, 0),
   /** JSON body limit for POST requests. */
   BODY_LIMIT_BYTES: int(1024 * 1024, 1),
   /** Persisted-query id of the platform's "subscribed newsletters" query (the platform rotates these). */

@@ -104,3 +104,19 @@ describe('POST /session/reset and DELETE /session', () => {
     expectError(await request(app).delete('/session').set(auth), 500, 'internal server error')
   })
 })
+
+describe('POST /session rate limit', () => {
+  it('answers 429 too many requests past the per-client limit, with Retry-After, and other endpoints still work', async () => {
+    const { app, auth } = makeApp({ SESSION_CREATE_PER_MINUTE: '3' })
+    for (let i = 0; i < 3; i++) expect((await request(app).post('/session')).status).toBe(200)
+    const limited = await request(app).post('/session')
+    expectError(limited, 429, 'too many requests')
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    expect((await request(app).get('/session').set(auth)).status).toBe(200)
+  })
+
+  it('can be turned off', async () => {
+    const { app } = makeApp({ SESSION_CREATE_PER_MINUTE: '0' })
+    for (let i = 0; i < 40; i++) expect((await request(app).post('/session')).status).toBe(200)
+  })
+})

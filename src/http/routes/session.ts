@@ -8,12 +8,14 @@ import { GatewayError } from '../../protocol/errors.js'
 import type { SessionView } from '../../protocol/spec-types.js'
 import { authOf, headerGuard } from '../header-guard.js'
 import type { AppDeps } from './deps.js'
+import { rateLimit } from '../rate-limit.js'
 
-export function sessionRoutes({ system, logger }: AppDeps): Router {
+export function sessionRoutes({ system, logger, config }: AppDeps): Router {
   const router = Router()
   const guard = headerGuard(system)
+  const createLimit = rateLimit({ perMinute: config.SESSION_CREATE_PER_MINUTE })
 
-  router.post('/session', async (_req, res) => {
+  router.post('/session', createLimit, async (_req, res) => {
     let created: { id: string; sessionId: string }
     try {
       created = await system.createSession()
