@@ -27,15 +27,17 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startGateway(env: Record<string, string>): Promise<GatewayProcess> {
-  const port = await freePort()
+  const port = env.PORT ? Number(env.PORT) : await freePort()
   let out = ''
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHARDS: '2', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHARDS: '2', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  child.stdout!.on('data', d => { out += d })
-  child.stderr!.on('data', d => { out += d })
+  // Keep only the tail: enough to explain a failed start, bounded for a demo left running for hours.
+  const keep = (d: Buffer) => { out = (out + d).slice(-65_536) }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 60_000
   for (;;) {
@@ -79,8 +81,9 @@ export async function startSandbox(port?: number, world?: string): Promise<Sandb
   if (world) args.push('--world', world)
   let out = ''
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-  child.stdout!.on('data', d => { out += d })
-  child.stderr!.on('data', d => { out += d })
+  const keep = (d: Buffer) => { out = (out + d).slice(-65_536) }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
   const url = `http://127.0.0.1:${p}`
   await waitFor(`sandbox on ${url}`, async () => {
     if (child.exitCode !== null) throw new Error(`sandbox exited early (${child.exitCode}):\n${out}`)
