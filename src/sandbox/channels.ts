@@ -14,9 +14,17 @@ export interface ChannelPost {
   type: string
   text?: string
   caption?: string
-  media?: { mimetype: string; size?: number; sha256?: string; seconds?: number; fileName?: string }
+  media?: {
+    mimetype: string; size?: number; sha256?: string; seconds?: number; fileName?: string
+    /** Seeded media: where the platform would serve it (the message's `url` is the media host + this path). */
+    directPath?: string
+    /** Seeded images and videos: base64 of the `jpegThumbnail` the message carries. */
+    thumbnail?: string
+  }
   /** Why the post's media could not be resolved (unknown media_id, hash mismatch). */
   error?: string
+  /** Client posts: the `<plaintext>` bytes as posted, served back verbatim in history (URLs, thumbnail and all). */
+  plaintext?: Buffer
   /** Seeded from the world (`name`/`options` for polls). */
   seed?: WorldChannelMessage
   t: number
@@ -44,18 +52,20 @@ export class ChannelStore {
 
   constructor(private readonly world: () => World, private readonly media: MediaStore) {}
 
-  /** Owners may post; everyone else is refused, as the platform does. */
+  /** Owners and admins may post; everyone else is refused, as the platform does. */
   canPost(channelId: string, phone: string): boolean {
-    return this.world().channels.find((c) => c.id === channelId)?.owner === phone
+    const channel = this.world().channels.find((c) => c.id === channelId)
+    return !!channel && (channel.owner === phone || (channel.admins ?? []).includes(phone))
   }
 
   /** Seeded world messages first (server ids 1..n), then client posts. */
   list(channelId: string): ChannelPost[] {
+    const key = channelId.split('@')[0] ?? channelId
     const seeded = (this.world().channels.find((c) => c.id === channelId)?.messages ?? []).map((m, i): ChannelPost => ({
       id: `SBXSEED${String(i + 1).padStart(6, '0')}`, serverId: i + 1, type: m.type, seed: m, t: 1735689600 + i * 60,
       ...(m.text !== undefined ? { text: m.text } : {}),
       ...(m.caption !== undefined ? { caption: m.caption } : {}),
-      ...(['image', 'video', 'audio', 'document', 'sticker'].includes(m.type) ? { media: { mimetype: mimeFor(m.type), seconds: m.seconds } } : {}),
+      ...(MEDIA_TYPES.includes(m.type) ? { media: seededMedia(m, key, i + 1) } : {}),
     }))
     return [...seeded, ...(this.#posted.get(channelId) ?? []).map((p, i) => ({ ...p, serverId: seeded.length + i + 1 }))]
   }
@@ -68,7 +78,10 @@ export class ChannelStore {
     if (!this.world().channels.some((c) => c.id === channelId)) return undefined
     const list = this.#posted.get(channelId) ?? []
     const message = plaintext ? proto.Message.decode(plaintext) : undefined
-    const post: ChannelPost = { id, serverId: 0, t: Math.floor(Date.now() / 1000), ...(message ? describe(message) : { type: 'other' }) }
+    const post: ChannelPost = {
+      id, serverId: 0, t: Math.floor(Date.now() / 1000), ...(message ? describe(message) : { type: 'other' }),
+      ...(plaintext ? { plaintext } : {}),
+    }
     if (post.media) {
       const blob = mediaId ? this.media.byHandle(mediaId) : undefined
       if (!blob) post.error = mediaId ? 'unknown media_id' : 'media without media_id'
@@ -84,6 +97,21 @@ export class ChannelStore {
     list.push(post)
     this.#posted.set(channelId, list)
     return this.list(channelId).length
+  }
+}
+
+const MEDIA_TYPES: string[] = ['image', 'video', 'audio', 'document', 'sticker']
+
+/** A tiny real JPEG (8×6), the `jpegThumbnail` of every seeded image and video. */
+export const SEEDED_THUMBNAIL = '/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAGAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAABf/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AIgDQd//2Q=='
+
+function seededMedia(m: WorldChannelMessage, channelKey: string, serverId: number): NonNullable<ChannelPost['media']> {
+  const mimetype = mimeFor(m.type)
+  return {
+    mimetype,
+    ...(m.seconds !== undefined ? { seconds: m.seconds } : {}),
+    directPath: `/newsletter/${channelKey}/${serverId}.${mimetype.split('/')[1]?.split(';')[0] ?? 'bin'}`,
+    ...(m.type === 'image' || m.type === 'video' ? { thumbnail: SEEDED_THUMBNAIL } : {}),
   }
 }
 

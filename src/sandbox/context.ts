@@ -8,6 +8,7 @@ import type { AccountRegistry } from './accounts.js'
 import type { NoiseIdentity } from './certs.js'
 import type { FaultState } from './faults.js'
 import type { MediaStore } from './media-store.js'
+import type { SandboxStats } from './stats.js'
 import type { World } from './types.js'
 
 export interface QrPolicy {
@@ -25,6 +26,8 @@ export interface SandboxContext {
   noise: NoiseIdentity
   accounts: AccountRegistry
   faults: FaultState
+  /** Wire-level counters (GET /stats). */
+  stats: SandboxStats
   media: MediaStore
   caCert: string
   /** `127.0.0.1:PORT` of the HTTPS media host (used verbatim by Baileys in upload URLs). */

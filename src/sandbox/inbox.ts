@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import { normalizeMessageContent, proto } from '@whiskeysockets/baileys'
 import type { MediaType } from '@whiskeysockets/baileys'
 import { fetchAndDecryptMedia } from './media-fetch.js'
+import { imageSize, meanColor } from './media-facts.js'
 import type { InboxMedia, InboxMessage } from './types.js'
 
 export interface InboxMeta {
@@ -13,6 +14,8 @@ export interface InboxMeta {
   chat: string
   from: string
   status: boolean
+  /** The JID the sender addressed the stanza to. */
+  to?: string
 }
 
 /** proto numbers may be Long objects; Number() handles both. */
@@ -20,6 +23,25 @@ const toNumber = (v: unknown): number | undefined => (v == null ? undefined : Nu
 
 /** `#RRGGBB` from the ARGB integer Baileys puts in backgroundArgb. */
 const argbToHex = (argb: number): string => `#${((argb >>> 0) & 0xffffff).toString(16).padStart(6, '0').toUpperCase()}`
+
+/** Hash and pixel size of a thumbnail (its shape shows which source it was made from); size left out if unreadable. */
+async function describeThumbnail(jpeg: Buffer): Promise<Pick<InboxMedia, 'thumbnailSha256' | 'thumbnailWidth' | 'thumbnailHeight'>> {
+  const size = await imageSize(jpeg)
+  return {
+    thumbnailSha256: createHash('sha256').update(jpeg).digest('hex'),
+    ...(size ? { thumbnailWidth: size.width, thumbnailHeight: size.height } : {}),
+  }
+}
+
+/** Pixel size of an image, average colour of any thumbnail (what the eye notices: compression, which frame). */
+async function statusMediaFacts(type: InboxMessage['type'], plain: Buffer, thumb: Uint8Array | null | undefined): Promise<Partial<InboxMedia>> {
+  const out: Partial<InboxMedia> = {}
+  const size = type === 'image' ? await imageSize(plain) : undefined
+  if (size) Object.assign(out, size)
+  const color = thumb?.length ? await meanColor(Buffer.from(thumb)) : undefined
+  if (color) out.thumbnailMeanColor = color
+  return out
+}
 
 type MediaMessage = proto.Message.IImageMessage & proto.Message.IVideoMessage & proto.Message.IAudioMessage & proto.Message.IDocumentMessage
 
@@ -50,6 +72,8 @@ export async function buildInboxMessage(message: proto.IMessage, meta: InboxMeta
         sha256: createHash('sha256').update(plain).digest('hex'),
         hasThumbnail: !!media.jpegThumbnail?.length,
       }
+      if (media.jpegThumbnail?.length) Object.assign(info, await describeThumbnail(Buffer.from(media.jpegThumbnail)))
+      Object.assign(info, await statusMediaFacts(type, plain, media.jpegThumbnail))
       if (media.fileName) info.fileName = media.fileName
       if (media.seconds) info.seconds = media.seconds
       if (type === 'audio') info.ptt = !!media.ptt

@@ -16,9 +16,21 @@ export interface MediaRef {
   fileSha256?: Uint8Array | null
 }
 
+/**
+ * One agent per CA with a bounded socket pool: a status to a big address book makes a thousand phones fetch the same
+ * blob at once, and a connection per phone overflows the media host's accept backlog (ECONNRESET). No keep-alive:
+ * a reused socket the host has just timed out would fail the same way.
+ */
+const agents = new Map<string, https.Agent>()
+const agentFor = (ca: string): https.Agent => {
+  let agent = agents.get(ca)
+  if (!agent) agents.set(ca, (agent = new https.Agent({ ca, keepAlive: false, maxSockets: 32 })))
+  return agent
+}
+
 function get(url: string, ca: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    https.get(url, { ca }, (res) => {
+    https.get(url, { agent: agentFor(ca) }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`media host answered ${res.statusCode}`))))

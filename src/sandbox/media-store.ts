@@ -16,11 +16,15 @@ export class MediaStore {
   readonly #blobs = new Map<string, StoredMedia>()
   readonly #byHandle = new Map<string, StoredMedia>()
 
+  /** `onUpload` sees every client upload (GET /stats counts them: one status to many recipients = one upload). */
+  constructor(private readonly onUpload: (mediaType: string) => void = () => {}) {}
+
   /** Stores an upload; returns its path (`/mms/<type>/<random>`), which is both direct_path and the URL path. */
   put(mediaType: string, body: Buffer): StoredMedia {
     const path = `/mms/${mediaType}/${randomBytes(16).toString('hex')}`
     const stored = { path, mediaType, body }
     this.#blobs.set(path, stored)
+    this.onUpload(mediaType)
     return stored
   }
 
@@ -30,6 +34,7 @@ export class MediaStore {
     const stored = { path: `/newsletter/${kind}/${handle}`, mediaType: kind, body, handle }
     this.#blobs.set(stored.path, stored)
     this.#byHandle.set(handle, stored)
+    this.onUpload(kind)
     return stored
   }
 

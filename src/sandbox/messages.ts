@@ -12,8 +12,9 @@ import { ProtocolAddress, SessionCipher } from 'libsignal'
 import { deliverToCompanion, type Account } from './accounts.js'
 import type { Connection } from './connection.js'
 import type { SandboxContext } from './context.js'
-import { buildInboxMessage } from './inbox.js'
+import { buildInboxMessage, type InboxMeta } from './inbox.js'
 import { bytes, child, children, node, unixNow } from './nodes.js'
+import { channelPostRefusal } from './channel-post-rules.js'
 import type { ChannelStore } from './channels.js'
 
 interface EncCopy {
@@ -55,12 +56,17 @@ export class MessageRouter {
         conn.send(node('ack', { class: 'message', id, from: to, t: unixNow(), error: '479' }))
         return
       }
+      const refusal = channelPostRefusal(bytes(child(stanza, 'plaintext')))
+      if (refusal) {
+        conn.send(node('ack', { class: 'message', id, from: to, t: unixNow(), error: refusal }))
+        return
+      }
       const serverId = this.channels.post(to, id, bytes(child(stanza, 'plaintext')), stanza.attrs.media_id)
       conn.send(node('ack', { class: 'message', id, from: to, t: unixNow(), ...(serverId ? { server_id: String(serverId) } : {}) }))
       return
     }
     const target = this.ctx.accounts.resolve(to)
-    const rejectCode = this.ctx.faults.rejectCodeFor(target?.account.phone)
+    const rejectCode = this.ctx.faults.rejectCodeFor(target?.account.phone) ?? this.#addressingRefusal(to, target?.account)
     if (rejectCode) {
       conn.send(node('ack', { class: 'message', id, from: to, t: unixNow(), error: String(rejectCode) }))
       return
@@ -69,6 +75,8 @@ export class MessageRouter {
 
     const isGroup = to.endsWith('@g.us')
     const isStatus = to === STATUS_JID
+    // GET /stats `statusStanzas`: stanzas per status id (a big audience arrives in several batches under one id)
+    if (isStatus) this.ctx.stats.tally('statusStanzas', id)
     const chatFor = (): string => (isStatus ? STATUS_JID : isGroup ? to : sender.phone)
     const senderKeyId = `${sender.lid}:${senderDevice}`
     const senderAddress = new ProtocolAddress(sender.lid, senderDevice)
@@ -111,7 +119,7 @@ export class MessageRouter {
           this.#holders(skdm.groupId, senderKeyId).add(account.phone)
         }
         if (account === sender) return // the sender's own phone gets a deviceSentMessage copy; not an inbox item
-        await this.#record(account, message, { id, chat: chatFor(), from: sender.phone, status: isStatus }, conn)
+        await this.#record(account, message, { id, chat: chatFor(), from: sender.phone, status: isStatus, to }, conn)
       })
     }
 
@@ -130,20 +138,29 @@ export class MessageRouter {
 
     if (skmsg && (isGroup || isStatus)) {
       const ciphertext = skmsg
-      const holders = [...this.#holders(to, senderKeyId)]
+      // A status has no member list on the server: the platform fans it out to the devices the stanza names in
+      // <participants> only, so a phone that kept an earlier status sender key but is not named now gets nothing.
+      const holders = isStatus ? [] : [...this.#holders(to, senderKeyId)]
       // Phones that got their key in this very stanza are queued after their pkmsg job, so they hold it by then.
       for (const phone of new Set([...holders, ...phonesWithCopies])) {
         const account = this.ctx.accounts.get(phone)
-        if (!account || account === sender) continue
+        // A status also shows on the sender's own phone ("My status"): the platform expects the own number listed.
+        if (!account || (account === sender && !isStatus)) continue
         void this.#enqueue(phone, async () => {
           if (!this.#holders(to, senderKeyId).has(phone)) return
           const cipher = new GroupCipher(account.simPhone.store, new SenderKeyName(to, senderAddress))
           const plain = await cipher.decrypt(ciphertext)
           const message = proto.Message.decode(unpadRandomMax16(plain))
-          await this.#record(account, message, { id, chat: chatFor(), from: sender.phone, status: isStatus }, conn)
+          await this.#record(account, message, { id, chat: chatFor(), from: sender.phone, status: isStatus, to }, conn)
         })
       }
     }
+  }
+
+  /** 463 for a 1:1 message addressed to the phone-number JID of an account the platform moved to LID addressing. */
+  #addressingRefusal(to: string, account: Account | undefined): number | undefined {
+    if (!account || !to.endsWith('@s.whatsapp.net')) return undefined
+    return this.ctx.world().accounts.find((a) => a.phone === account.phone)?.lidOnly ? 463 : undefined
   }
 
   #holders(group: string, senderKeyId: string): Set<string> {
@@ -163,12 +180,12 @@ export class MessageRouter {
     return proto.Message.decode(unpadRandomMax16(plain))
   }
 
-  async #record(account: Account, message: proto.Message, meta: { id: string; chat: string; from: string; status: boolean }, conn?: Connection): Promise<void> {
+  async #record(account: Account, message: proto.Message, meta: InboxMeta, conn?: Connection): Promise<void> {
     const record = await buildInboxMessage(message, meta, this.ctx.mediaHost(), this.ctx.caCert)
     if (!record) return
     if (meta.status) {
       const saved = this.ctx.world().accounts.find((a) => a.phone === account.phone)?.contacts ?? []
-      record.visible = saved.some((c) => c.phone === meta.from)
+      record.visible = meta.from === account.phone || saved.some((c) => c.phone === meta.from)
     }
     account.inbox.push(record)
     // The recipient phone confirms delivery to the sender, as a real phone does (Baileys: status DELIVERY_ACK).

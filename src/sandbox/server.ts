@@ -27,7 +27,10 @@ import { startMediaHost } from './media-host.js'
 import { MediaStore } from './media-store.js'
 import { MessageRouter } from './messages.js'
 import { PairingRegistry } from './pairing.js'
+import { notifyPictureChanges } from './picture-notify.js'
 import { StanzaRouter } from './router.js'
+import { SandboxStats } from './stats.js'
+import { installFastVerify } from './fast-verify.js'
 import type { InboxMessage, PresenceEvent, World, WorldPatch } from './types.js'
 import { demoWorld, emptyWorld, mergeWorld, parseWorldPatch } from './world.js'
 
@@ -84,6 +87,7 @@ export interface Sandbox {
 }
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  installFastVerify() // simulated phones check many sender-key signatures: native Ed25519, not pure JS
   const host = options.host ?? '127.0.0.1'
   const logger = options.logger ?? pino({ level: 'silent' })
   const qr: QrPolicy = { qrRefs: options.qrRefs ?? 6, qrFirstMs: options.qrFirstMs ?? 60_000, qrNextMs: options.qrNextMs ?? 20_000 }
@@ -96,11 +100,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   syncAccounts()
 
   const [tls, noise] = await Promise.all([makeTlsMaterial(), Promise.resolve(makeNoiseIdentity())])
-  const media = new MediaStore()
+  const stats = new SandboxStats()
+  // GET /stats: `uploads` counts every media upload, `uploadsByType` tallies them by media type
+  const media = new MediaStore((mediaType) => {
+    stats.bump('uploads')
+    stats.tally('uploadsByType', mediaType)
+  })
   const mediaHost = await startMediaHost(tls, media, logger, host, options.mediaPort ?? 0)
   const ctx: SandboxContext = {
     logger, qr, noise, accounts, media,
     faults: new FaultState(),
+    stats,
     caCert: tls.caCert,
     mediaHost: () => `127.0.0.1:${mediaHost.port}`,
     world: () => world,
@@ -108,8 +118,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     subscribedQueryIds: new Set([...DEFAULT_SUBSCRIBED_QUERY_IDS, ...(options.subscribedChannelsQueryIds ?? [])]),
   }
   const setWorld = (patch: WorldPatch): void => {
+    const before = world
     world = mergeWorld(world, patch)
     syncAccounts()
+    notifyPictureChanges(ctx, before, world)
   }
   const channels = new ChannelStore(() => world, media)
   /** Scanning with a phone the world lacks creates that account in the world too. */

@@ -17,7 +17,15 @@ export interface WorldAccount {
   /** When true the phone shares its address book through app-state sync; when false it never does. */
   syncContacts?: boolean
   contacts?: WorldContact[]
-  statusPrivacy?: { setting: 'contacts' | 'blacklist' | 'whitelist'; list?: string[] }
+  /** Status privacy: 'contacts_except' = 'blacklist', 'only_share_with' = 'whitelist' (menu vs wire names). */
+  statusPrivacy?: {
+    setting: 'contacts' | 'blacklist' | 'whitelist' | 'contacts_except' | 'only_share_with'
+    list?: string[]
+    /** How the status-privacy iq names list members: PN JIDs (default) or LID JIDs, as LID-migrated phones do. */
+    addressing?: 'pn' | 'lid'
+  }
+  /** Moved to LID addressing by the platform: a 1:1 message addressed to its phone-number JID is refused (463). */
+  lidOnly?: boolean
 }
 
 export interface WorldParticipant {
@@ -36,7 +44,7 @@ export interface WorldGroup {
 }
 
 export interface WorldChannelMessage {
-  type: 'text' | 'image' | 'video' | 'poll' | 'sticker' | 'document' | 'audio'
+  type: 'text' | 'image' | 'video' | 'poll' | 'sticker' | 'document' | 'audio' | 'location'
   text?: string
   caption?: string
   seconds?: number
@@ -51,6 +59,10 @@ export interface WorldChannel {
   created?: string
   picture?: boolean
   owner?: string
+  /** Phones with the ADMIN role: they manage (and may post to) the channel without owning it. */
+  admins?: string[]
+  /** The channel's public invite code (links are whatsapp.com/channel/<invite>); default: the id's user part. */
+  invite?: string
   followers?: string[]
   messages?: WorldChannelMessage[]
 }
@@ -76,6 +88,15 @@ export interface InboxMedia {
   sha256: string
   seconds?: number
   hasThumbnail: boolean
+  /** SHA-256 (hex) and pixel size of the decrypted jpegThumbnail, so tests can tell which thumbnail was sent. */
+  thumbnailSha256?: string
+  thumbnailWidth?: number
+  thumbnailHeight?: number
+  /** Mean [r, g, b] of the thumbnail: a frame of a solid-colour video has that colour, the default one is grey. */
+  thumbnailMeanColor?: [number, number, number]
+  /** Images: pixel size of the decrypted picture (e.g. a status image compressed to fit 1080x1920). */
+  width?: number
+  height?: number
   ptt?: boolean
 }
 
@@ -84,6 +105,8 @@ export interface InboxMessage {
   id: string
   chat: string
   from: string
+  /** The `to` the sender's stanza was addressed to (a PN, LID or group JID): shows how the sender addressed it. */
+  to?: string
   type: 'text' | 'image' | 'video' | 'audio' | 'document' | 'location' | 'contact' | 'sticker' | 'other'
   text?: string
   caption?: string

@@ -43,6 +43,7 @@ export function parseWorldPatch(body: unknown): WorldPatch {
     if (typeof channel?.id !== 'string' || !channel.id.endsWith('@newsletter')) throw new Error('every channel needs an id ending in @newsletter')
     if (channel.owner) channel.owner = digits(channel.owner)
     channel.followers = (channel.followers ?? []).map(digits)
+    if (channel.admins) channel.admins = channel.admins.map(digits)
   }
   return patch
 }
@@ -66,6 +67,7 @@ export function mergeWorld(world: World, patch: WorldPatch): World {
   for (const channel of merged.channels) {
     mention(channel.owner)
     for (const follower of channel.followers ?? []) mention(follower)
+    for (const admin of channel.admins ?? []) mention(admin)
   }
   return merged
 }

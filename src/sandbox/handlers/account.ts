@@ -33,12 +33,25 @@ export const privacyHandler: IqHandler = (ctx, conn, iq) => {
   return iqResult(iq)
 }
 
-/** `<iq xmlns='status' type='get'><privacy/></iq>`: who sees this account's statuses, from the world. */
+/** World settings by the phone's menu wording, as the wire names them (the wire names are accepted as is). */
+const STATUS_LIST_TYPES: Record<string, 'contacts' | 'blacklist' | 'whitelist'> = {
+  contacts: 'contacts', contacts_except: 'blacklist', only_share_with: 'whitelist', blacklist: 'blacklist', whitelist: 'whitelist',
+}
+
+/**
+ * `<iq xmlns='status' type='get'><privacy/></iq>`: who sees this account's statuses, from the world. One list, the
+ * one in force, marked `default`. List members are PN JIDs, or LID JIDs with `addressing: 'lid'`.
+ */
 export const statusHandler: IqHandler = (ctx, conn, iq) => {
   if (!child(iq, 'privacy')) return iqResult(iq)
   const privacy = ctx.world().accounts.find((a) => a.phone === conn.account?.phone)?.statusPrivacy ?? { setting: 'contacts', list: [] }
-  const users: BinaryNode[] = (privacy.list ?? []).map((phone) => node('user', { jid: `${phone}@s.whatsapp.net` }))
-  return iqResult(iq, [node('privacy', {}, [node('list', { type: privacy.setting, default: 'true' }, users)])])
+  const type = STATUS_LIST_TYPES[privacy.setting] ?? 'contacts'
+  const jidOf = (phone: string): string => {
+    const digits = String(phone).replace(/\D/g, '')
+    return privacy.addressing === 'lid' ? ctx.accounts.ensure(digits).lidJid : `${digits}@s.whatsapp.net`
+  }
+  const users: BinaryNode[] = (privacy.list ?? []).map((phone) => node('user', { jid: jidOf(phone) }))
+  return iqResult(iq, [node('privacy', {}, [node('list', { type, default: 'true' }, users)])])
 }
 
 export const mediaConnHandler: IqHandler = (ctx, _conn, iq) =>

@@ -18,8 +18,10 @@ const METADATA_QUERY_ID = '6563316087068696'
 const seconds = (iso: string | undefined): string => String(Math.floor((iso ? Date.parse(iso) : Date.now()) / 1000) || 0)
 
 function channelJson(ctx: SandboxContext, channel: WorldChannel, phone: string | undefined): Record<string, unknown> {
-  const role = channel.owner === phone ? 'OWNER' : (channel.followers ?? []).includes(phone ?? '') ? 'SUBSCRIBER' : 'GUEST'
+  const role = viewerRole(channel, phone)
   const key = channel.id.split('@')[0]
+  // Channel pictures are public: the platform gives a direct URL besides the path (here, on the media host).
+  const picture = { id: '1', direct_path: `/pp/n-${key}.jpg`, url: `https://${ctx.mediaHost()}/pp/n-${key}.jpg` }
   return {
     id: channel.id,
     state: { type: 'ACTIVE' },
@@ -28,15 +30,22 @@ function channelJson(ctx: SandboxContext, channel: WorldChannel, phone: string |
       name: { text: channel.name, id: '1', update_time: seconds(channel.created) },
       description: { text: channel.description ?? '', id: '1', update_time: seconds(channel.created) },
       handle: null,
-      invite: key,
+      invite: channel.invite ?? key,
       subscribers_count: String((channel.followers ?? []).length),
       verification: 'UNVERIFIED',
-      picture: channel.picture ? { id: '1', type: 'IMAGE', direct_path: `/pp/n-${key}.jpg` } : null,
-      preview: channel.picture ? { id: '1', type: 'PREVIEW', direct_path: `/pp/n-${key}.jpg` } : null,
+      picture: channel.picture ? { ...picture, type: 'IMAGE' } : null,
+      preview: channel.picture ? { ...picture, type: 'PREVIEW' } : null,
       settings: { reaction_codes: { value: 'ALL' } },
     },
     viewer_metadata: { mute: 'OFF', role },
   }
+}
+
+function viewerRole(channel: WorldChannel, phone: string | undefined): 'OWNER' | 'ADMIN' | 'SUBSCRIBER' | 'GUEST' {
+  if (!phone) return 'GUEST'
+  if (channel.owner === phone) return 'OWNER'
+  if ((channel.admins ?? []).includes(phone)) return 'ADMIN'
+  return (channel.followers ?? []).includes(phone) ? 'SUBSCRIBER' : 'GUEST'
 }
 
 export const mexHandler: IqHandler = (ctx, conn, iq) => {
@@ -51,8 +60,9 @@ export const mexHandler: IqHandler = (ctx, conn, iq) => {
   const phone = conn.account?.phone
   const world = ctx.world()
   const reply = (data: unknown): BinaryNode => iqResult(iq, [node('result', {}, JSON.stringify({ data }))])
+  ctx.stats.tally('mexQueryIds', queryId)
   if (ctx.subscribedQueryIds.has(queryId)) {
-    const mine = world.channels.filter((c) => c.owner === phone || (c.followers ?? []).includes(phone ?? ''))
+    const mine = world.channels.filter((c) => viewerRole(c, phone) !== 'GUEST')
     return reply({ xwa2_newsletter_subscribed: mine.map((c) => channelJson(ctx, c, phone)) })
   }
   const input = variables.input as { key?: string } | undefined
@@ -71,18 +81,26 @@ export const mexHandler: IqHandler = (ctx, conn, iq) => {
   return iqError(iq, 400, 'unknown query')
 }
 
-/** proto.Message bytes for a channel post (unencrypted: channels are not end-to-end encrypted). */
-function postMessage(post: ChannelPost): Uint8Array {
+/**
+ * proto.Message bytes for a channel post (unencrypted: channels are not end-to-end encrypted). Seeded media carry
+ * `url` + `directPath` on the media host and, for images and videos, a `jpegThumbnail`, like the platform's.
+ */
+function postMessage(ctx: SandboxContext, post: ChannelPost): Uint8Array {
+  if (post.plaintext) return post.plaintext
   const caption = post.caption ?? undefined
   const mimetype = post.media?.mimetype
+  const directPath = post.media?.directPath
+  const where = directPath ? { directPath, url: `https://${ctx.mediaHost()}${directPath}` } : {}
+  const jpegThumbnail = post.media?.thumbnail ? Buffer.from(post.media.thumbnail, 'base64') : undefined
   let message: proto.IMessage
   switch (post.type) {
     case 'text': message = { extendedTextMessage: { text: post.text ?? '' } }; break
-    case 'image': message = { imageMessage: { caption, mimetype } }; break
-    case 'video': message = { videoMessage: { caption, mimetype, seconds: post.media?.seconds } }; break
-    case 'audio': message = { audioMessage: { mimetype, seconds: post.media?.seconds } }; break
-    case 'document': message = { documentMessage: { caption, mimetype, fileName: 'document.pdf' } }; break
-    case 'sticker': message = { stickerMessage: { mimetype } }; break
+    case 'image': message = { imageMessage: { caption, mimetype, ...where, jpegThumbnail } }; break
+    case 'video': message = { videoMessage: { caption, mimetype, seconds: post.media?.seconds, ...where, jpegThumbnail } }; break
+    case 'audio': message = { audioMessage: { mimetype, seconds: post.media?.seconds, ...where } }; break
+    case 'document': message = { documentMessage: { caption, mimetype, fileName: 'document.pdf', ...where } }; break
+    case 'sticker': message = { stickerMessage: { mimetype, ...where } }; break
+    case 'location': message = { locationMessage: { degreesLatitude: 52.52, degreesLongitude: 13.405, name: post.text ?? '' } }; break
     case 'poll': message = { pollCreationMessageV3: { name: post.seed?.name ?? '', options: (post.seed?.options ?? []).map((optionName) => ({ optionName })), selectableOptionsCount: 1 } }; break
     default: message = { extendedTextMessage: { text: post.text ?? '' } }
   }
@@ -99,7 +117,7 @@ export const makeNewsletterHandler = (channels: ChannelStore): IqHandler => (ctx
   if (!ctx.world().channels.some((c) => c.id === channelId)) return iqError(iq, 404, 'item-not-found')
   const all = channels.list(channelId)
   const toNode = (p: ChannelPost): BinaryNode =>
-    node('message', { id: p.id, server_id: String(p.serverId), t: String(p.t), type: messageType(p.type), views_count: '0' }, [node('plaintext', {}, postMessage(p))])
+    node('message', { id: p.id, server_id: String(p.serverId), t: String(p.t), type: messageType(p.type), views_count: '0' }, [node('plaintext', {}, postMessage(ctx, p))])
   const now = String(Math.floor(Date.now() / 1000))
   if (history) {
     const count = Math.max(1, Number(history.attrs.count ?? 50))

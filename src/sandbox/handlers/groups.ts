@@ -56,6 +56,8 @@ export const groupsHandler: IqHandler = (ctx, conn, iq) => {
   if (child(iq, 'query')) {
     const group = world.groups.find((g) => g.id === iq.attrs.to)
     if (!group) return iqError(iq, 404, 'item-not-found')
+    // Only participants may read a group's metadata (the platform answers others with 403).
+    if (!group.participants.some((p) => p.phone === conn.account?.phone)) return iqError(iq, 403, 'forbidden')
     return iqResult(iq, [groupNode(ctx, group)])
   }
   // Changes (subject, participants, leave, create) are accepted without effect on the world.
