@@ -27,10 +27,10 @@ import { addressBookIndex, mapGroup, mapGroupMembers } from './group-mapping.js'
 import { phoneJid } from './jids.js'
 import type { CloseReason, LinkEvents, LinkFactory, LinkOptions, PlatformLink } from './link.js'
 import { prepareMessageContent, prepareStatusContent, STATUS_BACKGROUND } from './message-content.js'
-import { sendNewsletterMedia, type NewsletterMediaKind } from './newsletter-media.js'
+import { explainChannelRejection, sendNewsletterMedia, type NewsletterMediaKind } from './newsletter-media.js'
 import { sandboxAgents, type SandboxAgents } from './sandbox-agents.js'
-import { mapWithConcurrency, PictureCache } from './picture-cache.js'
-import { iqErrorCode, mexQuery, MexError, queryOrTimeout } from './query.js'
+import { fetchPictureUrl, mapWithConcurrency, PictureCache } from './picture-cache.js'
+import { iqErrorCode, mexQuery, MexError, queryOrTimeout, subscribedChannelsQuery } from './query.js'
 import { batches, parseStatusPrivacy, pickStatusRecipients } from './status-recipients.js'
 
 /** Recipients per status relay; one message id and one media upload are reused for every batch. */
@@ -183,6 +183,8 @@ class BaileysLink implements PlatformLink {
     }
     sock.ev.on('contacts.upsert', store)
     sock.ev.on('contacts.update', store)
+    // a picture set or removed (`imgUrl: 'changed' | 'removed'`) makes the cached URL stale
+    sock.ev.on('contacts.update', updates => { for (const u of updates) if (u.id && u.imgUrl) this.#pictures.forget(u.id) })
     sock.ev.on('messaging-history.set', ({ contacts }) => store(contacts))
     sock.ev.on('groups.upsert', groups => { for (const g of groups) this.#groupCache.set(g.id, g) })
     sock.ev.on('groups.update', groups => { for (const g of groups) if (g.id) this.#groupCache.delete(g.id) })
@@ -295,8 +297,25 @@ class BaileysLink implements PlatformLink {
       const jid = destination.kind === 'phone' ? await this.#phoneDestination(sock, destination.phone) : destination.jid
       await this.#sendWithAck(sock, id, () => sock.sendMessage(jid, prepared.content, { messageId: id }))
       return { messageId: id }
+    } catch (err) {
+      // Baileys fetches the group's metadata before a group send: an unknown group (404) or one we are not in (403)
+      // surfaces as a bare iq error, which the caller should see as GROUP_NOT_FOUND.
+      if (destination.kind === 'group' && [403, 404].includes(iqErrorCode(err) ?? 0)) throw new GatewayError('GROUP_NOT_FOUND')
+      if (destination.kind !== 'newsletter') throw err
+      throw await explainChannelRejection(err, content.type, () => this.#channelRole(sock, destination.jid))
     } finally {
       await prepared.dispose()
+    }
+  }
+
+  /** The account's role in a channel, or undefined when the platform does not know the channel. */
+  async #channelRole(sock: WASocket, channelId: string): Promise<{ role: string } | undefined> {
+    try {
+      const meta = await this.#newsletterMetadata(sock, channelId)
+      return meta?.id ? { role: meta.viewer_metadata?.role ?? '' } : undefined
+    } catch (err) {
+      if (err instanceof MexError || iqErrorCode(err) !== undefined) return undefined
+      throw err
     }
   }
 
@@ -360,13 +379,7 @@ class BaileysLink implements PlatformLink {
   // ---- groups ----------------------------------------------------------------------------------------------------
 
   #picture(sock: WASocket, jid: string): Promise<string> {
-    return this.#pictures.get(jid, async () => {
-      try {
-        return (await sock.profilePictureUrl(jid, 'image', this.#o.config.QUERY_TIMEOUT_MS)) ?? ''
-      } catch {
-        return ''
-      }
-    })
+    return this.#pictures.get(jid, () => fetchPictureUrl(sock, jid, this.#o.config.QUERY_TIMEOUT_MS))
   }
 
   async listGroups(): Promise<Group[]> {
@@ -427,10 +440,10 @@ class BaileysLink implements PlatformLink {
 
   async listChannels(): Promise<Channel[]> {
     const sock = this.#requireOpen()
-    const list = await mexQuery<RawNewsletter[]>(sock.query, this.#o.config.CHANNEL_LIST_QUERY_ID, {},
-      'xwa2_newsletter_subscribed', this.#o.config.QUERY_TIMEOUT_MS)
+    const list = await subscribedChannelsQuery<RawNewsletter>(sock.query, this.#o.config.CHANNEL_LIST_QUERY_ID,
+      this.#o.config.QUERY_TIMEOUT_MS)
     // some answers omit the viewer role or creation time: complete those from the channel's own metadata
-    const full = await mapWithConcurrency(list ?? [], this.#o.config.PICTURE_CONCURRENCY, async n => {
+    const full = await mapWithConcurrency(list, this.#o.config.PICTURE_CONCURRENCY, async n => {
       if (n.viewer_metadata?.role && n.thread_metadata?.creation_time) return n
       try {
         const meta = await this.#newsletterMetadata(sock, n.id)

@@ -78,7 +78,55 @@ export async function sendNewsletterMedia(sock: NewsletterSocket, channelJid: st
     attrs: { to: channelJid, id, type: 'media', ...(answer.handle ? { media_id: answer.handle } : {}) },
     content: [{ tag: 'plaintext', attrs: { mediatype: input.kind }, content: proto.Message.encode(message).finish() }],
   }
-  const ack = await sock.query(node, opts.ackTimeoutMs)
-  if (!ack) throw new GatewayError('PLATFORM_TIMEOUT')
+  const ack = await awaitChannelAck(sock, node, opts.ackTimeoutMs)
   if (ack.attrs.error) throw rejectedError(ack.attrs.error)
+}
+
+/** Baileys status codes on a failed query: its own timeout (408) and a socket that closed meanwhile (428). */
+const QUERY_TIMED_OUT = 408
+const CONNECTION_CLOSED = 428
+
+/**
+ * Sends the post and waits for its ack. Baileys' `query` resolves undefined or throws `Timed Out` (408) when nothing
+ * comes back in time (which one depends on timer order): both are PLATFORM_TIMEOUT, never an internal error.
+ */
+async function awaitChannelAck(sock: NewsletterSocket, node: BinaryNode, timeoutMs: number): Promise<BinaryNode> {
+  let ack: BinaryNode | undefined
+  try {
+    ack = await sock.query(node, timeoutMs)
+  } catch (err) {
+    const status = (err as { output?: { statusCode?: number } }).output?.statusCode
+    if (status === QUERY_TIMED_OUT) throw new GatewayError('PLATFORM_TIMEOUT')
+    if (status === CONNECTION_CLOSED) throw new GatewayError('SESSION_NOT_CONNECTED')
+    throw err
+  }
+  if (!ack) throw new GatewayError('PLATFORM_TIMEOUT')
+  return ack
+}
+
+/** What the channel lookup after a refusal found: `undefined` = no such channel. */
+export type ChannelRoleLookup = () => Promise<{ role: string } | undefined>
+
+const POSTABLE_HINT = 'channels accept only text, image, video, audio and document posts'
+
+/**
+ * A channel send the platform refused: find out why, so the caller gets a clear error instead of a bare code. Only
+ * runs after a refusal (no extra query on the happy path). Unknown channel → CHANNEL_NOT_FOUND; a channel the account
+ * neither owns nor administers → CHANNEL_NOT_OWNED; a location or contact (which channels do not carry) → the
+ * refusal with that hint. Anything else, or a failed lookup, keeps the original error.
+ */
+export async function explainChannelRejection(err: unknown, contentType: string, lookup: ChannelRoleLookup): Promise<unknown> {
+  if (!(err instanceof GatewayError) || err.code !== 'PLATFORM_REJECTED') return err
+  let found: { role: string } | undefined
+  try {
+    found = await lookup()
+  } catch {
+    return err
+  }
+  if (!found) return new GatewayError('CHANNEL_NOT_FOUND')
+  if (!['OWNER', 'ADMIN'].includes(found.role.toUpperCase())) return new GatewayError('CHANNEL_NOT_OWNED')
+  if (contentType === 'location' || contentType === 'contact') {
+    return new GatewayError('PLATFORM_REJECTED', `${err.message}: ${POSTABLE_HINT}`)
+  }
+  return err
 }

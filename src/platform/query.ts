@@ -48,3 +48,19 @@ export async function mexQuery<T>(query: QueryFn, queryId: string, variables: ob
   }
   return json.data?.[dataPath] as T | undefined
 }
+
+/**
+ * The account's followed and managed channels (mex `xwa2_newsletter_subscribed`). Baileys 7 has no call for it and
+ * the platform rotates persisted-query ids, so the id is configuration; when the platform refuses it the error says
+ * which id was refused instead of a bare "internal server error".
+ */
+export async function subscribedChannelsQuery<T>(query: QueryFn, queryId: string, timeoutMs: number): Promise<T[]> {
+  try {
+    return (await mexQuery<T[]>(query, queryId, {}, 'xwa2_newsletter_subscribed', timeoutMs)) ?? []
+  } catch (err) {
+    const code = err instanceof MexError ? err.errorCode : iqErrorCode(err)
+    if (!(err instanceof MexError) && code === undefined) throw err
+    throw new GatewayError('PLATFORM_REJECTED', `the platform refused the channel list query ${queryId}` +
+      `${code === undefined ? '' : ` (error ${code})`}; the id may be outdated, set CHANNEL_LIST_QUERY_ID`)
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { mapWithConcurrency, PictureCache } from '../../src/platform/picture-cache.js'
+import { fetchPictureUrl, mapWithConcurrency, PictureCache } from '../../src/platform/picture-cache.js'
 
 describe('picture cache', () => {
   it('reuses a fetched URL within the TTL and refetches after it', async () => {
@@ -34,5 +34,40 @@ describe('picture cache', () => {
     expect(out).toEqual([2, 4, 6, 8, 10, 12, 14])
     expect(peak).toBeLessThanOrEqual(3)
     expect(await mapWithConcurrency([], 3, async x => x)).toEqual([])
+  })
+
+  it('caches "no picture" but not "could not tell", so a timeout does not blank a picture for a whole TTL', async () => {
+    const cache = new PictureCache(60_000)
+    let answers: Array<string | undefined> = [undefined, 'https://pps.test/a.jpg']
+    expect(await cache.get('a', async () => answers.shift())).toBe('')
+    expect(await cache.get('a', async () => answers.shift())).toBe('https://pps.test/a.jpg')
+    answers = ['', 'https://pps.test/b.jpg']
+    expect(await cache.get('b', async () => answers.shift())).toBe('')
+    expect(await cache.get('b', async () => answers.shift())).toBe('')
+  })
+
+  it('reads IQ 404/401/403 as "no picture" and timeouts or dropped connections as "could not tell"', async () => {
+    const boom = (data?: number) => Object.assign(new Error('iq error'), { data })
+    const sock = (answer: () => Promise<string | undefined>) => ({ profilePictureUrl: answer }) as never
+    expect(await fetchPictureUrl(sock(async () => 'https://pps.test/x.jpg'), 'x@g.us', 1000)).toBe('https://pps.test/x.jpg')
+    expect(await fetchPictureUrl(sock(async () => undefined), 'x@g.us', 1000)).toBeUndefined()
+    for (const code of [401, 403, 404]) {
+      expect(await fetchPictureUrl(sock(async () => { throw boom(code) }), 'x@g.us', 1000)).toBe('')
+    }
+    expect(await fetchPictureUrl(sock(async () => { throw boom(500) }), 'x@g.us', 1000)).toBeUndefined()
+    expect(await fetchPictureUrl(sock(async () => { throw boom() }), 'x@g.us', 1000)).toBeUndefined()
+  })
+
+  it('forget() drops an entry, and an answer fetched before the forget is not cached', async () => {
+    const cache = new PictureCache(60_000)
+    expect(await cache.get('g', async () => 'old')).toBe('old')
+    cache.forget('g')
+    let release!: (url: string) => void
+    const slow = cache.get('g', () => new Promise<string>(r => { release = r }))
+    cache.forget('g')
+    release('stale')
+    expect(await slow).toBe('stale')
+    expect(await cache.get('g', async () => 'new')).toBe('new')
+    expect(await cache.get('g', async () => 'newer')).toBe('new')
   })
 })
