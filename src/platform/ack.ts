@@ -7,10 +7,9 @@
  */
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../protocol/errors.js'
+import { isQueryTimeout } from './boom.js'
 
 export const ACK_EVENT = 'CB:ack,class:message'
-/** Baileys' status code on a query that timed out (`DisconnectReason.timedOut`). */
-const QUERY_TIMED_OUT = 408
 
 export interface AckEmitter {
   on(event: string, listener: (node: BinaryNode) => void): unknown
@@ -79,9 +78,7 @@ export async function sendAndAwaitAck<T>(ws: AckEmitter, id: string, timeoutMs: 
   } catch (err) {
     ack.cancel()
     // a query Baileys makes on the way (devices, sessions, group metadata) got no answer in its own time
-    if ((err as { output?: { statusCode?: number } } | undefined)?.output?.statusCode === QUERY_TIMED_OUT) {
-      throw new GatewayError('PLATFORM_TIMEOUT')
-    }
+    if (isQueryTimeout(err)) throw new GatewayError('PLATFORM_TIMEOUT')
     throw err
   }
   ack.arm()

@@ -5,7 +5,9 @@
  * Decision: `thumbnail` in image/video objects is the base64 of the message's `jpegThumbnail` ('' when absent).
  * It needs no further request and no auth, unlike a `thumbnailDirectPath` URL.
  */
-import { getContentType, normalizeMessageContent, proto } from '@whiskeysockets/baileys'
+import {
+  getBinaryNodeChild, getBinaryNodeChildren, getContentType, normalizeMessageContent, proto, type BinaryNode,
+} from '@whiskeysockets/baileys'
 import type { Channel, ChannelMessage, ChannelPage } from '../protocol/spec-types.js'
 
 export const CHANNEL_PAGE_SIZE = 100
@@ -32,13 +34,16 @@ export function channelPicture(n: RawNewsletter): string {
   return path ? `${MEDIA_HOST}${path}` : ''
 }
 
+/** The account owns or administers the channel (it may post there): the viewer roles OWNER and ADMIN. */
+export const isManagerRole = (role: string): boolean => ['OWNER', 'ADMIN'].includes(role.toUpperCase())
+
 export function mapChannel(n: RawNewsletter): Channel {
   const seconds = Number(n.thread_metadata?.creation_time ?? 0)
   return {
     id: n.id,
     name: n.thread_metadata?.name?.text ?? '',
     picture: channelPicture(n),
-    isOwner: ['OWNER', 'ADMIN'].includes((n.viewer_metadata?.role ?? '').toUpperCase()),
+    isOwner: isManagerRole(n.viewer_metadata?.role ?? ''),
     created: new Date((Number.isFinite(seconds) ? seconds : 0) * 1000).toISOString(),
   }
 }
@@ -51,6 +56,20 @@ export interface ChannelRow {
   t: number
   /** `<plaintext>` bytes, undefined when the row had none. */
   plaintext: Uint8Array | undefined
+}
+
+/** The rows of a `<iq><messages><message id server_id t><plaintext/></message>…</messages></iq>` answer. */
+export function channelRowsOf(res: BinaryNode): ChannelRow[] {
+  const list = getBinaryNodeChild(res, 'messages')
+  return (list ? getBinaryNodeChildren(list, 'message') : []).map(m => {
+    const plain = getBinaryNodeChild(m, 'plaintext')?.content
+    return {
+      id: m.attrs.id ?? '',
+      serverId: Number(m.attrs.server_id ?? 0),
+      t: Number(m.attrs.t ?? 0),
+      plaintext: plain instanceof Uint8Array ? plain : typeof plain === 'string' ? Buffer.from(plain, 'binary') : undefined,
+    }
+  })
 }
 
 const mediaUrl = (m: { url?: string | null; directPath?: string | null }): string =>

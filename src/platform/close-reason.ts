@@ -4,6 +4,7 @@
  * (BAILEYS-MAPPING §1.3–1.5). 408 is both "timed out" and "connection lost" in Baileys, so QR expiry is recognised
  * by its message while the account was never paired.
  */
+import { boomStatusCode } from './boom.js'
 import type { CloseReason } from './link.js'
 
 export const QR_REFS_ENDED_MESSAGE = 'QR refs attempts ended'
@@ -34,6 +35,5 @@ export function closeReasonOf(facts: CloseFacts): CloseReason {
 
 /** Reads the facts out of whatever Baileys put in `lastDisconnect.error`. */
 export function disconnectFacts(error: unknown): { statusCode: number | undefined; message: string | undefined } {
-  const e = error as { output?: { statusCode?: number }; message?: string } | undefined
-  return { statusCode: e?.output?.statusCode, message: e?.message }
+  return { statusCode: boomStatusCode(error), message: (error as { message?: string } | undefined)?.message }
 }

@@ -13,6 +13,8 @@ import {
 } from '@whiskeysockets/baileys'
 import { GatewayError } from '../protocol/errors.js'
 import { rejectedError } from './ack.js'
+import { isConnectionClosed, isQueryTimeout } from './boom.js'
+import { isManagerRole } from './channel-mapping.js'
 import type { QueryFn } from './query.js'
 
 export type NewsletterMediaKind = 'image' | 'video' | 'audio' | 'document'
@@ -82,10 +84,6 @@ export async function sendNewsletterMedia(sock: NewsletterSocket, channelJid: st
   if (ack.attrs.error) throw rejectedError(ack.attrs.error)
 }
 
-/** Baileys status codes on a failed query: its own timeout (408) and a socket that closed meanwhile (428). */
-const QUERY_TIMED_OUT = 408
-const CONNECTION_CLOSED = 428
-
 /**
  * Sends the post and waits for its ack. Baileys' `query` resolves undefined or throws `Timed Out` (408) when nothing
  * comes back in time (which one depends on timer order): both are PLATFORM_TIMEOUT, never an internal error.
@@ -95,9 +93,8 @@ async function awaitChannelAck(sock: NewsletterSocket, node: BinaryNode, timeout
   try {
     ack = await sock.query(node, timeoutMs)
   } catch (err) {
-    const status = (err as { output?: { statusCode?: number } }).output?.statusCode
-    if (status === QUERY_TIMED_OUT) throw new GatewayError('PLATFORM_TIMEOUT')
-    if (status === CONNECTION_CLOSED) throw new GatewayError('SESSION_NOT_CONNECTED')
+    if (isQueryTimeout(err)) throw new GatewayError('PLATFORM_TIMEOUT')
+    if (isConnectionClosed(err)) throw new GatewayError('SESSION_NOT_CONNECTED')
     throw err
   }
   if (!ack) throw new GatewayError('PLATFORM_TIMEOUT')
@@ -124,7 +121,7 @@ export async function explainChannelRejection(err: unknown, contentType: string,
     return err
   }
   if (!found) return new GatewayError('CHANNEL_NOT_FOUND')
-  if (!['OWNER', 'ADMIN'].includes(found.role.toUpperCase())) return new GatewayError('CHANNEL_NOT_OWNED')
+  if (!isManagerRole(found.role)) return new GatewayError('CHANNEL_NOT_OWNED')
   if (contentType === 'location' || contentType === 'contact') {
     return new GatewayError('PLATFORM_REJECTED', `${err.message}: ${POSTABLE_HINT}`)
   }

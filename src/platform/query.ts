@@ -2,7 +2,8 @@
  * @module platform/query
  * `sock.query` with the gateway's rules (BAILEYS-MAPPING §1.6): always an explicit timeout, and Baileys' silent
  * `undefined` on timeout becomes PLATFORM_TIMEOUT. Also the mex (GraphQL-over-IQ) call, issued directly because
- * Baileys' own wrapper is not on the socket and uses the 60 s default timeout.
+ * Baileys' own wrapper is not on the socket and uses the 60 s default timeout. Baileys helpers that take no timeout
+ * are raced against one with `withTimeout`.
  */
 import { getBinaryNodeChild, S_WHATSAPP_NET, type BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../protocol/errors.js'
@@ -13,6 +14,19 @@ export async function queryOrTimeout(query: QueryFn, node: BinaryNode, timeoutMs
   const res = await query(node, timeoutMs)
   if (!res) throw new GatewayError('PLATFORM_TIMEOUT')
   return res
+}
+
+/** Races a socket promise against the query timeout (Baileys helpers without a timeout parameter). */
+export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new GatewayError('PLATFORM_TIMEOUT')), ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** The `data` code Baileys attaches to IQ error answers (`assertNodeErrorFree` → Boom data = code). */
@@ -28,6 +42,9 @@ export class MexError extends Error {
     this.name = 'MexError'
   }
 }
+
+/** The platform answered with a refusal (an IQ error code or a GraphQL error), as opposed to a local failure. */
+export const isPlatformRefusal = (err: unknown): boolean => err instanceof MexError || iqErrorCode(err) !== undefined
 
 /** Runs a persisted mex query and returns `data[dataPath]` (undefined when absent). Throws MexError on GraphQL errors. */
 export async function mexQuery<T>(query: QueryFn, queryId: string, variables: object, dataPath: string,
@@ -58,8 +75,8 @@ export async function subscribedChannelsQuery<T>(query: QueryFn, queryId: string
   try {
     return (await mexQuery<T[]>(query, queryId, {}, 'xwa2_newsletter_subscribed', timeoutMs)) ?? []
   } catch (err) {
+    if (!isPlatformRefusal(err)) throw err
     const code = err instanceof MexError ? err.errorCode : iqErrorCode(err)
-    if (!(err instanceof MexError) && code === undefined) throw err
     throw new GatewayError('PLATFORM_REJECTED', `the platform refused the channel list query ${queryId}` +
       `${code === undefined ? '' : ` (error ${code})`}; the id may be outdated, set CHANNEL_LIST_QUERY_ID`)
   }

@@ -6,7 +6,7 @@
 import { getBinaryNodeChild, getBinaryNodeChildren, type BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../protocol/errors.js'
 import type { StoredContact } from '../storage/types.js'
-import { bareJid } from './jids.js'
+import { bareJid, phoneJid } from './jids.js'
 
 export type StatusPrivacyType = 'contacts' | 'blacklist' | 'whitelist'
 
@@ -41,7 +41,7 @@ export function pickStatusRecipients(privacy: StatusPrivacy, contacts: StoredCon
     const excluded = new Set(privacy.type === 'blacklist' ? privacy.jids.map(bareJid) : [])
     recipients = addressBook
       .filter(c => !excluded.has(bareJid(c.id)) && !(c.lid && excluded.has(bareJid(c.lid))) &&
-        !(c.phone && excluded.has(`${c.phone}@s.whatsapp.net`)))
+        !(c.phone && excluded.has(phoneJid(c.phone))))
       .map(c => bareJid(c.id))
   }
   const own = bareJid(ownJid)

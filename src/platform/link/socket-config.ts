@@ -1,0 +1,57 @@
+/**
+ * @module platform/link/socket-config
+ * Builds the one Baileys socket of a link: the `makeWASocket` options the gateway relies on (BAILEYS-MAPPING §1.1)
+ * and, against the loopback sandbox, the trust wiring that lets the unmodified client verify it (PLATFORM-PROTOCOL
+ * M1, M4).
+ */
+import makeWASocket, {
+  Browsers, makeCacheableSignalKeyStore, WA_CERT_DETAILS,
+  type AuthenticationCreds, type GroupMetadata, type WASocket,
+} from '@whiskeysockets/baileys'
+import type { Logger } from 'pino'
+import type { LinkOptions } from '../link.js'
+import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
+/** Baileys logs a lot at info; its child logger runs at warn unless the gateway is quieter still. */
+const quietLevel = (parent: string): string => (LEVELS.indexOf(parent) > LEVELS.indexOf('warn') ? parent : 'warn')
+
+export interface BaileysSocket {
+  sock: WASocket
+  /** The child logger handed to Baileys (also for Baileys helpers the link calls itself). */
+  logger: Logger
+  /** The sandbox's TLS agents; the link destroys them when it ends. Undefined for the real platform. */
+  agents: SandboxAgents | undefined
+}
+
+export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCreds,
+  cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>): BaileysSocket {
+  const { auth, sandbox, sessionId } = options
+  const logger = options.logger.child({ sessionId, component: 'baileys' }, { level: quietLevel(options.logger.level) })
+  const sandboxConfig: Record<string, unknown> = {}
+  let agents: SandboxAgents | undefined
+  if (sandbox) {
+    // the very object noise-handler reads (PLATFORM-PROTOCOL M1): the sandbox signs its own certificate chain
+    WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(sandbox.rootPublicKey, 'base64')
+    agents = sandboxAgents(sandbox.caCert)
+    sandboxConfig.waWebSocketUrl = sandbox.wsUrl
+    sandboxConfig.fetchAgent = agents.https // media uploads go through node https with this agent
+    sandboxConfig.options = { dispatcher: agents.dispatcher } // Baileys-side downloads use global fetch
+    if (sandbox.wsUrl.startsWith('wss:')) sandboxConfig.agent = agents.https
+  }
+  try {
+    const sock = makeWASocket({
+      auth: { creds, keys: makeCacheableSignalKeyStore(auth.keys, logger) },
+      logger,
+      browser: Browsers.macOS('Chrome'),
+      syncFullHistory: false,
+      markOnlineOnConnect: true,
+      cachedGroupMetadata,
+      ...sandboxConfig,
+    })
+    return { sock, logger, agents }
+  } catch (err) {
+    agents?.destroy()
+    throw err
+  }
+}
