@@ -3,7 +3,13 @@
  * What an actor publishes on every state change. The main thread keeps the latest one per session and answers
  * GET /session from it with no thread hop (clients poll it every 2-3 s).
  */
-export type SessionState = 'awaiting-qr' | 'connecting' | 'connected' | 'reconnecting' | 'deleted'
+export type SessionState =
+  | 'awaiting-qr'
+  | 'connecting'
+  | 'connected'
+  | 'reconnecting' // link lost, a reconnect is scheduled
+  | 'disconnected' // link down and no reconnect coming (replaced by another connection); reset brings it back
+  | 'deleted'
 
 export interface SessionSnapshot {
   id: string

@@ -1,0 +1,121 @@
+/**
+ * @module actors/session/connection
+ * The session's current platform link: opening one (sandbox trust, factory), dropping it (logout or close), and
+ * reconnecting after a backoff. It knows nothing of session states; link events go to the lifecycle.
+ *
+ * Each link gets a generation number. Dropping or replacing the link bumps the generation, and events of a link
+ * from an older generation are ignored, so one session never has two live links and a late `close` of an
+ * abandoned link cannot trigger a second reconnect.
+ */
+import type { Logger } from 'pino'
+import type { Config } from '../../config.js'
+import type { LinkEvents, LinkFactory, PlatformLink, SandboxTrust } from '../../platform/link.js'
+import type { Store } from '../../storage/types.js'
+import { reconnectDelay } from '../backoff.js'
+
+export interface ConnectionDeps {
+  sessionId: string
+  store: Store
+  config: Config
+  createLink: LinkFactory
+  sandbox: () => Promise<SandboxTrust | undefined>
+  log: Logger
+  /** A stopped actor opens no links and schedules no reconnects. */
+  isStopped: () => boolean
+  /** Where the current link's events go (never those of an abandoned link). */
+  events: LinkEvents
+}
+
+export class LinkConnection {
+  readonly #deps: ConnectionDeps
+  #link: PlatformLink | undefined
+  /** Bumped whenever the current link is abandoned; events carry the generation they were created with. */
+  #generation = 0
+  #reconnectTimer: NodeJS.Timeout | undefined
+  #attempt = 0
+
+  constructor(deps: ConnectionDeps) {
+    this.#deps = deps
+  }
+
+  /** The current link; undefined while none is open or after it closed. */
+  get link(): PlatformLink | undefined {
+    return this.#link
+  }
+
+  /** Opens a new link now; on failure schedules a retry. */
+  async open(): Promise<void> {
+    const { sessionId, store, config, createLink, sandbox: sandboxTrust, log, isStopped, events } = this.#deps
+    if (isStopped()) return
+    clearTimeout(this.#reconnectTimer)
+    const generation = ++this.#generation
+    let sandbox: SandboxTrust | undefined
+    try {
+      sandbox = await sandboxTrust()
+    } catch (err) {
+      log.warn({ err }, 'sandbox trust unavailable')
+      if (generation === this.#generation) this.scheduleReconnect()
+      return
+    }
+    if (isStopped() || generation !== this.#generation) return
+    const current = () => generation === this.#generation && !isStopped()
+    const guarded: LinkEvents = {
+      qr: qr => current() && events.qr(qr),
+      paired: me => current() && events.paired(me),
+      open: me => current() && events.open(me),
+      name: name => current() && events.name(name),
+      close: (reason, detail) => {
+        if (!current()) return
+        this.#link = undefined // a closed link is dead: the lifecycle decides whether to open another
+        events.close(reason, detail)
+      },
+    }
+    try {
+      this.#link = createLink({
+        sessionId, auth: store.auth(sessionId), contacts: store.contacts(sessionId),
+        logger: log, config, sandbox, events: guarded,
+      })
+    } catch (err) {
+      log.error({ err }, 'could not create the platform link')
+      this.#link = undefined
+      this.scheduleReconnect()
+    }
+  }
+
+  /**
+   * Abandons the current link (its late events are ignored). With `logout` and a `connected` link the device
+   * is logged out first; otherwise the link is just closed.
+   */
+  async drop(options: { logout: boolean; connected: boolean }): Promise<void> {
+    this.#generation++
+    clearTimeout(this.#reconnectTimer)
+    const link = this.#link
+    this.#link = undefined
+    if (!link) return
+    try {
+      if (options.logout && options.connected) await link.logout()
+      else await link.close()
+    } catch (err) {
+      this.#deps.log.warn({ err }, options.logout ? 'logout failed; credentials are cleared anyway' : 'link close failed')
+      await link.close().catch(() => undefined)
+    }
+  }
+
+  /** Opens a new link after the next backoff delay (RECONNECT_MIN_MS doubling up to RECONNECT_MAX_MS). */
+  scheduleReconnect(): void {
+    if (this.#deps.isStopped()) return
+    clearTimeout(this.#reconnectTimer)
+    const { RECONNECT_MIN_MS, RECONNECT_MAX_MS } = this.#deps.config
+    const delay = reconnectDelay(this.#attempt++, RECONNECT_MIN_MS, RECONNECT_MAX_MS)
+    this.#reconnectTimer = setTimeout(() => void this.open(), delay)
+  }
+
+  /** A link opened (or pairing restarted): the next drop starts the backoff from the shortest delay. */
+  resetBackoff(): void {
+    this.#attempt = 0
+  }
+
+  cancelReconnect(): void {
+    clearTimeout(this.#reconnectTimer)
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * @module actors/session/lifecycle
+ * The session's lifecycle commands: start (new or restored), reset, delete, shutdown, and the QR deadline. It
+ * builds the session's parts (view, record, connection, timers) and hands link events to `LinkReactions`.
+ */
+import type { Logger } from 'pino'
+import type { PlatformLink } from '../../platform/link.js'
+import type { Mailbox } from '../mailbox.js'
+import { TypingTimers } from '../typing.js'
+import { LinkConnection } from './connection.js'
+import type { ActorDeps } from './deps.js'
+import { LinkReactions } from './link-reactions.js'
+import { QrDeadlineTimer } from './qr-deadline.js'
+import { SessionRecordKeeper } from './record.js'
+import { SessionView } from './view.js'
+
+export class SessionLifecycle {
+  readonly id: string
+  readonly typing: TypingTimers
+  readonly #deps: ActorDeps
+  readonly #log: Logger
+  readonly #mailbox: Mailbox
+  readonly #view: SessionView
+  readonly #record: SessionRecordKeeper
+  readonly #deadline = new QrDeadlineTimer(() => this.#deadlineDue())
+  readonly #connection: LinkConnection
+  /** Set for good once the session is deleted or the thread shuts down. */
+  #stopped = false
+
+  constructor(deps: ActorDeps, mailbox: Mailbox) {
+    this.#deps = deps
+    this.#mailbox = mailbox
+    this.id = deps.record.id
+    const log = (this.#log = deps.logger.child({ session: this.id }))
+    const isStopped = () => this.#stopped
+    this.#record = new SessionRecordKeeper(deps.record, deps.store, log)
+    this.#view = new SessionView({
+      id: this.id, publisher: deps.publisher, qrDeadline: () => this.#record.qrDeadline, isStopped,
+    })
+    this.typing = new TypingTimers(deps.config.TYPING_MS, destination => {
+      this.#connection.link?.presence(destination, 'paused').catch(err => log.debug({ err }, 'typing pause failed'))
+    })
+    const events = new LinkReactions({
+      view: this.#view, record: this.#record, deadline: this.#deadline, typing: this.typing, log, isStopped,
+      connection: () => this.#connection,
+      restartPairing: () => this.#backToQr(),
+    })
+    this.#connection = new LinkConnection({
+      sessionId: this.id, store: deps.store, config: deps.config, createLink: deps.createLink,
+      sandbox: deps.sandbox, log, isStopped, events,
+    })
+  }
+
+  get stopped(): boolean {
+    return this.#stopped
+  }
+
+  get isConnected(): boolean {
+    return this.#view.isConnected
+  }
+
+  get link(): PlatformLink | undefined {
+    return this.#connection.link
+  }
+
+  /** Brings the session up (new or restored). An unpaired session past its QR deadline is deleted instead. */
+  async start(): Promise<void> {
+    this.#view.generatedId = await this.#record.storedDeviceId()
+    const deadline = this.#record.qrDeadline
+    if (deadline !== null) {
+      if (deadline <= Date.now()) {
+        this.#log.info('QR deadline passed while the session was down: deleting it')
+        await this.#destroy()
+        return
+      }
+      this.#view.state = 'awaiting-qr'
+      this.#deadline.arm(deadline)
+    }
+    this.#view.publish()
+    await this.#connection.open()
+  }
+
+  async reset(): Promise<null> {
+    await this.#dropLink({ logout: this.#record.paired })
+    await this.#backToQr()
+    return null
+  }
+
+  async delete(): Promise<null> {
+    await this.#dropLink({ logout: this.#record.paired })
+    await this.#destroy()
+    return null
+  }
+
+  /** SIGTERM: close the link without logging out; the session stays registered and comes back on restart. */
+  async shutdown(): Promise<void> {
+    this.#stopped = true
+    this.#clearTimers()
+    await this.#dropLink({ logout: false })
+  }
+
+  /** Clears credentials and starts pairing over with a fresh QR deadline (reset, or logged out on the phone). */
+  async #backToQr(): Promise<void> {
+    const deadline = await this.#record.restartPairing(this.#deps.config.SESSION_QR_LIFETIME_MS)
+    const view = this.#view
+    view.state = 'awaiting-qr'
+    view.generatedId = ''
+    view.picture = ''
+    view.dropQr()
+    view.linkDown()
+    this.#connection.resetBackoff()
+    this.#deadline.arm(deadline)
+    view.publish()
+    await this.#connection.open()
+  }
+
+  /** Removes the session and all its data, tells the main thread, and stops for good. */
+  async #destroy(): Promise<void> {
+    this.#stopped = true
+    this.#clearTimers()
+    await this.#dropLink({ logout: false })
+    await this.#record.remove()
+    this.#deps.publisher.deleted(this.id)
+    this.#deps.onDeleted(this.id)
+  }
+
+  /** Abandons the current link, logging the device out first if asked and it is connected. */
+  async #dropLink(options: { logout: boolean }): Promise<void> {
+    const connected = this.#view.isConnected
+    this.typing.clear()
+    this.#view.linkDown()
+    await this.#connection.drop({ logout: options.logout, connected })
+  }
+
+  #deadlineDue(): void {
+    // Through the mailbox, so it cannot interleave with a reset that is moving the deadline.
+    void this.#mailbox.post(async () => {
+      const deadline = this.#record.qrDeadline
+      if (this.#stopped || deadline === null || deadline > Date.now()) return
+      this.#log.info('QR not scanned in time: deleting the session')
+      await this.#destroy()
+    })
+  }
+
+  #clearTimers(): void {
+    this.#deadline.clear()
+    this.#connection.cancelReconnect()
+    this.typing.clear()
+  }
+}

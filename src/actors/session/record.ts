@@ -1,0 +1,69 @@
+/**
+ * @module actors/session/record
+ * The session's persisted record and stored data, as the lifecycle changes them: pairing clears the QR deadline,
+ * starting pairing over wipes credentials and contacts and sets a new deadline, deletion removes everything.
+ * A session is "paired" exactly when its record has no QR deadline.
+ */
+import type { Logger } from 'pino'
+import type { SessionRecord, Store } from '../../storage/types.js'
+
+export class SessionRecordKeeper {
+  #record: SessionRecord
+  readonly #store: Store
+  readonly #log: Logger
+
+  constructor(record: SessionRecord, store: Store, log: Logger) {
+    this.#record = record
+    this.#store = store
+    this.#log = log
+  }
+
+  /** Epoch ms when an unscanned session is deleted; null once paired. */
+  get qrDeadline(): number | null {
+    return this.#record.qrDeadline
+  }
+
+  get paired(): boolean {
+    return this.#record.qrDeadline === null
+  }
+
+  /** The device id of the stored credentials, '' if the session never paired. */
+  async storedDeviceId(): Promise<string> {
+    const creds = await this.#store.auth(this.#record.id).readCreds()
+    return creds?.me?.id ?? ''
+  }
+
+  /**
+   * The QR deadline no longer applies once the account is linked; persisting it keeps a restart from deleting
+   * us. The record changes at once (before the write), so `paired` is true as soon as this is called.
+   */
+  async markPaired(): Promise<void> {
+    if (this.paired) return
+    this.#record = { ...this.#record, qrDeadline: null }
+    try {
+      await this.#store.putSession(this.#record)
+    } catch (err) {
+      this.#log.error({ err }, 'could not persist the pairing')
+    }
+  }
+
+  /** Clears credentials and contacts and persists a fresh QR deadline; returns it. Store failures propagate. */
+  async restartPairing(qrLifetimeMs: number): Promise<number> {
+    const id = this.#record.id
+    await this.#store.auth(id).clear()
+    await this.#store.contacts(id).clear()
+    const deadline = Date.now() + qrLifetimeMs
+    this.#record = { ...this.#record, qrDeadline: deadline }
+    await this.#store.putSession(this.#record)
+    return deadline
+  }
+
+  /** Removes the registry entry and all data; a failure is logged, since the session is going away regardless. */
+  async remove(): Promise<void> {
+    try {
+      await this.#store.deleteSession(this.#record.id)
+    } catch (err) {
+      this.#log.error({ err }, 'could not delete session data')
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * @module actors/session/view
+ * What the main thread sees of one session: the fields of its snapshot, and publishing them. The lifecycle
+ * changes these fields as the link comes and goes; nothing reaches the main thread until `publish()`, so a
+ * transition that touches several fields shows up as one snapshot.
+ *
+ * @example
+ * view.state = 'connected'
+ * view.isConnected = true
+ * view.publish() // one snapshot with both changes
+ */
+import type { SessionState } from '../../protocol/snapshot.js'
+import type { SnapshotPublisher } from '../publisher.js'
+
+export interface ViewDeps {
+  id: string
+  publisher: SnapshotPublisher
+  /** The persisted QR deadline (null once paired): the record owns it, the view only shows it. */
+  qrDeadline: () => number | null
+  /** A stopped actor (deleted, or shut down) publishes nothing more. */
+  isStopped: () => boolean
+}
+
+export class SessionView {
+  state: SessionState = 'connecting'
+  generatedId = ''
+  name = ''
+  isConnected = false
+  picture = ''
+  #qrcode = ''
+  /** Bumped whenever the shown QR stops applying, so a rendering that finishes late cannot bring it back. */
+  #qrSeq = 0
+  readonly #deps: ViewDeps
+
+  constructor(deps: ViewDeps) {
+    this.#deps = deps
+  }
+
+  /** Claims a ticket for a QR about to be rendered; see `isLatestQr`. */
+  nextQr(): number {
+    return ++this.#qrSeq
+  }
+
+  /** False once a newer QR, a scan, or a reset came after the ticket was taken. */
+  isLatestQr(ticket: number): boolean {
+    return ticket === this.#qrSeq
+  }
+
+  showQr(png: string): void {
+    this.#qrcode = png
+    this.state = 'awaiting-qr'
+  }
+
+  /** Hides the QR and invalidates any rendering still in progress. */
+  dropQr(): void {
+    this.#qrSeq++
+    this.#qrcode = ''
+  }
+
+  /** The link is gone: the session is neither connected nor showing a name. */
+  linkDown(): void {
+    this.isConnected = false
+    this.name = ''
+  }
+
+  publish(): void {
+    const { id, publisher, qrDeadline, isStopped } = this.#deps
+    if (isStopped()) return
+    publisher.snapshot({
+      id,
+      state: this.state,
+      generatedId: this.generatedId,
+      name: this.isConnected ? this.name : '',
+      isConnected: this.isConnected,
+      qrcode: this.isConnected ? '' : this.#qrcode,
+      picture: this.picture,
+      qrDeadline: qrDeadline(),
+    })
+  }
+}
