@@ -90,6 +90,9 @@ try {
   console.log(`same, with ${N - 1} other sessions connected: p50 ${ms(q(crowded, 0.5))}  p90 ${ms(q(crowded, 0.9))}  max ${ms(Math.max(...crowded))}`)
   console.log(`ratio crowded / alone (p50): ${(q(crowded, 0.5) / q(alone, 0.5)).toFixed(2)}`)
   console.log(`burst: all ${N} sessions send at once: done in ${burstSeconds.toFixed(1)} s, per-request p50 ${ms(q(burst, 0.5))} p90 ${ms(q(burst, 0.9))}`)
+} catch (err) {
+  console.error(gateway.output().slice(-6000))
+  throw err
 } finally {
   await gateway.stop()
   await sandbox.stop()

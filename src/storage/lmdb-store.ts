@@ -104,12 +104,19 @@ export function openLmdbStore(dataDir: string): Store {
     contacts: root.openDB<StoredContact, string>({ name: 'contacts', encoding: 'msgpack' }),
   }
   let closed = false
+  // lmdb-js keeps one read transaction per thread and resets it only on a timer after use, so a shard thread
+  // that handles several tasks in one event-loop turn reads the registry as it was at its first read: a session
+  // the main thread had just registered looked missing (start failed, the QR never came). The registry is the
+  // one thing written by one thread and read by another, so its reads start from the newest commit.
+  const freshSnapshot = () => root.resetReadTxn()
 
   return {
     async listSessions() {
+      freshSnapshot()
       return [...dbs.sessions.getRange().map(e => e.value)]
     },
     async getSession(id) {
+      freshSnapshot()
       return dbs.sessions.get(id)
     },
     async putSession(record) {

@@ -125,4 +125,41 @@ describe('lmdb store', () => {
     expect(Object.keys(await store.auth('w1').keys.get('session', ids))).toHaveLength(200)
     expect(Object.keys(await store.auth('w2').keys.get('session', ids))).toHaveLength(200)
   })
+
+  it('lets a busy worker thread see a session registered by another thread in the same event-loop turn', async () => {
+    // A shard thread that reads the registry, then handles the next task (start a session just registered by the
+    // main thread) before its event loop turns, must not read an old snapshot: that lost sessions under load.
+    const dir = tempDir()
+    const store = openStore(dir)
+    await store.putSession({ id: 'early', sessionIdHash: 'h', createdAt: 1, qrDeadline: null })
+    const storeUrl = new URL('../../src/storage/lmdb-store.ts', import.meta.url).href
+    const flags = new Int32Array(new SharedArrayBuffer(8))
+    const code = `
+      const { workerData, parentPort } = require('node:worker_threads')
+      ;(async () => {
+        const { register } = await import('tsx/esm/api')
+        register()
+        const { openLmdbStore } = await import(workerData.storeUrl)
+        const store = openLmdbStore(workerData.dir)
+        const flags = workerData.flags
+        const seenEarly = (await store.getSession('early')) !== undefined
+        // No await from here on: one synchronous stretch, as when tasks queue up behind busy work.
+        Atomics.store(flags, 0, 1); Atomics.notify(flags, 0)
+        Atomics.wait(flags, 1, 0, 10000)
+        const p = store.getSession('late')
+        parentPort.postMessage({ seenEarly, seenLate: (await p) !== undefined })
+        await store.close()
+      })().catch(err => { console.error(err); process.exit(1) })`
+    const w = new Worker(code, { eval: true, workerData: { dir, storeUrl, flags } })
+    const reply = new Promise<{ seenEarly: boolean; seenLate: boolean }>((resolve, reject) => {
+      w.once('message', resolve)
+      w.once('error', reject)
+    })
+    while (Atomics.load(flags, 0) === 0) await new Promise(r => setTimeout(r, 5))
+    await store.putSession({ id: 'late', sessionIdHash: 'h', createdAt: 2, qrDeadline: null })
+    Atomics.store(flags, 1, 1)
+    Atomics.notify(flags, 1)
+    expect(await reply).toEqual({ seenEarly: true, seenLate: true })
+    await new Promise(r => w.once('exit', r))
+  })
 })
