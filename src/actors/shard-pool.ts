@@ -32,6 +32,8 @@ export interface ShardPoolOptions {
   data: ShardWorkerData
   filename: string
   logger: Logger
+  /** Called when the shard's thread is gone (crash or exit) outside shutdown, before its tasks are failed. */
+  onThreadLost?: (shard: number) => void
 }
 
 export class ShardPool {
@@ -42,7 +44,9 @@ export class ShardPool {
   readonly #limit: number
   #inFlight = 0
 
-  constructor({ data, filename, logger }: ShardPoolOptions) {
+  #destroying = false
+
+  constructor({ data, filename, logger, onThreadLost }: ShardPoolOptions) {
     this.shard = data.shard
     this.#logger = logger.child({ shard: data.shard })
     this.#limit = data.config.MAX_QUEUE_PER_SHARD
@@ -59,6 +63,9 @@ export class ShardPool {
     })
     // piscina emits 'error' for a thread that fails with no task in flight; unhandled, it would crash the process.
     this.#pool.on('error', err => this.#logger.error({ err }, 'shard worker failed; piscina replaces it'))
+    // The sockets of every session on a lost thread are gone with it; say so at once rather than keep showing
+    // them connected until the replacement thread has restored them.
+    this.#pool.on('workerDestroy', () => { if (!this.#destroying) onThreadLost?.(this.shard) })
     this.#control = new BroadcastChannel(controlChannel(data.channelName))
     this.#control.unref()
   }
@@ -112,6 +119,7 @@ export class ShardPool {
   }
 
   async destroy(): Promise<void> {
+    this.#destroying = true
     this.#control.close()
     await this.#pool.destroy()
   }

@@ -46,6 +46,19 @@ export class SnapshotCache {
     this.#entries.delete(id)
   }
 
+  /**
+   * The thread hosting `inShard` sessions died: their platform sockets died with it. Connected ones show as
+   * reconnecting (isConnected false, no name) until the replacement thread publishes their restored state; the
+   * version bump is the smallest, so any snapshot from the new thread wins.
+   */
+  markDisconnected(inShard: (id: string) => boolean): void {
+    for (const [id, entry] of this.#entries) {
+      const s = entry.snapshot
+      if (!inShard(id) || !s.isConnected) continue
+      entry.snapshot = { ...s, isConnected: false, name: '', state: 'reconnecting', version: s.version + 1 }
+    }
+  }
+
   apply(event: SnapshotEvent): void {
     if (event.type === 'deleted') {
       this.#entries.delete(event.id)

@@ -91,6 +91,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     filename,
     logger: log,
     data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName },
+    onThreadLost: lost => cache.markDisconnected(id => shardOf(id, config.SHARDS) === lost),
   }))
   const poolOf = (id: string): ShardPool => pools[shardOf(id, config.SHARDS)]!
 

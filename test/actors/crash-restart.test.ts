@@ -54,6 +54,10 @@ describe('a worker thread dies', () => {
       expect(err.status).toBe(500)
     }
 
+    // The lost thread's sockets are gone: its connected sessions say so at once, before the restore.
+    expect(snapshotOf(system, bystander)).toMatchObject({ isConnected: false, name: '' })
+    expect(snapshotOf(system, victim)?.isConnected).toBe(false)
+
     // The other shard never noticed.
     expect(await system.run(other.id, text('still here'))).toEqual({ messageId: expect.any(String) })
     expect(snapshotOf(system, other)?.isConnected).toBe(true)
