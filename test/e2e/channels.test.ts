@@ -6,7 +6,9 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchTrusted } from './groups-fetch.js'
-import { Gateway, launchGateway, mediaServer, pair, sandboxCall, sha256hex, waitFor, type Session } from './harness.js'
+import {
+  Gateway, launchGateway, launchPaired, mediaServer, sandboxCall, sha256hex, waitFor, type Session,
+} from './harness.js'
 import {
   ADMINED, ALICE, CUSTOM_LIST_QUERY_ID, DEFAULT_LIST_QUERY_ID, FOLLOWED, NOT_FOLLOWED, OWNED, seededMessages,
   startChannelsWorld,
@@ -24,9 +26,7 @@ describe('channels through the gateway', () => {
   beforeAll(async () => {
     world = await startChannelsWorld()
     mediaHost = world.sandbox.trust().mediaHost
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { CHANNEL_LIST_QUERY_ID: CUSTOM_LIST_QUERY_ID })
-    session = await gw.createSession()
-    await pair(gw, world.sandbox.url, session, ALICE)
+    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, { CHANNEL_LIST_QUERY_ID: CUSTOM_LIST_QUERY_ID }))
   }, 150_000)
 
   afterAll(async () => {

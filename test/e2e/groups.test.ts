@@ -5,7 +5,7 @@
  * and the sandbox's wire counters (GET /stats) show that group pictures are cached and fetched a few at a time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchGateway, pair, sandboxCall, startWorld, waitFor, type Session } from './harness.js'
+import { Gateway, launchPaired, sandboxCall, startWorld, waitFor, type Session } from './harness.js'
 import { fetchTrusted } from './groups-fetch.js'
 import { ALICE, BOB, BUILDERS, CAROL, DAVE, ELSEWHERE, EVE, FRANK, QUIET, manyGroups, world as groupsWorld } from './groups-world.js'
 
@@ -32,9 +32,7 @@ describe('groups through the gateway', () => {
     for (const phone of [ALICE, CAROL, EVE, FRANK]) {
       lid[phone] = (await sandboxCall(world.sandbox.url, 'GET', `/accounts/${phone}/lid`)).body.lid
     }
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { PICTURE_CONCURRENCY: String(PICTURE_CONCURRENCY) })
-    session = await gw.createSession()
-    await pair(gw, world.sandbox.url, session, ALICE)
+    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, { PICTURE_CONCURRENCY: String(PICTURE_CONCURRENCY) }))
   }, 150_000)
 
   afterAll(async () => {

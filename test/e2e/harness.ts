@@ -54,6 +54,14 @@ export async function sandboxCall(sandboxUrl: string, method: string, route: str
   return { status: res.status, body: await res.json() as any }
 }
 
+/** A gateway on the sandbox with one session paired as `phone`: the common start of a test file. */
+export async function launchPaired(sandboxUrl: string, dataDir: string, phone: string, env: Record<string, string> = {}) {
+  const gw = await launchGateway(sandboxUrl, dataDir, env)
+  const session = await gw.createSession()
+  await pair(gw, sandboxUrl, session, phone)
+  return { gw, session }
+}
+
 /** Reads the QR off GET /session, decodes the PNG like a phone camera, and has the sandbox phone scan it. */
 export async function pair(gw: Gateway, sandboxUrl: string, s: Session, phone: string) {
   const png = await waitFor('a QR in GET /session', async () => (await gw.session(s)).body.qrcode || undefined)

@@ -9,7 +9,7 @@ import { once } from 'node:events'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchGateway, pair, sandboxCall, sha256hex, startWorld, waitFor, type Session,
+  Gateway, inbox, launchPaired, pair, sandboxCall, sha256hex, startWorld, waitFor, type Session,
 } from './harness.js'
 
 const ALICE = '15550000001'
@@ -24,9 +24,7 @@ describe('session lifecycle under faults', () => {
     world = await startWorld()
     await sandboxCall(world.sandbox.url, 'POST', '/world', { accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }] })
     // A first reconnect delay long enough for a 250 ms poll to see the session disconnected.
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { RECONNECT_MIN_MS: '2500', RECONNECT_MAX_MS: '5000' })
-    session = await gw.createSession()
-    await pair(gw, world.sandbox.url, session, ALICE)
+    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, { RECONNECT_MIN_MS: '2500', RECONNECT_MAX_MS: '5000' }))
   }, 120_000)
   afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
 

@@ -7,7 +7,7 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchGateway, mediaServer, pair, sandboxCall, sha256hex, startWorld, waitFor, type Session,
+  Gateway, inbox, launchPaired, mediaServer, sandboxCall, sha256hex, startWorld, waitFor, type Session,
 } from './harness.js'
 import { makeFixtures, type MessageFixtures } from './messages-media.js'
 
@@ -121,9 +121,7 @@ describe('POST /message end to end', () => {
     media = await mediaServer({
       '/photo.jpg': fx.photo, '/tall.jpg': fx.tallThumb, '/clip.mp4': fx.video, '/tone.mp3': fx.audio, '/report.pdf': fx.pdf,
     })
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS) })
-    session = await gw.createSession()
-    await pair(gw, world.sandbox.url, session, ALICE)
+    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, { ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS) }))
   }, 180_000)
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchGateway, mediaServer, pair, startWorld, type Gateway, type Session } from './harness.js'
+import { launchPaired, mediaServer, startWorld, type Gateway, type Session } from './harness.js'
 
 interface Example { title: string; method: string; route: string; headers: Record<string, string>; body?: string; status: number; response: unknown }
 
@@ -49,9 +49,7 @@ describe('README API examples', () => {
     world = await startWorld() // the sandbox's built-in demo world: Alice, Bob, Carol, the Team group, the News channel
     const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } }).jpeg().toBuffer()
     media = await mediaServer({ '/photo.jpg': { body: jpeg, type: 'image/jpeg' } })
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
-    session = await gw.createSession()
-    await pair(gw, world.sandbox.url, session, '15550000001')
+    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, '15550000001'))
     // the account name arrives with the app-state sync, shortly after the connection opens
     for (let i = 0; i < 100 && !(await gw.session(session)).body.name; i++) await new Promise(r => setTimeout(r, 100))
   }, 120_000)

@@ -4,7 +4,7 @@
  * the address book gets it. Kept apart from status.test.ts because a thousand simulated phones take a while.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchGateway, mediaServer, pair, sandboxCall, startWorld, type Session } from './harness.js'
+import { Gateway, launchPaired, mediaServer, sandboxCall, startWorld, type Session } from './harness.js'
 import { largePhoto, phoneRange } from './status-fixtures.js'
 import { holders, postStatusWhenSynced, uploads, waitForStatus } from './status-helpers.js'
 
@@ -31,9 +31,7 @@ describe('POST /status to a 1,200-contact address book', () => {
     })
     expect(r.status).toBe(200)
     media = await mediaServer({ '/photo.jpg': { body: await largePhoto(), type: 'image/jpeg' } })
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
-    gina = await gw.createSession()
-    await pair(gw, world.sandbox.url, gina, GINA)
+    ;({ gw, session: gina } = await launchPaired(world.sandbox.url, world.dataDir, GINA))
   }, 120_000)
 
   afterAll(async () => {

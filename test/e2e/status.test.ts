@@ -5,7 +5,9 @@
  * the spec's two 500s; and address books that survive a restart. Large address books: status-batching.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchGateway, mediaServer, pair, sandboxCall, sha256hex, startWorld, waitFor, type Session } from './harness.js'
+import {
+  Gateway, launchGateway, launchPaired, mediaServer, pair, sandboxCall, sha256hex, startWorld, waitFor, type Session,
+} from './harness.js'
 import { blueVideo, largePhoto } from './status-fixtures.js'
 import {
   holders, NOT_SYNCED, ONLY_SHARE_EMPTY, postStatusWhenSynced, setStatusPrivacy, uploads, waitForStatus,
@@ -50,9 +52,7 @@ describe('POST /status through the sandbox', () => {
       '/photo.jpg': { body: photo, type: 'image/jpeg' },
       '/blue.mp4': { body: video, type: 'video/mp4' },
     })
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
-    alice = await gw.createSession()
-    await pair(gw, world.sandbox.url, alice, ALICE)
+    ;({ gw, session: alice } = await launchPaired(world.sandbox.url, world.dataDir, ALICE))
   }, 120_000)
 
   afterAll(async () => {

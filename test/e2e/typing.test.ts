@@ -5,7 +5,7 @@
  * over a phone, and the answer is exactly `{ id }`, the session's id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchGateway, pair, sandboxCall, startWorld, waitFor, type Session } from './harness.js'
+import { Gateway, launchPaired, sandboxCall, startWorld, waitFor, type Session } from './harness.js'
 
 const ALICE = '15553330001'
 const BOB = '15553330002'
@@ -33,9 +33,7 @@ describe('POST /typing through the sandbox', () => {
       groups: [{ id: TEAM, name: 'Team', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL }] }],
     })
     expect(r.status).toBe(200)
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
-    alice = await gw.createSession()
-    await pair(gw, world.sandbox.url, alice, ALICE)
+    ;({ gw, session: alice } = await launchPaired(world.sandbox.url, world.dataDir, ALICE))
   }, 120_000)
 
   afterAll(async () => {
