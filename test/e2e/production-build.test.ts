@@ -1,0 +1,62 @@
+/**
+ * `npm start` runs the compiled gateway, not the TypeScript sources: worker threads then load dist/actors/worker.js
+ * and the compiled Baileys link without tsx. This builds the project the way `npm run build` does (into a scratch
+ * folder inside the project, so node_modules resolve), starts it with plain `node`, and pairs and sends through it.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../../src/demo/processes.js'
+import { Gateway, inbox, pair, sandboxCall, startWorld, waitFor } from './harness.js'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+describe('the compiled gateway', () => {
+  let world: Awaited<ReturnType<typeof startWorld>>
+  let outDir: string
+  let gw: Gateway
+
+  beforeAll(async () => {
+    outDir = mkdtempSync(path.join(root, '.tmp-build-'))
+    execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: root })
+    world = await startWorld()
+    await sandboxCall(world.sandbox.url, 'POST', '/world', { accounts: [{ phone: '15550000001', name: 'Alice' }, { phone: '15550000002', name: 'Bob' }] })
+    const port = await freePort()
+    let out = ''
+    const child = spawn(process.execPath, [path.join(outDir, 'main.js')], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHARDS: '2', SANDBOX_URL: world.sandbox.url, DATA_DIR: world.dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    child.stdout.on('data', d => { out = (out + d).slice(-20_000) })
+    child.stderr.on('data', d => { out = (out + d).slice(-20_000) })
+    const url = `http://127.0.0.1:${port}`
+    await waitFor(`the compiled gateway on ${url}`, async () => {
+      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}:\n${out}`)
+      return (await fetch(`${url}/x`).catch(() => undefined))?.status === 404 || undefined
+    })
+    gw = new Gateway({
+      url, child, output: () => out,
+      async stop() { if (child.exitCode === null) { child.kill('SIGTERM'); await new Promise(r => child.once('exit', r)) } return child.exitCode },
+    })
+  }, 180_000)
+
+  afterAll(async () => {
+    await gw?.proc.stop()
+    await world?.cleanup()
+    if (outDir) rmSync(outDir, { recursive: true, force: true })
+  })
+
+  it('pairs, sends, and stops cleanly without tsx anywhere', async () => {
+    expect(gw.proc.child.spawnargs.join(' ')).not.toContain('tsx')
+    const session = await gw.createSession()
+    const connected = await pair(gw, world.sandbox.url, session, '15550000001')
+    expect(connected.generatedId).toMatch(/^15550000001:\d+@s\.whatsapp\.net$/)
+    const sent = await gw.call('POST', '/message', session, { phone: '15550000002', type: 'text', text: 'from dist' })
+    expect(sent.status).toBe(200)
+    await waitFor('the text from the compiled gateway', async () =>
+      (await inbox(world.sandbox.url, '15550000002')).find(m => m.id === sent.body.messageId))
+    expect(await gw.proc.stop()).toBe(0)
+  }, 120_000)
+})
