@@ -160,7 +160,8 @@ describe('reset and delete', () => {
     const s = await pairedSession(system)
     const before = Date.now()
     await system.reset(s.id)
-    expect(events.some(e => e.session === s.id && e.event === 'logout')).toBe(true)
+    // The fake link reports on its own channel, which may arrive after the command's reply.
+    await waitFor(() => events.some(e => e.session === s.id && e.event === 'logout'), 'the device logged out')
     const qr = await waitForQr(system, s)
     expect(readQrPng(qr)).toMatch(/^fake-qr:/)
     const snap = snapshotOf(system, s)!
@@ -192,7 +193,8 @@ describe('reset and delete', () => {
     const s = await pairedSession(system)
     await system.deleteSession(s.id)
     expect(snapshotOf(system, s)).toBeUndefined()
-    expect(events.some(e => e.session === s.id && e.event === 'logout')).toBe(true)
+    // The fake link reports on its own channel, which may arrive after the command's reply.
+    await waitFor(() => events.some(e => e.session === s.id && e.event === 'logout'), 'the device logged out')
     expect(await codeOf(system.run(s.id, text('x')))).toBe('SESSION_NOT_FOUND')
     expect(await codeOf(system.deleteSession(s.id))).toBe('SESSION_NOT_FOUND')
     await system.close()
