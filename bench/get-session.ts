@@ -21,7 +21,7 @@ const sandbox = await startSandbox()
 const sandboxUrl = sandbox.url
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-session-'))
-const gateway = await startGateway({ SANDBOX_URL: sandboxUrl, DATA_DIR: dataDir, MEDIA_BLOCK_PRIVATE: 'false' })
+const gateway = await startGateway({ SANDBOX_URL: sandboxUrl, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true' })
 try {
   const created = await (await fetch(`${gateway.url}/session`, { method: 'POST' })).json() as { id: string; sessionId: string }
   const headers = { id: created.id, 'session-id': created.sessionId }

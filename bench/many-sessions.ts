@@ -17,7 +17,7 @@ const PEER = '15550000002'
 const sandbox = await startSandbox()
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-sessions-'))
 const gateway = await startGateway({
-  SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_BLOCK_PRIVATE: 'false', SESSION_CREATE_PER_MINUTE: '0',
+  SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', SESSION_CREATE_PER_MINUTE: '0',
 })
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${gateway.child.pid}/status`, 'utf8'))![1]) / 1024
 

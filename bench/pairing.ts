@@ -15,7 +15,7 @@ const POLL_MS = 20 // finer than a client's 2-3 s, so the figure is the gateway'
 
 const sandbox = await startSandbox()
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pairing-'))
-const gateway = await startGateway({ SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_BLOCK_PRIVATE: 'false', SESSION_CREATE_PER_MINUTE: '0' })
+const gateway = await startGateway({ SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', SESSION_CREATE_PER_MINUTE: '0' })
 
 const poll = async <T>(what: string, fn: () => Promise<T | undefined>) => {
   for (const deadline = Date.now() + 60_000; ;) {

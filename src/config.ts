@@ -25,8 +25,8 @@ const schema = z.object({
   MEDIA_MAX_BYTES: int(64 * 1024 * 1024, 1),
   MEDIA_TIMEOUT_MS: int(60_000, 1),
   MEDIA_MAX_REDIRECTS: int(5, 0),
-  /** Refuse media URLs that resolve to loopback/private addresses (SSRF). The sandbox demo and tests set false. */
-  MEDIA_BLOCK_PRIVATE: bool(true),
+  /** Allow media URLs that resolve to loopback/private/link-local/metadata addresses (SSRF guard off). Only the sandbox demo, tests and benches set true. */
+  MEDIA_ALLOW_PRIVATE_URLS: bool(false),
   /** How long POST /message and POST /status wait for the platform's server ack. */
   ACK_TIMEOUT_MS: int(20_000, 1),
   /** Timeout for platform queries (groups, channels, privacy). */

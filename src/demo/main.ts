@@ -22,7 +22,7 @@ console.log(`starting the platform sandbox on 127.0.0.1:${SANDBOX_PORT} ...`)
 const sandbox = await startSandbox(SANDBOX_PORT)
 console.log(`starting the gateway on 127.0.0.1:${GATEWAY_PORT} (DATA_DIR=${dataDir}) ...`)
 const gateway = await startGateway({
-  SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_BLOCK_PRIVATE: 'false', PORT: GATEWAY_PORT, LOG_LEVEL: 'info',
+  SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', PORT: GATEWAY_PORT, LOG_LEVEL: 'info',
 })
 
 const stop = async () => { await gateway.stop(); await sandbox.stop(); process.exit(0) }

@@ -47,12 +47,12 @@ class DownloadFailure extends Error {}
 
 /** Builds DownloadOptions from the gateway config names. */
 export const downloadOptionsFromConfig = (config: {
-  MEDIA_MAX_BYTES: number; MEDIA_TIMEOUT_MS: number; MEDIA_MAX_REDIRECTS: number; MEDIA_BLOCK_PRIVATE: boolean
+  MEDIA_MAX_BYTES: number; MEDIA_TIMEOUT_MS: number; MEDIA_MAX_REDIRECTS: number; MEDIA_ALLOW_PRIVATE_URLS: boolean
 }): DownloadOptions => ({
   maxBytes: config.MEDIA_MAX_BYTES,
   timeoutMs: config.MEDIA_TIMEOUT_MS,
   maxRedirects: config.MEDIA_MAX_REDIRECTS,
-  blockPrivate: config.MEDIA_BLOCK_PRIVATE,
+  blockPrivate: !config.MEDIA_ALLOW_PRIVATE_URLS,
 })
 
 /** Streams `url` to a temp file. Throws MEDIA_DOWNLOAD_FAILED; never leaves a file behind on failure. */

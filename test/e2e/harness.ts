@@ -43,7 +43,7 @@ export async function startWorld(): Promise<{ sandbox: SandboxProcess; dataDir: 
 }
 
 export async function launchGateway(sandboxUrl: string, dataDir: string, env: Record<string, string> = {}) {
-  return new Gateway(await startGateway({ SANDBOX_URL: sandboxUrl, DATA_DIR: dataDir, MEDIA_BLOCK_PRIVATE: 'false', ...env }))
+  return new Gateway(await startGateway({ SANDBOX_URL: sandboxUrl, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env }))
 }
 
 export async function sandboxCall(sandboxUrl: string, method: string, route: string, body?: unknown) {

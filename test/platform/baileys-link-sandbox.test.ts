@@ -34,7 +34,7 @@ let media: http.Server
 let mediaUrl: string
 const auth = memoryAuthStore()
 const contacts = memoryContactStore()
-const config = loadConfig({ MEDIA_BLOCK_PRIVATE: 'false', ACK_TIMEOUT_MS: '15000', QUERY_TIMEOUT_MS: '15000' })
+const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '15000', QUERY_TIMEOUT_MS: '15000' })
 
 function startLink(): { link: PlatformLink; events: Event[]; next(kind: string): Promise<Event> } {
   const events: Event[] = []
