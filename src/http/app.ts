@@ -17,6 +17,7 @@ import { channelRoutes } from './routes/channel.js'
 import type { AppDeps } from './routes/deps.js'
 import { groupRoutes } from './routes/group.js'
 import { messageRoutes } from './routes/message.js'
+import { qrPageRoutes } from './qr-page/routes.js'
 import { sessionRoutes } from './routes/session.js'
 import { statusRoutes } from './routes/status.js'
 import { typingRoutes } from './routes/typing.js'
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(typingRoutes(deps))
   app.use(groupRoutes(deps))
   app.use(channelRoutes(deps))
+  app.use(qrPageRoutes(deps))
 
   // Anything else, including every method on /webhook (the retired feature, SPEC: Events), is 404.
   app.use(notFoundHandler)

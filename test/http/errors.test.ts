@@ -12,7 +12,7 @@ describe('not found', () => {
   it('answers 404 not found for unknown paths and unsupported methods', async () => {
     const { app, auth } = makeApp()
     expectError(await request(app).get('/nope'), 404, 'not found')
-    expectError(await request(app).get('/').set(auth), 404, 'not found')
+    expectError(await request(app).post('/').set(auth), 404, 'not found') // GET / is the QR page
     expectError(await request(app).put('/session').set(auth), 404, 'not found')
     expectError(await request(app).get('/message').set(auth), 404, 'not found')
   })

@@ -1,0 +1,85 @@
+/**
+ * Real headless Chromium for the QR page tests (test/e2e/qr-page.test.ts): Debian's `chromium` driven by
+ * playwright-core, a fresh profile per launch, and what the tests read off the page (the QR in a screenshot, the
+ * console errors a CSP violation or a script failure would print).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { readQrPng } from '../../src/demo/qr-decode.js'
+import type { Session } from './harness.js'
+
+export const CHROMIUM = '/usr/bin/chromium'
+
+// Without the background-networking flags Chromium calls home at start, and this machine's closed network refuses it.
+const FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+]
+
+export interface Browser { context: BrowserContext; close(): Promise<void> }
+
+/** Launches Chromium with a fresh --user-data-dir; fails (never skips) with the install command when it is missing. */
+export async function openBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run does it)`)
+  }
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'qr-page-chromium-'))
+  try {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      // The sandbox serves profile pictures over HTTPS under its own CA, which this fresh profile does not trust.
+      ignoreHTTPSErrors: true,
+      viewport: { width: 900, height: 900 },
+    })
+    return {
+      context,
+      async close() {
+        await context.close()
+        rmSync(profile, { recursive: true, force: true })
+      },
+    }
+  } catch (err) {
+    rmSync(profile, { recursive: true, force: true })
+    throw err
+  }
+}
+
+/** The link an operator follows: the secret rides in the fragment, which the browser never sends to the server. */
+export const pageLink = (gatewayUrl: string, s: Session) =>
+  `${gatewayUrl}/#${new URLSearchParams({ id: s.id, 'session-id': s.sessionId })}`
+
+/** Console errors and uncaught exceptions of a page (a refused CSP source shows up here). */
+export function errorsOf(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()) })
+  page.on('pageerror', e => errors.push(String(e)))
+  return errors
+}
+
+/** Reads the QR code off a screenshot of the page, as a phone camera pointed at the screen would; undefined if none. */
+export async function qrOnScreen(page: Page): Promise<string | undefined> {
+  const png = await page.screenshot({ type: 'png' })
+  return readQrPng(png.toString('base64'))
+}
+
+/** Waits until the page shows a QR image that has finished loading, other than `previousSrc`; returns its src. */
+export async function shownQrSrc(page: Page, previousSrc = '', timeout = 60_000): Promise<string> {
+  const handle = await page.waitForFunction((previous) => {
+    const img = document.getElementById('qr-image') as HTMLImageElement | null
+    const figure = document.getElementById('qr')
+    if (!img || !figure || figure.hidden || !img.complete || img.naturalWidth === 0) return undefined
+    const src = img.getAttribute('src') ?? ''
+    return src !== '' && src !== previous ? src : undefined
+  }, previousSrc, { timeout, polling: 250 })
+  return await handle.jsonValue() as string
+}
+
+/** The status line's state and text. */
+export async function statusOf(page: Page) {
+  const line = page.locator('#status')
+  return { state: await line.getAttribute('data-state'), text: (await line.textContent())?.trim() ?? '' }
+}
