@@ -3,6 +3,9 @@
  * of a fresh session, a phone scans the QR shown on the screen (decoded from a screenshot), and the page turns to
  * connected with the account's name and picture; the page follows a rotating QR; a wrong secret is explained.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readQrPng } from '../../src/demo/qr-decode.js'
@@ -38,8 +41,9 @@ describe('the QR page in Chromium', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200)
   }
 
-  const waitForConnected = (page: Page) =>
-    page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'connected', undefined, { timeout: 90_000 })
+  const waitForState = (page: Page, state: string, timeout = 90_000) =>
+    page.waitForFunction(s => document.getElementById('status')?.dataset.state === s, state, { timeout, polling: 250 })
+  const waitForConnected = (page: Page) => waitForState(page, 'connected')
 
   it('pairs a fresh session from the QR on the screen and turns to connected with the name and picture', async () => {
     const session = await gw.createSession()
@@ -92,7 +96,7 @@ describe('the QR page in Chromium', () => {
   it('explains a wrong session-id and shows no QR', async () => {
     const session = await gw.createSession()
     const { page } = await openPage(pageLink(gw.url, { id: session.id, sessionId: 'not-the-secret' }))
-    await page.waitForFunction(() => document.getElementById('status')?.dataset.state === 'not-found', undefined, { timeout: 30_000 })
+    await waitForState(page, 'not-found', 30_000)
     const { text } = await statusOf(page)
     expect(text).toMatch(/^Session not found: the id or session-id is wrong, or the session is gone/)
     expect(await page.locator('#qr').isHidden()).toBe(true)
@@ -129,4 +133,43 @@ describe('the QR page in Chromium', () => {
     expect(await page.evaluate(() => document.body.dataset.injected)).toBeUndefined()
     await page.close()
   }, 60_000)
+
+  describe('on a gateway whose unscanned sessions expire after 20 s', () => {
+    let shortLived: Gateway
+    let dataDir: string
+
+    beforeAll(async () => {
+      dataDir = mkdtempSync(path.join(os.tmpdir(), 'qr-page-gateway-'))
+      shortLived = await launchGateway(world.sandbox.url, dataDir, { SESSION_QR_LIFETIME_MS: '20000' })
+      // A cold shard thread can take seconds to load Baileys; warm both so the page sees a QR well before expiry.
+      await Promise.all(Array.from({ length: 4 }, async () => {
+        const warm = await shortLived.createSession()
+        await waitFor('a warm-up QR', async () => (await shortLived.session(warm)).body.qrcode || undefined)
+      }))
+    }, 120_000)
+
+    afterAll(async () => {
+      await shortLived?.proc.stop()
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    })
+
+    it('turns from the QR to "session not found" when the unscanned session expires', async () => {
+      const { page } = await openPage(pageLink(shortLived.url, await shortLived.createSession()))
+      await shownQrSrc(page)
+      await waitForState(page, 'not-found', 60_000)
+      expect((await statusOf(page)).text).toContain('an unscanned QR expires after about 3 minutes')
+      expect(await page.locator('#qr').isHidden()).toBe(true)
+      await page.close()
+    }, 90_000)
+
+    it('says the gateway cannot be reached when it stops, instead of leaving a stale QR', async () => {
+      const { page } = await openPage(pageLink(shortLived.url, await shortLived.createSession()))
+      await shownQrSrc(page)
+      await shortLived.proc.stop()
+      await waitForState(page, 'offline', 30_000)
+      expect((await statusOf(page)).text).toBe('Cannot reach the gateway; trying again…')
+      expect(await page.locator('#qr').isHidden()).toBe(true)
+      await page.close()
+    }, 60_000)
+  })
 })

@@ -135,6 +135,8 @@ async function poll(c, mine) {
     again = await handle(res)
   } catch {
     if (mine !== generation) return
+    // A QR the gateway can no longer vouch for may be stale by the time the phone scans it: hide it.
+    hideQr()
     setStatus('offline', 'Cannot reach the gateway; trying again…')
   }
   if (again && mine === generation) timer = setTimeout(() => poll(c, mine), POLL_MS)
