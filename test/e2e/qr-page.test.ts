@@ -18,9 +18,9 @@ describe('the QR page in Chromium', () => {
   let browser: Browser
 
   beforeAll(async () => {
+    browser = await openBrowser() // first: a missing chromium fails the file at once, with the install command
     world = await startWorld()
     gw = await launchGateway(world.sandbox.url, world.dataDir)
-    browser = await openBrowser()
   }, 120_000)
 
   afterAll(async () => {
