@@ -11,16 +11,19 @@ import { createPublicKey, verify as ed25519Verify } from 'node:crypto'
 const P = (1n << 255n) - 19n
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex')
 
-function modPow(base: bigint, exp: bigint): bigint {
-  let result = 1n
-  let b = base % P
-  let e = exp
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % P
-    b = (b * b) % P
-    e >>= 1n
+/**
+ * 1/a mod P by the extended Euclidean algorithm: ~20x faster in BigInt than Fermat's a^(P-2) (which made the
+ * conversion cost more than the native verify). Not constant-time, which is fine: every input here is public.
+ */
+function invert(a: bigint): bigint {
+  let [r0, r1] = [a % P, P]
+  let [s0, s1] = [1n, 0n]
+  while (r1 !== 0n) {
+    const q = r0 / r1;
+    [r0, r1] = [r1, r0 - q * r1];
+    [s0, s1] = [s1, s0 - q * s1]
   }
-  return result
+  return ((s0 % P) + P) % P
 }
 
 /** The Ed25519 public key (32 bytes, sign bit clear) birationally equivalent to the curve25519 key `u`. */
@@ -28,7 +31,7 @@ function edwardsOf(publicKey: Uint8Array): Buffer {
   let u = 0n
   for (let i = 31; i >= 0; i--) u = (u << 8n) | BigInt(publicKey[i]!)
   u &= (1n << 255n) - 1n
-  const y = (((u - 1n + P) % P) * modPow((u + 1n) % P, P - 2n)) % P
+  const y = (((u - 1n + P) % P) * invert((u + 1n) % P)) % P
   const edwards = Buffer.alloc(32)
   let rest = y
   for (let i = 0; i < 32; i++) {

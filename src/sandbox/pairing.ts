@@ -148,7 +148,10 @@ export class PairingRegistry {
         // Baileys stores biz name as creds.me.name, which `presence available` needs (gotcha 9).
         ...(name ? [node('biz', { name })] : []),
       ]),
-    ]))
+    ])).catch((err: Error) => {
+      // a client that refuses pair-success (e.g. its account signature is wrong) closes instead of answering
+      throw new ScanError(`client refused the pairing: ${err.message}`)
+    })
     const signed = bytes(child(child(reply, 'pair-device-sign'), 'device-identity'))
     if (reply.attrs.type !== 'result' || !signed) throw new ScanError('client refused the pairing')
     const deviceIdentity = proto.ADVSignedDeviceIdentity.decode(signed)
