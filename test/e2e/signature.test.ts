@@ -14,6 +14,7 @@ import { scanNextQr, startSandboxWithEnv } from './signature-helpers.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
+const CAROL = '15550000003'
 
 describe('signature checks against the normal sandbox', () => {
   let world: Awaited<ReturnType<typeof startWorld>>
@@ -32,6 +33,18 @@ describe('signature checks against the normal sandbox', () => {
     const session = await gw.createSession()
     const connected = await pair(gw, world.sandbox.url, session, ALICE)
     expect(connected).toMatchObject({ isConnected: true, generatedId: expect.stringMatching(/^15550000001:\d+@s\.whatsapp\.net$/) })
+  })
+
+  it('a paired session whose reconnect meets a wrong chain stays disconnected, and reconnects once it is right', async () => {
+    const session = await gw.createSession()
+    await pair(gw, world.sandbox.url, session, CAROL)
+    const refusals = () => gw.proc.output().split('noise intermediate certificate signature invalid').length - 1
+    const before = refusals()
+    await sandboxCall(world.sandbox.url, 'POST', '/faults', { wrongChainKey: true, dropSessionOf: CAROL })
+    await waitFor('the refusal in the gateway log', async () => refusals() > before || undefined, 60_000)
+    expect((await gw.session(session)).body).toMatchObject({ isConnected: false, qrcode: '' })
+    await sandboxCall(world.sandbox.url, 'DELETE', '/faults')
+    await waitFor('reconnected', async () => (await gw.session(session)).body.isConnected || undefined, 120_000)
   })
 
   it('a pair-success whose account signature is made with the wrong key is refused; the session stays unpaired', async () => {
