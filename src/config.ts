@@ -47,6 +47,11 @@ const schema = z.object({
   PICTURE_CACHE_MS: int(10 * 60_000, 0),
   /** Grace period for in-flight requests on SIGTERM. */
   SHUTDOWN_GRACE_MS: int(10_000, 0),
+  /**
+   * Check the platform's signatures (Noise certificate chain, the phone's account signature at pairing) that
+   * Baileys rc14 skips. Only set false to measure the check's cost or to compare behaviour deliberately.
+   */
+  VERIFY_PLATFORM_SIGNATURES: bool(true),
 })
 
 export type Config = z.infer<typeof schema>

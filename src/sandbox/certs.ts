@@ -19,6 +19,11 @@ export interface NoiseIdentity {
   staticKeyPair: KeyPair
   /** Encoded proto.CertChain sent (encrypted) in ServerHello.payload. */
   certChain: Buffer
+  /**
+   * The same chain with the intermediate signed by an impostor root instead of the published one (fault
+   * `wrongChainKey`): what a man in the middle holding its own keys would present. A checking client refuses it.
+   */
+  impostorCertChain: Buffer
 }
 
 /** A Curve25519 key pair as Buffers (32-byte public key, no type prefix). */
@@ -39,11 +44,15 @@ export function makeNoiseIdentity(): NoiseIdentity {
   // issuerSerial 0 is what the client compares against WA_CERT_DETAILS.SERIAL.
   const intermediateDetails = details(1, 0, intermediate.public)
   const leafDetails = details(2, 1, staticKeyPair.public)
-  const certChain = Buffer.from(proto.CertChain.encode({
-    intermediate: { details: intermediateDetails, signature: Buffer.from(Curve.sign(root.private, intermediateDetails)) },
-    leaf: { details: leafDetails, signature: Buffer.from(Curve.sign(intermediate.private, leafDetails)) },
+  const leafSignature = Buffer.from(Curve.sign(intermediate.private, leafDetails))
+  const chainSignedBy = (rootKey: KeyPair): Buffer => Buffer.from(proto.CertChain.encode({
+    intermediate: { details: intermediateDetails, signature: Buffer.from(Curve.sign(rootKey.private, intermediateDetails)) },
+    leaf: { details: leafDetails, signature: leafSignature },
   }).finish())
-  return { rootPublicKey: root.public, staticKeyPair, certChain }
+  return {
+    rootPublicKey: root.public, staticKeyPair,
+    certChain: chainSignedBy(root), impostorCertChain: chainSignedBy(newKeyPair()),
+  }
 }
 
 export interface TlsMaterial {

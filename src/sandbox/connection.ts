@@ -52,7 +52,7 @@ export class Connection implements CompanionLink {
     private readonly ws: WebSocket,
     private readonly router: ConnectionRouter,
   ) {
-    this.#handshake = new NoiseServerHandshake(ctx.noise.staticKeyPair, ctx.noise.certChain)
+    this.#handshake = new NoiseServerHandshake(ctx.noise.staticKeyPair, ctx.faults.certChainFor(ctx.noise))
     ws.on('message', (data: Buffer) => this.#onData(data))
     ws.on('close', () => this.#onClose())
     ws.on('error', (err) => ctx.logger.debug({ err, conn: this.id }, 'client socket error'))

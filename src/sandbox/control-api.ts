@@ -83,6 +83,8 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         if (body.rejectRecipient !== undefined) persistent.rejectRecipient = digits(body.rejectRecipient)
         if (body.rejectCode !== undefined) persistent.rejectCode = Number(body.rejectCode)
         if (body.delayMs !== undefined) persistent.delayMs = Math.max(0, Number(body.delayMs) || 0)
+        if (body.wrongChainKey !== undefined) persistent.wrongChainKey = body.wrongChainKey === true
+        if (body.wrongAccountSignature !== undefined) persistent.wrongAccountSignature = body.wrongAccountSignature === true
         ctx.faults.set(persistent)
         const dropped = body.dropSessionOf ? dropSessionsOf(ctx.accounts, digits(body.dropSessionOf)) : 0
         const loggedOut = body.logoutDeviceOf ? logoutDevicesOf(ctx.accounts, digits(body.logoutDeviceOf)) : 0

@@ -1,53 +1,14 @@
 /**
  * @module sandbox/fast-verify
- * XEdDSA signature checks (Signal's curve25519 signatures) through Node's native Ed25519 instead of the pure-JS
- * `curve25519-js` verify that libsignal and Baileys' group cipher call: ~14 ms each in JS, which made a simulated
- * phone crowd (a 1,200-contact status = 1,200 sender-key signature checks) take tens of seconds. Same maths as
- * curve25519-js `verify`: the Montgomery key u maps to the Edwards y = (u-1)/(u+1), the sign bit travels in the
- * signature's last byte. Installed once per process by `installFastVerify()`; the sandbox only.
+ * Simulated phones check XEdDSA signatures through Node's native Ed25519 (`platform/xeddsa.ts`) instead of the
+ * pure-JS `curve25519-js` verify that libsignal and Baileys' group cipher call: ~14 ms each in JS, which made a
+ * simulated phone crowd (a 1,200-contact status = 1,200 sender-key signature checks) take tens of seconds.
+ * Installed once per process by `installFastVerify()`; the sandbox only.
  */
-import { createPublicKey, verify as ed25519Verify } from 'node:crypto'
 import { createRequire } from 'node:module'
+import { xeddsaVerify } from '../platform/xeddsa.js'
 
-const P = (1n << 255n) - 19n
-const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex')
-
-function modPow(base: bigint, exp: bigint): bigint {
-  let result = 1n
-  let b = base % P
-  let e = exp
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % P
-    b = (b * b) % P
-    e >>= 1n
-  }
-  return result
-}
-
-/** True when `signature` is a valid XEdDSA signature of `message` by the curve25519 `publicKey` (32 bytes). */
-export function xeddsaVerify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-  if (signature.length !== 64) throw new Error('wrong signature length')
-  if (publicKey.length !== 32) throw new Error('wrong public key length')
-  let u = 0n
-  for (let i = 31; i >= 0; i--) u = (u << 8n) | BigInt(publicKey[i]!)
-  u &= (1n << 255n) - 1n
-  const y = (((u - 1n + P) % P) * modPow((u + 1n) % P, P - 2n)) % P
-  const edwards = Buffer.alloc(32)
-  let rest = y
-  for (let i = 0; i < 32; i++) {
-    edwards[i] = Number(rest & 0xffn)
-    rest >>= 8n
-  }
-  edwards[31] = (edwards[31]! & 0x7f) | (signature[63]! & 0x80)
-  const sig = Buffer.from(signature)
-  sig[63] = sig[63]! & 0x7f
-  try {
-    const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, edwards]), format: 'der', type: 'spki' })
-    return ed25519Verify(null, message, key, sig)
-  } catch {
-    return false
-  }
-}
+export { xeddsaVerify }
 
 let installed = false
 

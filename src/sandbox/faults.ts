@@ -4,11 +4,17 @@
  * here until DELETE /faults; one-shot actions (drop a session, log a device out) act immediately on live links.
  */
 import type { AccountRegistry } from './accounts.js'
+import type { NoiseIdentity } from './certs.js'
 import { node } from './nodes.js'
 import type { Faults } from './types.js'
 
 export class FaultState {
-  #faults: Faults = {}
+  #faults: Faults
+
+  /** `initial`: switches set at start (CLI `--wrong-chain-key`, ...); DELETE /faults clears them too. */
+  constructor(initial: Faults = {}) {
+    this.#faults = { ...initial }
+  }
 
   get current(): Faults {
     return { ...this.#faults }
@@ -30,6 +36,15 @@ export class FaultState {
 
   get delayMs(): number {
     return this.#faults.delayMs ?? 0
+  }
+
+  /** The certificate chain a new connection's handshake presents. */
+  certChainFor(noise: NoiseIdentity): Buffer {
+    return this.#faults.wrongChainKey ? noise.impostorCertChain : noise.certChain
+  }
+
+  get wrongAccountSignature(): boolean {
+    return this.#faults.wrongAccountSignature === true
   }
 }
 

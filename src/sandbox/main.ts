@@ -1,7 +1,8 @@
 /**
  * @module sandbox/main
- * CLI: `npm run sandbox -- [--port 7800] [--world FILE] [--qr-refs N]`. Serves the platform sandbox on loopback
- * until interrupted.
+ * CLI: `npm run sandbox -- [--port 7800] [--world FILE] [--qr-refs N] [--wrong-chain-key] [--wrong-account-signature]`.
+ * Serves the platform sandbox on loopback until interrupted. The two `--wrong-*` flags (or env
+ * SANDBOX_WRONG_CHAIN_KEY=1 / SANDBOX_WRONG_ACCOUNT_SIGNATURE=1) start it with those fault switches on.
  */
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
@@ -16,6 +17,8 @@ const { values } = parseArgs({
     world: { type: 'string' },
     'qr-refs': { type: 'string' },
     'log-level': { type: 'string', default: process.env.LOG_LEVEL ?? 'info' },
+    'wrong-chain-key': { type: 'boolean', default: process.env.SANDBOX_WRONG_CHAIN_KEY === '1' },
+    'wrong-account-signature': { type: 'boolean', default: process.env.SANDBOX_WRONG_ACCOUNT_SIGNATURE === '1' },
   },
 })
 
@@ -26,6 +29,10 @@ const sandbox = await createSandbox({
   port: Number(values.port),
   world,
   logger,
+  faults: {
+    ...(values['wrong-chain-key'] ? { wrongChainKey: true } : {}),
+    ...(values['wrong-account-signature'] ? { wrongAccountSignature: true } : {}),
+  },
   ...(values['qr-refs'] ? { qrRefs: Number(values['qr-refs']) } : {}),
 })
 logger.info({ url: sandbox.url, wsUrl: sandbox.wsUrl, mediaPort: sandbox.mediaPort }, `sandbox ready: SANDBOX_URL=${sandbox.url}`)

@@ -3,14 +3,17 @@
  * QR pairing as the phone does it: a registering client gets a list of refs in `pair-device`; `POST /scan` with the
  * QR string it displayed finds the ref, checks it is live and that the keys in it belong to that connection, then
  * the phone signs the companion's identity (ADV), sends `pair-success`, checks the client's counter-signature and
- * forces the 515 restart. The client then logs in with the new device.
+ * forces the 515 restart. The client then logs in with the new device. Fault `wrongAccountSignature`: the account
+ * signature is made with a throwaway key, not the phone identity it names (a checking client refuses to pair).
  */
 import { createHmac, randomBytes } from 'node:crypto'
 import { Curve, proto } from '@whiskeysockets/baileys'
 import { verifySignature } from 'libsignal/src/curve.js'
 import type { AccountRegistry } from './accounts.js'
+import { newKeyPair, type KeyPair } from './certs.js'
 import type { Connection } from './connection.js'
 import type { QrPolicy } from './context.js'
+import type { FaultState } from './faults.js'
 import { child, bytes, node, unixNow } from './nodes.js'
 import { signalPub } from './signal-store.js'
 import type { World } from './types.js'
@@ -33,6 +36,31 @@ interface PendingRegistration {
   busy: boolean
 }
 
+export interface AdvSigning {
+  /** ADVDeviceIdentity bytes (raw id, timestamp, key index, device type). */
+  details: Buffer
+  /** The companion's identity key (32 bytes), as the QR showed it. */
+  companionIdentity: Buffer
+  /** The phone's identity: its public key is named as accountSignatureKey. */
+  phoneIdentity: KeyPair
+  /** The 32-byte ADV secret from the QR, keying the HMAC. */
+  advSecret: Buffer
+  /** The private key that makes the account signature; the phone's own unless a fault says otherwise. */
+  signingKey?: Buffer
+}
+
+/** pair-success's `device-identity` content: ADVSignedDeviceIdentityHMAC over the phone's account signature. */
+export function advDeviceIdentity(adv: AdvSigning): Uint8Array {
+  const { details, companionIdentity, phoneIdentity, advSecret } = adv
+  const signingKey = adv.signingKey ?? phoneIdentity.private
+  const accountSignature = Buffer.from(Curve.sign(signingKey, Buffer.concat([ADV_ACCOUNT_SIG_PREFIX, details, companionIdentity])))
+  const signedIdentity = Buffer.from(proto.ADVSignedDeviceIdentity.encode({
+    details, accountSignatureKey: phoneIdentity.public, accountSignature,
+  }).finish())
+  const hmac = createHmac('sha256', advSecret).update(signedIdentity).digest()
+  return proto.ADVSignedDeviceIdentityHMAC.encode({ details: signedIdentity, hmac }).finish()
+}
+
 /** A scan the phone refuses; the control API answers 400 with its message. */
 export class ScanError extends Error {}
 
@@ -45,6 +73,7 @@ export class PairingRegistry {
     private readonly accounts: AccountRegistry,
     private readonly qr: QrPolicy,
     private readonly world: () => World,
+    private readonly faults: FaultState,
   ) {}
 
   /** A client without credentials finished the handshake: send it the QR refs. */
@@ -105,12 +134,10 @@ export class PairingRegistry {
     const details = Buffer.from(proto.ADVDeviceIdentity.encode({
       rawId: randomBytes(4).readUInt32BE(0), timestamp: Math.floor(Date.now() / 1000), keyIndex, deviceType: 0,
     }).finish())
-    const accountSignature = Buffer.from(Curve.sign(phoneIdentity.private, Buffer.concat([ADV_ACCOUNT_SIG_PREFIX, details, pending.identity])))
-    const signedIdentity = Buffer.from(proto.ADVSignedDeviceIdentity.encode({
-      details, accountSignatureKey: phoneIdentity.public, accountSignature,
-    }).finish())
-    const hmac = createHmac('sha256', advSecret).update(signedIdentity).digest()
-    const identityHmac = proto.ADVSignedDeviceIdentityHMAC.encode({ details: signedIdentity, hmac }).finish()
+    const identityHmac = advDeviceIdentity({
+      details, companionIdentity: pending.identity, phoneIdentity, advSecret,
+      ...(this.faults.wrongAccountSignature ? { signingKey: newKeyPair().private } : {}),
+    })
     const name = this.world().accounts.find((a) => a.phone === phone)?.name
     const conn = pending.conn
     const reply = await conn.query(node('iq', { from: 's.whatsapp.net', type: 'set', xmlns: 'md', t: unixNow() }, [
@@ -121,7 +148,10 @@ export class PairingRegistry {
         // Baileys stores biz name as creds.me.name, which `presence available` needs (gotcha 9).
         ...(name ? [node('biz', { name })] : []),
       ]),
-    ]))
+    ])).catch((err: Error) => {
+      // a client that refuses pair-success (e.g. its account signature is wrong) closes instead of answering
+      throw new ScanError(`client refused the pairing: ${err.message}`)
+    })
     const signed = bytes(child(child(reply, 'pair-device-sign'), 'device-identity'))
     if (reply.attrs.type !== 'result' || !signed) throw new ScanError('client refused the pairing')
     const deviceIdentity = proto.ADVSignedDeviceIdentity.decode(signed)

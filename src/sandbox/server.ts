@@ -31,7 +31,7 @@ import { notifyPictureChanges } from './picture-notify.js'
 import { StanzaRouter } from './router.js'
 import { SandboxStats } from './stats.js'
 import { installFastVerify } from './fast-verify.js'
-import type { InboxMessage, PresenceEvent, World, WorldPatch } from './types.js'
+import type { Faults, InboxMessage, PresenceEvent, World, WorldPatch } from './types.js'
 import { demoWorld, emptyWorld, mergeWorld, parseWorldPatch } from './world.js'
 
 export interface SandboxOptions {
@@ -56,6 +56,8 @@ export interface SandboxOptions {
   autoRegister?: boolean
   /** Extra w:mex query ids to treat as "list subscribed channels". */
   subscribedChannelsQueryIds?: string[]
+  /** Fault switches on from the start (as if POSTed to /faults), e.g. `{ wrongChainKey: true }`. */
+  faults?: Faults
   logger?: Logger
 }
 
@@ -109,7 +111,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const mediaHost = await startMediaHost(tls, media, logger, host, options.mediaPort ?? 0)
   const ctx: SandboxContext = {
     logger, qr, noise, accounts, media,
-    faults: new FaultState(),
+    faults: new FaultState(options.faults),
     stats,
     caCert: tls.caCert,
     mediaHost: () => `127.0.0.1:${mediaHost.port}`,
@@ -131,7 +133,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     return paired
   }
   const appState = new AppStateKeys()
-  const pairing = new PairingRegistry(accounts, qr, () => world)
+  const pairing = new PairingRegistry(accounts, qr, () => world, ctx.faults)
   const messages = new MessageRouter(ctx, channels)
   const router = new StanzaRouter(ctx, pairing, messages, makeIqHandlers(appState, channels), appState)
 

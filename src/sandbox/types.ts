@@ -138,4 +138,8 @@ export interface Faults {
   /** Error code the reject ack carries; 479 unless set. */
   rejectCode?: number
   delayMs?: number
+  /** Sign the Noise certificate chain with a root key other than the one GET /trust publishes. */
+  wrongChainKey?: boolean
+  /** Sign pair-success's account signature (ADV) with a key other than the phone's identity it names. */
+  wrongAccountSignature?: boolean
 }

@@ -11,6 +11,7 @@ import makeWASocket, {
 import type { Logger } from 'pino'
 import type { LinkOptions } from '../link.js'
 import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
+import { setPlatformSignatureCheck } from '../signature-check.js'
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
 /** Baileys logs a lot at info; its child logger runs at warn unless the gateway is quieter still. */
@@ -30,6 +31,7 @@ export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCre
   const logger = options.logger.child({ sessionId, component: 'baileys' }, { level: quietLevel(options.logger.level) })
   const sandboxConfig: Record<string, unknown> = {}
   let agents: SandboxAgents | undefined
+  setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)
   if (sandbox) {
     // the very object noise-handler reads (PLATFORM-PROTOCOL M1): the sandbox signs its own certificate chain
     WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(sandbox.rootPublicKey, 'base64')
