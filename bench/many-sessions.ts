@@ -7,8 +7,8 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { decodeQrPng } from '../src/demo/qr-decode.js'
 import { startGateway, startSandbox } from '../src/demo/processes.js'
+import { pairOne } from './lib/fleet.js'
 
 const N = Number(process.env.BENCH_SESSIONS ?? 100)
 const SENDS = Number(process.env.BENCH_SENDS ?? 30)
@@ -23,27 +23,7 @@ const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${gateway.c
 
 type S = { id: string; sessionId: string }
 const h = (s: S) => ({ id: s.id, 'session-id': s.sessionId })
-const until = async <T>(what: string, fn: () => Promise<T | undefined>, ms = 120_000) => {
-  for (const end = Date.now() + ms; ;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > end) throw new Error(`timed out: ${what}`)
-    await new Promise(r => setTimeout(r, 100))
-  }
-}
-const getSession = async (s: S) => (await fetch(`${gateway.url}/session`, { headers: h(s) })).json() as Promise<{ qrcode: string; isConnected: boolean }>
-
-async function pairOne(i: number): Promise<S> {
-  const s = await (await fetch(`${gateway.url}/session`, { method: 'POST' })).json() as S
-  const png = await until('QR', async () => (await getSession(s)).qrcode || undefined)
-  const res = await fetch(`${sandbox.url}/scan`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ qr: decodeQrPng(png), phone: String(15550200000 + i) }),
-  })
-  if (!res.ok) throw new Error(`scan: ${await res.text()}`)
-  await until('connected', async () => (await getSession(s)).isConnected || undefined)
-  return s
-}
+const pair = (i: number): Promise<S> => pairOne(gateway.url, sandbox.url, String(15550200000 + i))
 
 async function sendLatencies(s: S, count: number): Promise<number[]> {
   const out: number[] = []
@@ -63,14 +43,14 @@ const q = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b)
 try {
   await new Promise(r => setTimeout(r, 3000)) // worker threads load Baileys
   const rssIdle = rssMb()
-  const first = await pairOne(0)
+  const first = await pair(0)
   await sendLatencies(first, 5) // warm-up: sessions, keys
   const alone = await sendLatencies(first, SENDS)
   const rssOne = rssMb()
 
   const t0 = performance.now()
   const others: S[] = []
-  for (let i = 1; i < N; i += 5) others.push(...await Promise.all(Array.from({ length: Math.min(5, N - i) }, (_, k) => pairOne(i + k))))
+  for (let i = 1; i < N; i += 5) others.push(...await Promise.all(Array.from({ length: Math.min(5, N - i) }, (_, k) => pair(i + k))))
   const pairSeconds = (performance.now() - t0) / 1000
   await new Promise(r => setTimeout(r, 5000)) // let initial syncs settle
   const rssAll = rssMb()

@@ -54,6 +54,7 @@ export class StanzaRouter implements ConnectionRouter {
     const queued = companion.offline.splice(0)
     for (const stanza of queued) conn.send(stanza)
     conn.send(node('ib', {}, [node('offline', { count: String(queued.length) })]))
+    this.ctx.stats.bump('logins') // GET /stats: logins - loginsEnded = companions connected now
     this.ctx.logger.info({ phone, device }, 'companion logged in')
   }
 
@@ -112,6 +113,7 @@ export class StanzaRouter implements ConnectionRouter {
   onClose(conn: Connection): void {
     this.connections.delete(conn)
     this.pairing.forget(conn)
+    if (conn.companion) this.ctx.stats.bump('loginsEnded') // a logged-in connection ended, for whatever reason
     if (conn.companion?.link === conn) conn.companion.link = undefined
   }
 }

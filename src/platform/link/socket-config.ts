@@ -9,6 +9,7 @@ import makeWASocket, {
   type AuthenticationCreds, type GroupMetadata, type WASocket,
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
+import { withSharedAsyncContext } from '../async-context.js'
 import type { LinkOptions } from '../link.js'
 import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
 import { setPlatformSignatureCheck } from '../signature-check.js'
@@ -42,7 +43,8 @@ export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCre
     if (sandbox.wsUrl.startsWith('wss:')) sandboxConfig.agent = agents.https
   }
   try {
-    const sock = makeWASocket({
+    // one shared AsyncLocalStorage for every socket of the thread, not one enabled per socket (async-context.ts)
+    const sock = withSharedAsyncContext(() => makeWASocket({
       auth: { creds, keys: makeCacheableSignalKeyStore(auth.keys, logger) },
       logger,
       browser: Browsers.macOS('Chrome'),
@@ -50,7 +52,7 @@ export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCre
       markOnlineOnConnect: true,
       cachedGroupMetadata,
       ...sandboxConfig,
-    })
+    }))
     return { sock, logger, agents }
   } catch (err) {
     agents?.destroy()

@@ -1,0 +1,28 @@
+/**
+ * @module bench/lib/proc
+ * What a bench reads about a process from /proc (Linux): resident memory and CPU time (all threads), so figures
+ * come from the gateway process itself and not from the load generator.
+ */
+import { readFileSync } from 'node:fs'
+
+/** Resident set size in MB. */
+export function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+}
+
+/** User + system CPU seconds the process has used so far (every thread). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // fields after the command name (which may hold spaces) start at ") "; utime and stime are fields 14 and 15
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const ticksPerSecond = 100 // USER_HZ on Linux
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
+}
+
+/** CPU seconds used and wall seconds passed while `work` runs. */
+export async function measureCpu<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu: number; wall: number }> {
+  const cpu0 = cpuSeconds(pid)
+  const t0 = performance.now()
+  const result = await work()
+  return { result, cpu: cpuSeconds(pid) - cpu0, wall: (performance.now() - t0) / 1000 }
+}
