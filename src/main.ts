@@ -9,11 +9,13 @@ import { loadConfig } from './config.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
+import { startupFailed } from './security/startup-failure.js'
 
-const config = loadConfig()
+const config = (() => { try { return loadConfig() } catch (err) { return startupFailed(err) } })()
 const logger = pino({ level: config.LOG_LEVEL })
 
-const system = await createActorSystem({ config, logger })
+// a DATA_KEY that does not fit the DATA_DIR fails here, before any session starts
+const system = await createActorSystem({ config, logger }).catch(startupFailed)
 const app = createApp({ system, config, logger })
 const server = createServer(app)
 server.listen(config.PORT, config.HOST, () => {

@@ -24,7 +24,7 @@ process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejecti
 process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
 routeLibsignalConsole(logger)
 
-const store = openLmdbStore(data.dataDir)
+const store = openLmdbStore(data.dataDir, { dataKey: data.config.DATA_KEY })
 const publisher = new SnapshotPublisher(data.channelName)
 const host = new SessionHost({
   shard: data.shard,
