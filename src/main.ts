@@ -10,9 +10,10 @@ import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
 import { startupFailed } from './security/startup-failure.js'
+import { logRedaction } from './security/log-redaction.js'
 
 const config = (() => { try { return loadConfig() } catch (err) { return startupFailed(err) } })()
-const logger = pino({ level: config.LOG_LEVEL })
+const logger = pino({ level: config.LOG_LEVEL, redact: logRedaction })
 
 // a DATA_KEY that does not fit the DATA_DIR fails here, before any session starts
 const system = await createActorSystem({ config, logger }).catch(startupFailed)
