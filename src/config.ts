@@ -4,6 +4,7 @@
  */
 import os from 'node:os'
 import { z } from 'zod'
+import { DATA_KEY_FORMAT, isDataKey } from './storage/data-key.js'
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def)
 const bool = (def: boolean) =>
@@ -52,16 +53,24 @@ const schema = z.object({
    * Baileys rc14 skips. Only set false to measure the check's cost or to compare behaviour deliberately.
    */
   VERIFY_PLATFORM_SIGNATURES: bool(true),
+  /** When set, POST /session needs `authorization: Bearer <token>` (401 otherwise); unset = open, as the spec has it. */
+  CREATE_SESSION_TOKEN: z.preprocess(v => (v === '' ? undefined : v),
+    z.string().min(16, 'must be at least 16 characters (use a long random value)').optional()),
+  /** When set, stored credentials, Signal keys and contacts are encrypted (AES-256-GCM) with this 32-byte key. */
+  DATA_KEY: z.preprocess(v => (v === '' ? undefined : v), z.string().refine(isDataKey, DATA_KEY_FORMAT).optional()),
 })
 
 export type Config = z.infer<typeof schema>
+
+/** Bad settings: the message lists every bad variable, one a line. */
+export class InvalidSettingsError extends Error {}
 
 /** Parses settings; throws one readable error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env)
   if (!parsed.success) {
     const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)
-    throw new Error(`invalid settings:\n${lines.join('\n')}`)
+    throw new InvalidSettingsError(`invalid settings:\n${lines.join('\n')}`)
   }
   return parsed.data
 }

@@ -9,11 +9,14 @@ import { loadConfig } from './config.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
+import { startupFailed } from './security/startup-failure.js'
+import { logRedaction } from './security/log-redaction.js'
 
-const config = loadConfig()
-const logger = pino({ level: config.LOG_LEVEL })
+const config = (() => { try { return loadConfig() } catch (err) { return startupFailed(err) } })()
+const logger = pino({ level: config.LOG_LEVEL, redact: logRedaction })
 
-const system = await createActorSystem({ config, logger })
+// a DATA_KEY that does not fit the DATA_DIR fails here, before any session starts
+const system = await createActorSystem({ config, logger }).catch(startupFailed)
 const app = createApp({ system, config, logger })
 const server = createServer(app)
 server.listen(config.PORT, config.HOST, () => {

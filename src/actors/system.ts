@@ -72,7 +72,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   const { config, logger } = options
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
-  const store = options.store ?? openLmdbStore(config.DATA_DIR)
+  const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY })
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)

@@ -9,6 +9,7 @@ import pino from 'pino'
 import type { Reply } from '../protocol/commands.js'
 import { toWireError } from '../protocol/errors.js'
 import { openLmdbStore } from '../storage/lmdb-store.js'
+import { logRedaction } from '../security/log-redaction.js'
 import { SessionHost } from './host.js'
 import { routeLibsignalConsole } from './libsignal-console.js'
 import { linkFactoryLoader } from './link-loader.js'
@@ -17,14 +18,14 @@ import { sandboxTrustLoader } from './sandbox-trust.js'
 import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from './wire.js'
 
 const data = workerData as ShardWorkerData
-const logger = pino({ level: data.config.LOG_LEVEL, base: { shard: data.shard } })
+const logger = pino({ level: data.config.LOG_LEVEL, base: { shard: data.shard }, redact: logRedaction })
 
 // Baileys has async event listeners; one unhandled rejection must not take down every session of the shard.
 process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
 process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
 routeLibsignalConsole(logger)
 
-const store = openLmdbStore(data.dataDir)
+const store = openLmdbStore(data.dataDir, { dataKey: data.config.DATA_KEY })
 const publisher = new SnapshotPublisher(data.channelName)
 const host = new SessionHost({
   shard: data.shard,

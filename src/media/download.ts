@@ -2,30 +2,36 @@
  * @module media/download
  * The gateway downloads media itself, before Baileys sees it (BAILEYS-MAPPING §2.2): Baileys' own fetch has no
  * timeout, no size cap and loses the status text. This streams a URL to a temp file with a byte cap, one overall
- * timeout, an exact redirect cap (redirects are followed by hand) and optional SSRF blocking. Every failure is
- * `mediaDownloadFailed(...)`, i.e. `error parser file from url <detail>`:
+ * timeout, an exact redirect cap (redirects are followed by hand) and the SSRF guard (`address-guard.ts`), applied
+ * to the first URL and to every redirect hop, on the address actually connected to. A refused address is
+ * `400 <field> leads to a private or local address` (the client's fault, SECURITY.md); every other failure is
+ * `mediaDownloadFailed(...)`, i.e. `500 error parser file from url <detail>`:
  *   - HTTP status ≥ 300 (not a redirect): `404 Not Found` (canonical reason phrase from `STATUS_CODES`)
- *   - `timeout after 60000 ms`, `file larger than N bytes`, `too many redirects`, `<host> resolves to a private
- *     address`, `invalid url`, `unsupported protocol ftp:`, `aborted`, else the network error's message.
+ *   - `timeout after 60000 ms`, `file larger than N bytes`, `too many redirects`, `invalid url`,
+ *     `unsupported protocol ftp:` (a redirect to it), `aborted`, else the network error's message.
  * The temp file is removed on every failure; on success the caller owns it and must call `dispose()` (or use
  * `withDownload`, which always does).
  */
 import { createWriteStream } from 'node:fs'
 import http, { STATUS_CODES } from 'node:http'
 import https from 'node:https'
-import net from 'node:net'
 import tls from 'node:tls'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { mediaDownloadFailed, GatewayError } from '../protocol/errors.js'
-import { guardedLookup, isPrivateAddress, PrivateAddressError } from './private-address.js'
+import { mediaDownloadFailed, mediaUrlForbidden, GatewayError } from '../protocol/errors.js'
+import { defaultAddressGuard, PrivateAddressError, type AddressGuard } from './address-guard.js'
 import { defaultMediaTempDir, removeQuietly, tempFilePath } from './temp-dir.js'
 
 export interface DownloadOptions {
   maxBytes: number
   timeoutMs: number
   maxRedirects: number
+  /** The SSRF guard: refuse loopback, private, link-local, metadata... addresses (MEDIA_ALLOW_PRIVATE_URLS=false). */
   blockPrivate: boolean
+  /** How the guard resolves and judges addresses; tests inject a stub DNS. Default: system DNS, every private range. */
+  guard?: AddressGuard
+  /** The request field the URL came from (`image.url`, `video.thumbnail`), named in the 400 of a refused URL. */
+  urlField?: string
   /** Folder for the temp file; defaults to the per-process media folder. */
   tempDir?: string
   /** Extra CA (PEM) trusted for https URLs, e.g. the sandbox's. */
@@ -71,7 +77,7 @@ export async function downloadToTemp(url: string, options: DownloadOptions): Pro
     await removeQuietly(file)
     if (timedOut) throw mediaDownloadFailed(`timeout after ${options.timeoutMs} ms`)
     if (options.signal?.aborted) throw mediaDownloadFailed('aborted')
-    throw toGatewayError(err)
+    throw toGatewayError(err, options.urlField)
   } finally {
     clearTimeout(timer)
     options.signal?.removeEventListener('abort', onAbort)
@@ -89,15 +95,17 @@ export async function withDownload<T>(url: string, options: DownloadOptions,
   }
 }
 
-function toGatewayError(err: unknown): GatewayError {
+function toGatewayError(err: unknown, urlField: string | undefined): GatewayError {
   if (err instanceof GatewayError) return err
-  if (err instanceof DownloadFailure || err instanceof PrivateAddressError) return mediaDownloadFailed(err.message)
-  const cause = (err as { cause?: unknown }).cause
-  if (cause instanceof PrivateAddressError) return mediaDownloadFailed(cause.message)
+  if (err instanceof PrivateAddressError || (err as { cause?: unknown }).cause instanceof PrivateAddressError) {
+    return mediaUrlForbidden(urlField)
+  }
+  if (err instanceof DownloadFailure) return mediaDownloadFailed(err.message)
   return mediaDownloadFailed(err instanceof Error && err.message ? err.message : String(err))
 }
 
 async function fetchFollowingRedirects(startUrl: string, file: string, options: DownloadOptions, signal: AbortSignal) {
+  const guard = options.guard ?? defaultAddressGuard
   let current = startUrl
   for (let redirects = 0; ; redirects++) {
     let parsed: URL
@@ -109,11 +117,10 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new DownloadFailure(`unsupported protocol ${parsed.protocol}`)
     }
+    // An IP literal is connected to without a lookup: judge it here (URL parsing made every IPv4 spelling dotted).
     const host = parsed.hostname.replace(/^\[|\]$/g, '')
-    if (options.blockPrivate && (host === 'localhost' || (net.isIP(host) && isPrivateAddress(host)))) {
-      throw new PrivateAddressError(host)
-    }
-    const res = await request(parsed, options, signal)
+    if (options.blockPrivate && guard.refusesHost(host)) throw new PrivateAddressError(host)
+    const res = await request(parsed, options, guard, signal)
     const status = res.statusCode ?? 0
     if (status >= 300 && status < 400 && res.headers.location) {
       res.resume()
@@ -143,13 +150,16 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
   }
 }
 
-function request(url: URL, options: DownloadOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
+function request(url: URL, options: DownloadOptions, guard: AddressGuard,
+  signal: AbortSignal): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const lib = url.protocol === 'https:' ? https : http
     const req = lib.get(url, {
       signal,
       headers: { 'user-agent': 'messaging-gateway', accept: '*/*' },
-      ...(options.blockPrivate ? { lookup: guardedLookup } : {}),
+      // A fresh connection per hop, resolved by the guard: no pooled socket skips the check.
+      agent: false,
+      ...(options.blockPrivate ? { lookup: guard.lookup } : {}),
       ...(url.protocol === 'https:' && options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}),
     }, resolve)
     req.on('error', reject)

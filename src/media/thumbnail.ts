@@ -6,6 +6,7 @@
  * generated grey JPEG, so a message never goes out without one.
  */
 import sharp from 'sharp'
+import { GatewayError } from '../protocol/errors.js'
 import { runFfmpeg } from './ffmpeg.js'
 
 export const THUMBNAIL_WIDTH = 72
@@ -43,7 +44,8 @@ export function defaultThumbnail(): Promise<Buffer> {
 
 /**
  * Tries each source in order and returns the first thumbnail that works, else the default one. `onError` sees
- * every failure (for a warn log); none of them fails the message.
+ * every failure (for a warn log); none of them fails the message, except a thumbnail URL the SSRF guard refused:
+ * that is the client's 400, as for the media URL itself.
  */
 export async function firstThumbnail(sources: Array<() => Promise<Buffer>>,
   onError?: (err: unknown) => void): Promise<Buffer> {
@@ -51,6 +53,7 @@ export async function firstThumbnail(sources: Array<() => Promise<Buffer>>,
     try {
       return await source()
     } catch (err) {
+      if (err instanceof GatewayError && err.code === 'MEDIA_URL_FORBIDDEN') throw err
       onError?.(err)
     }
   }

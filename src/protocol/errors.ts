@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   INVALID_DESTINATION: 400,
   INVALID_TYPING_DESTINATION: 400,
   INVALID_JSON: 400,
+  MEDIA_URL_FORBIDDEN: 400,
+  UNAUTHORIZED: 401,
   SESSION_NOT_FOUND: 404,
   NOT_FOUND: 404,
   BODY_TOO_LARGE: 413,
@@ -39,6 +41,7 @@ export const ERROR_MESSAGE = {
   INVALID_DESTINATION: 'invalid phone, group or newsletter',
   INVALID_TYPING_DESTINATION: 'invalid phone or group',
   INVALID_JSON: 'body is not valid JSON',
+  UNAUTHORIZED: 'missing or wrong bearer token',
   SESSION_NOT_FOUND: 'session not found',
   NOT_FOUND: 'not found',
   BODY_TOO_LARGE: 'request body too large',
@@ -82,6 +85,11 @@ export const gatewayError = (code: ErrorCode, message?: string): GatewayError =>
 /** `500 error parser file from url 404 Not Found`: the spec's media-download failure. */
 export const mediaDownloadFailed = (detail: string): GatewayError =>
   new GatewayError('MEDIA_DOWNLOAD_FAILED', `error parser file from url ${detail}`)
+
+/** `400 image.url leads to a private or local address`: the SSRF guard refused a media or thumbnail URL (or one
+ * of its redirects). `field` is the request field the URL came from. */
+export const mediaUrlForbidden = (field = 'media url'): GatewayError =>
+  new GatewayError('MEDIA_URL_FORBIDDEN', `${field} leads to a private or local address`)
 
 /** Validation failures: every failing rule, joined by a line break (spec: Errors). */
 export const validationFailed = (messages: string[]): GatewayError =>

@@ -2,10 +2,12 @@
  * @module storage/lmdb-store
  * The default `Store`: one lmdb environment under DATA_DIR, opened by the main thread and by every worker thread
  * (lmdb is safe for many threads and processes). Sub-databases: `sessions` (registry), `creds` (one JSON document
- * per session), `keys` (Signal keys, `<id>\0<type>\0<keyId>`), `contacts` (`<id>\0<contactId>`).
+ * per session), `keys` (Signal keys, `<id>\0<type>\0<keyId>`), `contacts` (`<id>\0<contactId>`), `meta` (the
+ * DATA_KEY marker). With a DATA_KEY, creds, keys and contacts are sealed with AES-256-GCM (`table.ts`,
+ * `value-cipher.ts`); the registry holds only ids, hashes and times and stays readable.
  *
  * @example
- * const store = openLmdbStore('./data')
+ * const store = openLmdbStore('./data', { dataKey: process.env.DATA_KEY }) // throws DataKeyError on a wrong key
  * await store.putSession({ id, sessionIdHash, createdAt: Date.now(), qrDeadline: null })
  * const auth = store.auth(id) // Baileys AuthenticationState parts
  */
@@ -16,18 +18,27 @@ import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeySt
 import type { AuthStore, ContactStore, SessionRecord, Store, StoredContact } from './types.js'
 import { decodeCreds, decodeKey, encodeValue } from './auth-codec.js'
 import { contactKey, sessionPrefix, sessionRangeEnd, signalKey } from './keys.js'
+import { DataKeyError, parseDataKey } from './data-key.js'
+import { checkDataKey } from './key-check.js'
+import { plainObject, plainText, sealedObject, sealedText, Table } from './table.js'
+import { createValueCipher } from './value-cipher.js'
 
 interface Dbs {
   root: RootDatabase
   sessions: Database<SessionRecord, string>
-  creds: Database<string, string>
-  keys: Database<string, string>
-  contacts: Database<StoredContact, string>
+  creds: Table<string>
+  keys: Table<string>
+  contacts: Table<StoredContact>
 }
 
-/** Removes every row of `db` whose key starts with `<id>\0` (must run inside a write transaction). */
-function removeSessionRows(db: Database<unknown, string>, id: string): void {
-  for (const key of db.getKeys({ start: sessionPrefix(id), end: sessionRangeEnd(id) })) db.removeSync(key)
+export interface LmdbStoreOptions {
+  /** DATA_KEY (hex or base64 of 32 bytes): seal credentials, Signal keys and contacts. Unset: stored in the clear. */
+  dataKey?: string | undefined
+}
+
+/** Removes every row of `table` whose key starts with `<id>\0` (must run inside a write transaction). */
+function removeSessionRows(table: Table<unknown>, id: string): void {
+  table.removeRangeSync(sessionPrefix(id), sessionRangeEnd(id))
 }
 
 function authStore(dbs: Dbs, id: string): AuthStore {
@@ -77,7 +88,7 @@ function authStore(dbs: Dbs, id: string): AuthStore {
 function contactStore(dbs: Dbs, id: string): ContactStore {
   return {
     async all() {
-      return [...dbs.contacts.getRange({ start: sessionPrefix(id), end: sessionRangeEnd(id) }).map(e => e.value)]
+      return dbs.contacts.range(sessionPrefix(id), sessionRangeEnd(id))
     },
     async upsert(contacts: StoredContact[]) {
       if (contacts.length === 0) return
@@ -91,17 +102,27 @@ function contactStore(dbs: Dbs, id: string): ContactStore {
   }
 }
 
-/** Opens (creating if needed) the store under `dataDir`. Safe to call from several threads at once. */
-export function openLmdbStore(dataDir: string): Store {
+/** Opens (creating if needed) the store under `dataDir`. Safe to call from several threads at once. Throws
+ * DataKeyError when the DATA_KEY (or its absence) does not fit the DATA_DIR (`key-check.ts`). */
+export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): Store {
+  const keyBytes = options.dataKey === undefined ? undefined : parseDataKey(options.dataKey)
+  if (options.dataKey !== undefined && keyBytes?.length !== 32) throw new DataKeyError('DATA_KEY is not 32 bytes of hex or base64')
+  const cipher = keyBytes && createValueCipher(keyBytes)
   fs.mkdirSync(dataDir, { recursive: true })
   // One file (plus its lock file) beside whatever else lives in DATA_DIR.
   const root = open({ path: path.resolve(dataDir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
   const dbs: Dbs = {
     root,
     sessions: root.openDB<SessionRecord, string>({ name: 'sessions', encoding: 'msgpack' }),
-    creds: root.openDB<string, string>({ name: 'creds', encoding: 'string' }),
-    keys: root.openDB<string, string>({ name: 'keys', encoding: 'string' }),
-    contacts: root.openDB<StoredContact, string>({ name: 'contacts', encoding: 'msgpack' }),
+    creds: new Table(root, 'creds', cipher ? sealedText(cipher, 'creds') : plainText),
+    keys: new Table(root, 'keys', cipher ? sealedText(cipher, 'keys') : plainText),
+    contacts: new Table(root, 'contacts', cipher ? sealedObject<StoredContact>(cipher, 'contacts') : plainObject<StoredContact>()),
+  }
+  try {
+    checkDataKey(root, cipher, () => !(dbs.creds.isEmpty() && dbs.keys.isEmpty() && dbs.contacts.isEmpty()))
+  } catch (err) {
+    root.close().catch(() => undefined)
+    throw err
   }
   let closed = false
   // lmdb-js keeps one read transaction per thread and resets it only on a timer after use, so a shard thread

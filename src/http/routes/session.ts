@@ -9,13 +9,16 @@ import type { SessionView } from '../../protocol/spec-types.js'
 import { authOf, headerGuard } from '../header-guard.js'
 import type { AppDeps } from './deps.js'
 import { rateLimit } from '../rate-limit.js'
+import { requireBearerToken } from '../../security/bearer-token.js'
 
 export function sessionRoutes({ system, logger, config }: AppDeps): Router {
   const router = Router()
   const guard = headerGuard(system)
   const createLimit = rateLimit({ perMinute: config.SESSION_CREATE_PER_MINUTE })
+  // after the rate limit, so guessing the token is rate-limited too
+  const createToken = requireBearerToken(config.CREATE_SESSION_TOKEN)
 
-  router.post('/session', createLimit, async (_req, res) => {
+  router.post('/session', createLimit, createToken, async (_req, res) => {
     let created: { id: string; sessionId: string }
     try {
       created = await system.createSession()

@@ -15,7 +15,8 @@ import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
 import { setPlatformSignatureCheck } from '../signature-check.js'
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
-/** Baileys logs a lot at info; its child logger runs at warn unless the gateway is quieter still. */
+/** Baileys logs a lot at info, and at debug/trace whole stanzas, decrypted messages and key-store traffic: its child
+ * logger runs at warn even when LOG_LEVEL is debug or trace (SECURITY.md), or quieter with the gateway. */
 const quietLevel = (parent: string): string => (LEVELS.indexOf(parent) > LEVELS.indexOf('warn') ? parent : 'warn')
 
 export interface BaileysSocket {
@@ -28,8 +29,9 @@ export interface BaileysSocket {
 
 export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCreds,
   cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>): BaileysSocket {
-  const { auth, sandbox, sessionId } = options
-  const logger = options.logger.child({ sessionId, component: 'baileys' }, { level: quietLevel(options.logger.level) })
+  const { auth, sandbox } = options
+  // the parent already names the session (`session: <id>`)
+  const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
   const sandboxConfig: Record<string, unknown> = {}
   let agents: SandboxAgents | undefined
   setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)

@@ -1,0 +1,31 @@
+/**
+ * @module security/bearer-token
+ * Optional protection of `POST /session` (CREATE_SESSION_TOKEN): without it anyone who reaches the port can create
+ * sessions, as the spec has it; with it, only callers sending `authorization: Bearer <token>`. Other endpoints keep
+ * authenticating with their own `id` + `session-id`. Both sides are hashed to 32 bytes first, so the comparison is
+ * constant-time whatever the presented length, and neither the token nor the header is ever logged.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { RequestHandler } from 'express'
+import { GatewayError } from '../protocol/errors.js'
+
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest()
+
+/** `Bearer <token>` (scheme case-insensitive, RFC 6750) → the token, else undefined. */
+function presentedToken(header: string | undefined): string | undefined {
+  const match = /^Bearer +(\S+) *$/i.exec(header ?? '')
+  return match?.[1]
+}
+
+/** Middleware refusing requests without the right bearer token: 401 `missing or wrong bearer token`. No token
+ * configured → lets everything through. */
+export function requireBearerToken(token: string | undefined): RequestHandler {
+  if (!token) return (_req, _res, next) => next()
+  const expected = digest(token)
+  return (req, res, next) => {
+    const given = presentedToken(req.headers.authorization)
+    if (given !== undefined && timingSafeEqual(digest(given), expected)) return next()
+    res.setHeader('WWW-Authenticate', 'Bearer')
+    next(new GatewayError('UNAUTHORIZED'))
+  }
+}

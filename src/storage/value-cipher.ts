@@ -1,0 +1,68 @@
+/**
+ * @module storage/value-cipher
+ * AES-256-GCM for stored values. Each value gets a fresh random 12-byte nonce; the row's own name (sub-database and
+ * key) is the additional authenticated data, so a value copied onto another row, another session or another
+ * sub-database fails authentication instead of being read as that row. Layout of a sealed value:
+ *   [1 byte format version = 1][12 bytes nonce][ciphertext][16 bytes tag]
+ * A wrong key, a changed byte or a swapped value all fail with `SealedValueError`; nothing is ever returned
+ * half-decrypted. The row name is not put in the error: Signal key ids name contacts.
+ *
+ * Row names are hidden too: a Signal key id or a contact id is a phone number or group id, i.e. who the account
+ * talks to. `hideName` keeps the session prefix `<id>\0` (range scans per session still work) and replaces the rest
+ * with a keyed hash (HMAC-SHA-256, 128 bits, base64url). Values and names use two keys derived from DATA_KEY (HKDF).
+ */
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto'
+
+const VERSION = 1
+const NONCE_BYTES = 12
+const TAG_BYTES = 16
+const HEADER_BYTES = 1 + NONCE_BYTES
+
+export class SealedValueError extends Error {
+  constructor(readonly db: string) {
+    super(`a stored ${db} value failed authentication (wrong DATA_KEY, or the data was altered)`)
+    this.name = 'SealedValueError'
+  }
+}
+
+export interface ValueCipher {
+  /** The stored name of a row: `<id>\0` kept, the rest a keyed hash; a name without `\0` is kept whole. */
+  hideName(name: string): string
+  seal(db: string, key: string, plain: Buffer): Buffer
+  /** Throws SealedValueError unless `sealed` was sealed by this key for exactly this row. */
+  open(db: string, key: string, sealed: Uint8Array): Buffer
+}
+
+const aad = (db: string, key: string): Buffer => Buffer.from(`${db}\u0000${key}`, 'utf8')
+
+export function createValueCipher(dataKey: Buffer): ValueCipher {
+  if (dataKey.length !== 32) throw new Error('DATA_KEY must be 32 bytes')
+  const derive = (info: string) => Buffer.from(hkdfSync('sha256', dataKey, Buffer.alloc(0), info, 32))
+  const key = derive('messaging-gateway values')
+  const nameKey = derive('messaging-gateway row names')
+  return {
+    hideName(name) {
+      const cut = name.indexOf('\u0000')
+      if (cut < 0) return name
+      const hash = createHmac('sha256', nameKey).update(name.slice(cut + 1), 'utf8').digest().subarray(0, 16)
+      return `${name.slice(0, cut + 1)}${hash.toString('base64url')}`
+    },
+    seal(db, rowKey, plain) {
+      const nonce = randomBytes(NONCE_BYTES)
+      const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(aad(db, rowKey))
+      const body = Buffer.concat([cipher.update(plain), cipher.final()])
+      return Buffer.concat([Buffer.of(VERSION), nonce, body, cipher.getAuthTag()])
+    },
+    open(db, rowKey, sealed) {
+      const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength)
+      if (bytes.length < HEADER_BYTES + TAG_BYTES || bytes[0] !== VERSION) throw new SealedValueError(db)
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(1, HEADER_BYTES)).setAAD(aad(db, rowKey))
+        decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES))
+        return Buffer.concat([decipher.update(bytes.subarray(HEADER_BYTES, bytes.length - TAG_BYTES)), decipher.final()])
+      } catch {
+        throw new SealedValueError(db)
+      }
+    },
+  }
+}
