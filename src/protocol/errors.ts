@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   INVALID_DESTINATION: 400,
   INVALID_TYPING_DESTINATION: 400,
   INVALID_JSON: 400,
+  MEDIA_TOO_LARGE: 400,
   SESSION_NOT_FOUND: 404,
   NOT_FOUND: 404,
   BODY_TOO_LARGE: 413,
@@ -29,6 +30,7 @@ export const ERROR_STATUS = {
   WORKER_CRASHED: 500,
   INTERNAL: 500,
   OVERLOADED: 503,
+  SESSIONS_FULL: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -82,6 +84,14 @@ export const gatewayError = (code: ErrorCode, message?: string): GatewayError =>
 /** `500 error parser file from url 404 Not Found`: the spec's media-download failure. */
 export const mediaDownloadFailed = (detail: string): GatewayError =>
   new GatewayError('MEDIA_DOWNLOAD_FAILED', `error parser file from url ${detail}`)
+
+/** `400 image is larger than the limit of 16777216 bytes`: a media file over its type's cap (README: Limits). */
+export const mediaTooLarge = (kind: string, maxBytes: number): GatewayError =>
+  new GatewayError('MEDIA_TOO_LARGE', `${kind} is larger than the limit of ${maxBytes} bytes`)
+
+/** `503 session limit reached ...`: the process holds MAX_SESSIONS sessions. */
+export const sessionsFull = (max: number): GatewayError =>
+  new GatewayError('SESSIONS_FULL', `session limit reached (${max} sessions on this server), retry later`)
 
 /** Validation failures: every failing rule, joined by a line break (spec: Errors). */
 export const validationFailed = (messages: string[]): GatewayError =>
