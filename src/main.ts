@@ -8,6 +8,7 @@ import { pino } from 'pino'
 import { loadConfig } from './config.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
+import { answerClientErrors } from './http/client-errors.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
 
 const config = loadConfig()
@@ -16,6 +17,7 @@ const logger = pino({ level: config.LOG_LEVEL })
 const system = await createActorSystem({ config, logger })
 const app = createApp({ system, config, logger })
 const server = createServer(app)
+answerClientErrors(server)
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, sandbox: config.SANDBOX_URL ?? null }, 'gateway listening')
 })
