@@ -10,12 +10,14 @@ import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
 import { answerClientErrors } from './http/client-errors.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
+import { installTestHooks } from './test-hooks.js'
 
 const config = loadConfig()
 const logger = pino({ level: config.LOG_LEVEL })
 
 const system = await createActorSystem({ config, logger })
 const app = createApp({ system, config, logger })
+installTestHooks(config, system, logger)
 const server = createServer(app)
 answerClientErrors(server)
 server.listen(config.PORT, config.HOST, () => {

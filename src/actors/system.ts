@@ -40,6 +40,8 @@ export interface ActorSystem extends SessionSystem {
   shardOf(id: string): number
   /** Per-shard load, for metrics and tests. */
   stats(): ShardStats[]
+  /** Test hook (GATEWAY_TEST_HOOKS only): ends one shard's worker thread as a crash would. */
+  terminateShardThread(shard: number): Promise<void>
 }
 
 /** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
@@ -178,5 +180,6 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     close: () => (closing ??= shutdown()),
     shardOf: id => shardOf(id, config.SHARDS),
     stats: () => pools.map(p => p.stats()),
+    terminateShardThread: async shard => { await pools[shard]?.terminateThread() },
   }
 }
