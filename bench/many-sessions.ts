@@ -18,6 +18,8 @@ const sandbox = await startSandbox()
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-sessions-'))
 const gateway = await startGateway({
   SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', SESSION_CREATE_PER_MINUTE: '0',
+  // the bench measures the gateway, not its limits
+  SEND_RATE_PER_SECOND: '0', MAX_SESSIONS: '0',
 })
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${gateway.child.pid}/status`, 'utf8'))![1]) / 1024
 

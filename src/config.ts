@@ -58,6 +58,20 @@ const schema = z.object({
     z.string().min(16, 'must be at least 16 characters (use a long random value)').optional()),
   /** When set, stored credentials, Signal keys and contacts are encrypted (AES-256-GCM) with this 32-byte key. */
   DATA_KEY: z.preprocess(v => (v === '' ? undefined : v), z.string().refine(isDataKey, DATA_KEY_FORMAT).optional()),
+  /** Limits (README: Limits). Longest `text` of POST /message and POST /status (the platform's own cap). */
+  TEXT_MAX_CHARS: int(65_536, 1),
+  /** Largest media per type (400 above it), each also bounded by MEDIA_MAX_BYTES; thumbnails use MEDIA_MAX_BYTES. */
+  MEDIA_MAX_BYTES_IMAGE: int(16 * 1024 * 1024, 1),
+  MEDIA_MAX_BYTES_VIDEO: int(64 * 1024 * 1024, 1),
+  MEDIA_MAX_BYTES_AUDIO: int(16 * 1024 * 1024, 1),
+  MEDIA_MAX_BYTES_DOCUMENT: int(64 * 1024 * 1024, 1),
+  /** Sessions one process holds (POST /session answers 503 when full); 0 = no cap. */
+  MAX_SESSIONS: int(500, 0),
+  /** Sends (POST /message, /status, /typing) per session: sustained rate and burst, then 429; rate 0 = no limit. */
+  SEND_RATE_PER_SECOND: z.coerce.number().min(0).default(10),
+  SEND_BURST: int(50, 1),
+  /** Test-only hooks (SIGUSR2 ends one shard's worker thread); never set in production. */
+  GATEWAY_TEST_HOOKS: bool(false),
 })
 
 export type Config = z.infer<typeof schema>

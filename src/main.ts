@@ -8,9 +8,11 @@ import { pino } from 'pino'
 import { loadConfig } from './config.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
+import { answerClientErrors } from './http/client-errors.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
 import { startupFailed } from './security/startup-failure.js'
 import { logRedaction } from './security/log-redaction.js'
+import { installTestHooks } from './test-hooks.js'
 
 const config = (() => { try { return loadConfig() } catch (err) { return startupFailed(err) } })()
 const logger = pino({ level: config.LOG_LEVEL, redact: logRedaction })
@@ -18,7 +20,9 @@ const logger = pino({ level: config.LOG_LEVEL, redact: logRedaction })
 // a DATA_KEY that does not fit the DATA_DIR fails here, before any session starts
 const system = await createActorSystem({ config, logger }).catch(startupFailed)
 const app = createApp({ system, config, logger })
+installTestHooks(config, system, logger)
 const server = createServer(app)
+answerClientErrors(server)
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, sandbox: config.SANDBOX_URL ?? null }, 'gateway listening')
 })

@@ -118,6 +118,11 @@ export class ShardPool {
     }
   }
 
+  /** Test hook (GATEWAY_TEST_HOOKS): ends the shard's thread the way a crash would; piscina starts a new one. */
+  async terminateThread(): Promise<void> {
+    await this.#pool.threads[0]?.terminate()
+  }
+
   async destroy(): Promise<void> {
     this.#destroying = true
     this.#control.close()

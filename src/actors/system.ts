@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import type { ReplyValue, SessionCommand } from '../protocol/commands.js'
-import { GatewayError } from '../protocol/errors.js'
+import { GatewayError, sessionsFull } from '../protocol/errors.js'
 import type { SessionSnapshot } from '../protocol/snapshot.js'
 import { openLmdbStore } from '../storage/lmdb-store.js'
 import type { SessionRecord, Store } from '../storage/types.js'
@@ -40,6 +40,8 @@ export interface ActorSystem extends SessionSystem {
   shardOf(id: string): number
   /** Per-shard load, for metrics and tests. */
   stats(): ShardStats[]
+  /** Test hook (GATEWAY_TEST_HOOKS only): ends one shard's worker thread as a crash would. */
+  terminateShardThread(shard: number): Promise<void>
 }
 
 /** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
@@ -114,6 +116,8 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
 
   async function createSession(): Promise<{ id: string; sessionId: string }> {
     assertOpen()
+    // The cache holds every live session (awaiting a QR or paired): the one count of what this process hosts.
+    if (config.MAX_SESSIONS > 0 && cache.size >= config.MAX_SESSIONS) throw sessionsFull(config.MAX_SESSIONS)
     const { id, sessionId } = newSessionIds()
     const record: SessionRecord = {
       id, sessionIdHash: hashSecret(sessionId), createdAt: Date.now(),
@@ -176,5 +180,6 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     close: () => (closing ??= shutdown()),
     shardOf: id => shardOf(id, config.SHARDS),
     stats: () => pools.map(p => p.stats()),
+    terminateShardThread: async shard => { await pools[shard]?.terminateThread() },
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { RequestHandler } from 'express'
 import { GatewayError } from '../protocol/errors.js'
+import { retryAfterSeconds, TokenBuckets } from './limits/token-bucket.js'
 
 export interface RateLimitOptions {
   /** Requests allowed per minute and per client; 0 turns the limit off. */
@@ -13,27 +14,13 @@ export interface RateLimitOptions {
   now?: () => number
 }
 
-interface Bucket { tokens: number; at: number }
-
-export function rateLimit({ perMinute, now = Date.now }: RateLimitOptions): RequestHandler {
+export function rateLimit({ perMinute, now }: RateLimitOptions): RequestHandler {
   if (perMinute <= 0) return (_req, _res, next) => next()
-  const buckets = new Map<string, Bucket>()
-  const refillPerMs = perMinute / 60_000
+  const buckets = new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute, ...(now ? { now } : {}) })
   return (req, res, next) => {
-    const t = now()
-    // Drop full buckets now and then so one-off clients do not pile up.
-    if (buckets.size > 10_000) for (const [k, b] of buckets) if (b.tokens + (t - b.at) * refillPerMs >= perMinute) buckets.delete(k)
-    const key = req.ip ?? 'unknown'
-    const b = buckets.get(key) ?? { tokens: perMinute, at: t }
-    b.tokens = Math.min(perMinute, b.tokens + (t - b.at) * refillPerMs)
-    b.at = t
-    buckets.set(key, b)
-    if (b.tokens < 1) {
-      res.setHeader('Retry-After', String(Math.ceil((1 - b.tokens) / refillPerMs / 1000)))
-      next(new GatewayError('TOO_MANY_REQUESTS'))
-      return
-    }
-    b.tokens -= 1
-    next()
+    const waitMs = buckets.take(req.ip ?? 'unknown')
+    if (waitMs === 0) return next()
+    res.setHeader('Retry-After', String(retryAfterSeconds(waitMs)))
+    next(new GatewayError('TOO_MANY_REQUESTS'))
   }
 }

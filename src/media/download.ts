@@ -38,7 +38,13 @@ export interface DownloadOptions {
   ca?: string
   /** Aborts the download (client went away); the temp file is removed. */
   signal?: AbortSignal
+  /** Per-type caps (MEDIA_MAX_BYTES_IMAGE...) for the caller to apply to the main media of a message. */
+  maxBytesPerKind?: Record<MediaKind, number>
+  /** The error for a file over `maxBytes`; default `error parser file from url file larger than N bytes`. */
+  tooLarge?: (maxBytes: number) => Error
 }
+
+export type MediaKind = 'image' | 'video' | 'audio' | 'document'
 
 export interface DownloadedFile {
   path: string
@@ -54,8 +60,13 @@ class DownloadFailure extends Error {}
 /** Builds DownloadOptions from the gateway config names. */
 export const downloadOptionsFromConfig = (config: {
   MEDIA_MAX_BYTES: number; MEDIA_TIMEOUT_MS: number; MEDIA_MAX_REDIRECTS: number; MEDIA_ALLOW_PRIVATE_URLS: boolean
+  MEDIA_MAX_BYTES_IMAGE: number; MEDIA_MAX_BYTES_VIDEO: number; MEDIA_MAX_BYTES_AUDIO: number; MEDIA_MAX_BYTES_DOCUMENT: number
 }): DownloadOptions => ({
   maxBytes: config.MEDIA_MAX_BYTES,
+  maxBytesPerKind: {
+    image: config.MEDIA_MAX_BYTES_IMAGE, video: config.MEDIA_MAX_BYTES_VIDEO,
+    audio: config.MEDIA_MAX_BYTES_AUDIO, document: config.MEDIA_MAX_BYTES_DOCUMENT,
+  },
   timeoutMs: config.MEDIA_TIMEOUT_MS,
   maxRedirects: config.MEDIA_MAX_REDIRECTS,
   blockPrivate: !config.MEDIA_ALLOW_PRIVATE_URLS,
@@ -135,19 +146,23 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
     const declared = Number(res.headers['content-length'])
     if (Number.isFinite(declared) && declared > options.maxBytes) {
       res.destroy()
-      throw new DownloadFailure(`file larger than ${options.maxBytes} bytes`)
+      throw tooLarge(options)
     }
     let bytes = 0
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
         bytes += chunk.length
-        if (bytes > options.maxBytes) done(new DownloadFailure(`file larger than ${options.maxBytes} bytes`))
+        if (bytes > options.maxBytes) done(tooLarge(options))
         else done(null, chunk)
       },
     })
     await pipeline(res, counter, createWriteStream(file), { signal })
     return { bytes, contentType: res.headers['content-type'] }
   }
+}
+
+function tooLarge(options: DownloadOptions): Error {
+  return options.tooLarge?.(options.maxBytes) ?? new DownloadFailure(`file larger than ${options.maxBytes} bytes`)
 }
 
 function request(url: URL, options: DownloadOptions, guard: AddressGuard,

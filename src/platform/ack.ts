@@ -3,7 +3,8 @@
  * Waits for the server's `<ack class="message" id=…>` (BAILEYS-MAPPING §2.5): `sendMessage` resolves when the stanza
  * is written, not when the platform accepted it. Register BEFORE sending. An `error` attribute →
  * PLATFORM_REJECTED `the platform rejected the message (error 463)`; no ack in time (or a query on the way timing
- * out) → PLATFORM_TIMEOUT; the socket closing first → SESSION_NOT_CONNECTED.
+ * out) → PLATFORM_TIMEOUT; the socket closing first → PLATFORM_CONNECTION_LOST (the stanza may be out: the client
+ * is told it may have been delivered, rather than `session not connected`, which reads as never sent).
  */
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../protocol/errors.js'
@@ -45,7 +46,7 @@ export function waitForAck(ws: AckEmitter, id: string, timeoutMs: number, closed
       if (node.attrs.error) reject(rejectedError(node.attrs.error))
       else resolve(node)
     }
-    const onClose = () => { cleanup(); reject(new GatewayError('SESSION_NOT_CONNECTED')) }
+    const onClose = () => { cleanup(); reject(new GatewayError('PLATFORM_CONNECTION_LOST')) }
     arm = () => {
       if (timer || settled) return
       timer = setTimeout(() => { cleanup(); reject(new GatewayError('PLATFORM_TIMEOUT')) }, timeoutMs)

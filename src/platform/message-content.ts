@@ -8,7 +8,8 @@ import type { AnyMessageContent } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
 import type { MessageContent, StatusContent } from '../protocol/spec-types.js'
 import { compressStatusImage } from '../media/compress.js'
-import { downloadToTemp, type DownloadedFile, type DownloadOptions } from '../media/download.js'
+import { downloadToTemp, type DownloadedFile, type DownloadOptions, type MediaKind } from '../media/download.js'
+import { mediaTooLarge } from '../protocol/errors.js'
 import { firstThumbnail, thumbnailFromImage, thumbnailFromVideo } from '../media/thumbnail.js'
 import { buildVCard } from './vcard.js'
 
@@ -29,8 +30,15 @@ class TempFiles {
   readonly files: DownloadedFile[] = []
   constructor(private readonly options: DownloadOptions) {}
   /** `field` (`image.url`) names the URL in a 400 when the SSRF guard refuses it. */
-  async fetch(url: string, field: string): Promise<DownloadedFile> {
-    const file = await downloadToTemp(url, { ...this.options, urlField: field })
+  /** `kind` names the main media of a message: its type's cap applies, and going over it is a 400 naming the cap. */
+  async fetch(url: string, field: string, kind?: MediaKind): Promise<DownloadedFile> {
+    const cap = kind === undefined ? undefined : this.options.maxBytesPerKind?.[kind]
+    const options = kind === undefined || cap === undefined ? this.options : {
+      ...this.options,
+      maxBytes: Math.min(cap, this.options.maxBytes),
+      tooLarge: (max: number) => mediaTooLarge(kind, max),
+    }
+    const file = await downloadToTemp(url, { ...options, urlField: field })
     this.files.push(file)
     return file
   }
@@ -73,7 +81,7 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
         }
       }
       case 'image': {
-        const file = await temp.fetch(message.image.url, 'image.url')
+        const file = await temp.fetch(message.image.url, 'image.url', 'image')
         const jpegThumbnail = await thumbnailFor(temp, deps, 'image', file.path, message.image.thumbnail)
         return {
           content: { image: { url: file.path }, mimetype: message.image.mimetype, jpegThumbnail,
@@ -83,7 +91,7 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
         }
       }
       case 'video': {
-        const file = await temp.fetch(message.video.url, 'video.url')
+        const file = await temp.fetch(message.video.url, 'video.url', 'video')
         const jpegThumbnail = await thumbnailFor(temp, deps, 'video', file.path, message.video.thumbnail)
         return {
           // `seconds` is a VideoMessage field the TS content type lacks; Baileys copies it into the proto
@@ -94,7 +102,7 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
         }
       }
       case 'audio': {
-        const file = await temp.fetch(message.audio.url, 'audio.url')
+        const file = await temp.fetch(message.audio.url, 'audio.url', 'audio')
         return {
           content: { audio: { url: file.path }, mimetype: message.audio.mimetype, ptt: false, seconds: message.audio.duration },
           media: { kind: 'audio', file },
@@ -102,7 +110,7 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
         }
       }
       case 'document': {
-        const file = await temp.fetch(message.document.url, 'document.url')
+        const file = await temp.fetch(message.document.url, 'document.url', 'document')
         // spec `size` is deliberately not passed as fileLength: Baileys would let it override the real length
         return {
           content: { document: { url: file.path }, mimetype: message.document.mimetype, fileName: message.document.name,
@@ -128,7 +136,7 @@ export async function prepareStatusContent(status: StatusContent, deps: PrepareD
   if (status.type === 'video') return prepareMessageContent(status, deps, signal)
   const temp = new TempFiles({ ...deps.download, ...(signal ? { signal } : {}) })
   try {
-    const file = await temp.fetch(status.image.url, 'image.url')
+    const file = await temp.fetch(status.image.url, 'image.url', 'image')
     const compressed = await compressStatusImage(file.path)
     const jpegThumbnail = await thumbnailFor(temp, deps, 'image', file.path, status.image.thumbnail)
     return {

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   INVALID_JSON: 400,
   MEDIA_URL_FORBIDDEN: 400,
   UNAUTHORIZED: 401,
+  MEDIA_TOO_LARGE: 400,
   SESSION_NOT_FOUND: 404,
   NOT_FOUND: 404,
   BODY_TOO_LARGE: 413,
@@ -28,9 +29,11 @@ export const ERROR_STATUS = {
   STATUS_ONLY_SHARE_EMPTY: 500,
   PLATFORM_REJECTED: 500,
   PLATFORM_TIMEOUT: 500,
+  PLATFORM_CONNECTION_LOST: 500,
   WORKER_CRASHED: 500,
   INTERNAL: 500,
   OVERLOADED: 503,
+  SESSIONS_FULL: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -54,6 +57,7 @@ export const ERROR_MESSAGE = {
   CONTACTS_NOT_SYNCED: 'contacts not synced, reconnect the session or set status privacy to "only share with"',
   STATUS_ONLY_SHARE_EMPTY: 'status privacy "only share with" has no contacts',
   PLATFORM_TIMEOUT: 'the platform did not acknowledge in time',
+  PLATFORM_CONNECTION_LOST: 'the connection dropped before the platform acknowledged the message; it may have been delivered',
   WORKER_CRASHED: 'session worker restarted during the request, retry it',
   INTERNAL: 'internal server error',
   OVERLOADED: 'server busy, retry later',
@@ -90,6 +94,13 @@ export const mediaDownloadFailed = (detail: string): GatewayError =>
  * of its redirects). `field` is the request field the URL came from. */
 export const mediaUrlForbidden = (field = 'media url'): GatewayError =>
   new GatewayError('MEDIA_URL_FORBIDDEN', `${field} leads to a private or local address`)
+/** `400 image is larger than the limit of 16777216 bytes`: a media file over its type's cap (README: Limits). */
+export const mediaTooLarge = (kind: string, maxBytes: number): GatewayError =>
+  new GatewayError('MEDIA_TOO_LARGE', `${kind} is larger than the limit of ${maxBytes} bytes`)
+
+/** `503 session limit reached ...`: the process holds MAX_SESSIONS sessions. */
+export const sessionsFull = (max: number): GatewayError =>
+  new GatewayError('SESSIONS_FULL', `session limit reached (${max} sessions on this server), retry later`)
 
 /** Validation failures: every failing rule, joined by a line break (spec: Errors). */
 export const validationFailed = (messages: string[]): GatewayError =>

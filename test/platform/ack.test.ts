@@ -44,12 +44,12 @@ describe('waiting for the server ack', () => {
 })
 
 describe('socket closing while waiting', () => {
-  it('rejects at once with SESSION_NOT_CONNECTED and detaches', async () => {
+  it('rejects at once with PLATFORM_CONNECTION_LOST (the stanza may be out) and detaches', async () => {
     const ws = new EventEmitter()
     const ended = new AbortController()
     const err = await sendAndAwaitAck(ws, 'A5', 60_000, async () => { setTimeout(() => ended.abort(), 10) }, ended.signal)
       .then(() => undefined, (e: unknown) => e as GatewayError)
-    expect(err?.code).toBe('SESSION_NOT_CONNECTED')
+    expect(err?.code).toBe('PLATFORM_CONNECTION_LOST')
     expect(ws.listenerCount(ACK_EVENT)).toBe(0)
   })
 })

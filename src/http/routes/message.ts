@@ -8,12 +8,16 @@ import { jsonBody } from '../json-body.js'
 import { requestSignal } from '../request-signal.js'
 import { parseSendMessage } from '../schemas/message.js'
 import type { AppDeps } from './deps.js'
+import { sendRateOf } from '../limits/send-rate.js'
+import { assertTextLength } from '../limits/text-length.js'
 
-export function messageRoutes({ system, config }: AppDeps): Router {
+export function messageRoutes(deps: AppDeps): Router {
+  const { system, config } = deps
   const router = Router()
-  router.post('/message', headerGuard(system), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
+  router.post('/message', headerGuard(system), sendRateOf(deps), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
     const { id } = authOf(res)
     const { destination, content } = parseSendMessage(req.body)
+    assertTextLength(content, config.TEXT_MAX_CHARS)
     const reply = await system.run(id, { type: 'sendMessage', destination, content }, requestSignal(res))
     res.json({ messageId: reply.messageId })
   })

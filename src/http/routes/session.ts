@@ -4,7 +4,7 @@
  * and two endpoints the spec leaves unshown: POST /session/reset (restart QR pairing) and DELETE /session.
  */
 import { Router } from 'express'
-import { GatewayError } from '../../protocol/errors.js'
+import { ERROR_STATUS, GatewayError } from '../../protocol/errors.js'
 import type { SessionView } from '../../protocol/spec-types.js'
 import { authOf, headerGuard } from '../header-guard.js'
 import type { AppDeps } from './deps.js'
@@ -23,8 +23,9 @@ export function sessionRoutes({ system, logger, config }: AppDeps): Router {
     try {
       created = await system.createSession()
     } catch (err) {
-      // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure (503) passes through.
-      if (err instanceof GatewayError && err.code === 'OVERLOADED') throw err
+      // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure and a full server (503)
+      // pass through.
+      if (err instanceof GatewayError && ERROR_STATUS[err.code] === 503) throw err
       logger.error({ err }, 'session creation failed')
       throw new GatewayError('INTERNAL')
     }

@@ -8,12 +8,16 @@ import { jsonBody } from '../json-body.js'
 import { requestSignal } from '../request-signal.js'
 import { parsePostStatus } from '../schemas/status.js'
 import type { AppDeps } from './deps.js'
+import { sendRateOf } from '../limits/send-rate.js'
+import { assertTextLength } from '../limits/text-length.js'
 
-export function statusRoutes({ system, config }: AppDeps): Router {
+export function statusRoutes(deps: AppDeps): Router {
+  const { system, config } = deps
   const router = Router()
-  router.post('/status', headerGuard(system), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
+  router.post('/status', headerGuard(system), sendRateOf(deps), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
     const { id } = authOf(res)
     const content = parsePostStatus(req.body)
+    assertTextLength(content, config.TEXT_MAX_CHARS)
     const reply = await system.run(id, { type: 'postStatus', content }, requestSignal(res))
     res.json({ statusId: reply.statusId })
   })

@@ -1,0 +1,30 @@
+/**
+ * @module http/client-errors
+ * Requests node's HTTP parser refuses before express sees them (headers over node's 16 KB limit, a broken request
+ * line, bytes that are not HTTP) get node's bare `400 Bad Request` / `431` with no body. This answers them in the
+ * spec's error shape too, so every response of the gateway is `{ statusCode, message }`.
+ */
+import type { Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+
+function statusOf(err: NodeJS.ErrnoException): { statusCode: number; message: string } {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW': return { statusCode: 431, message: 'request headers too large' }
+    case 'ERR_HTTP_REQUEST_TIMEOUT': return { statusCode: 408, message: 'request timeout' }
+    default: return { statusCode: 400, message: 'malformed HTTP request' }
+  }
+}
+
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // ECONNRESET and the like: the client is gone, nobody to answer.
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const error = statusOf(err)
+    const body = JSON.stringify(error)
+    socket.end(`HTTP/1.1 ${error.statusCode} ${error.message}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+  })
+}

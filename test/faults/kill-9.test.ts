@@ -1,0 +1,65 @@
+/**
+ * `kill -9` of the whole gateway in the middle of a burst of sends, then a start on the same DATA_DIR: every paired
+ * session connects again as the same device with no new scan, an unpaired one still awaits its QR, every session
+ * still answers GET /session with its credentials, and the recipient's phone shows every send answered 200 exactly
+ * once and no send twice (a send cut by the kill may or may not have arrived; it never arrives twice).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchGateway, pair, waitFor, inbox, type Gateway, type Session } from '../e2e/harness.js'
+import { ALICE, BOB, CAROL, DAVE, auditDelivery, connected, faultWorld, type SendOutcome } from './helpers.js'
+
+describe('kill -9 during a burst of sends, then a start', () => {
+  let world: Awaited<ReturnType<typeof faultWorld>>
+  let gw: Gateway
+  const paired: { session: Session; phone: string; generatedId: string }[] = []
+  let waiting: Session
+
+  beforeAll(async () => {
+    world = await faultWorld()
+    gw = await launchGateway(world.sandbox.url, world.dataDir)
+    for (const phone of [ALICE, CAROL, DAVE]) {
+      const session = await gw.createSession()
+      const up = await pair(gw, world.sandbox.url, session, phone)
+      paired.push({ session, phone, generatedId: up.generatedId })
+    }
+    waiting = await gw.createSession()
+  }, 300_000)
+  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+
+  it('comes back with every session connected and storage intact; nothing sent twice', async () => {
+    const send = async (s: Session, text: string): Promise<SendOutcome> => {
+      try {
+        return { text, ...(await gw.call('POST', '/message', s, { phone: BOB, type: 'text', text })) }
+      } catch {
+        return { text, status: 0, body: undefined } // the process died before answering: outcome unknown
+      }
+    }
+    const stamp = Date.now()
+    const burst = paired.flatMap(({ session }, k) =>
+      Array.from({ length: 10 }, (_, i) => send(session, `burst ${stamp} s${k} #${i}`)))
+    // Kill as soon as the first message of the burst reached the recipient: the rest are on their way.
+    await waitFor('the burst under way', async () =>
+      (await inbox(world.sandbox.url, BOB)).some(m => String(m.text).startsWith(`burst ${stamp}`)) || undefined, 60_000)
+    expect(await gw.proc.stop('SIGKILL')).toBe(null)
+    const outcomes = await Promise.all(burst)
+    expect(outcomes.some(o => o.status === 0)).toBe(true) // the kill really cut the burst
+
+    gw = await launchGateway(world.sandbox.url, world.dataDir)
+    for (const p of paired) {
+      const back = await connected(gw, p.session, 120_000)
+      expect(back.generatedId).toBe(p.generatedId)
+    }
+    const stillWaiting = await gw.session(waiting)
+    expect(stillWaiting.status).toBe(200)
+    expect(stillWaiting.body).toMatchObject({ isConnected: false, generatedId: '' })
+
+    // Each session sends again; then the audit: every 200 arrived once, nothing arrived twice.
+    const after: SendOutcome[] = []
+    for (const [k, p] of paired.entries()) after.push(await send(p.session, `after restart ${stamp} s${k}`))
+    for (const o of after) expect(o.status).toBe(200)
+    const unknown = outcomes.filter(o => o.status === 0).map(o => o.text)
+    await auditDelivery(world.sandbox.url, BOB, [...outcomes.filter(o => o.status !== 0), ...after], [])
+    const got = await inbox(world.sandbox.url, BOB)
+    for (const text of unknown) expect(got.filter(m => m.text === text).length).toBeLessThanOrEqual(1)
+  }, 400_000)
+})
