@@ -4,8 +4,10 @@
  */
 import os from 'node:os'
 import { z } from 'zod'
+import { ConfigError, describeConfigIssues } from './config-error.js'
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def)
+const int = (def: number, min = 0) => z.coerce.number({ error: 'expected an integer' })
+  .int({ error: 'expected an integer' }).min(min, { error: `expected an integer >= ${min}` }).default(def)
 const bool = (def: boolean) =>
   z.enum(['true', 'false', '1', '0']).default(def ? 'true' : 'false').transform(v => v === 'true' || v === '1')
 
@@ -51,12 +53,12 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema>
 
-/** Parses settings; throws one readable error listing every bad variable. */
+/** Every setting's name, for the README check (test/ops/settings-readme.test.ts). */
+export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape)
+
+/** Parses settings; throws a ConfigError whose message is one line naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)
-    throw new Error(`invalid settings:\n${lines.join('\n')}`)
-  }
+  if (!parsed.success) throw new ConfigError(describeConfigIssues(parsed.error.issues, env))
   return parsed.data
 }

@@ -4,14 +4,23 @@
  * and on SIGTERM/SIGINT drains in-flight requests and closes sockets without logging any device out.
  */
 import { createServer } from 'node:http'
-import { pino } from 'pino'
-import { loadConfig } from './config.js'
+import { loadConfig, type Config } from './config.js'
+import { ConfigError } from './config-error.js'
+import { createRootLogger } from './logger.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
 
-const config = loadConfig()
-const logger = pino({ level: config.LOG_LEVEL })
+// A bad setting stops the process with one line on stderr, before anything starts.
+let config: Config
+try {
+  config = loadConfig()
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err
+  process.stderr.write(`${err.message}\n`)
+  process.exit(1)
+}
+const logger = createRootLogger(config.LOG_LEVEL)
 
 const system = await createActorSystem({ config, logger })
 const app = createApp({ system, config, logger })

@@ -9,6 +9,7 @@ import type { Logger } from 'pino'
 import type { MessageContent, StatusContent } from '../protocol/spec-types.js'
 import { compressStatusImage } from '../media/compress.js'
 import { downloadToTemp, type DownloadedFile, type DownloadOptions } from '../media/download.js'
+import { observeMediaDownload } from '../metrics/observe.js'
 import { firstThumbnail, thumbnailFromImage, thumbnailFromVideo } from '../media/thumbnail.js'
 import { buildVCard } from './vcard.js'
 
@@ -29,7 +30,7 @@ class TempFiles {
   readonly files: DownloadedFile[] = []
   constructor(private readonly options: DownloadOptions) {}
   async fetch(url: string): Promise<DownloadedFile> {
-    const file = await downloadToTemp(url, this.options)
+    const file = await observeMediaDownload(downloadToTemp(url, this.options))
     this.files.push(file)
     return file
   }
