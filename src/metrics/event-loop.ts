@@ -10,8 +10,10 @@ const NS_PER_S = 1e9
 
 export class LoopDelayMonitor {
   readonly #histogram: IntervalHistogram
+  readonly #resolutionS: number
 
   constructor(resolutionMs = 20) {
+    this.#resolutionS = resolutionMs / 1_000
     this.#histogram = monitorEventLoopDelay({ resolution: resolutionMs })
     this.#histogram.enable()
   }
@@ -20,9 +22,11 @@ export class LoopDelayMonitor {
   sample(): LoopDelay {
     const h = this.#histogram
     // An interval with no recorded tick (a very short one) reports NaN/huge sentinels; show it as 0.
+    // Each recorded value is the time between two timer ticks: the resolution itself plus the delay.
+    const late = (ns: number) => Math.max(0, ns / NS_PER_S - this.#resolutionS)
     const delay = h.count === 0
       ? { p50: 0, p99: 0, max: 0 }
-      : { p50: h.percentile(50) / NS_PER_S, p99: h.percentile(99) / NS_PER_S, max: h.max / NS_PER_S }
+      : { p50: late(h.percentile(50)), p99: late(h.percentile(99)), max: late(h.max) }
     h.reset()
     return delay
   }
