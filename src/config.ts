@@ -49,6 +49,8 @@ const schema = z.object({
   PICTURE_CACHE_MS: int(10 * 60_000, 0),
   /** Grace period for in-flight requests on SIGTERM. */
   SHUTDOWN_GRACE_MS: int(10_000, 0),
+  /** A system ffmpeg to use instead of the one @ffmpeg-installer ships (the container sets the apt one). Read by src/media/ffmpeg.ts. */
+  FFMPEG_PATH: z.string().min(1).optional(),
 })
 
 export type Config = z.infer<typeof schema>
