@@ -5,8 +5,10 @@
 import os from 'node:os'
 import { z } from 'zod'
 import { DATA_KEY_FORMAT, isDataKey } from './storage/data-key.js'
+import { ConfigError, describeConfigIssues } from './config-error.js'
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def)
+const int = (def: number, min = 0) => z.coerce.number({ error: 'expected an integer' })
+  .int({ error: 'expected an integer' }).min(min, { error: `expected an integer >= ${min}` }).default(def)
 const bool = (def: boolean) =>
   z.enum(['true', 'false', '1', '0']).default(def ? 'true' : 'false').transform(v => v === 'true' || v === '1')
 
@@ -72,19 +74,18 @@ const schema = z.object({
   SEND_BURST: int(50, 1),
   /** Test-only hooks (SIGUSR2 ends one shard's worker thread); never set in production. */
   GATEWAY_TEST_HOOKS: bool(false),
+  /** A system ffmpeg to use instead of the one @ffmpeg-installer ships (the container sets the apt one). Read by src/media/ffmpeg.ts. */
+  FFMPEG_PATH: z.string().min(1).optional(),
 })
 
 export type Config = z.infer<typeof schema>
 
-/** Bad settings: the message lists every bad variable, one a line. */
-export class InvalidSettingsError extends Error {}
+/** Every setting's name, for the README check (test/ops/settings-readme.test.ts). */
+export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape)
 
-/** Parses settings; throws one readable error listing every bad variable. */
+/** Parses settings; throws a ConfigError whose message is one line naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`)
-    throw new InvalidSettingsError(`invalid settings:\n${lines.join('\n')}`)
-  }
+  if (!parsed.success) throw new ConfigError(describeConfigIssues(parsed.error.issues, env))
   return parsed.data
 }

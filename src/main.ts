@@ -4,18 +4,23 @@
  * and on SIGTERM/SIGINT drains in-flight requests and closes sockets without logging any device out.
  */
 import { createServer } from 'node:http'
-import { pino } from 'pino'
-import { loadConfig } from './config.js'
+import { loadConfig, type Config } from './config.js'
+import { createRootLogger } from './logger.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
 import { answerClientErrors } from './http/client-errors.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
 import { startupFailed } from './security/startup-failure.js'
-import { logRedaction } from './security/log-redaction.js'
 import { installTestHooks } from './test-hooks.js'
 
-const config = (() => { try { return loadConfig() } catch (err) { return startupFailed(err) } })()
-const logger = pino({ level: config.LOG_LEVEL, redact: logRedaction })
+// A bad setting stops the process with one line on stderr, before anything starts.
+let config: Config
+try {
+  config = loadConfig()
+} catch (err) {
+  startupFailed(err)
+}
+const logger = createRootLogger(config.LOG_LEVEL)
 
 // a DATA_KEY that does not fit the DATA_DIR fails here, before any session starts
 const system = await createActorSystem({ config, logger }).catch(startupFailed)

@@ -82,6 +82,13 @@ export class SnapshotCache {
     return entry.snapshot
   }
 
+  /** How many sessions are in each state (for the metrics). */
+  countByState(): Record<string, number> {
+    const counts: Record<string, number> = {}
+    for (const { snapshot } of this.#entries.values()) counts[snapshot.state] = (counts[snapshot.state] ?? 0) + 1
+    return counts
+  }
+
   close(): void {
     this.#channel.close()
   }

@@ -23,6 +23,8 @@ import { ShardPool, type ShardStats } from './shard-pool.js'
 import { SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './types.js'
 import { defaultLinkModule, workerFilename } from './worker-file.js'
+import { systemOps } from '../metrics/system-ops.js'
+import { TelemetryReceiver } from '../metrics/telemetry-receiver.js'
 
 export type { ShardStats }
 
@@ -78,6 +80,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)
+  const telemetry = new TelemetryReceiver(channelName) // counters, loop delays, restore announcements of the threads
 
   // Restored sessions answer GET /session at once, before their actors publish.
   const now = Date.now()
@@ -93,7 +96,10 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     filename,
     logger: log,
     data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName },
-    onThreadLost: lost => cache.markDisconnected(id => shardOf(id, config.SHARDS) === lost),
+    onThreadLost: lost => {
+      telemetry.threadLost(lost)
+      cache.markDisconnected(id => shardOf(id, config.SHARDS) === lost)
+    },
   }))
   const poolOf = (id: string): ShardPool => pools[shardOf(id, config.SHARDS)]!
 
@@ -168,6 +174,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     ).catch(err => log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'))))
     await Promise.allSettled(pools.map(pool => pool.destroy()))
     cache.close()
+    telemetry.close()
     if (ownsStore) await store.close()
   }
 
@@ -181,5 +188,6 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     shardOf: id => shardOf(id, config.SHARDS),
     stats: () => pools.map(p => p.stats()),
     terminateShardThread: async shard => { await pools[shard]?.terminateThread() },
+    ops: systemOps({ pools, cache, telemetry, isClosing: () => closing !== undefined }),
   }
 }

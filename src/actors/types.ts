@@ -5,6 +5,7 @@
  */
 import type { ReplyValue, SessionCommand } from '../protocol/commands.js'
 import type { SessionSnapshot } from '../protocol/snapshot.js'
+import type { OpsSource } from '../metrics/source.js'
 
 export interface SessionSystem {
   /** Registers a session and starts its actor; returns at once (the QR is produced in the background). */
@@ -26,4 +27,6 @@ export interface SessionSystem {
   deleteSession(id: string): Promise<void>
   /** SIGTERM: waits for in-flight commands (up to a grace period), closes sockets without logging out. */
   close(): Promise<void>
+  /** Readiness and metrics sources for /readyz and /metrics; absent = always ready, no actor metrics. */
+  ops?: OpsSource
 }

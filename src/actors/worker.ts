@@ -16,6 +16,7 @@ import { linkFactoryLoader } from './link-loader.js'
 import { SnapshotPublisher } from './publisher.js'
 import { sandboxTrustLoader } from './sandbox-trust.js'
 import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from './wire.js'
+import { startThreadTelemetry } from '../metrics/thread-telemetry.js'
 
 const data = workerData as ShardWorkerData
 const logger = pino({ level: data.config.LOG_LEVEL, base: { shard: data.shard }, redact: logRedaction })
@@ -40,6 +41,9 @@ const host = new SessionHost({
 // Not awaited at module level: piscina only replaces a crashed thread that once reported ready, so the thread
 // must become ready quickly even when restoring many sessions takes a while. Tasks wait for it instead.
 const restored = host.restore().catch(err => logger.error({ err }, 'restore failed'))
+// Counters and event-loop delay to the main thread once a second; /readyz waits for the restore announcement.
+const telemetry = startThreadTelemetry(data.channelName, `shard-${data.shard}`)
+void restored.then(() => telemetry.announceRestored(data.shard))
 
 // Aborts arrive on a channel because aborting a running piscina task would terminate the whole thread.
 const running = new Map<number, AbortController>()
@@ -73,6 +77,7 @@ export default async function handle(task: ShardTask): Promise<Reply> {
     if (task.command.type === 'shutdown') {
       control.close()
       publisher.close()
+      telemetry.stop()
       await store.close()
     }
   }

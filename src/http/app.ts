@@ -21,6 +21,7 @@ import { qrPageRoutes } from './qr-page/routes.js'
 import { sessionRoutes } from './routes/session.js'
 import { statusRoutes } from './routes/status.js'
 import { typingRoutes } from './routes/typing.js'
+import { opsRoutes } from './ops/index.js'
 
 export type { AppDeps } from './routes/deps.js'
 
@@ -34,6 +35,8 @@ export function createApp(deps: AppDeps): express.Express {
     next()
   })
 
+  // Request log + metrics first (they must see every request), then /healthz, /readyz, /metrics.
+  app.use(opsRoutes(deps))
   app.use(sessionRoutes(deps))
   app.use(messageRoutes(deps))
   app.use(statusRoutes(deps))

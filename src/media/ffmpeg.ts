@@ -12,6 +12,9 @@ let cached: Promise<string | undefined> | undefined
 /** Path of a runnable ffmpeg, or undefined. Resolved once per process. */
 export function ffmpegPath(): Promise<string | undefined> {
   cached ??= (async () => {
+    // FFMPEG_PATH (a setting, see config.ts) points at a system ffmpeg, e.g. the container's apt package.
+    const configured = process.env.FFMPEG_PATH
+    if (configured) return access(configured, constants.X_OK).then(() => configured, () => undefined)
     try {
       const mod = (await import('@ffmpeg-installer/ffmpeg')) as { path?: string; default?: { path?: string } }
       const file = mod.path ?? mod.default?.path

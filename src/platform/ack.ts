@@ -9,6 +9,7 @@
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../protocol/errors.js'
 import { isQueryTimeout } from './boom.js'
+import { observeAck } from '../metrics/observe.js'
 
 export const ACK_EVENT = 'CB:ack,class:message'
 
@@ -83,6 +84,6 @@ export async function sendAndAwaitAck<T>(ws: AckEmitter, id: string, timeoutMs: 
     throw err
   }
   ack.arm()
-  await ack.promise
+  await observeAck(ack.promise)
   return result
 }

@@ -10,6 +10,7 @@ import type { MessageContent, StatusContent } from '../protocol/spec-types.js'
 import { compressStatusImage } from '../media/compress.js'
 import { downloadToTemp, type DownloadedFile, type DownloadOptions, type MediaKind } from '../media/download.js'
 import { mediaTooLarge } from '../protocol/errors.js'
+import { observeMediaDownload } from '../metrics/observe.js'
 import { firstThumbnail, thumbnailFromImage, thumbnailFromVideo } from '../media/thumbnail.js'
 import { buildVCard } from './vcard.js'
 
@@ -38,7 +39,7 @@ class TempFiles {
       maxBytes: Math.min(cap, this.options.maxBytes),
       tooLarge: (max: number) => mediaTooLarge(kind, max),
     }
-    const file = await downloadToTemp(url, { ...options, urlField: field })
+    const file = await observeMediaDownload(downloadToTemp(url, { ...options, urlField: field }))
     this.files.push(file)
     return file
   }

@@ -5,10 +5,15 @@
  * trace to read. Anything unexpected still shows its stack.
  */
 import { DataKeyError } from '../storage/data-key.js'
-import { InvalidSettingsError } from '../config.js'
+import { ConfigError } from '../config-error.js'
 
 export function startupFailed(err: unknown): never {
-  const expected = err instanceof DataKeyError || err instanceof InvalidSettingsError
+  // the settings' own line is complete as it is (`invalid setting PORT: expected an integer, got "abc"`)
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`)
+    process.exit(1)
+  }
+  const expected = err instanceof DataKeyError
   const text = expected ? (err as Error).message : err instanceof Error ? (err.stack ?? err.message) : String(err)
   process.stderr.write(`gateway cannot start: ${text}\n`)
   process.exit(1)

@@ -12,6 +12,7 @@ import type { Config } from '../../config.js'
 import type { LinkEvents, LinkFactory, PlatformLink, SandboxTrust } from '../../platform/link.js'
 import type { Store } from '../../storage/types.js'
 import { reconnectDelay } from '../backoff.js'
+import { countReconnect } from '../../metrics/observe.js'
 
 export interface ConnectionDeps {
   sessionId: string
@@ -108,6 +109,7 @@ export class LinkConnection {
     const { RECONNECT_MIN_MS, RECONNECT_MAX_MS } = this.#deps.config
     const delay = reconnectDelay(this.#attempt++, RECONNECT_MIN_MS, RECONNECT_MAX_MS)
     this.#reconnectTimer = setTimeout(() => void this.open(), delay)
+    countReconnect()
   }
 
   /** A link opened (or pairing restarted): the next drop starts the backoff from the shortest delay. */

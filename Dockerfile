@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# Messaging gateway: build with the README's install and build commands, run the compiled gateway as a non-root
+# user with ffmpeg from Debian, its storage on a volume, and a health check on /healthz.
+# test/ops/container.test.ts checks that these commands stay the README's.
+
+# ---- build: install every dependency, compile TypeScript to dist/, then drop the dev dependencies ----
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+RUN npm prune --omit=dev
+
+# ---- runtime: node, ffmpeg, the compiled gateway and its production dependencies ----
+FROM node:20-slim AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg \
+ && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/data \
+    FFMPEG_PATH=/usr/bin/ffmpeg
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The image's unprivileged `node` user owns only the data folder.
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM (docker stop) drains in-flight requests, then closes every platform socket without logging out.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/main.js"]

@@ -1,0 +1,31 @@
+/**
+ * @module metrics/system-ops
+ * The actor system's `OpsSource`: readiness from its shard pools and the restore announcements, sessions by state
+ * from the snapshot cache, load from piscina, counters and loop delays from the telemetry receiver.
+ */
+import type { ShardPool } from '../actors/shard-pool.js'
+import type { SnapshotCache } from '../actors/snapshot-cache.js'
+import type { OpsSource } from './source.js'
+import type { TelemetryReceiver } from './telemetry-receiver.js'
+
+export interface SystemOpsParts {
+  pools: readonly ShardPool[]
+  cache: SnapshotCache
+  telemetry: TelemetryReceiver
+  /** True from the start of shutdown on (the store closes at its end). */
+  isClosing(): boolean
+}
+
+export function systemOps({ pools, cache, telemetry, isClosing }: SystemOpsParts): OpsSource {
+  return {
+    readiness() {
+      if (isClosing()) return { ready: false, status: 'stopping' }
+      const up = pools.every(pool => pool.threads > 0 && telemetry.isRestored(pool.shard))
+      return up ? { ready: true } : { ready: false, status: 'starting' }
+    },
+    sessionStates: () => cache.countByState(),
+    shardStats: () => pools.map(pool => pool.stats()),
+    counters: () => telemetry.counters(),
+    loopDelays: () => telemetry.loopDelays(),
+  }
+}
