@@ -17,6 +17,7 @@ import { channelRoutes } from './routes/channel.js'
 import type { AppDeps } from './routes/deps.js'
 import { groupRoutes } from './routes/group.js'
 import { messageRoutes } from './routes/message.js'
+import { openApiRoutes } from './openapi/router.js'
 import { sessionRoutes } from './routes/session.js'
 import { statusRoutes } from './routes/status.js'
 import { typingRoutes } from './routes/typing.js'
@@ -33,6 +34,7 @@ export function createApp(deps: AppDeps): express.Express {
     next()
   })
 
+  app.use(openApiRoutes())
   app.use(sessionRoutes(deps))
   app.use(messageRoutes(deps))
   app.use(statusRoutes(deps))
