@@ -18,6 +18,7 @@ import type { AppDeps } from './routes/deps.js'
 import { groupRoutes } from './routes/group.js'
 import { messageRoutes } from './routes/message.js'
 import { qrPageRoutes } from './qr-page/routes.js'
+import { openApiRoutes } from './openapi/router.js'
 import { sessionRoutes } from './routes/session.js'
 import { statusRoutes } from './routes/status.js'
 import { typingRoutes } from './routes/typing.js'
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Request log + metrics first (they must see every request), then /healthz, /readyz, /metrics.
   app.use(opsRoutes(deps))
+  app.use(openApiRoutes())
   app.use(sessionRoutes(deps))
   app.use(messageRoutes(deps))
   app.use(statusRoutes(deps))

@@ -1,6 +1,7 @@
 /**
  * End-to-end harness: the platform sandbox and the real gateway process, driven over HTTP only, plus a local media
- * server. Shared by the files under test/e2e.
+ * server. Shared by the files under test/e2e. Every gateway call goes through the typed client (src/client), whose
+ * responses are validated against the OpenAPI document (./response-validator.ts).
  */
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -10,30 +11,47 @@ import path from 'node:path'
 import { once } from 'node:events'
 import { decodeQrPng } from '../../src/demo/qr-decode.js'
 import { startGateway, startSandbox, waitFor, type GatewayProcess, type SandboxProcess } from '../../src/demo/processes.js'
+import {
+  createGatewayClient, sessionHeaders, withSession, type GatewayClient, type SessionCredentials,
+} from '../../src/client/index.js'
+import { documentValidator, validatingMiddleware, type RecordedResponse } from './response-validator.js'
 
 export { waitFor }
 
-export interface Session { id: string; sessionId: string }
+export type Session = SessionCredentials
 
-export const headersOf = (s: Session) => ({ id: s.id, 'session-id': s.sessionId })
+export const headersOf = sessionHeaders
+
+/** A response as the tests read it: the status and the JSON body (the `data` of a 2xx, else the error body). */
+export interface Reply { status: number; body: any }
+
+/** Turns an openapi-fetch result into a `Reply`. */
+export async function reply(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<Reply> {
+  const { data, error, response } = await call
+  return { status: response.status, body: response.ok ? data : error }
+}
 
 export class Gateway {
-  constructor(readonly proc: GatewayProcess) {}
+  /** Every response this gateway gave the tests, in order (each one was validated against the document). */
+  readonly responses: RecordedResponse[] = []
+  /** The typed client; each response is checked against the OpenAPI document, a mismatch fails the call. */
+  readonly api: GatewayClient
+  constructor(readonly proc: GatewayProcess) {
+    this.api = createGatewayClient(proc.url)
+    this.api.use(validatingMiddleware(documentValidator(), this.responses))
+  }
   get url() { return this.proc.url }
-  async call(method: string, route: string, session?: Session, body?: unknown) {
-    const res = await fetch(`${this.url}${route}`, {
-      method,
-      headers: { ...(session ? headersOf(session) : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    return { status: res.status, body: await res.json() as any }
+  /** Any request, including ones the types would refuse (missing headers, broken bodies, repeated query keys). */
+  call(method: string, route: string, session?: Session, body?: unknown) {
+    const request = this.api.request as (method: string, route: string, init: object) => ReturnType<GatewayClient['GET']>
+    return reply(request(method.toLowerCase(), route, { headers: session ? headersOf(session) : {}, body }))
   }
   async createSession(): Promise<Session> {
-    const r = await this.call('POST', '/session')
+    const r = await reply(this.api.POST('/session'))
     if (r.status !== 200) throw new Error(`POST /session → ${r.status} ${JSON.stringify(r.body)}`)
     return r.body
   }
-  session(s: Session) { return this.call('GET', '/session', s) }
+  session(s: Session) { return reply(this.api.GET('/session', withSession(s))) }
 }
 
 export async function startWorld(): Promise<{ sandbox: SandboxProcess; dataDir: string; cleanup(): Promise<void> }> {

@@ -18,7 +18,8 @@ import { optionalString, requiredString } from './fields.js'
 
 const typeSchema = z.object({ type: z.enum(MESSAGE_TYPES) })
 
-const contentSchemas = {
+/** The fields each `type` needs; also the source of the OpenAPI request body (src/http/openapi). */
+export const contentSchemas = {
   text: z.object({ text: requiredString() }),
   image: z.object({ image: imageSchema, text: optionalString() }),
   video: z.object({ video: videoSchema, text: optionalString() }),

@@ -12,7 +12,8 @@ import { imageSchema, toImage, toVideo, videoSchema } from './media.js'
 
 const typeSchema = z.object({ type: z.enum(STATUS_TYPES) })
 
-const contentSchemas = {
+/** The fields each `type` needs; also the source of the OpenAPI request body (src/http/openapi). */
+export const contentSchemas = {
   text: z.object({ text: requiredString() }),
   image: z.object({ image: imageSchema, text: optionalString() }),
   video: z.object({ video: videoSchema, text: optionalString() }),

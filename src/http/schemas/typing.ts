@@ -12,7 +12,7 @@ import { check } from './format.js'
 
 export const TYPING_KINDS = ['text', 'audio'] as const satisfies readonly TypingKind[]
 
-const typingSchema = z.object({
+export const typingSchema = z.object({
   type: z.preprocess(v => (v === null || v === '' ? undefined : v), z.enum(TYPING_KINDS).default('text')),
 })
 

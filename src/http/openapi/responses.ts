@@ -1,0 +1,47 @@
+/**
+ * @module http/openapi/responses
+ * Response objects of the document: a 200 with its body, and the error statuses an endpoint can answer with, each
+ * with the shared `Error` body and the messages of SPEC "Errors" and the README's "Decisions".
+ */
+import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi'
+import { z } from 'zod'
+import { errorBodySchema } from './response-schemas.js'
+
+const retryAfter = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' as const } },
+}
+
+const ERROR_DESCRIPTIONS = {
+  400: '`invalid header` (header `id` or `session-id` missing or empty), or the request broke validation rules ' +
+    '(every failing rule, joined by a line break)',
+  404: '`session not found`: unknown or deleted session, or a wrong `session-id`',
+  413: '`request body too large`',
+  415: '`content-type must be application/json`',
+  429: '`too many requests`: too many sessions created by this client in the last minute',
+  500: '`session not connected`, the operation failed (media download, unknown group or channel, the platform ' +
+    'rejected the message or did not acknowledge in time), or `internal server error`',
+  503: '`server busy, retry later`: the session\'s worker queue is full',
+} as const
+
+export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS
+
+export const jsonContent = (schema: z.ZodType) => ({ 'application/json': { schema } })
+
+export const ok = (schema: z.ZodType, description: string): ZodOpenApiResponseObject =>
+  ({ description, content: jsonContent(schema) })
+
+function errorResponse(status: ErrorStatus): ZodOpenApiResponseObject {
+  const response: ZodOpenApiResponseObject = { description: ERROR_DESCRIPTIONS[status], content: jsonContent(errorBodySchema) }
+  if (status === 429 || status === 503) response.headers = retryAfter
+  return response
+}
+
+/** The 200 plus the listed error statuses. */
+export function responses(success: ZodOpenApiResponseObject, ...errors: ErrorStatus[]): ZodOpenApiResponsesObject {
+  return { 200: success, ...Object.fromEntries(errors.map(status => [status, errorResponse(status)])) }
+}
+
+/** Statuses of every endpoint behind the header guard that runs a command on the session's worker. */
+export const GUARDED: readonly ErrorStatus[] = [400, 404, 500, 503]
+/** ...and of those that also read a JSON body. */
+export const GUARDED_WITH_BODY: readonly ErrorStatus[] = [400, 404, 413, 415, 500, 503]
