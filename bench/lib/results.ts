@@ -40,7 +40,8 @@ export const percentile = (xs: number[], p: number): number => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(s.length * p))]!
 }
 
-const fmt = (v: number): string =>
+/** A figure as printed: whole numbers with thousands separators from 100 up, else 3 significant digits. */
+export const fmt = (v: number): string =>
   !Number.isFinite(v) ? String(v) : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(3)))
 
 export class BenchReport {
