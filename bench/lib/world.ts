@@ -18,12 +18,12 @@ export interface BenchWorld {
 /** Gateway settings every bench wants: private (loopback) media URLs allowed, no POST /session rate limit. */
 const BENCH_ENV = { MEDIA_ALLOW_PRIVATE_URLS: 'true', SESSION_CREATE_PER_MINUTE: '0' }
 
-export async function startWorld(name: string, gatewayEnv: Record<string, string> = {}): Promise<BenchWorld> {
+export async function startWorld(name: string, gatewayEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchWorld> {
   const sandbox = await startSandbox()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`))
   let gateway: GatewayProcess
   try {
-    gateway = await startGateway({ SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, ...BENCH_ENV, ...gatewayEnv })
+    gateway = await startGateway({ SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, ...BENCH_ENV, ...gatewayEnv }, nodeArgs)
   } catch (err) {
     await sandbox.stop()
     rmSync(dataDir, { recursive: true, force: true })
@@ -42,8 +42,8 @@ export async function startWorld(name: string, gatewayEnv: Record<string, string
 }
 
 /** Runs `body` in a fresh world and always stops it; prints the gateway's last output when the bench fails. */
-export async function withWorld<T>(name: string, gatewayEnv: Record<string, string>, body: (w: BenchWorld) => Promise<T>): Promise<T> {
-  const world = await startWorld(name, gatewayEnv)
+export async function withWorld<T>(name: string, gatewayEnv: Record<string, string>, body: (w: BenchWorld) => Promise<T>, nodeArgs: string[] = []): Promise<T> {
+  const world = await startWorld(name, gatewayEnv, nodeArgs)
   try {
     return await body(world)
   } catch (err) {
