@@ -1,57 +1,62 @@
 /**
- * GET /session throughput: the gateway (real process, worker threads, a connected session on the sandbox) beside a
- * bare express handler returning the same body, measured in one run on the same machine.
+ * GET /session throughput with many connected sessions, beside a bare express handler returning the same body,
+ * measured in one run: autocannon (its own process) alternates between the two targets, and the ratio of each round
+ * is taken, so machine noise hits both sides alike. The load rotates over every session's headers.
  *
- *   npm run bench:session            (BENCH_SECONDS=10 BENCH_CONNECTIONS=32 by default)
+ *   npm run bench:session [-- --long]   BENCH_SESSIONS (100; long 1,000), BENCH_SECONDS (5; 10), BENCH_ROUNDS (3),
+ *                                       BENCH_CONNECTIONS (32)
+ * Goal (issue 5): ≥ 0.8 of the bare handler with 1,000 sessions.
  */
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { freePort, startGateway, startSandbox, waitFor } from '../src/demo/processes.js'
-import { decodeQrPng } from '../src/demo/qr-decode.js'
-import { load } from './load.js'
+import { freePort } from '../src/demo/processes.js'
+import { runLoad, type LoadResult } from './lib/http-load.js'
+import { BenchReport, median } from './lib/results.js'
+import { headersOf, pairSessions, readSession } from './lib/sessions.js'
+import { longHint, setting } from './lib/settings.js'
+import { withWorld } from './lib/world.js'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10)
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
-const root = path.resolve(import.meta.dirname, '..')
+const SESSIONS = setting('BENCH_SESSIONS', 100, 1000)
+const SECONDS = setting('BENCH_SECONDS', 5, 10)
+const ROUNDS = setting('BENCH_ROUNDS', 3)
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 32)
 
-const sandbox = await startSandbox()
-const sandboxUrl = sandbox.url
+const report = new BenchReport('get-session', { sessions: SESSIONS, secondsPerRun: SECONDS, rounds: ROUNDS, connections: CONNECTIONS })
+longHint('1,000 sessions')
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-session-'))
-const gateway = await startGateway({ SANDBOX_URL: sandboxUrl, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true' })
-try {
-  const created = await (await fetch(`${gateway.url}/session`, { method: 'POST' })).json() as { id: string; sessionId: string }
-  const headers = { id: created.id, 'session-id': created.sessionId }
-  const get = async () => (await fetch(`${gateway.url}/session`, { headers })).json() as Promise<{ qrcode: string; isConnected: boolean }>
-  const qr = await waitFor('QR', async () => (await get()).qrcode || undefined)
-  const scan = await fetch(`${sandboxUrl}/scan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ qr: decodeQrPng(qr), phone: '15550000001' }) })
-  if (!scan.ok) throw new Error(`scan failed: ${await scan.text()}`)
-  await waitFor('connected', async () => (await get()).isConnected || undefined)
-  const body = await get()
+await withWorld('get-session', {}, async ({ gateway, sandbox }) => {
+  console.log(`pairing ${SESSIONS} sessions...`)
+  const sessions = await pairSessions({ gatewayUrl: gateway.url, sandboxUrl: sandbox.url, count: SESSIONS, concurrency: 10 })
+  const body = await readSession(gateway.url, sessions[0]!)
 
   const barePort = await freePort()
-  const bare = fork(path.join(root, 'bench/fixtures/bare-express.ts'), [], {
+  const bare = fork(path.join(import.meta.dirname, 'fixtures/bare-express.ts'), [], {
     execArgv: ['--import', 'tsx'], env: { ...process.env, PORT: String(barePort), BODY_JSON: JSON.stringify(body) }, stdio: 'ignore',
   })
   await once(bare, 'message')
-
-  await load(`${gateway.url}/session`, headers, connections, 2000) // warm-up
-  await load(`http://127.0.0.1:${barePort}/session`, {}, connections, 2000)
-  const g = await load(`${gateway.url}/session`, headers, connections, seconds * 1000)
-  const b = await load(`http://127.0.0.1:${barePort}/session`, {}, connections, seconds * 1000)
-  bare.kill('SIGTERM')
-
-  const row = (name: string, r: typeof g) =>
-    `${name.padEnd(28)} ${r.perSecond.toFixed(0).padStart(8)} req/s   p50 ${r.p50Ms.toFixed(2)} ms   p99 ${r.p99Ms.toFixed(2)} ms   errors ${r.errors}`
-  console.log(`GET /session, ${connections} keep-alive connections, ${seconds} s each, ${os.availableParallelism()} cores`)
-  console.log(row('gateway (connected session)', g))
-  console.log(row('bare express handler', b))
-  console.log(`ratio gateway / bare express: ${(g.perSecond / b.perSecond).toFixed(2)}`)
-} finally {
-  await gateway.stop()
-  await sandbox.stop()
-  rmSync(dataDir, { recursive: true, force: true })
-}
+  try {
+    const headerSets = sessions.map(headersOf)
+    const target = (url: string, seconds: number) => runLoad({ url: `${url}/session`, connections: CONNECTIONS, durationSeconds: seconds, headerSets })
+    const bareUrl = `http://127.0.0.1:${barePort}`
+    await target(gateway.url, 2) // warm-up: JIT, connection pools
+    await target(bareUrl, 2)
+    const g: LoadResult[] = []
+    const b: LoadResult[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      g.push(await target(gateway.url, SECONDS))
+      b.push(await target(bareUrl, SECONDS))
+      console.log(`  round ${round + 1}: gateway ${g.at(-1)!.perSecond.toFixed(0)} req/s (non-2xx ${g.at(-1)!.non2xx}, errors ${g.at(-1)!.errors}), bare ${b.at(-1)!.perSecond.toFixed(0)} req/s`)
+    }
+    const ratio = median(g.map((x, i) => x.perSecond / b[i]!.perSecond))
+    const failed = g.reduce((n, x) => n + x.non2xx + x.errors, 0)
+    const runs = `median of ${ROUNDS} runs of ${SECONDS} s, ${CONNECTIONS} connections, rotating over ${SESSIONS} connected sessions`
+    report.add({ figure: `GET /session throughput, gateway, ${SESSIONS} sessions`, value: median(g.map(x => x.perSecond)), unit: 'req/s', detail: runs })
+    report.add({ figure: 'same body from a bare express handler', value: median(b.map(x => x.perSecond)), unit: 'req/s', detail: runs })
+    report.add({ figure: `GET /session throughput ÷ bare express (${SESSIONS} sessions)`, value: ratio, unit: '×', goal: '≥ 0.8 (1,000 sessions)', met: ratio >= 0.8, detail: `median of per-round ratios; ${failed} non-2xx or failed requests` })
+    report.add({ figure: 'GET /session p99 under that load, gateway', value: median(g.map(x => x.p99Ms)), unit: 'ms', detail: `bare express p99 ${median(b.map(x => x.p99Ms)).toFixed(2)} ms` })
+  } finally {
+    bare.kill('SIGTERM')
+  }
+})
+report.finish()

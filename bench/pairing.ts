@@ -1,62 +1,83 @@
 /**
- * Pairing latency through the real gateway and the sandbox: time from POST /session to the first QR in
- * GET /session, and from POST /scan to isConnected, median (and spread) of N sessions.
+ * Pairings per second, 10 at a time (QR scanned → connected), and where the CPU goes meanwhile. Sessions are
+ * created and their QRs shown first (not timed); then the sandbox phones scan them with 10 pairings in flight, in
+ * rounds, and each round's rate is pairings ÷ its wall time. The gateway runs under `--cpu-prof` (every worker
+ * thread writes its own profile); only samples inside the pairing rounds are summarised.
  *
- *   npm run bench:pairing             (BENCH_SESSIONS=20 by default)
+ *   npm run bench:pairing [-- --long]  BENCH_PAIRINGS per round (20; long 50), BENCH_ROUNDS (3), BENCH_CONCURRENCY (10)
+ * Goal (issue 5): measured, with where the CPU goes.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { decodeQrPng } from '../src/demo/qr-decode.js'
-import { startGateway, startSandbox } from '../src/demo/processes.js'
+import { formatShares, monotonicUs, readProfiles, summariseProfiles, type CpuShare } from './lib/cpu-profile.js'
+import { cpuSeconds } from './lib/proc.js'
+import { BenchReport, median } from './lib/results.js'
+import { createSession, inBatches, readSession, scan, waitConnected, waitQr } from './lib/sessions.js'
+import { longHint, setting } from './lib/settings.js'
+import { withWorld } from './lib/world.js'
 
-const N = Number(process.env.BENCH_SESSIONS ?? 20)
-const POLL_MS = 20 // finer than a client's 2-3 s, so the figure is the gateway's, not the poll interval's
+const PER_ROUND = setting('BENCH_PAIRINGS', 20, 50)
+const ROUNDS = setting('BENCH_ROUNDS', 3)
+const CONCURRENCY = setting('BENCH_CONCURRENCY', 10)
+const root = path.resolve(import.meta.dirname, '..')
 
-const sandbox = await startSandbox()
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pairing-'))
-const gateway = await startGateway({ SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', SESSION_CREATE_PER_MINUTE: '0' })
+const report = new BenchReport('pairing', { pairingsPerRound: PER_ROUND, rounds: ROUNDS, concurrency: CONCURRENCY })
+longHint('50 pairings a round')
+const profDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pairing-prof-'))
+const top = (shares: CpuShare[], n: number) => shares.slice(0, n).map(s => `${s.name} ${(s.share * 100).toFixed(0)}%`).join(', ')
 
-const poll = async <T>(what: string, fn: () => Promise<T | undefined>) => {
-  for (const deadline = Date.now() + 60_000; ;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`)
-    await new Promise(r => setTimeout(r, POLL_MS))
-  }
-}
-
-const toQr: number[] = []
-const toConnected: number[] = []
 try {
-  for (let i = 0; i < N; i++) {
-    const t0 = performance.now()
-    const s = await (await fetch(`${gateway.url}/session`, { method: 'POST' })).json() as { id: string; sessionId: string }
-    const headers = { id: s.id, 'session-id': s.sessionId }
-    const get = async () => (await fetch(`${gateway.url}/session`, { headers })).json() as Promise<{ qrcode: string; isConnected: boolean }>
-    const png = await poll('QR', async () => (await get()).qrcode || undefined)
-    toQr.push(performance.now() - t0)
-    const qr = decodeQrPng(png)
-    const t1 = performance.now()
-    const scan = await fetch(`${sandbox.url}/scan`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ qr, phone: String(15550100000 + i) }),
+  const window = { fromUs: 0, toUs: 0 }
+  let paired = 0
+  await withWorld('pairing', {}, async ({ gateway, sandbox }) => {
+    const total = PER_ROUND * ROUNDS
+    console.log(`creating ${total} sessions and waiting for their QRs...`)
+    const sessions = await inBatches(total, 10, async () => {
+      const s = await createSession(gateway.url)
+      await waitQr(gateway.url, s, 250)
+      return s
     })
-    if (!scan.ok) throw new Error(`scan failed: ${await scan.text()}`)
-    await poll('connected', async () => (await get()).isConnected || undefined)
-    toConnected.push(performance.now() - t1)
-  }
-  const stats = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b)
-    const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!
-    return `median ${q(0.5).toFixed(0)} ms   min ${s[0]!.toFixed(0)} ms   p90 ${q(0.9).toFixed(0)} ms   max ${s[s.length - 1]!.toFixed(0)} ms`
-  }
-  console.log(`pairing through gateway + sandbox, ${N} sessions one after another, ${os.availableParallelism()} cores`)
-  console.log(`POST /session → QR in GET /session   ${stats(toQr)}`)
-  console.log(`POST /scan → isConnected              ${stats(toConnected)}`)
+    const rates: number[] = []
+    const each: number[] = []
+    const cpu0 = { gateway: cpuSeconds(gateway.child.pid!), sandbox: cpuSeconds(sandbox.child.pid!) }
+    window.fromUs = monotonicUs()
+    for (let round = 0; round < ROUNDS; round++) {
+      const started = performance.now()
+      await inBatches(PER_ROUND, CONCURRENCY, async k => {
+        const i = round * PER_ROUND + k
+        const s = sessions[i]!
+        const qr = (await readSession(gateway.url, s)).qrcode // the current QR: they rotate while waiting
+        const t = performance.now()
+        await scan(sandbox.url, qr, String(15550400000 + i))
+        await waitConnected(gateway.url, s, 25)
+        each.push(performance.now() - t)
+        paired++
+      })
+      rates.push(PER_ROUND / ((performance.now() - started) / 1000))
+      console.log(`  round ${round + 1}: ${rates.at(-1)!.toFixed(2)} pairings/s`)
+    }
+    window.toUs = monotonicUs()
+    const cpu = { gateway: cpuSeconds(gateway.child.pid!) - cpu0.gateway, sandbox: cpuSeconds(sandbox.child.pid!) - cpu0.sandbox }
+    const rate = median(rates)
+    const detail = `median of ${ROUNDS} rounds of ${PER_ROUND} pairings, ${CONCURRENCY} in flight`
+    report.add({ figure: `pairings per second (QR scanned → connected), ${CONCURRENCY} at a time`, value: rate, unit: '/s', goal: 'measured', met: true, detail })
+    report.add({ figure: 'one pairing, scan → isConnected, median', value: median(each), unit: 'ms', detail })
+    report.add({ figure: 'gateway CPU per pairing (all threads)', value: (cpu.gateway * 1000) / paired, unit: 'ms', detail: 'from /proc utime+stime over the rounds' })
+    report.add({ figure: 'sandbox CPU per pairing (the simulated phone and server)', value: (cpu.sandbox * 1000) / paired, unit: 'ms', detail: 'from /proc utime+stime over the rounds' })
+    await gateway.stop() // profiles are written as the process and its worker threads exit
+  }, ['--cpu-prof', `--cpu-prof-dir=${profDir}`])
+  const summary = summariseProfiles(readProfiles(profDir), { root, window, top: 12 })
+  console.log(formatShares(`\ngateway CPU during the pairing rounds by package (self time, ${summary.threads} threads, ${Math.round(summary.busyMs)} ms busy):`, summary.byPackage))
+  console.log(formatShares('by the package that called (Node built-ins count for their caller):', summary.byCaller))
+  console.log(formatShares('by function:', summary.byFunction))
+  const first = summary.byCaller[0]
+  report.add({
+    figure: `share of the gateway's pairing CPU spent in ${first?.name ?? '?'} (and the built-ins it calls)`, value: (first?.share ?? 0) * 100, unit: '%',
+    detail: `by calling package: ${top(summary.byCaller, 6)}; self time by package: ${top(summary.byPackage, 5)}; top functions: ${top(summary.byFunction, 4)}`,
+  })
+  report.note('cpuProfile', summary)
 } finally {
-  await gateway.stop()
-  await sandbox.stop()
-  rmSync(dataDir, { recursive: true, force: true })
+  rmSync(profDir, { recursive: true, force: true })
 }
-
+report.finish()

@@ -40,11 +40,13 @@ export const percentile = (xs: number[], p: number): number => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(s.length * p))]!
 }
 
-const fmt = (v: number): string =>
+/** A figure as printed: whole numbers with thousands separators from 100 up, else 3 significant digits. */
+export const fmt = (v: number): string =>
   !Number.isFinite(v) ? String(v) : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(3)))
 
 export class BenchReport {
   readonly #rows: Figure[] = []
+  readonly #notes: Record<string, unknown> = {}
   readonly #started = new Date()
   constructor(readonly name: string, readonly settings: Record<string, unknown> = {}) {}
 
@@ -52,6 +54,11 @@ export class BenchReport {
     this.#rows.push(row)
     const goal = row.goal ? `  (goal ${row.goal}: ${row.met ? 'met' : 'MISSED'})` : ''
     console.log(`  ${row.figure}: ${fmt(row.value)} ${row.unit}${goal}`)
+  }
+
+  /** Extra data for the JSON (e.g. a CPU profile summary), under `notes.<key>`; not printed. */
+  note(key: string, value: unknown): void {
+    this.#notes[key] = value
   }
 
   /** Prints the table and writes bench/results/<name>.json. */
@@ -72,6 +79,7 @@ export class BenchReport {
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
       settings: this.settings,
       figures: this.#rows,
+      ...(Object.keys(this.#notes).length ? { notes: this.#notes } : {}),
     }, null, 2) + '\n')
     return this.#rows
   }

@@ -26,10 +26,11 @@ export async function freePort(): Promise<number> {
   return port
 }
 
-export async function startGateway(env: Record<string, string>): Promise<GatewayProcess> {
+/** `nodeArgs`: extra node flags (e.g. `--cpu-prof`, which Node does not take from NODE_OPTIONS). */
+export async function startGateway(env: Record<string, string>, nodeArgs: string[] = []): Promise<GatewayProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort()
   let out = ''
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts')], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHARDS: '2', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
