@@ -36,6 +36,10 @@ const sandbox = await createSandbox({
   ...(values['qr-refs'] ? { qrRefs: Number(values['qr-refs']) } : {}),
 })
 logger.info({ url: sandbox.url, wsUrl: sandbox.wsUrl, mediaPort: sandbox.mediaPort }, `sandbox ready: SANDBOX_URL=${sandbox.url}`)
+if (values['wrong-chain-key'] || values['wrong-account-signature']) {
+  logger.warn({ wrongChainKey: values['wrong-chain-key'], wrongAccountSignature: values['wrong-account-signature'] },
+    'signature faults on: a checking client refuses this sandbox (DELETE /faults turns them off)')
+}
 
 const stop = (): void => {
   sandbox.close().then(() => process.exit(0), () => process.exit(1))
