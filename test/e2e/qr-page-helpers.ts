@@ -67,7 +67,7 @@ export async function qrOnScreen(page: Page): Promise<string | undefined> {
 }
 
 /** Waits until the page shows a QR image that has finished loading, other than `previousSrc`; returns its src. */
-export async function shownQrSrc(page: Page, previousSrc = '', timeout = 60_000): Promise<string> {
+export async function shownQrSrc(page: Page, previousSrc = '', timeout = 120_000): Promise<string> {
   const handle = await page.waitForFunction((previous) => {
     const img = document.getElementById('qr-image') as HTMLImageElement | null
     const figure = document.getElementById('qr')
