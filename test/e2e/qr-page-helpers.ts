@@ -83,3 +83,7 @@ export async function statusOf(page: Page) {
   const line = page.locator('#status')
   return { state: await line.getAttribute('data-state'), text: (await line.textContent())?.trim() ?? '' }
 }
+
+/** Waits until the status line is in `state` (connected, qr, not-found, offline...). */
+export const waitForState = (page: Page, state: string, timeout = 120_000) =>
+  page.waitForFunction(s => document.getElementById('status')?.dataset.state === s, state, { timeout, polling: 250 })

@@ -1,16 +1,17 @@
 /**
  * The QR page at `/` in real headless Chromium against the real gateway and the sandbox: an operator opens the link
  * of a fresh session, a phone scans the QR shown on the screen (decoded from a screenshot), and the page turns to
- * connected with the account's name and picture; the page follows a rotating QR; a wrong secret is explained.
+ * connected with the account's name and picture. Also: the page follows a rotating QR; a wrong secret, a session that
+ * goes away and a stopped gateway are explained (and no stale QR stays up); the form and a query link work; the CSP
+ * refuses inline script.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readQrPng } from '../../src/demo/qr-decode.js'
 import { launchGateway, sandboxCall, startWorld, waitFor, type Gateway } from './harness.js'
-import { errorsOf, openBrowser, pageLink, qrOnScreen, shownQrSrc, statusOf, type Browser } from './qr-page-helpers.js'
+import { errorsOf, openBrowser, pageLink, qrOnScreen, shownQrSrc, statusOf, waitForState, type Browser } from './qr-page-helpers.js'
 
 describe('the QR page in Chromium', () => {
   let world: Awaited<ReturnType<typeof startWorld>>
@@ -41,10 +42,6 @@ describe('the QR page in Chromium', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200)
   }
 
-  const waitForState = (page: Page, state: string, timeout = 120_000) =>
-    page.waitForFunction(s => document.getElementById('status')?.dataset.state === s, state, { timeout, polling: 250 })
-  const waitForConnected = (page: Page) => waitForState(page, 'connected')
-
   it('pairs a fresh session from the QR on the screen and turns to connected with the name and picture', async () => {
     const session = await gw.createSession()
     const { page, errors, response } = await openPage(pageLink(gw.url, session))
@@ -56,7 +53,7 @@ describe('the QR page in Chromium', () => {
     expect(qr, 'a QR code readable in the screenshot').toBeDefined()
     await scan(qr!, '15550000001')
 
-    await waitForConnected(page)
+    await waitForState(page, 'connected')
     expect(await statusOf(page)).toEqual({ state: 'connected', text: 'Connected as Alice.' })
     expect(await page.locator('#account-name').textContent()).toBe('Alice')
     expect(await page.locator('#account-number').textContent()).toBe('+15550000001')
@@ -87,7 +84,7 @@ describe('the QR page in Chromium', () => {
     expect(rotated).toBe(readQrPng(current))
 
     await scan(rotated!, '15550000002')
-    await waitForConnected(page)
+    await waitForState(page, 'connected')
     expect(await page.locator('#account-name').textContent()).toBe('Bob')
     expect(errors).toEqual([])
     await page.close()
