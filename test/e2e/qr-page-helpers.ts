@@ -67,7 +67,7 @@ export async function qrOnScreen(page: Page): Promise<string | undefined> {
 }
 
 /** Waits until the page shows a QR image that has finished loading, other than `previousSrc`; returns its src. */
-export async function shownQrSrc(page: Page, previousSrc = '', timeout = 60_000): Promise<string> {
+export async function shownQrSrc(page: Page, previousSrc = '', timeout = 120_000): Promise<string> {
   const handle = await page.waitForFunction((previous) => {
     const img = document.getElementById('qr-image') as HTMLImageElement | null
     const figure = document.getElementById('qr')
@@ -83,3 +83,7 @@ export async function statusOf(page: Page) {
   const line = page.locator('#status')
   return { state: await line.getAttribute('data-state'), text: (await line.textContent())?.trim() ?? '' }
 }
+
+/** Waits until the status line is in `state` (connected, qr, not-found, offline...). */
+export const waitForState = (page: Page, state: string, timeout = 120_000) =>
+  page.waitForFunction(s => document.getElementById('status')?.dataset.state === s, state, { timeout, polling: 250 })
