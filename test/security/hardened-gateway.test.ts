@@ -5,7 +5,7 @@
  * without a request reaching them; the lmdb file holds no private key in the clear; the session survives a restart
  * with the same key; a wrong or missing key stops the start with a one-line reason.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createServer, type Server } from 'node:http'
@@ -79,7 +79,7 @@ describe('a gateway with every protection on', () => {
     expect(internalHits).toBe(0)
   })
 
-  it('the lmdb file holds the credentials encrypted', async () => {
+  it('the lmdb file holds the credentials encrypted, and the sessionId only as its SHA-256', async () => {
     const store = openLmdbStore(world.dataDir, { dataKey: DATA_KEY })
     const creds = (await store.auth(session.id).readCreds())!
     await store.close()
@@ -89,6 +89,8 @@ describe('a gateway with every protection on', () => {
       expect(raw.includes(Buffer.from(Buffer.from(key).toString('base64')))).toBe(false)
     }
     expect(raw.includes(Buffer.from(creds.advSecretKey))).toBe(false)
+    expect(raw.includes(Buffer.from(session.sessionId))).toBe(false)
+    expect(raw.includes(Buffer.from(createHash('sha256').update(session.sessionId).digest('hex')))).toBe(true)
   })
 
   it('the paired session survives a restart with the same DATA_KEY', async () => {
