@@ -18,6 +18,8 @@ const ALICE = '15550000001'
 const BOB = '15550000002'
 const TOKEN = randomBytes(24).toString('base64url')
 const DATA_KEY = randomBytes(32).toString('base64')
+/** Each gateway start compiles and opens everything again; generous on two shared cores. */
+const SLOW = 240_000
 const HARDENED = { CREATE_SESSION_TOKEN: TOKEN, DATA_KEY, MEDIA_ALLOW_PRIVATE_URLS: 'false' }
 
 let world: Awaited<ReturnType<typeof startWorld>>
@@ -62,7 +64,7 @@ describe('a gateway with every protection on', () => {
     expect(created.status).toBe(200)
     session = created.body
     await pair(gw, world.sandbox.url, session, ALICE)
-  })
+  }, SLOW)
 
   it('sends text, and refuses media URLs on private addresses with a 400 before any request', async () => {
     expect((await gw!.call('POST', '/message', session, { phone: BOB, type: 'text', text: 'hi' })).status).toBe(200)
@@ -100,7 +102,7 @@ describe('a gateway with every protection on', () => {
     expect((await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text: 'after restart' })).status).toBe(200)
     await gw.proc.stop()
     gw = undefined
-  })
+  }, SLOW)
 
   it('a wrong or missing DATA_KEY stops the start with a one-line reason, and the data stays readable', async () => {
     expect(await failedStart({ ...HARDENED, DATA_KEY: randomBytes(32).toString('hex') }))
@@ -112,5 +114,5 @@ describe('a gateway with every protection on', () => {
     const store = openLmdbStore(world.dataDir, { dataKey: DATA_KEY })
     expect((await store.auth(session.id).readCreds())?.me?.id).toBeTruthy()
     await store.close()
-  })
+  }, SLOW)
 })
