@@ -30,6 +30,7 @@ const server = createServer(app)
 answerClientErrors(server)
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, sandbox: config.SANDBOX_URL ?? null }, 'gateway listening')
+  if (config.MEDIA_ALLOW_PRIVATE_URLS) logger.warn('MEDIA_ALLOW_PRIVATE_URLS=true: media URLs may reach loopback and private addresses (SSRF guard off)')
 })
 
 let stopping = false

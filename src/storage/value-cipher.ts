@@ -35,20 +35,46 @@ export interface ValueCipher {
 
 const aad = (db: string, key: string): Buffer => Buffer.from(`${db}\u0000${key}`, 'utf8')
 
+/** Random nonces drawn from a pool: one randomBytes call per 4,096 values instead of one per value (each call
+ * costs as much as the encryption itself). Every nonce is still 96 fresh random bits. */
+function noncePool(): () => Buffer {
+  let pool = Buffer.alloc(0)
+  let at = 0
+  return () => {
+    if (at + NONCE_BYTES > pool.length) {
+      pool = randomBytes(NONCE_BYTES * 4096)
+      at = 0
+    }
+    at += NONCE_BYTES
+    return pool.subarray(at - NONCE_BYTES, at)
+  }
+}
+
+/** Hidden names are asked for again and again (Baileys reads and writes the same keys): remember the last many. */
+const NAME_CACHE_SIZE = 50_000
+
 export function createValueCipher(dataKey: Buffer): ValueCipher {
   if (dataKey.length !== 32) throw new Error('DATA_KEY must be 32 bytes')
   const derive = (info: string) => Buffer.from(hkdfSync('sha256', dataKey, Buffer.alloc(0), info, 32))
   const key = derive('messaging-gateway values')
   const nameKey = derive('messaging-gateway row names')
+  const nextNonce = noncePool()
+  const hidden = new Map<string, string>()
   return {
     hideName(name) {
       const cut = name.indexOf('\u0000')
       if (cut < 0) return name
-      const hash = createHmac('sha256', nameKey).update(name.slice(cut + 1), 'utf8').digest().subarray(0, 16)
-      return `${name.slice(0, cut + 1)}${hash.toString('base64url')}`
+      let stored = hidden.get(name)
+      if (stored === undefined) {
+        const hash = createHmac('sha256', nameKey).update(name.slice(cut + 1), 'utf8').digest().subarray(0, 16)
+        stored = `${name.slice(0, cut + 1)}${hash.toString('base64url')}`
+        if (hidden.size >= NAME_CACHE_SIZE) hidden.clear()
+        hidden.set(name, stored)
+      }
+      return stored
     },
     seal(db, rowKey, plain) {
-      const nonce = randomBytes(NONCE_BYTES)
+      const nonce = nextNonce()
       const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(aad(db, rowKey))
       const body = Buffer.concat([cipher.update(plain), cipher.final()])
       return Buffer.concat([Buffer.of(VERSION), nonce, body, cipher.getAuthTag()])

@@ -35,7 +35,7 @@ beforeAll(async () => {
   log = gw.proc.output()
   gw.proc.child.stdout!.on('data', (d: Buffer) => { log += d.toString() })
   gw.proc.child.stderr!.on('data', (d: Buffer) => { log += d.toString() })
-})
+}, 180_000)
 
 afterAll(async () => {
   await gw?.proc.stop()
@@ -105,5 +105,5 @@ describe('logs at trace level', () => {
     }
     const found = Object.entries(secrets).filter(([, value]) => log.includes(value)).map(([name]) => name)
     expect(found).toEqual([])
-  })
+  }, 240_000) // pairing and five requests at trace level, on two shared cores
 })
