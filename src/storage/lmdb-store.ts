@@ -15,6 +15,7 @@ import { open, type Database, type RootDatabase } from 'lmdb'
 import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from '@whiskeysockets/baileys'
 import type { AuthStore, ContactStore, SessionRecord, Store, StoredContact } from './types.js'
 import { decodeCreds, decodeKey, encodeValue } from './auth-codec.js'
+import { committed, ignoreCommitEchoes } from './commit-failure.js'
 import { contactKey, sessionPrefix, sessionRangeEnd, signalKey } from './keys.js'
 
 interface Dbs {
@@ -42,7 +43,7 @@ function authStore(dbs: Dbs, id: string): AuthStore {
     },
     // One lmdb transaction per call: Baileys commits a whole key transaction with one set(), all or nothing.
     async set(data: SignalDataSet) {
-      await dbs.root.transaction(() => {
+      await committed(dbs.root.transaction(() => {
         for (const [type, entries] of Object.entries(data)) {
           for (const [keyId, value] of Object.entries(entries ?? {})) {
             const key = signalKey(id, type, keyId)
@@ -50,10 +51,10 @@ function authStore(dbs: Dbs, id: string): AuthStore {
             else dbs.keys.putSync(key, encodeValue(value))
           }
         }
-      })
+      }))
     },
     async clear() {
-      await dbs.root.transaction(() => removeSessionRows(dbs.keys, id))
+      await committed(dbs.root.transaction(() => removeSessionRows(dbs.keys, id)))
     },
   }
   return {
@@ -62,14 +63,14 @@ function authStore(dbs: Dbs, id: string): AuthStore {
       return text === undefined ? undefined : decodeCreds(text)
     },
     async writeCreds(creds: AuthenticationCreds) {
-      await dbs.creds.put(id, encodeValue(creds))
+      await committed(dbs.creds.put(id, encodeValue(creds)))
     },
     keys,
     async clear() {
-      await dbs.root.transaction(() => {
+      await committed(dbs.root.transaction(() => {
         dbs.creds.removeSync(id)
         removeSessionRows(dbs.keys, id)
-      })
+      }))
     },
   }
 }
@@ -81,12 +82,12 @@ function contactStore(dbs: Dbs, id: string): ContactStore {
     },
     async upsert(contacts: StoredContact[]) {
       if (contacts.length === 0) return
-      await dbs.root.transaction(() => {
+      await committed(dbs.root.transaction(() => {
         for (const c of contacts) dbs.contacts.putSync(contactKey(id, c.id), c)
-      })
+      }))
     },
     async clear() {
-      await dbs.root.transaction(() => removeSessionRows(dbs.contacts, id))
+      await committed(dbs.root.transaction(() => removeSessionRows(dbs.contacts, id)))
     },
   }
 }
@@ -94,6 +95,7 @@ function contactStore(dbs: Dbs, id: string): ContactStore {
 /** Opens (creating if needed) the store under `dataDir`. Safe to call from several threads at once. */
 export function openLmdbStore(dataDir: string): Store {
   fs.mkdirSync(dataDir, { recursive: true })
+  ignoreCommitEchoes()
   // One file (plus its lock file) beside whatever else lives in DATA_DIR.
   const root = open({ path: path.resolve(dataDir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
   const dbs: Dbs = {
@@ -120,15 +122,15 @@ export function openLmdbStore(dataDir: string): Store {
       return dbs.sessions.get(id)
     },
     async putSession(record) {
-      await dbs.sessions.put(record.id, record)
+      await committed(dbs.sessions.put(record.id, record))
     },
     async deleteSession(id) {
-      await root.transaction(() => {
+      await committed(root.transaction(() => {
         dbs.sessions.removeSync(id)
         dbs.creds.removeSync(id)
         removeSessionRows(dbs.keys, id)
         removeSessionRows(dbs.contacts, id)
-      })
+      }))
     },
     auth: id => authStore(dbs, id),
     contacts: id => contactStore(dbs, id),
