@@ -132,8 +132,9 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     try {
       await store.putSession(record)
     } catch (err) {
+      // Disk full, quota, read-only volume...: the operator's to fix, the client's to retry later (503).
       log.error({ err }, 'could not register a new session')
-      throw new GatewayError('INTERNAL')
+      throw new GatewayError('STORAGE_UNAVAILABLE')
     }
     cache.add(record.sessionIdHash, initialSnapshot(record))
     // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.

@@ -4,8 +4,9 @@
  * in-process with a fake `SessionSystem`.
  *
  * Order of checks on every endpoint (each stops the request): headers (400 `invalid header`) → session (404
- * `session not found`) → content type and body (415, 413, 400 `body is not valid JSON`) → validation (400, every
- * failing rule joined by '\n') → the system (500 `session not connected`, then the operation itself).
+ * `session not found`) → the session's send rate on POST /message, /status, /typing (429) → content type and body
+ * (415, 413, 400 `body is not valid JSON`) → validation (400, every failing rule joined by '\n') → the system
+ * (500 `session not connected`, then the operation itself).
  *
  * @example
  * const app = createApp({ system, config: loadConfig(), logger: pino() })

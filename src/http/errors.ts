@@ -17,7 +17,7 @@ export const PATH_NOT_DECODABLE = 'path is not valid URL encoding'
 
 /** Codes worth a warning: the gateway or the platform misbehaved. Others (not connected, bad media URL...) are
  * the client's business and logged at debug only. */
-const WARN_CODES: ReadonlySet<string> = new Set(['WORKER_CRASHED', 'PLATFORM_TIMEOUT', 'PLATFORM_REJECTED', 'INTERNAL', 'OVERLOADED'])
+const WARN_CODES: ReadonlySet<string> = new Set(['WORKER_CRASHED', 'PLATFORM_TIMEOUT', 'PLATFORM_REJECTED', 'INTERNAL', 'OVERLOADED', 'STORAGE_UNAVAILABLE'])
 
 /** How long a client should wait after a 503 before retrying. */
 const RETRY_AFTER_SECONDS = '1'

@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   OVERLOADED: 503,
   SESSIONS_FULL: 503,
+  STORAGE_UNAVAILABLE: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -61,6 +62,7 @@ export const ERROR_MESSAGE = {
   WORKER_CRASHED: 'session worker restarted during the request, retry it',
   INTERNAL: 'internal server error',
   OVERLOADED: 'server busy, retry later',
+  STORAGE_UNAVAILABLE: 'storage write failed (disk full or not writable); the session was not created',
 } as const satisfies Partial<Record<ErrorCode, string>>
 
 /** What crosses a thread boundary. */

@@ -17,6 +17,7 @@ import { open, type Database, type RootDatabase } from 'lmdb'
 import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from '@whiskeysockets/baileys'
 import type { AuthStore, ContactStore, SessionRecord, Store, StoredContact } from './types.js'
 import { decodeCreds, decodeKey, encodeValue } from './auth-codec.js'
+import { committed, ignoreCommitEchoes } from './commit-failure.js'
 import { contactKey, sessionPrefix, sessionRangeEnd, signalKey } from './keys.js'
 import { DataKeyError, parseDataKey } from './data-key.js'
 import { checkDataKey } from './key-check.js'
@@ -53,7 +54,7 @@ function authStore(dbs: Dbs, id: string): AuthStore {
     },
     // One lmdb transaction per call: Baileys commits a whole key transaction with one set(), all or nothing.
     async set(data: SignalDataSet) {
-      await dbs.root.transaction(() => {
+      await committed(dbs.root.transaction(() => {
         for (const [type, entries] of Object.entries(data)) {
           for (const [keyId, value] of Object.entries(entries ?? {})) {
             const key = signalKey(id, type, keyId)
@@ -61,10 +62,10 @@ function authStore(dbs: Dbs, id: string): AuthStore {
             else dbs.keys.putSync(key, encodeValue(value))
           }
         }
-      })
+      }))
     },
     async clear() {
-      await dbs.root.transaction(() => removeSessionRows(dbs.keys, id))
+      await committed(dbs.root.transaction(() => removeSessionRows(dbs.keys, id)))
     },
   }
   return {
@@ -73,14 +74,14 @@ function authStore(dbs: Dbs, id: string): AuthStore {
       return text === undefined ? undefined : decodeCreds(text)
     },
     async writeCreds(creds: AuthenticationCreds) {
-      await dbs.creds.put(id, encodeValue(creds))
+      await committed(dbs.creds.put(id, encodeValue(creds)))
     },
     keys,
     async clear() {
-      await dbs.root.transaction(() => {
+      await committed(dbs.root.transaction(() => {
         dbs.creds.removeSync(id)
         removeSessionRows(dbs.keys, id)
-      })
+      }))
     },
   }
 }
@@ -92,12 +93,12 @@ function contactStore(dbs: Dbs, id: string): ContactStore {
     },
     async upsert(contacts: StoredContact[]) {
       if (contacts.length === 0) return
-      await dbs.root.transaction(() => {
+      await committed(dbs.root.transaction(() => {
         for (const c of contacts) dbs.contacts.putSync(contactKey(id, c.id), c)
-      })
+      }))
     },
     async clear() {
-      await dbs.root.transaction(() => removeSessionRows(dbs.contacts, id))
+      await committed(dbs.root.transaction(() => removeSessionRows(dbs.contacts, id)))
     },
   }
 }
@@ -109,6 +110,7 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
   if (options.dataKey !== undefined && keyBytes?.length !== 32) throw new DataKeyError('DATA_KEY is not 32 bytes of hex or base64')
   const cipher = keyBytes && createValueCipher(keyBytes)
   fs.mkdirSync(dataDir, { recursive: true })
+  ignoreCommitEchoes()
   // One file (plus its lock file) beside whatever else lives in DATA_DIR.
   const root = open({ path: path.resolve(dataDir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
   const dbs: Dbs = {
@@ -141,15 +143,15 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
       return dbs.sessions.get(id)
     },
     async putSession(record) {
-      await dbs.sessions.put(record.id, record)
+      await committed(dbs.sessions.put(record.id, record))
     },
     async deleteSession(id) {
-      await root.transaction(() => {
+      await committed(root.transaction(() => {
         dbs.sessions.removeSync(id)
         dbs.creds.removeSync(id)
         removeSessionRows(dbs.keys, id)
         removeSessionRows(dbs.contacts, id)
-      })
+      }))
     },
     auth: id => authStore(dbs, id),
     contacts: id => contactStore(dbs, id),
