@@ -6,7 +6,7 @@
 import { createServer } from 'node:http'
 import { loadConfig, type Config } from './config.js'
 import { ConfigError } from './config-error.js'
-import { createRootLogger } from './logger.js'
+import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
@@ -20,9 +20,11 @@ try {
   process.stderr.write(`${err.message}\n`)
   process.exit(1)
 }
-const logger = createRootLogger(config.LOG_LEVEL)
+const prettyLogs = wantsPrettyLogs(config.LOG_FORMAT)
+const logger = createRootLogger(config.LOG_LEVEL, prettyLogs)
 
-const system = await createActorSystem({ config, logger })
+// Worker threads log like this thread; they cannot tell whether stdout is a terminal, so they get the answer.
+const system = await createActorSystem({ config: { ...config, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' }, logger })
 const app = createApp({ system, config, logger })
 const server = createServer(app)
 server.listen(config.PORT, config.HOST, () => {
