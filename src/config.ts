@@ -18,6 +18,8 @@ const schema = z.object({
   DATA_DIR: z.string().default('./data'),
   SANDBOX_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Log lines: JSON, or pino-pretty for people; auto = pretty only when stdout is a terminal (src/logger.ts). */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   /** Unscanned sessions are deleted after this long (spec: about 3 minutes). */
   SESSION_QR_LIFETIME_MS: int(180_000, 1),
   /** Worker threads hosting session actors; a session always lives on the same one. */
@@ -80,7 +82,7 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema>
 
-/** Every setting's name, for the README check (test/ops/settings-readme.test.ts). */
+/** Every setting's name, for the README check (test/ops/config.test.ts). */
 export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape)
 
 /** Parses settings; throws a ConfigError whose message is one line naming every bad variable. */

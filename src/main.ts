@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http'
 import { loadConfig, type Config } from './config.js'
-import { createRootLogger } from './logger.js'
+import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
 import { answerClientErrors } from './http/client-errors.js'
@@ -20,10 +20,13 @@ try {
 } catch (err) {
   startupFailed(err)
 }
-const logger = createRootLogger(config.LOG_LEVEL)
+const prettyLogs = wantsPrettyLogs(config.LOG_FORMAT)
+const logger = createRootLogger(config.LOG_LEVEL, prettyLogs)
 
-// a DATA_KEY that does not fit the DATA_DIR fails here, before any session starts
-const system = await createActorSystem({ config, logger }).catch(startupFailed)
+// Worker threads log like this thread; they cannot tell whether stdout is a terminal, so they get the answer.
+// A DATA_KEY that does not fit the DATA_DIR fails here, before any session starts.
+const system = await createActorSystem({ config: { ...config, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' }, logger })
+  .catch(startupFailed)
 const app = createApp({ system, config, logger })
 installTestHooks(config, system, logger)
 const server = createServer(app)

@@ -5,11 +5,9 @@
  * task and always resolves with a `Reply`: errors travel as plain `{ code, message }` data.
  */
 import { BroadcastChannel, workerData } from 'node:worker_threads'
-import pino from 'pino'
 import type { Reply } from '../protocol/commands.js'
 import { toWireError } from '../protocol/errors.js'
 import { openLmdbStore } from '../storage/lmdb-store.js'
-import { logRedaction } from '../security/log-redaction.js'
 import { SessionHost } from './host.js'
 import { routeLibsignalConsole } from './libsignal-console.js'
 import { linkFactoryLoader } from './link-loader.js'
@@ -17,9 +15,10 @@ import { SnapshotPublisher } from './publisher.js'
 import { sandboxTrustLoader } from './sandbox-trust.js'
 import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from './wire.js'
 import { startThreadTelemetry } from '../metrics/thread-telemetry.js'
+import { createRootLogger } from '../logger.js'
 
 const data = workerData as ShardWorkerData
-const logger = pino({ level: data.config.LOG_LEVEL, base: { shard: data.shard }, redact: logRedaction })
+const logger = createRootLogger(data.config.LOG_LEVEL, data.config.LOG_FORMAT === 'pretty').child({ shard: data.shard })
 
 // Baileys has async event listeners; one unhandled rejection must not take down every session of the shard.
 process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
