@@ -7,7 +7,8 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchPaired, mediaServer, sandboxCall, sha256hex, startWorld, waitFor, type Session,
+  Gateway, inbox, launchPaired, mediaServer, reply, sandboxCall, sha256hex,
+  startWorld, waitFor, withSession, type Session,
 } from './harness.js'
 import { makeFixtures, type MessageFixtures } from './messages-media.js'
 
@@ -215,7 +216,8 @@ describe('POST /message end to end', () => {
     }
 
     it('GET /channel/message shows the posts, with the thumbnail given by URL', async () => {
-      const r = await gw.call('GET', `/channel/message?channelId=${encodeURIComponent(OWN_CHANNEL)}`, session)
+      const r = await reply(gw.api.GET('/channel/message',
+        withSession(session, { params: { query: { channelId: OWN_CHANNEL } } })))
       expect(r.status).toBe(200)
       const doc = (type: string) => r.body.docs.find((d: any) => d.id === postIds[type])
       expect(doc('text')).toMatchObject({ type: 'text', text: 'hello there 👋\nsecond line' })
