@@ -29,8 +29,14 @@ export function createGatewayClient(baseUrl: string, options: Omit<ClientOptions
 /** The `id` and `session-id` headers of every endpoint but POST /session. */
 export const sessionHeaders = (session: SessionCredentials) => ({ id: session.id, 'session-id': session.sessionId })
 
-/** Adds the session headers to a call's options, keeping its other parameters and body. */
-export function withSession<Init extends { params?: object }>(session: SessionCredentials, init?: Init) {
-  return { ...init, params: { ...init?.params, header: sessionHeaders(session) } } as
-    Init & { params: NonNullable<Init['params']> & { header: ReturnType<typeof sessionHeaders> } }
+type SessionHeaders = ReturnType<typeof sessionHeaders>
+
+/**
+ * Adds the session headers to a call's options, keeping its other parameters and body. `const` keeps the literal
+ * types of `init` (`type: 'text'`), so the call still checks the body against the operation's schema.
+ */
+export function withSession<const Init extends object = {}>(session: SessionCredentials, init?: Init) {
+  const params = (init as { params?: object } | undefined)?.params
+  return { ...init, params: { ...params, header: sessionHeaders(session) } } as
+    Omit<Init, 'params'> & { params: (Init extends { params: infer P } ? P : {}) & { header: SessionHeaders } }
 }

@@ -407,7 +407,7 @@ export interface components {
              * @default text
              * @enum {string}
              */
-            type: "text" | "audio";
+            type?: "text" | "audio";
         };
         CreatedSession: {
             /** @description Main session ID, sent as header `id` */

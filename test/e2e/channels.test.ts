@@ -7,7 +7,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchTrusted } from './groups-fetch.js'
 import {
-  Gateway, launchGateway, launchPaired, mediaServer, sandboxCall, sha256hex, waitFor, type Session,
+  Gateway, launchGateway, launchPaired, mediaServer, reply, sandboxCall, sha256hex, waitFor, withSession, type Session,
 } from './harness.js'
 import {
   ADMINED, ALICE, CUSTOM_LIST_QUERY_ID, DEFAULT_LIST_QUERY_ID, FOLLOWED, NOT_FOLLOWED, OWNED, seededMessages,
@@ -35,7 +35,7 @@ describe('channels through the gateway', () => {
   })
 
   it('lists owned, administered and followed channels, not others, with the configured query id', async () => {
-    const r = await gw.call('GET', '/channel', session)
+    const r = await reply(gw.api.GET('/channel', withSession(session)))
     expect(r.status).toBe(200)
     expect(Object.keys(r.body)).toEqual(['docs'])
     const docs = [...r.body.docs].sort((a: any, b: any) => a.id.localeCompare(b.id))
@@ -65,8 +65,8 @@ describe('channels through the gateway', () => {
     const pageSizes: number[] = []
     let before: number | undefined
     for (let page = 0; page < 10; page++) {
-      const q = `/channel/message?channelId=${encodeURIComponent(OWNED.id)}${before ? `&before=${before}` : ''}`
-      const r = await gw.call('GET', q, session)
+      const query = { channelId: OWNED.id, ...(before ? { before } : {}) }
+      const r = await reply(gw.api.GET('/channel/message', withSession(session, { params: { query } })))
       expect(r.status).toBe(200)
       expect(Object.keys(r.body).sort()).toEqual(['before', 'docs'])
       pageSizes.push(r.body.docs.length)
@@ -99,19 +99,22 @@ describe('channels through the gateway', () => {
   }, 90_000)
 
   it('answers an unknown channel with 500 channel not found, and validates channelId as the spec words it', async () => {
-    const unknown = await gw.call('GET', `/channel/message?channelId=${encodeURIComponent('120363299999999999@newsletter')}`, session)
+    const unknown = await reply(gw.api.GET('/channel/message',
+      withSession(session, { params: { query: { channelId: '120363299999999999@newsletter' } } })))
     expect(unknown).toEqual({ status: 500, body: { statusCode: 500, message: 'channel not found' } })
     const missing = await gw.call('GET', '/channel/message', session)
     expect(missing).toEqual({ status: 400, body: { statusCode: 400, message: 'channelId should not be empty\nchannelId must be a string' } })
   }, 30_000)
 
   it('shows a post the account makes through POST /message at the top of its channel', async () => {
-    const sent = await gw.call('POST', '/message', session, { newsletter: OWNED.id, type: 'text', text: 'fresh from the gateway' })
+    const sent = await reply(gw.api.POST('/message',
+      withSession(session, { body: { newsletter: OWNED.id, type: 'text', text: 'fresh from the gateway' } })))
     expect(sent.status).toBe(200)
     const record = await waitFor('the post in the sandbox', async () =>
       (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId))
     expect(record.serverId).toBe(251)
-    const r = await gw.call('GET', `/channel/message?channelId=${encodeURIComponent(OWNED.id)}`, session)
+    const r = await reply(gw.api.GET('/channel/message',
+      withSession(session, { params: { query: { channelId: OWNED.id } } })))
     expect(r.status).toBe(200)
     expect(r.body.docs).toHaveLength(100)
     expect(r.body.docs[0]).toEqual({
@@ -126,14 +129,15 @@ describe('channels through the gateway', () => {
     const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 10, g: 160, b: 90 } } }).jpeg().toBuffer()
     const media = await mediaServer({ '/channel.jpg': { body: jpeg, type: 'image/jpeg' } })
     try {
-      const sent = await gw.call('POST', '/message', session, {
+      const sent = await reply(gw.api.POST('/message', withSession(session, { body: {
         newsletter: OWNED.id, type: 'image', text: 'green field', image: { url: `${media.base}/channel.jpg`, mimetype: 'image/jpeg' },
-      })
+      } })))
       expect(sent.status).toBe(200)
       const record = await waitFor('the image post in the sandbox', async () =>
         (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId))
       expect(record.error).toBeUndefined()
-      const top = (await gw.call('GET', `/channel/message?channelId=${encodeURIComponent(OWNED.id)}`, session)).body.docs[0]
+      const top = (await reply(gw.api.GET('/channel/message',
+        withSession(session, { params: { query: { channelId: OWNED.id } } })))).body.docs[0]
       expect(Object.keys(top).sort()).toEqual(['created', 'id', 'image', 'serverId', 'text', 'type', 'url'])
       expect(top).toMatchObject({
         id: sent.body.messageId, serverId: record.serverId, type: 'image', text: 'green field', created: record.created,
@@ -151,7 +155,8 @@ describe('channels through the gateway', () => {
   }, 60_000)
 
   it('reads an administered channel whose invite is its id', async () => {
-    const r = await gw.call('GET', `/channel/message?channelId=${encodeURIComponent(ADMINED.id)}`, session)
+    const r = await reply(gw.api.GET('/channel/message',
+      withSession(session, { params: { query: { channelId: ADMINED.id } } })))
     const [record] = await channelRecords(ADMINED.id)
     expect(r).toEqual({
       status: 200,
@@ -169,7 +174,7 @@ describe('channels through the gateway', () => {
     expect(await gw.proc.stop('SIGTERM')).toBe(0)
     gw = await launchGateway(world.sandbox.url, world.dataDir, { CHANNEL_LIST_QUERY_ID: '1111222233334444' })
     await waitFor('reconnection after restart', async () => (await gw.session(session)).body.isConnected || undefined, 90_000)
-    const r = await gw.call('GET', '/channel', session)
+    const r = await reply(gw.api.GET('/channel', withSession(session)))
     expect(r).toEqual({
       status: 500,
       body: {
@@ -178,7 +183,8 @@ describe('channels through the gateway', () => {
       },
     })
     // history does not depend on that id
-    const history = await gw.call('GET', `/channel/message?channelId=${encodeURIComponent(ADMINED.id)}`, session)
+    const history = await reply(gw.api.GET('/channel/message',
+      withSession(session, { params: { query: { channelId: ADMINED.id } } })))
     expect(history.status).toBe(200)
     expect(history.body.docs.map((d: any) => d.text)).toEqual(['board opened'])
   }, 150_000)

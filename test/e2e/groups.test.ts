@@ -5,7 +5,7 @@
  * and the sandbox's wire counters (GET /stats) show that group pictures are cached and fetched a few at a time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchPaired, sandboxCall, startWorld, waitFor, type Session } from './harness.js'
+import { Gateway, launchPaired, reply, sandboxCall, startWorld, waitFor, withSession, type Session } from './harness.js'
 import { fetchTrusted } from './groups-fetch.js'
 import { ALICE, BOB, BUILDERS, CAROL, DAVE, ELSEWHERE, EVE, FRANK, QUIET, manyGroups, world as groupsWorld } from './groups-world.js'
 
@@ -41,7 +41,7 @@ describe('groups through the gateway', () => {
   })
 
   it('lists exactly the groups the account is in, every field as the world has it', async () => {
-    const r = await gw.call('GET', '/group', session)
+    const r = await reply(gw.api.GET('/group', withSession(session)))
     expect(r.status).toBe(200)
     expect(Object.keys(r.body)).toEqual(['docs'])
     const docs = [...r.body.docs].sort((a: any, b: any) => a.id.localeCompare(b.id))
@@ -59,7 +59,8 @@ describe('groups through the gateway', () => {
   }, 60_000)
 
   it('reads one group with the same fields as the list', async () => {
-    const one = await gw.call('GET', `/group/${encodeURIComponent(BUILDERS.id)}`, session)
+    const one = await reply(gw.api.GET('/group/{groupId}',
+      withSession(session, { params: { path: { groupId: BUILDERS.id } } })))
     expect(one).toEqual({
       status: 200,
       body: {
@@ -67,25 +68,31 @@ describe('groups through the gateway', () => {
         picture: `https://${mediaHost}/pp/g-${BUILDERS.id.split('@')[0]}.jpg`, created: iso(BUILDERS.created),
       },
     })
-    const quiet = await gw.call('GET', `/group/${QUIET.id}`, session)
+    const quiet = await reply(gw.api.GET('/group/{groupId}',
+      withSession(session, { params: { path: { groupId: QUIET.id } } })))
     expect(quiet.body).toEqual({ id: QUIET.id, name: 'Quiet room', description: '', picture: '', created: iso(QUIET.created) })
   }, 60_000)
 
   it('answers an unknown group, and a group the account is not in, with 500 group not found', async () => {
-    const unknown = await gw.call('GET', '/group/120363199999999999@g.us', session)
+    const unknown = await reply(gw.api.GET('/group/{groupId}',
+      withSession(session, { params: { path: { groupId: '120363199999999999@g.us' } } })))
     expect(unknown).toEqual({ status: 500, body: { statusCode: 500, message: 'group not found' } })
-    const notMine = await gw.call('GET', `/group/${ELSEWHERE.id}`, session)
+    const notMine = await reply(gw.api.GET('/group/{groupId}',
+      withSession(session, { params: { path: { groupId: ELSEWHERE.id } } })))
     expect(notMine).toEqual({ status: 500, body: { statusCode: 500, message: 'group not found' } })
-    const members = await gw.call('GET', `/group/member?groupId=${encodeURIComponent('120363199999999999@g.us')}`, session)
+    const members = await reply(gw.api.GET('/group/member',
+      withSession(session, { params: { query: { groupId: '120363199999999999@g.us' } } })))
     expect(members).toEqual({ status: 500, body: { statusCode: 500, message: 'group not found' } })
-    const notMyMembers = await gw.call('GET', `/group/member?groupId=${encodeURIComponent(ELSEWHERE.id)}`, session)
+    const notMyMembers = await reply(gw.api.GET('/group/member',
+      withSession(session, { params: { query: { groupId: ELSEWHERE.id } } })))
     expect(notMyMembers).toEqual({ status: 500, body: { statusCode: 500, message: 'group not found' } })
   }, 60_000)
 
   it('lists members of a phone-addressed group with address-book names, falling back to the number', async () => {
     // the address book arrives by app-state sync shortly after login: poll until Bob's saved name shows
     const docs = await waitFor('Bob\'s address-book name', async () => {
-      const r = await gw.call('GET', `/group/member?groupId=${encodeURIComponent(BUILDERS.id)}`, session)
+      const r = await reply(gw.api.GET('/group/member',
+        withSession(session, { params: { query: { groupId: BUILDERS.id } } })))
       expect(r.status).toBe(200)
       return r.body.docs.some((m: any) => m.name === 'Bob Builder') ? r.body.docs : undefined
     })
@@ -98,7 +105,7 @@ describe('groups through the gateway', () => {
 
   it('lists members of a LID-addressed group: hidden numbers empty, names from the address book when known', async () => {
     const docs = await waitFor('Carol\'s address-book name', async () => {
-      const r = await gw.call('GET', `/group/member?groupId=${encodeURIComponent(QUIET.id)}`, session)
+      const r = await reply(gw.api.GET('/group/member', withSession(session, { params: { query: { groupId: QUIET.id } } })))
       expect(r.status).toBe(200)
       return r.body.docs.some((m: any) => m.name === 'Carol Known') ? r.body.docs : undefined
     })
@@ -131,7 +138,7 @@ describe('groups through the gateway', () => {
     expect((await sandboxCall(world.sandbox.url, 'POST', '/world', { groups: bulk })).status).toBe(200)
     const before = await stats()
 
-    const first = await gw.call('GET', '/group', session)
+    const first = await reply(gw.api.GET('/group', withSession(session)))
     expect(first.status).toBe(200)
     expect(first.body.docs).toHaveLength(202)
     const byId = new Map<string, any>(first.body.docs.map((g: any) => [g.id, g]))
@@ -147,14 +154,15 @@ describe('groups through the gateway', () => {
     expect(afterFirst.pictureQueriesMaxInFlight).toBeLessThanOrEqual(PICTURE_CONCURRENCY)
     expect(afterFirst.pictureQueriesMaxInFlight).toBeGreaterThan(1)
 
-    const second = await gw.call('GET', '/group', session)
+    const second = await reply(gw.api.GET('/group', withSession(session)))
     expect(second.status).toBe(200)
     expect(second.body.docs).toEqual(first.body.docs)
     const afterSecond = await stats()
     expect(afterSecond.pictureQueries).toBe(afterFirst.pictureQueries)
 
     // a single group read uses the same cache
-    const one = await gw.call('GET', `/group/${bulk[3]!.id}`, session)
+    const one = await reply(gw.api.GET('/group/{groupId}',
+      withSession(session, { params: { path: { groupId: bulk[3]!.id } } })))
     expect(one.body.picture).toBe(`https://${mediaHost}/pp/g-${bulk[3]!.id.split('@')[0]}.jpg`)
     expect((await stats()).pictureQueries).toBe(afterFirst.pictureQueries)
   }, 120_000)
@@ -163,18 +171,19 @@ describe('groups through the gateway', () => {
     const quietPicture = `https://${mediaHost}/pp/g-${QUIET.id.split('@')[0]}.jpg`
     const pictureOf = (docs: any[], id: string) => docs.find(g => g.id === id)?.picture
     // listing caches both pictures; changing them on the platform sends a picture notification
-    const cached = (await gw.call('GET', '/group', session)).body.docs
+    const cached = (await reply(gw.api.GET('/group', withSession(session)))).body.docs
     expect(pictureOf(cached, BUILDERS.id)).toBe(`https://${mediaHost}/pp/g-${BUILDERS.id.split('@')[0]}.jpg`)
     expect(pictureOf(cached, QUIET.id)).toBe('')
     expect((await sandboxCall(world.sandbox.url, 'POST', '/world', {
       groups: [{ ...BUILDERS, picture: false }, { ...QUIET, picture: true }],
     })).status).toBe(200)
     const listed = await waitFor('the new pictures in GET /group', async () => {
-      const docs = (await gw.call('GET', '/group', session)).body.docs
+      const docs = (await reply(gw.api.GET('/group', withSession(session)))).body.docs
       return pictureOf(docs, BUILDERS.id) === '' && pictureOf(docs, QUIET.id) === quietPicture ? docs : undefined
     }, 30_000)
     expect(listed).toHaveLength(cached.length)
-    const one = await gw.call('GET', `/group/${QUIET.id}`, session)
+    const one = await reply(gw.api.GET('/group/{groupId}',
+      withSession(session, { params: { path: { groupId: QUIET.id } } })))
     expect(one.body).toEqual({ id: QUIET.id, name: 'Quiet room', description: '', picture: quietPicture, created: iso(QUIET.created) })
   }, 60_000)
 })

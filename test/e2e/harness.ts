@@ -16,7 +16,7 @@ import {
 } from '../../src/client/index.js'
 import { documentValidator, validatingMiddleware, type RecordedResponse } from './response-validator.js'
 
-export { waitFor }
+export { waitFor, withSession }
 
 export type Session = SessionCredentials
 
@@ -43,8 +43,13 @@ export class Gateway {
   get url() { return this.proc.url }
   /** Any request, including ones the types would refuse (missing headers, broken bodies, repeated query keys). */
   call(method: string, route: string, session?: Session, body?: unknown) {
+    return this.raw(method, route, session ? headersOf(session) : {}, body === undefined ? undefined : JSON.stringify(body))
+  }
+  /** A request exactly as given: these headers, this body text (sent as is). Still through the validating client. */
+  raw(method: string, route: string, headers: Record<string, string>, body?: string) {
     const request = this.api.request as (method: string, route: string, init: object) => ReturnType<GatewayClient['GET']>
-    return reply(request(method.toLowerCase(), route, { headers: session ? headersOf(session) : {}, body }))
+    const init = { headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, body }
+    return reply(request(method.toLowerCase(), route, { ...init, bodySerializer: (text: string) => text }))
   }
   async createSession(): Promise<Session> {
     const r = await reply(this.api.POST('/session'))

@@ -9,7 +9,8 @@ import { once } from 'node:events'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchPaired, pair, sandboxCall, sha256hex, startWorld, waitFor, type Session,
+  Gateway, inbox, launchPaired, pair, reply, sandboxCall, sha256hex,
+  startWorld, waitFor, withSession, type Session,
 } from './harness.js'
 
 const ALICE = '15550000001'
@@ -41,7 +42,8 @@ describe('session lifecycle under faults', () => {
       return r.body.isConnected ? r.body : undefined
     }, 60_000)
     expect(up.generatedId).toBe(before.generatedId)
-    const sent = await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text: 'back again' })
+    const sent = await reply(gw.api.POST('/message',
+      withSession(session, { body: { phone: BOB, type: 'text', text: 'back again' } })))
     expect(sent.status).toBe(200)
     await waitFor('the text after reconnecting', async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))
   }, 120_000)
@@ -54,7 +56,8 @@ describe('session lifecycle under faults', () => {
       return r.status === 200 && !r.body.isConnected && r.body.qrcode ? r.body : undefined
     }, 60_000)
     expect(awaiting).toMatchObject({ generatedId: '', name: '', isConnected: false })
-    const send = await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text: 'x' })
+    const send = await reply(gw.api.POST('/message',
+      withSession(session, { body: { phone: BOB, type: 'text', text: 'x' } })))
     expect(send).toEqual({ status: 500, body: { statusCode: 500, message: 'session not connected' } })
 
     await sandboxCall(world.sandbox.url, 'DELETE', '/faults')
@@ -79,7 +82,8 @@ describe('session lifecycle under faults', () => {
     await once(slow, 'listening')
     const url = `http://127.0.0.1:${(slow.address() as { port: number }).port}/slow.jpg`
     try {
-      const pending = gw.call('POST', '/message', session, { phone: BOB, type: 'image', image: { url, mimetype: 'image/jpeg' } })
+      const pending = reply(gw.api.POST('/message',
+        withSession(session, { body: { phone: BOB, type: 'image', image: { url, mimetype: 'image/jpeg' } } })))
       await new Promise(r => setTimeout(r, 500)) // the download is under way
       const exited = gw.proc.stop('SIGTERM')
       const sent = await pending

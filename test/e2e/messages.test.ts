@@ -7,9 +7,11 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchPaired, mediaServer, sandboxCall, sha256hex, startWorld, waitFor, type Session,
+  Gateway, inbox, launchPaired, mediaServer, reply, sandboxCall, sha256hex,
+  startWorld, waitFor, withSession, type Session,
 } from './harness.js'
 import { makeFixtures, type MessageFixtures } from './messages-media.js'
+import type { components } from '../../src/client/index.js'
 
 const ALICE = '15550000001' // the gateway's account
 const BOB = '15550000002'
@@ -21,7 +23,8 @@ const OTHER_CHANNEL = '120363000000000322@newsletter'
 /** Short, so the no-ack test does not take long; the clock starts once the stanza is out, so normal sends fit. */
 const ACK_TIMEOUT_MS = 6_000
 
-type Body = Record<string, unknown>
+/** A POST /message body as the typed client knows it (the destination is added per test). */
+type Body = components['schemas']['SendMessage']
 interface Case {
   type: string
   body(base: string): Body
@@ -96,7 +99,7 @@ describe('POST /message end to end', () => {
   let session: Session
   const sandbox = () => world.sandbox.url
 
-  const send = (body: Body) => gw.call('POST', '/message', session, body)
+  const send = (body: Body) => reply(gw.api.POST('/message', withSession(session, { body })))
   const received = (phone: string, id: string) =>
     waitFor(`message ${id} in ${phone}'s inbox`, async () => (await inbox(sandbox(), phone)).find(m => m.id === id))
   const channelPosts = async (channel: string): Promise<any[]> =>
@@ -215,7 +218,8 @@ describe('POST /message end to end', () => {
     }
 
     it('GET /channel/message shows the posts, with the thumbnail given by URL', async () => {
-      const r = await gw.call('GET', `/channel/message?channelId=${encodeURIComponent(OWN_CHANNEL)}`, session)
+      const r = await reply(gw.api.GET('/channel/message',
+        withSession(session, { params: { query: { channelId: OWN_CHANNEL } } })))
       expect(r.status).toBe(200)
       const doc = (type: string) => r.body.docs.find((d: any) => d.id === postIds[type])
       expect(doc('text')).toMatchObject({ type: 'text', text: 'hello there 👋\nsecond line' })
@@ -239,7 +243,7 @@ describe('POST /message end to end', () => {
     }
 
     it('refuses a channel the account does not own, text and media alike, and posts nothing', async () => {
-      for (const body of [{ type: 'text', text: 'not mine' }, cases().find(c => c.type === 'image')!.body(media.base)]) {
+      for (const body of [{ type: 'text', text: 'not mine' } satisfies Body, cases().find(c => c.type === 'image')!.body(media.base)]) {
         const sent = await send({ newsletter: OTHER_CHANNEL, ...body })
         expect(sent).toEqual({ status: 500, body: { statusCode: 500, message: 'channel not owned or administered by this account' } })
       }

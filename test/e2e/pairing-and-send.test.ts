@@ -6,7 +6,8 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchGateway, mediaServer, pair, sandboxCall, sha256hex, startWorld, waitFor, type Session,
+  Gateway, inbox, launchGateway, mediaServer, pair, reply, sandboxCall, sha256hex,
+  startWorld, waitFor, withSession, type Session,
 } from './harness.js'
 
 const ALICE = '15550000001'
@@ -58,7 +59,8 @@ describe('pairing and sending through the sandbox', () => {
   }, 120_000)
 
   it('sends a text that the recipient decrypts', async () => {
-    const sent = await gw.call('POST', '/message', session, { phone: `+${BOB}`, type: 'text', text: 'hello Bob' })
+    const sent = await reply(gw.api.POST('/message',
+      withSession(session, { body: { phone: `+${BOB}`, type: 'text', text: 'hello Bob' } })))
     expect(sent.status).toBe(200)
     expect(Object.keys(sent.body)).toEqual(['messageId'])
     const got = await waitFor('the text in Bob\'s inbox', async () =>
@@ -67,9 +69,9 @@ describe('pairing and sending through the sandbox', () => {
   }, 60_000)
 
   it('sends an image whose decrypted bytes equal the served file', async () => {
-    const sent = await gw.call('POST', '/message', session, {
+    const sent = await reply(gw.api.POST('/message', withSession(session, { body: {
       phone: BOB, type: 'image', text: 'a red square', image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
-    })
+    } })))
     expect(sent.status).toBe(200)
     const got = await waitFor('the image in Bob\'s inbox', async () =>
       (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))
@@ -81,9 +83,9 @@ describe('pairing and sending through the sandbox', () => {
   }, 60_000)
 
   it('reports a media URL that fails exactly as the spec words it', async () => {
-    const sent = await gw.call('POST', '/message', session, {
+    const sent = await reply(gw.api.POST('/message', withSession(session, { body: {
       phone: BOB, type: 'image', image: { url: `${media.base}/missing.jpg`, mimetype: 'image/jpeg' },
-    })
+    } })))
     expect(sent).toEqual({ status: 500, body: { statusCode: 500, message: 'error parser file from url 404 Not Found' } })
   }, 60_000)
 
@@ -95,7 +97,8 @@ describe('pairing and sending through the sandbox', () => {
       return r.status === 200 && r.body.isConnected ? r.body : undefined
     }, 90_000)
     expect(back.generatedId).toMatch(new RegExp(`^${ALICE}:`))
-    const sent = await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text: 'after restart' })
+    const sent = await reply(gw.api.POST('/message',
+      withSession(session, { body: { phone: BOB, type: 'text', text: 'after restart' } })))
     expect(sent.status).toBe(200)
     await waitFor('the text after restart', async () =>
       (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))

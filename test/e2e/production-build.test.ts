@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/demo/processes.js'
-import { Gateway, inbox, pair, sandboxCall, startWorld, waitFor } from './harness.js'
+import { openApiDocument } from '../../src/http/openapi/document.js'
+import { Gateway, inbox, pair, reply, sandboxCall, startWorld, waitFor, withSession } from './harness.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -48,13 +49,27 @@ describe('the compiled gateway', () => {
     if (outDir) rmSync(outDir, { recursive: true, force: true })
   })
 
+  it('serves its OpenAPI document and the /docs page with assets from its own node_modules', async () => {
+    const served = await (await fetch(`${gw.url}/openapi.json`)).json()
+    expect(served).toEqual(JSON.parse(JSON.stringify(openApiDocument())))
+    const page = await (await fetch(`${gw.url}/docs`)).text()
+    const assets = [...page.matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map(m => m[1]!)
+    expect(assets.length).toBeGreaterThanOrEqual(3)
+    for (const asset of assets) expect((await fetch(`${gw.url}${asset}`)).status, asset).toBe(200)
+  }, 60_000)
+
   it('pairs, sends, and stops cleanly without tsx anywhere', async () => {
     expect(gw.proc.child.spawnargs.join(' ')).not.toContain('tsx')
     const session = await gw.createSession()
     const connected = await pair(gw, world.sandbox.url, session, '15550000001')
     expect(connected.generatedId).toMatch(/^15550000001:\d+@s\.whatsapp\.net$/)
-    const sent = await gw.call('POST', '/message', session, { phone: '15550000002', type: 'text', text: 'from dist' })
+    const sent = await reply(gw.api.POST('/message',
+      withSession(session, { body: { phone: '15550000002', type: 'text', text: 'from dist' } })))
     expect(sent.status).toBe(200)
+    // every answer went through the client's validator against the document
+    expect(gw.responses.map(r => `${r.method} ${r.path} ${r.status}`)).toEqual(expect.arrayContaining([
+      'POST /session 200', 'GET /session 200', 'POST /message 200',
+    ]))
     await waitFor('the text from the compiled gateway', async () =>
       (await inbox(world.sandbox.url, '15550000002')).find(m => m.id === sent.body.messageId))
     expect(await gw.proc.stop()).toBe(0)

@@ -3,7 +3,7 @@
  * `session not found`. The lifetime is shortened here; the default stays about 3 minutes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchGateway, startWorld, waitFor } from './harness.js'
+import { Gateway, launchGateway, reply, startWorld, waitFor, withSession } from './harness.js'
 
 describe('QR expiry', () => {
   let world: Awaited<ReturnType<typeof startWorld>>
@@ -24,7 +24,8 @@ describe('QR expiry', () => {
     }, 60_000)
     expect(gone.body).toEqual({ statusCode: 404, message: 'session not found' })
     // and it stays gone for every endpoint
-    const send = await gw.call('POST', '/message', s, { phone: '15550000002', type: 'text', text: 'x' })
+    const send = await reply(gw.api.POST('/message',
+      withSession(s, { body: { phone: '15550000002', type: 'text', text: 'x' } })))
     expect(send.status).toBe(404)
   }, 90_000)
 })

@@ -68,10 +68,8 @@ describe('README API examples', () => {
       const headers: Record<string, string> = { ...ex.headers }
       if ('id' in headers) headers.id = session.id
       if ('session-id' in headers) headers['session-id'] = session.sessionId
-      const res = await fetch(`${gw.url}${ex.route}`, {
-        method: ex.method, headers, body: ex.body?.replaceAll('https://example.com', media.base),
-      })
-      const body = await res.json()
+      const res = await gw.raw(ex.method, ex.route, headers, ex.body?.replaceAll('https://example.com', media.base))
+      const body = res.body
       const where = `${ex.title}: ${ex.method} ${ex.route} ${ex.body ?? ''}`
       expect(res.status, where).toBe(ex.status)
       if (ex.status >= 400) expect(body, where).toEqual(ex.response)

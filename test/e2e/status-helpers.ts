@@ -2,7 +2,8 @@
  * Helpers for the POST /status end-to-end tests: posting once the address book has arrived, and reading which
  * simulated phones did (and did not) receive a given status.
  */
-import { inbox, sandboxCall, waitFor, type Gateway, type Session } from './harness.js'
+import type { components } from '../../src/client/index.js'
+import { inbox, reply, sandboxCall, waitFor, withSession, type Gateway, type Session } from './harness.js'
 
 export const NOT_SYNCED = 'contacts not synced, reconnect the session or set status privacy to "only share with"'
 export const ONLY_SHARE_EMPTY = 'status privacy "only share with" has no contacts'
@@ -11,9 +12,9 @@ export const ONLY_SHARE_EMPTY = 'status privacy "only share with" has no contact
  * Contacts arrive through app-state sync a moment after the connection opens; until then the gateway rightly answers
  * NOT_SYNCED. A user would retry, so does this (any other answer is returned as is).
  */
-export async function postStatusWhenSynced(gw: Gateway, session: Session, body: unknown) {
+export async function postStatusWhenSynced(gw: Gateway, session: Session, body: components['schemas']['PostStatus']) {
   return waitFor('a status accepted once contacts are synced', async () => {
-    const r = await gw.call('POST', '/status', session, body)
+    const r = await reply(gw.api.POST('/status', withSession(session, { body })))
     return r.status === 500 && r.body.message === NOT_SYNCED ? undefined : r
   }, 60_000)
 }

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, launchGateway, launchPaired, mediaServer, pair, sandboxCall, sha256hex, startWorld, waitFor, type Session,
+  Gateway, launchGateway, launchPaired, mediaServer, pair, reply, sandboxCall, sha256hex,
+  startWorld, waitFor, withSession, type Session,
 } from './harness.js'
 import { blueVideo, largePhoto } from './status-fixtures.js'
 import {
@@ -81,9 +82,9 @@ describe('POST /status through the sandbox', () => {
 
   it('"my contacts except": an image status skips the excluded contact and is compressed to suit a status', async () => {
     await setStatusPrivacy(url(), ALICE, 'contacts_except', [CAROL])
-    const posted = await gw.call('POST', '/status', alice, {
+    const posted = await reply(gw.api.POST('/status', withSession(alice, { body: {
       type: 'image', text: 'a big photo', image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
-    })
+    } })))
     expect(posted.status).toBe(200)
     const id: string = posted.body.statusId
     const got = await waitForStatus(url(), [BOB, DAVE, ALICE], id)
@@ -107,9 +108,9 @@ describe('POST /status through the sandbox', () => {
 
   it('"only share with": a video status reaches only the listed contact, with a thumbnail taken from the video', async () => {
     await setStatusPrivacy(url(), ALICE, 'only_share_with', [DAVE])
-    const posted = await gw.call('POST', '/status', alice, {
+    const posted = await reply(gw.api.POST('/status', withSession(alice, { body: {
       type: 'video', text: 'blue', video: { url: `${media.base}/blue.mp4`, mimetype: 'video/mp4', duration: 2 },
-    })
+    } })))
     expect(posted.status).toBe(200)
     const id: string = posted.body.statusId
     const got = await waitForStatus(url(), [DAVE, ALICE], id)
@@ -132,13 +133,13 @@ describe('POST /status through the sandbox', () => {
 
   it('privacy lists that name members by LID (LID-migrated phones) pick the same recipients', async () => {
     await setStatusPrivacy(url(), ALICE, 'contacts_except', [CAROL], 'lid')
-    const except = await gw.call('POST', '/status', alice, { type: 'text', text: 'not for Carol' })
+    const except = await reply(gw.api.POST('/status', withSession(alice, { body: { type: 'text', text: 'not for Carol' } })))
     expect(except.status).toBe(200)
     await waitForStatus(url(), [BOB, DAVE, ALICE], except.body.statusId)
     expect(await holders(url(), [CAROL, ERIN], except.body.statusId)).toEqual([])
 
     await setStatusPrivacy(url(), ALICE, 'only_share_with', [BOB], 'lid')
-    const only = await gw.call('POST', '/status', alice, { type: 'text', text: 'just Bob' })
+    const only = await reply(gw.api.POST('/status', withSession(alice, { body: { type: 'text', text: 'just Bob' } })))
     expect(only.status).toBe(200)
     await waitForStatus(url(), [BOB, ALICE], only.body.statusId)
     expect(await holders(url(), [CAROL, DAVE, ERIN], only.body.statusId)).toEqual([])
@@ -147,7 +148,7 @@ describe('POST /status through the sandbox', () => {
   it('"only share with" an empty list answers the exact 500 and sends nothing', async () => {
     await setStatusPrivacy(url(), ALICE, 'only_share_with', [])
     const before = await uploads(url())
-    const posted = await gw.call('POST', '/status', alice, { type: 'text', text: 'nobody' })
+    const posted = await reply(gw.api.POST('/status', withSession(alice, { body: { type: 'text', text: 'nobody' } })))
     expect(posted).toEqual({ status: 500, body: { statusCode: 500, message: ONLY_SHARE_EMPTY } })
     expect(await uploads(url())).toBe(before)
   }, 60_000)
@@ -155,14 +156,14 @@ describe('POST /status through the sandbox', () => {
   it('an account whose address book never synced answers the exact 500 under "my contacts"', async () => {
     const frank = await gw.createSession()
     await pair(gw, url(), frank, FRANK)
-    const posted = await gw.call('POST', '/status', frank, { type: 'text', text: 'anyone?' })
+    const posted = await reply(gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'anyone?' } })))
     expect(posted).toEqual({ status: 500, body: { statusCode: 500, message: NOT_SYNCED } })
     // "only share with" does not need the address book
     await setStatusPrivacy(url(), FRANK, 'only_share_with', [BOB])
-    const shared = await gw.call('POST', '/status', frank, { type: 'text', text: 'just Bob' })
+    const shared = await reply(gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'just Bob' } })))
     expect(shared.status).toBe(200)
     await waitForStatus(url(), [BOB], shared.body.statusId)
-    await gw.call('DELETE', '/session', frank)
+    await reply(gw.api.DELETE('/session', withSession(frank)))
   }, 90_000)
 
   it('synced contacts survive a gateway restart even when the phone no longer syncs them', async () => {
@@ -175,7 +176,7 @@ describe('POST /status through the sandbox', () => {
       const s = await gw.session(alice)
       return s.status === 200 && s.body.isConnected ? true : undefined
     }, 90_000)
-    const posted = await gw.call('POST', '/status', alice, { type: 'text', text: 'after restart' })
+    const posted = await reply(gw.api.POST('/status', withSession(alice, { body: { type: 'text', text: 'after restart' } })))
     expect(posted.status).toBe(200)
     const got = await waitForStatus(url(), [BOB, CAROL, DAVE, ALICE], posted.body.statusId)
     expect(got.get(BOB)).toMatchObject({ text: 'after restart', backgroundColor: DARK_GREEN })

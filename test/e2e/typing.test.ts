@@ -5,7 +5,7 @@
  * over a phone, and the answer is exactly `{ id }`, the session's id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchPaired, sandboxCall, startWorld, waitFor, type Session } from './harness.js'
+import { Gateway, launchPaired, reply, sandboxCall, startWorld, waitFor, withSession, type Session } from './harness.js'
 
 const ALICE = '15553330001'
 const BOB = '15553330002'
@@ -53,7 +53,7 @@ describe('POST /typing through the sandbox', () => {
 
   it('type text: the recipient sees typing, then it goes away about 5 seconds later; the answer is { id }', async () => {
     const skip = (await presence(world.sandbox.url, BOB)).length
-    const res = await gw.call('POST', '/typing', alice, { phone: `+${BOB}`, type: 'text' })
+    const res = await reply(gw.api.POST('/typing', withSession(alice, { body: { phone: `+${BOB}`, type: 'text' } })))
     expect(res).toEqual({ status: 200, body: { id: alice.id } })
     const events = await untilPaused(BOB, ALICE, skip)
     expect(events.map(e => e.state)).toEqual(['composing', 'paused'])
@@ -65,21 +65,22 @@ describe('POST /typing through the sandbox', () => {
 
   it('type audio: the recipient sees recording audio, then paused; no type means typing', async () => {
     const skip = (await presence(world.sandbox.url, BOB)).length
-    const res = await gw.call('POST', '/typing', alice, { phone: BOB, type: 'audio' })
+    const res = await reply(gw.api.POST('/typing', withSession(alice, { body: { phone: BOB, type: 'audio' } })))
     expect(res).toEqual({ status: 200, body: { id: alice.id } })
     const events = await untilPaused(BOB, ALICE, skip)
     expect(events.map(e => e.state)).toEqual(['recording', 'paused'])
     expect(gapMs(events)).toBeGreaterThanOrEqual(4_000)
 
     const skipCarol = (await presence(world.sandbox.url, CAROL)).length
-    expect((await gw.call('POST', '/typing', alice, { phone: CAROL })).body).toEqual({ id: alice.id })
+    expect((await reply(gw.api.POST('/typing',
+      withSession(alice, { body: { phone: CAROL } })))).body).toEqual({ id: alice.id })
     expect((await untilPaused(CAROL, ALICE, skipCarol)).map(e => e.state)).toEqual(['composing', 'paused'])
   }, 60_000)
 
   it('group wins over phone: every other member sees typing in the group, the phone sees nothing', async () => {
     const skipBob = (await presence(world.sandbox.url, BOB)).length
     const skipCarol = (await presence(world.sandbox.url, CAROL)).length
-    const res = await gw.call('POST', '/typing', alice, { phone: ERIN, group: TEAM, type: 'text' })
+    const res = await reply(gw.api.POST('/typing', withSession(alice, { body: { phone: ERIN, group: TEAM, type: 'text' } })))
     expect(res).toEqual({ status: 200, body: { id: alice.id } })
     const bob = await untilPaused(BOB, TEAM, skipBob)
     const carol = await untilPaused(CAROL, TEAM, skipCarol)

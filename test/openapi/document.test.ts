@@ -23,8 +23,9 @@ const operation = (route: string) => {
   return (document.paths as Record<string, Record<string, any>>)[path]![method.toLowerCase()]
 }
 
-/** Served by other parts of the gateway, not part of the documented API (the reference pages themselves). */
-const NOT_API = new Set(REFERENCE_PATHS.map(p => `GET ${p}`))
+/** Pages the app serves that are not part of the JSON API: the reference itself, the browser QR page at `/` and
+ * the Prometheus text at `/metrics` (both from other parts of the gateway, left out of the document on purpose). */
+const NOT_API = new Set([...REFERENCE_PATHS, '/', '/metrics'].map(p => `GET ${p}`))
 /** Probes documented here but registered by the ops part of the gateway, which may be absent from createApp. */
 const PROBES = new Set(['GET /healthz', 'GET /readyz'])
 

@@ -4,7 +4,7 @@
  * with the shared `Error` body and the messages of SPEC "Errors" and the README's "Decisions".
  */
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { errorBodySchema } from './response-schemas.js'
 
 const retryAfter = {
