@@ -37,8 +37,9 @@ export interface SoakCounts {
 export type SoakMessage = { kind: 'progress'; counts: SoakCounts } | { kind: 'done'; counts: SoakCounts; acked: { id: string; peer: string }[] }
 
 const spec = await new Promise<SoakSpec>(resolve => process.once('message', m => resolve(m as SoakSpec)))
-// Enough sockets for every session's timers at once; keep-alive like a real client's.
-const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 30_000 })
+// Enough sockets for every session's timers at once; keep-alive like a real client's, but idle sockets dropped well
+// before the server's 5 s keep-alive timeout, so a reused socket is never one the server is closing.
+const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 2_000, keepAliveMaxTimeout: 2_000 })
 const counts: SoakCounts = { requests: 0, ok: 0, backPressure: 0, sendsAcked: 0, sendsFailedClearly: 0, unexpected: 0, seenDisconnected: 0, unexpectedSamples: [], clearFailureSamples: [] }
 const acked: { id: string; peer: string }[] = []
 const note = (list: string[], what: string) => { if (list.length < 20 && !list.includes(what)) list.push(what) }
