@@ -1,8 +1,8 @@
 /**
  * @module bench/lib/profiled
- * A gateway CPU profile of one phase of a bench: node flags for `--cpu-prof` into a temp folder, the phase's start
- * and end on the profiles' clock, and after the gateway has exited (profiles are written at exit) the summary of
- * that window, printed and ready for the report.
+ * A gateway CPU profile of the measured phases of a bench: node flags for `--cpu-prof` into a temp folder, each
+ * phase's start and end on the profiles' clock, and after the gateway has exited (profiles are written at exit) the
+ * summary of those windows, printed and ready for the report.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -14,17 +14,17 @@ const top = (shares: CpuShare[], n: number) => shares.slice(0, n).map(s => `${s.
 
 export class ProfiledPhase {
   readonly #dir = mkdtempSync(path.join(os.tmpdir(), 'bench-prof-'))
-  readonly #window = { fromUs: 0, toUs: 0 }
+  readonly #windows: { fromUs: number; toUs: number }[] = []
   /** Flags for startGateway / withWorld. */
   readonly nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${this.#dir}`]
 
-  start(): void { this.#window.fromUs = monotonicUs() }
-  end(): void { this.#window.toUs = monotonicUs() }
+  start(): void { this.#windows.push({ fromUs: monotonicUs(), toUs: Infinity }) }
+  end(): void { this.#windows.at(-1)!.toUs = monotonicUs() }
 
   /** Call after the gateway exited. Prints the summary, removes the profiles, returns it with a one-line digest. */
   summarise(what: string): { summary: CpuSummary; digest: string } {
     try {
-      const summary = summariseProfiles(readProfiles(this.#dir), { root, window: this.#window, top: 12 })
+      const summary = summariseProfiles(readProfiles(this.#dir), { root, windows: this.#windows, top: 12 })
       console.log(formatShares(`\ngateway CPU ${what} by package (self time, ${summary.threads} threads, ${Math.round(summary.busyMs)} ms sampled busy):`, summary.byPackage))
       console.log(formatShares('by the package that called (Node built-ins count for their caller):', summary.byCaller))
       console.log(formatShares('by function:', summary.byFunction))
