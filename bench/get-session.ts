@@ -3,7 +3,8 @@
  * measured in one run: autocannon (its own process) alternates between the two targets in short runs, the order
  * flipped every round (gateway first, then bare first) so drifting machine load hits both sides alike, and the
  * figure is the median of the per-round ratios. The load rotates over every session's headers. The gateway runs
- * under --cpu-prof; the samples of its measured runs show where its CPU goes under this load. On a machine shared
+ * and the bare handler both run under --cpu-prof (same overhead on both sides); the samples of their measured runs
+ * show where each one's CPU goes under this load. On a machine shared
  * with other work, throughput follows the scheduler more than the code, so the same runs also report requests per
  * CPU-second of each server process (from /proc, all threads: the gateway's includes its sessions' keep-alives).
  *
@@ -31,6 +32,7 @@ const CONNECTIONS = setting('BENCH_CONNECTIONS', 32)
 const report = new BenchReport('get-session', { sessions: SESSIONS, secondsPerRun: SECONDS, rounds: ROUNDS, connections: CONNECTIONS })
 longHint('1,000 sessions')
 const profile = new ProfiledPhase()
+const bareProfile = new ProfiledPhase()
 
 await withWorld('get-session', {}, async ({ gateway, sandbox }) => {
   console.log(`pairing ${SESSIONS} sessions...`)
@@ -39,7 +41,7 @@ await withWorld('get-session', {}, async ({ gateway, sandbox }) => {
 
   const barePort = await freePort()
   const bare = fork(path.join(import.meta.dirname, 'fixtures/bare-express.ts'), [], {
-    execArgv: ['--import', 'tsx'], env: { ...process.env, PORT: String(barePort), BODY_JSON: JSON.stringify(body) }, stdio: 'ignore',
+    execArgv: [...bareProfile.nodeArgs, '--import', 'tsx'], env: { ...process.env, PORT: String(barePort), BODY_JSON: JSON.stringify(body) }, stdio: 'ignore',
   })
   await once(bare, 'message')
   try {
@@ -56,7 +58,10 @@ await withWorld('get-session', {}, async ({ gateway, sandbox }) => {
       profile.start()
       try { return await costed(gateway.url, gateway.child.pid!, seconds) } finally { profile.end() }
     }
-    const measuredBare = (seconds: number) => costed(bareUrl, bare.pid!, seconds)
+    const measuredBare = async (seconds: number) => {
+      bareProfile.start()
+      try { return await costed(bareUrl, bare.pid!, seconds) } finally { bareProfile.end() }
+    }
     await target(gateway.url, 2) // warm-up: JIT, connection pools
     await target(bareUrl, 2)
     const g: (LoadResult & { perCpuSecond: number })[] = []
@@ -77,10 +82,14 @@ await withWorld('get-session', {}, async ({ gateway, sandbox }) => {
     report.add({ figure: 'GET /session p99 under that load, gateway', value: median(g.map(x => x.p99Ms)), unit: 'ms', detail: `bare express p99 ${median(b.map(x => x.p99Ms)).toFixed(2)} ms` })
   } finally {
     bare.kill('SIGTERM')
+    if (bare.exitCode === null) await once(bare, 'exit') // its profile is written at exit
   }
   await gateway.stop() // profiles are written as the process and its worker threads exit
 }, profile.nodeArgs)
-const { summary, digest } = profile.summarise('under the GET /session load')
+const { summary, digest } = profile.summarise('of the gateway under the GET /session load')
+const bareRun = bareProfile.summarise('of the bare express handler under the same load')
 report.add({ figure: `share of the gateway's CPU under that load in ${summary.byCaller[0]?.name ?? '?'}`, value: (summary.byCaller[0]?.share ?? 0) * 100, unit: '%', detail: digest })
+report.add({ figure: `same for the bare handler: ${bareRun.summary.byCaller[0]?.name ?? '?'}`, value: (bareRun.summary.byCaller[0]?.share ?? 0) * 100, unit: '%', detail: bareRun.digest })
 report.note('cpuProfile', summary)
+report.note('cpuProfileBare', bareRun.summary)
 report.finish()

@@ -59,7 +59,7 @@ await withWorld('pairing', {}, async ({ gateway, sandbox }) => {
   report.add({ figure: 'sandbox CPU per pairing (the simulated phone and server)', value: (cpu.sandbox * 1000) / paired, unit: 'ms', detail: 'from /proc utime+stime over the rounds' })
   await gateway.stop() // profiles are written as the process and its worker threads exit
 }, profile.nodeArgs)
-const { summary, digest } = profile.summarise('during the pairing rounds')
+const { summary, digest } = profile.summarise('of the gateway during the pairing rounds')
 const first = summary.byCaller[0]
 report.add({
   figure: `share of the gateway's pairing CPU spent in ${first?.name ?? '?'} (and the built-ins it calls)`, value: (first?.share ?? 0) * 100, unit: '%', detail: digest,

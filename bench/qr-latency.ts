@@ -40,7 +40,7 @@ await withWorld('qr-latency', {}, async ({ gateway, sandbox }) => {
   report.add({ figure: 'sandbox CPU per new session up to its QR', value: cpuMs.sandbox, unit: 'ms', detail: 'from /proc utime+stime' })
   await gateway.stop() // profiles are written as the process and its worker threads exit
 }, profile.nodeArgs)
-const { summary, digest } = profile.summarise('while creating sessions up to their QR')
+const { summary, digest } = profile.summarise('of the gateway while creating sessions up to their QR')
 report.add({ figure: `share of that CPU in ${summary.byCaller[0]?.name ?? '?'} (and the built-ins it calls)`, value: (summary.byCaller[0]?.share ?? 0) * 100, unit: '%', detail: digest })
 report.note('cpuProfile', summary)
 report.finish()

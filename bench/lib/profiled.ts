@@ -25,7 +25,7 @@ export class ProfiledPhase {
   summarise(what: string): { summary: CpuSummary; digest: string } {
     try {
       const summary = summariseProfiles(readProfiles(this.#dir), { root, windows: this.#windows, top: 12 })
-      console.log(formatShares(`\ngateway CPU ${what} by package (self time, ${summary.threads} threads, ${Math.round(summary.busyMs)} ms sampled busy):`, summary.byPackage))
+      console.log(formatShares(`\nCPU ${what} by package (self time, ${summary.threads} threads, ${Math.round(summary.busyMs)} ms sampled busy):`, summary.byPackage))
       console.log(formatShares('by the package that called (Node built-ins count for their caller):', summary.byCaller))
       console.log(formatShares('by function:', summary.byFunction))
       const digest = `by calling package: ${top(summary.byCaller, 6)}; self time by package: ${top(summary.byPackage, 5)}; top functions: ${top(summary.byFunction, 4)}`
