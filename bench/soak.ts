@@ -9,7 +9,8 @@
  *   npm run bench:soak:500             500 sessions, 10 minutes (issue 6: zero unexpected errors, RSS flat,
  *                                      every send acknowledged or failed with a clear error)
  * Settings: BENCH_SOAK_SESSIONS, BENCH_SOAK_MINUTES, BENCH_SOAK_POLL_S (2.5), BENCH_SOAK_TYPING_S (15),
- * BENCH_SOAK_SEND_S (20: each session sends a text about this often).
+ * BENCH_SOAK_SEND_S (20: each session sends a text about this often), BENCH_SOAK_NAME (the results file's name:
+ * `soak`; bench:soak:500 writes `soak-500`, so both figures are kept).
  */
 import { fork } from 'node:child_process'
 import path from 'node:path'
@@ -30,7 +31,7 @@ const seconds = MINUTES * 60
 /** "After the first minute", or a third of a run shorter than 3 minutes. */
 const refSeconds = Math.min(60, seconds / 3)
 
-const report = new BenchReport('soak', { sessions: SESSIONS, minutes: MINUTES, pollEverySeconds: POLL_S, typingEverySeconds: TYPING_S, sendEverySeconds: SEND_S })
+const report = new BenchReport(process.env.BENCH_SOAK_NAME || 'soak', { sessions: SESSIONS, minutes: MINUTES, pollEverySeconds: POLL_S, typingEverySeconds: TYPING_S, sendEverySeconds: SEND_S })
 longHint('100 sessions for 20 minutes; npm run bench:soak:500 for issue 6\'s 500 sessions for 10 minutes')
 
 await withWorld('soak', {}, async ({ gateway, sandbox }) => {
