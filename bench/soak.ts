@@ -82,9 +82,13 @@ await withWorld('soak', {}, async ({ gateway, sandbox }) => {
   report.add({ figure: `gateway RSS at the end ÷ after ${refSeconds < 60 ? `${refSeconds} s` : 'the first minute'} (${SESSIONS} sessions, ${MINUTES} min)`, value: ratio, unit: '×', goal: '≤ 1.1', met: ratio <= 1.1, detail: `${rssRef.toFixed(0)} MB → ${rssEnd.toFixed(0)} MB; max ${Math.max(...rss.map(r => r.mb)).toFixed(0)} MB; ${run}` })
   report.add({ figure: 'requests answered', value: counts.requests / elapsed, unit: 'req/s', detail: `${counts.requests} requests in ${elapsed.toFixed(0)} s; ${counts.backPressure} refused with 429/503 (back-pressure in the spec's error shape)` })
   report.add({ figure: 'unexpected errors (dropped connections, statuses or bodies outside the spec)', value: counts.unexpected, unit: '', goal: '0', met: counts.unexpected === 0, detail: counts.unexpectedSamples.join(' | ') || 'none' })
-  report.add({ figure: 'text sends acknowledged', value: counts.sendsAcked, unit: 'sends', detail: `${counts.sendsFailedClearly} failed with a clear error${counts.clearFailureSamples.length ? `: ${counts.clearFailureSamples.join(' | ')}` : ''}` })
+  report.add({ figure: 'text sends acknowledged', value: counts.sendsAcked, unit: 'sends', detail: `${counts.sendsFailedClearly} failed with a clear error` })
+  report.add({ figure: 'requests failed with a clear error in the spec\'s shape', value: counts.sendsFailedClearly + counts.otherFailedClearly, unit: '', detail: `${counts.sendsFailedClearly} sends, ${counts.otherFailedClearly} polls or typing; ${counts.clearFailureSamples.join(' | ') || 'none'}` })
   report.add({ figure: 'acknowledged sends missing from the receiving phone', value: missing.length, unit: '', goal: '0', met: missing.length === 0, detail: missing.slice(0, 5).map(m => `${m.id} → ${m.peer}`).join(', ') || 'none' })
   report.add({ figure: 'GET /session showing a connected session as disconnected', value: counts.seenDisconnected, unit: 'times', goal: '0', met: counts.seenDisconnected === 0 })
   report.note('rssMb', rss)
+  // What the gateway logged about unexpected failures (its last 64 KB of output, LOG_LEVEL=warn), for the report.
+  const logged = gateway.output().split('\n').filter(l => /"level":(50|60)/.test(l)).slice(-10)
+  if (logged.length) { console.log(`gateway errors logged (last ${logged.length}):\n${logged.join('\n')}`); report.note('gatewayErrors', logged) }
 })
 report.finish()
