@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { runLoad, type LoadResult } from './lib/http-load.js'
+import { ProfiledPhase } from './lib/profiled.js'
 import { BenchReport, median } from './lib/results.js'
 import { headersOf, pairSessions, type BenchSession } from './lib/sessions.js'
 import { longHint, setting } from './lib/settings.js'
@@ -38,6 +39,7 @@ for (let mb = 0; mb < MEDIA_MB; mb += 8) writeFileSync(mediaFile, randomBytes(Ma
 const media = fork(path.join(import.meta.dirname, 'fixtures/media-server.ts'), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, MEDIA_FILE: mediaFile }, stdio: 'ignore' })
 const [{ port: mediaPort }] = await once(media, 'message') as [{ port: number }]
 
+const profile = new ProfiledPhase()
 const gatewayEnv = { MEDIA_MAX_BYTES: String((MEDIA_MB + 16) << 20), MEDIA_TIMEOUT_MS: '600000', ACK_TIMEOUT_MS: '300000' }
 try {
   await withWorld('media-load', gatewayEnv, async ({ gateway, sandbox }) => {
@@ -71,9 +73,11 @@ try {
       const [get, typing] = await probe(SECONDS)
       quietRows.push({ get, typing })
       let probing = true
+      profile.start()
       const load = senders.map(async (s, k) => { for (let n = 0; probing; n++) await sendMedia(s, k * 1000 + n) })
       const [lg, lt] = await probe(loadedSeconds)
       probing = false
+      profile.end()
       loadRows.push({ get: lg, typing: lt })
       await Promise.all(load)
       console.log(`  round ${round + 1}: p99 GET /session ${get.p99Ms.toFixed(1)} → ${lg.p99Ms.toFixed(1)} ms, POST /typing ${typing.p99Ms.toFixed(1)} → ${lt.p99Ms.toFixed(1)} ms; ${sent} media sends done so far`)
@@ -88,7 +92,11 @@ try {
     }
     report.add({ figure: `one wave of ${SENDERS} × ${MEDIA_MB} MB sends at once, POST → ack`, value: waveSeconds, unit: 's' })
     report.add({ figure: `${MEDIA_MB} MB media sends acknowledged (loaded phases)`, value: sent, unit: 'sends', detail: `${failures.length} failed${failures.length ? `: ${[...new Set(failures)].slice(0, 3).join('; ')}` : ''}` })
-  })
+    await gateway.stop() // profiles are written as the process and its worker threads exit
+  }, profile.nodeArgs)
+  const { summary, digest } = profile.summarise('of the gateway during the loaded phases')
+  report.add({ figure: `share of the gateway's CPU under media load in ${summary.byCaller[0]?.name ?? '?'}`, value: (summary.byCaller[0]?.share ?? 0) * 100, unit: '%', detail: digest })
+  report.note('cpuProfile', summary)
 } finally {
   media.kill('SIGTERM')
   rmSync(tmp, { recursive: true, force: true })

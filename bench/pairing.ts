@@ -1,17 +1,15 @@
 /**
- * Pairings per second, 10 at a time (QR scanned → connected), and where the CPU goes meanwhile. Sessions are
- * created and their QRs shown first (not timed); then the sandbox phones scan them with 10 pairings in flight, in
- * rounds, and each round's rate is pairings ÷ its wall time. The gateway runs under `--cpu-prof` (every worker
- * thread writes its own profile); only samples inside the pairing rounds are summarised.
+ * Pairings per second, 10 at a time (QR scanned → connected), and where the CPU goes meanwhile. Each round first
+ * creates its sessions and waits for their QRs (not timed, and fresh: a QR lives about 3 minutes), then the sandbox
+ * phones scan them with 10 pairings in flight; the round's rate is pairings ÷ that phase's wall time. The gateway
+ * runs under `--cpu-prof` (every worker thread writes its own profile); only the timed phases are summarised, and
+ * CPU per pairing (/proc) is summed over the same phases.
  *
  *   npm run bench:pairing [-- --long]  BENCH_PAIRINGS per round (20; long 50), BENCH_ROUNDS (3), BENCH_CONCURRENCY (10)
  * Goal (issue 5): measured, with where the CPU goes.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { formatShares, monotonicUs, readProfiles, summariseProfiles, type CpuShare } from './lib/cpu-profile.js'
 import { cpuSeconds } from './lib/proc.js'
+import { ProfiledPhase } from './lib/profiled.js'
 import { BenchReport, median } from './lib/results.js'
 import { createSession, inBatches, readSession, scan, waitConnected, waitQr } from './lib/sessions.js'
 import { longHint, setting } from './lib/settings.js'
@@ -20,64 +18,51 @@ import { withWorld } from './lib/world.js'
 const PER_ROUND = setting('BENCH_PAIRINGS', 20, 50)
 const ROUNDS = setting('BENCH_ROUNDS', 3)
 const CONCURRENCY = setting('BENCH_CONCURRENCY', 10)
-const root = path.resolve(import.meta.dirname, '..')
 
 const report = new BenchReport('pairing', { pairingsPerRound: PER_ROUND, rounds: ROUNDS, concurrency: CONCURRENCY })
 longHint('50 pairings a round')
-const profDir = mkdtempSync(path.join(os.tmpdir(), 'bench-pairing-prof-'))
-const top = (shares: CpuShare[], n: number) => shares.slice(0, n).map(s => `${s.name} ${(s.share * 100).toFixed(0)}%`).join(', ')
-
-try {
-  const window = { fromUs: 0, toUs: 0 }
-  let paired = 0
-  await withWorld('pairing', {}, async ({ gateway, sandbox }) => {
-    const total = PER_ROUND * ROUNDS
-    console.log(`creating ${total} sessions and waiting for their QRs...`)
-    const sessions = await inBatches(total, 10, async () => {
+const profile = new ProfiledPhase()
+let paired = 0
+await withWorld('pairing', {}, async ({ gateway, sandbox }) => {
+  const rates: number[] = []
+  const each: number[] = []
+  const cpu = { gateway: 0, sandbox: 0 }
+  for (let round = 0; round < ROUNDS; round++) {
+    const sessions = await inBatches(PER_ROUND, 10, async () => {
       const s = await createSession(gateway.url)
       await waitQr(gateway.url, s, 250)
       return s
     })
-    const rates: number[] = []
-    const each: number[] = []
     const cpu0 = { gateway: cpuSeconds(gateway.child.pid!), sandbox: cpuSeconds(sandbox.child.pid!) }
-    window.fromUs = monotonicUs()
-    for (let round = 0; round < ROUNDS; round++) {
-      const started = performance.now()
-      await inBatches(PER_ROUND, CONCURRENCY, async k => {
-        const i = round * PER_ROUND + k
-        const s = sessions[i]!
-        const qr = (await readSession(gateway.url, s)).qrcode // the current QR: they rotate while waiting
-        const t = performance.now()
-        await scan(sandbox.url, qr, String(15550400000 + i))
-        await waitConnected(gateway.url, s, 25)
-        each.push(performance.now() - t)
-        paired++
-      })
-      rates.push(PER_ROUND / ((performance.now() - started) / 1000))
-      console.log(`  round ${round + 1}: ${rates.at(-1)!.toFixed(2)} pairings/s`)
-    }
-    window.toUs = monotonicUs()
-    const cpu = { gateway: cpuSeconds(gateway.child.pid!) - cpu0.gateway, sandbox: cpuSeconds(sandbox.child.pid!) - cpu0.sandbox }
-    const rate = median(rates)
-    const detail = `median of ${ROUNDS} rounds of ${PER_ROUND} pairings, ${CONCURRENCY} in flight`
-    report.add({ figure: `pairings per second (QR scanned → connected), ${CONCURRENCY} at a time`, value: rate, unit: '/s', goal: 'measured', met: true, detail })
-    report.add({ figure: 'one pairing, scan → isConnected, median', value: median(each), unit: 'ms', detail })
-    report.add({ figure: 'gateway CPU per pairing (all threads)', value: (cpu.gateway * 1000) / paired, unit: 'ms', detail: 'from /proc utime+stime over the rounds' })
-    report.add({ figure: 'sandbox CPU per pairing (the simulated phone and server)', value: (cpu.sandbox * 1000) / paired, unit: 'ms', detail: 'from /proc utime+stime over the rounds' })
-    await gateway.stop() // profiles are written as the process and its worker threads exit
-  }, ['--cpu-prof', `--cpu-prof-dir=${profDir}`])
-  const summary = summariseProfiles(readProfiles(profDir), { root, window, top: 12 })
-  console.log(formatShares(`\ngateway CPU during the pairing rounds by package (self time, ${summary.threads} threads, ${Math.round(summary.busyMs)} ms busy):`, summary.byPackage))
-  console.log(formatShares('by the package that called (Node built-ins count for their caller):', summary.byCaller))
-  console.log(formatShares('by function:', summary.byFunction))
-  const first = summary.byCaller[0]
-  report.add({
-    figure: `share of the gateway's pairing CPU spent in ${first?.name ?? '?'} (and the built-ins it calls)`, value: (first?.share ?? 0) * 100, unit: '%',
-    detail: `by calling package: ${top(summary.byCaller, 6)}; self time by package: ${top(summary.byPackage, 5)}; top functions: ${top(summary.byFunction, 4)}`,
-  })
-  report.note('cpuProfile', summary)
-} finally {
-  rmSync(profDir, { recursive: true, force: true })
-}
+    profile.start()
+    const started = performance.now()
+    await inBatches(PER_ROUND, CONCURRENCY, async k => {
+      const s = sessions[k]!
+      const qr = (await readSession(gateway.url, s)).qrcode // the current QR: they rotate while waiting
+      const t = performance.now()
+      await scan(sandbox.url, qr, String(15550400000 + round * PER_ROUND + k))
+      await waitConnected(gateway.url, s, 25)
+      each.push(performance.now() - t)
+      paired++
+    })
+    rates.push(PER_ROUND / ((performance.now() - started) / 1000))
+    profile.end()
+    cpu.gateway += cpuSeconds(gateway.child.pid!) - cpu0.gateway
+    cpu.sandbox += cpuSeconds(sandbox.child.pid!) - cpu0.sandbox
+    console.log(`  round ${round + 1}: ${rates.at(-1)!.toFixed(2)} pairings/s`)
+  }
+  const rate = median(rates)
+  const detail = `median of ${ROUNDS} rounds of ${PER_ROUND} pairings, ${CONCURRENCY} in flight`
+  report.add({ figure: `pairings per second (QR scanned → connected), ${CONCURRENCY} at a time`, value: rate, unit: '/s', goal: 'measured', met: true, detail })
+  report.add({ figure: 'one pairing, scan → isConnected, median', value: median(each), unit: 'ms', detail })
+  report.add({ figure: 'gateway CPU per pairing (all threads)', value: (cpu.gateway * 1000) / paired, unit: 'ms', detail: 'from /proc utime+stime over the timed phases' })
+  report.add({ figure: 'sandbox CPU per pairing (the simulated phone and server)', value: (cpu.sandbox * 1000) / paired, unit: 'ms', detail: 'from /proc utime+stime over the timed phases' })
+  await gateway.stop() // profiles are written as the process and its worker threads exit
+}, profile.nodeArgs)
+const { summary, digest } = profile.summarise('of the gateway during the pairing rounds')
+const first = summary.byCaller[0]
+report.add({
+  figure: `share of the gateway's pairing CPU spent in ${first?.name ?? '?'} (and the built-ins it calls)`, value: (first?.share ?? 0) * 100, unit: '%', detail: digest,
+})
+report.note('cpuProfile', summary)
 report.finish()

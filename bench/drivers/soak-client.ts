@@ -3,8 +3,9 @@
  * The soak's clients, in their own process (forked by bench/soak.ts, spec over IPC): every session polls
  * GET /session, shows typing and sends texts on its own jittered timers, like many independent client apps, for
  * the given time. Each answer is classified: 2xx as expected; back-pressure in the spec's error shape (429, 503) as
- * expected refusals; a send that fails with a status and a non-empty message as a clear failure; anything else
- * (dropped connection, other status, body outside `{statusCode, message}`) as unexpected. Reports counts every few
+ * expected refusals; any other error in the spec's shape `{statusCode, message}` (e.g. 500 `session not connected`)
+ * as a clear failure, counted apart for sends; anything else (dropped connection, a body outside that shape, or a
+ * bare 500 `internal server error`, which the spec lists only for POST /session) as unexpected. Reports counts every few
  * seconds and, at the end, every acknowledged message ID.
  */
 import { Agent, request } from 'undici'
@@ -26,6 +27,8 @@ export interface SoakCounts {
   backPressure: number
   sendsAcked: number
   sendsFailedClearly: number
+  /** GET /session and POST /typing answered with a clear error in the spec's shape. */
+  otherFailedClearly: number
   unexpected: number
   /** GET /session answered isConnected: false for a session that had been connected. */
   seenDisconnected: number
@@ -37,9 +40,10 @@ export interface SoakCounts {
 export type SoakMessage = { kind: 'progress'; counts: SoakCounts } | { kind: 'done'; counts: SoakCounts; acked: { id: string; peer: string }[] }
 
 const spec = await new Promise<SoakSpec>(resolve => process.once('message', m => resolve(m as SoakSpec)))
-// Enough sockets for every session's timers at once; keep-alive like a real client's.
-const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 30_000 })
-const counts: SoakCounts = { requests: 0, ok: 0, backPressure: 0, sendsAcked: 0, sendsFailedClearly: 0, unexpected: 0, seenDisconnected: 0, unexpectedSamples: [], clearFailureSamples: [] }
+// Enough sockets for every session's timers at once; keep-alive like a real client's, but idle sockets dropped well
+// before the server's 5 s keep-alive timeout, so a reused socket is never one the server is closing.
+const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 2_000, keepAliveMaxTimeout: 2_000 })
+const counts: SoakCounts = { requests: 0, ok: 0, backPressure: 0, sendsAcked: 0, sendsFailedClearly: 0, otherFailedClearly: 0, unexpected: 0, seenDisconnected: 0, unexpectedSamples: [], clearFailureSamples: [] }
 const acked: { id: string; peer: string }[] = []
 const note = (list: string[], what: string) => { if (list.length < 20 && !list.includes(what)) list.push(what) }
 const end = Date.now() + spec.seconds * 1000
@@ -63,14 +67,20 @@ async function call(method: 'GET' | 'POST', route: string, s: SoakSpec['sessions
 }
 
 const isClearError = (a: { status: number; body: any }) =>
-  typeof a.body === 'object' && a.body !== null && a.body.statusCode === a.status && typeof a.body.message === 'string' && a.body.message.length > 0
+  typeof a.body === 'object' && a.body !== null && a.body.statusCode === a.status && typeof a.body.message === 'string'
+  && a.body.message.length > 0 && a.body.message !== 'internal server error'
 
 /** Common outcomes: true when the answer is a 2xx the caller should inspect further. */
 function classify(route: string, a: Answer): a is { status: number; body: any } {
   if ('error' in a) { counts.unexpected++; note(counts.unexpectedSamples, `${route}: ${a.error}`); return false }
   if (a.status >= 200 && a.status < 300) { counts.ok++; return true }
   if ((a.status === 429 || a.status === 503) && isClearError(a)) { counts.backPressure++; return false }
-  if (route === 'POST /message' && isClearError(a)) { counts.sendsFailedClearly++; note(counts.clearFailureSamples, `${a.status} ${a.body.message}`); return false }
+  if (isClearError(a)) {
+    if (route === 'POST /message') counts.sendsFailedClearly++
+    else counts.otherFailedClearly++
+    note(counts.clearFailureSamples, `${route}: ${a.status} ${a.body.message}`)
+    return false
+  }
   counts.unexpected++
   note(counts.unexpectedSamples, `${route}: ${a.status} ${JSON.stringify(a.body).slice(0, 120)}`)
   return false

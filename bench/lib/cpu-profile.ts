@@ -3,7 +3,7 @@
  * Where the CPU went: reads the V8 `.cpuprofile` files `node --cpu-prof` writes (one per thread: the main thread
  * and every worker) and sums self time per function and per package, over all threads. Idle time is counted apart,
  * so shares are of busy time. Sample times are on the machine's monotonic clock, the one `process.hrtime` reads in
- * any process, so a bench can keep only the samples of its measured phase (`window`), leaving start-up out.
+ * any process, so a bench can keep only the samples of its measured phases (`windows`), leaving start-up out.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -58,7 +58,7 @@ export function packageOf(url: string, functionName: string, root = process.cwd(
 }
 
 /** Sums self time over the profiles and returns the `top` packages and functions by busy share. */
-export function summariseProfiles(profiles: CpuProfile[], opts: { top?: number; root?: string; window?: { fromUs: number; toUs: number } } = {}): CpuSummary {
+export function summariseProfiles(profiles: CpuProfile[], opts: { top?: number; root?: string; windows?: { fromUs: number; toUs: number }[] } = {}): CpuSummary {
   const top = opts.top ?? 10
   const byPackage = new Map<string, number>()
   const byCaller = new Map<string, number>()
@@ -87,7 +87,7 @@ export function summariseProfiles(profiles: CpuProfile[], opts: { top?: number; 
     profile.samples.forEach((id, i) => {
       const us = profile.timeDeltas[i] ?? 0
       at += us
-      if (opts.window && (at < opts.window.fromUs || at > opts.window.toUs)) return
+      if (opts.windows && !opts.windows.some(w => at >= w.fromUs && at <= w.toUs)) return
       const frame = nodes.get(id)?.callFrame
       if (!frame || us <= 0) return
       if (frame.functionName === '(idle)') { idleUs += us; return }
@@ -107,7 +107,7 @@ export function summariseProfiles(profiles: CpuProfile[], opts: { top?: number; 
   return { threads: profiles.length, busyMs: busyUs / 1000, idleMs: idleUs / 1000, byPackage: rank(byPackage), byCaller: rank(byCaller), byFunction: rank(byFunction) }
 }
 
-/** Now on the profiles' clock, for `window`. */
+/** Now on the profiles' clock, for `windows`. */
 export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n)
 
 /** Every `.cpuprofile` in `dir` (one per thread of the profiled process). */

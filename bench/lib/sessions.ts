@@ -25,8 +25,18 @@ export async function createSession(gatewayUrl: string): Promise<{ id: string; s
   return await res.json() as { id: string; sessionId: string }
 }
 
+/** GET with one retry on a network error: a pooled keep-alive socket the server closed just as it was reused (the
+ * race every HTTP client has; likelier when a loaded machine runs timers late) is not what a bench measures. */
+async function getWithRetry(url: string, headers: Record<string, string>): Promise<Response> {
+  try {
+    return await fetch(url, { headers })
+  } catch {
+    return await fetch(url, { headers })
+  }
+}
+
 export async function readSession(gatewayUrl: string, s: { id: string; sessionId: string }) {
-  const res = await fetch(`${gatewayUrl}/session`, { headers: headersOf(s) })
+  const res = await getWithRetry(`${gatewayUrl}/session`, headersOf(s))
   if (res.status !== 200) throw new Error(`GET /session → ${res.status} ${await res.text()}`)
   return await res.json() as { qrcode: string; isConnected: boolean }
 }

@@ -41,10 +41,12 @@ describe('cpu profile summary', () => {
     expect(s.byFunction.map(f => f.name)).toEqual(['generateKeyPair libsignal:10', 'encode @whiskeysockets/baileys:4'])
   })
 
-  it('keeps only the samples inside a time window when given one', () => {
+  it('keeps only the samples inside the time windows when given', () => {
     // main's samples land at +10, +20, +30, +80, +90 ms; worker's at +10, +15, +25 ms
-    const s = summariseProfiles([main, worker], { root, window: { fromUs: 1_015_000, toUs: 1_030_000 } })
+    const s = summariseProfiles([main, worker], { root, windows: [{ fromUs: 1_015_000, toUs: 1_030_000 }] })
     expect(Object.fromEntries(s.byPackage.map(p => [p.name, p.ms]))).toEqual({ '@whiskeysockets/baileys': 10, libsignal: 10, 'src/actors': 10, '(garbage collector)': 5 })
+    const two = summariseProfiles([main], { root, windows: [{ fromUs: 1_005_000, toUs: 1_010_000 }, { fromUs: 1_085_000, toUs: 1_095_000 }] })
+    expect(two.byPackage.map(p => [p.name, p.ms])).toEqual([['libsignal', 20]])
   })
 
   it('counts Node built-ins and native code for the nearest package that called them', () => {
