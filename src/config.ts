@@ -70,7 +70,7 @@ const schema = z.object({
   MEDIA_MAX_BYTES_AUDIO: int(16 * 1024 * 1024, 1),
   MEDIA_MAX_BYTES_DOCUMENT: int(64 * 1024 * 1024, 1),
   /** Sessions one process holds (POST /session answers 503 when full); 0 = no cap. */
-  MAX_SESSIONS: int(500, 0),
+  MAX_SESSIONS: int(2_500, 0),
   /** Sends (POST /message, /status, /typing) per session: sustained rate and burst, then 429; rate 0 = no limit. */
   SEND_RATE_PER_SECOND: z.coerce.number().min(0).default(10),
   SEND_BURST: int(50, 1),

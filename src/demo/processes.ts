@@ -44,8 +44,10 @@ export async function startGateway(env: Record<string, string>, nodeArgs: string
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gateway exited early (${child.exitCode}):\n${out}`)
     try {
-      const res = await fetch(`${url}/nothing-here`)
-      if (res.status === 404) break
+      // Ready, not just listening: a session created before its shard thread is up would spend part of its QR
+      // window waiting for the thread (and tests with short QR lifetimes would see it expire).
+      const res = await fetch(`${url}/readyz`)
+      if (res.status === 200) break
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) throw new Error(`gateway did not start:\n${out}`)
     await new Promise(r => setTimeout(r, 200))

@@ -25,7 +25,7 @@ const operation = (route: string) => {
 
 /** Pages the app serves that are not part of the JSON API: the reference itself, the browser QR page at `/` and
  * the Prometheus text at `/metrics` (both from other parts of the gateway, left out of the document on purpose). */
-const NOT_API = new Set([...REFERENCE_PATHS, '/', '/metrics'].map(p => `GET ${p}`))
+const NOT_API = new Set([...REFERENCE_PATHS, '/', '/qr-page/script.js', '/qr-page/style.css', '/metrics'].map(p => `GET ${p}`))
 /** Probes documented here but registered by the ops part of the gateway, which may be absent from createApp. */
 const PROBES = new Set(['GET /healthz', 'GET /readyz'])
 

@@ -83,7 +83,9 @@ export function endpoints(o: GenOptions): Endpoint[] {
     {
       name: 'anything else', method: 'GET', auth: true, body: true, allowed: [400, 404],
       path: fc.array(anyText.map(encodeURIComponent), { minLength: 1, maxLength: 3 }).map(s => `/${s.join('/')}`)
-        .filter(p => !/^\/(session|message|status|typing|group|channel)(\/|$|\?)/.test(p)),
+        .filter(p => !/^\/(session|message|status|typing|group|channel)(\/|$|\?)/.test(p))
+        // the QR page (GET /) and its assets are pages, not API routes
+        .filter(p => !/^\/(\?|$|qr-page\/(script\.js|style\.css)(\?|$))/.test(p)),
     },
   ]
 }
