@@ -85,7 +85,7 @@ export function endpoints(o: GenOptions): Endpoint[] {
       path: fc.array(anyText.map(encodeURIComponent), { minLength: 1, maxLength: 3 }).map(s => `/${s.join('/')}`)
         .filter(p => !/^\/(session|message|status|typing|group|channel)(\/|$|\?)/.test(p))
         // the QR page (GET /) and its assets are pages, not API routes
-        .filter(p => !/^\/(\?|$|qr-page\/(script\.js|style\.css)(\?|$))/.test(p)),
+        .filter(p => !/^\/+(\?|$|qr-page\/(script\.js|style\.css)(\?|$))/.test(p)),
     },
   ]
 }
