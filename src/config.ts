@@ -47,6 +47,10 @@ const schema = z.object({
   PICTURE_CACHE_MS: int(10 * 60_000, 0),
   /** Grace period for in-flight requests on SIGTERM. */
   SHUTDOWN_GRACE_MS: int(10_000, 0),
+  /** Sessions each shard brings up at once on start (the rest wait their turn; a command starts its own at once). */
+  RESTORE_CONCURRENCY: int(25, 1),
+  /** How long one restoring session may hold its slot while its link is still connecting. */
+  RESTORE_SLOT_MS: int(10_000, 1),
 })
 
 export type Config = z.infer<typeof schema>

@@ -36,9 +36,10 @@ const host = new SessionHost({
   loadLinkFactory: linkFactoryLoader(data.linkModule),
   sandbox: sandboxTrustLoader(data.config.SANDBOX_URL),
 })
-// Not awaited at module level: piscina only replaces a crashed thread that once reported ready, so the thread
-// must become ready quickly even when restoring many sessions takes a while. Tasks wait for it instead.
-const restored = host.restore().catch(err => logger.error({ err }, 'restore failed'))
+// Not awaited: piscina only replaces a crashed thread that once reported ready, so the thread must become ready
+// quickly even when restoring many sessions takes a while. Tasks do not wait for it either: a command for a session
+// not restored yet starts that session at once (SessionHost), so the API answers throughout a long restore.
+host.restore().catch(err => logger.error({ err }, 'restore failed'))
 
 // Aborts arrive on a channel because aborting a running piscina task would terminate the whole thread.
 const running = new Map<number, AbortController>()
@@ -61,7 +62,6 @@ export default async function handle(task: ShardTask): Promise<Reply> {
   running.set(task.taskId, controller)
   if (abortedEarly.delete(task.taskId)) controller.abort()
   try {
-    await restored
     return { ok: true, value: await host.handle(task, controller.signal) }
   } catch (err) {
     const error = toWireError(err)

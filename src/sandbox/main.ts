@@ -1,6 +1,6 @@
 /**
  * @module sandbox/main
- * CLI: `npm run sandbox -- [--port 7800] [--world FILE] [--qr-refs N]`. Serves the platform sandbox on loopback
+ * CLI: `npm run sandbox -- [--port 7800] [--world FILE] [--qr-refs N] [--state FILE]`. Serves the platform sandbox on loopback
  * until interrupted.
  */
 import { readFile } from 'node:fs/promises'
@@ -16,6 +16,8 @@ const { values } = parseArgs({
     world: { type: 'string' },
     'qr-refs': { type: 'string' },
     'log-level': { type: 'string', default: process.env.LOG_LEVEL ?? 'info' },
+    // loads the paired accounts from this file when it exists, writes them back on exit (state-file.ts)
+    state: { type: 'string', default: process.env.SANDBOX_STATE_FILE },
   },
 })
 
@@ -27,6 +29,7 @@ const sandbox = await createSandbox({
   world,
   logger,
   ...(values['qr-refs'] ? { qrRefs: Number(values['qr-refs']) } : {}),
+  ...(values.state ? { stateFile: values.state } : {}),
 })
 logger.info({ url: sandbox.url, wsUrl: sandbox.wsUrl, mediaPort: sandbox.mediaPort }, `sandbox ready: SANDBOX_URL=${sandbox.url}`)
 
