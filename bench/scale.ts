@@ -162,5 +162,5 @@ try {
 } finally {
   await gateway?.stop()
   await sandbox.stop() // writes its state file
+  cache.finish()
 }
-cache.finish()

@@ -4,7 +4,8 @@
  * one gateway DATA_DIR per part of the fleet, and the sessions' ids, under `bench/.cache/<name>/` (gitignored).
  * Gateway and sandbox both work on the cached files in place and must both stop cleanly for the cache to stay
  * coherent (their Signal sessions advance together), so a run removes the `complete` marker when it starts and
- * writes it back only at a clean end; a cache without the marker is thrown away and the fleet paired again.
+ * writes it back once both stopped (and every part finished pairing); a cache without the marker is thrown away
+ * and the fleet paired again.
  * BENCH_FLEET_CACHE=0 pairs afresh in a temporary folder that is removed afterwards.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -22,6 +23,8 @@ export class FleetCache {
   readonly stateFile: string
   /** True when the folder held a complete fleet from an earlier run. */
   readonly reused: boolean
+  /** Parts whose pairing started but did not finish: such a cache is not kept. */
+  #unfinished = 0
 
   constructor(name: string) {
     this.dir = enabled ? path.join(cacheRoot, name) : mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`))
@@ -42,14 +45,16 @@ export class FleetCache {
   async sessions(part: string, pair: () => Promise<FleetSession[]>): Promise<FleetSession[]> {
     const file = path.join(this.dir, `${part}.json`)
     if (this.reused && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as FleetSession[]
+    this.#unfinished++
     const fleet = await pair()
     writeFileSync(file, JSON.stringify(fleet))
+    this.#unfinished--
     return fleet
   }
 
-  /** After gateway and sandbox stopped cleanly: keep the cache (or remove the temporary folder). */
+  /** After gateway and sandbox stopped (the sandbox wrote its state): keep the cache, or remove the temporary one. */
   finish(): void {
-    if (enabled) writeFileSync(path.join(this.dir, 'complete'), new Date().toISOString())
+    if (enabled && this.#unfinished === 0) writeFileSync(path.join(this.dir, 'complete'), new Date().toISOString())
     else rmSync(this.dir, { recursive: true, force: true })
   }
 }
