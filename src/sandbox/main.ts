@@ -34,6 +34,7 @@ const sandbox = await createSandbox({
 logger.info({ url: sandbox.url, wsUrl: sandbox.wsUrl, mediaPort: sandbox.mediaPort }, `sandbox ready: SANDBOX_URL=${sandbox.url}`)
 
 const stop = (): void => {
+  setTimeout(() => process.exit(1), 15_000).unref() // a connection that will not close must not keep us alive
   sandbox.close().then(() => process.exit(0), () => process.exit(1))
 }
 process.on('SIGINT', stop)

@@ -182,13 +182,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     close: async () => {
       if (closed) return
       closed = true
+      // first: the state must be written even if closing a busy server takes long
+      if (options.stateFile) saveSandboxState(options.stateFile, { world, accounts, appState })
       for (const conn of [...router.connections]) conn.terminate()
       for (const client of wss.clients) client.terminate()
       wss.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await mediaHost.close()
-      if (options.stateFile) saveSandboxState(options.stateFile, { world, accounts, appState })
     },
   }
 }
