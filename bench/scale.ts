@@ -7,12 +7,10 @@
  *
  * Load comes from this process (fetch); CPU and memory are read from the gateway process's /proc entries.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { startGateway, startSandbox, type GatewayProcess } from '../src/demo/processes.js'
+import { FleetCache } from './lib/fleet-cache.js'
 import { pairFleet, sessionHeaders, type FleetSession } from './lib/fleet.js'
-import { measureCpu, rssMb } from './lib/proc.js'
+import { cpuSeconds, measureCpu, rssMb } from './lib/proc.js'
 import { BenchReport } from './lib/results.js'
 
 const N = Number(process.env.BENCH_SCALE_SESSIONS ?? 2000)
@@ -67,30 +65,59 @@ async function sandboxStat(url: string, name: string): Promise<number> {
   return stats[name] ?? 0
 }
 
+/** Polls until `count` of the fleet show connected; the seconds it took and how the API answered meanwhile. */
+async function untilConnected(gw: GatewayProcess, fleet: FleetSession[], timeoutMs: number) {
+  const t0 = performance.now()
+  let probeFailures = 0
+  let probeMaxMs = 0
+  let connected = 0
+  while (performance.now() - t0 < timeoutMs) {
+    const t = performance.now()
+    const res = await fetch(`${gw.url}/session`, { headers: sessionHeaders(fleet[0]!) }).catch(() => undefined)
+    probeMaxMs = Math.max(probeMaxMs, performance.now() - t)
+    if (!res?.ok) probeFailures++
+    await res?.arrayBuffer()
+    connected = await connectedCount(gw, fleet)
+    if (connected === fleet.length) break
+    await sleep(1000)
+  }
+  return { seconds: (performance.now() - t0) / 1000, connected, probeFailures, probeMaxMs }
+}
+
+// The fleet: `few` = the senders alone in a gateway of their own; `many` = N sessions in one gateway, the first
+// SENDERS of them sending. Both live in one sandbox; both are kept in bench/.cache between runs (fleet-cache.ts).
+const cache = new FleetCache(`scale-${N}-${SENDERS}`)
+process.env.SANDBOX_STATE_FILE = cache.stateFile // startSandbox's child inherits it
 const sandbox = await startSandbox()
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-scale-'))
-const gatewayEnv = { SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, SESSION_CREATE_PER_MINUTE: '0' }
-let gateway = await startGateway(gatewayEnv)
-const report = new BenchReport('scale', { sessions: N, senders: SENDERS, sendsPerSender: SENDS, idleSeconds: IDLE_SECONDS })
+const envFor = (part: string) => ({ SANDBOX_URL: sandbox.url, DATA_DIR: cache.dataDir(part), SESSION_CREATE_PER_MINUTE: '0' })
+const pairAll = (gw: GatewayProcess, count: number, phoneBase: number) => pairFleet({
+  gatewayUrl: gw.url, sandboxUrl: sandbox.url, count, concurrency: PAIR_CONCURRENCY, phoneBase,
+  onPaired: (done, total) => { if (done % 100 === 0) log(`  paired ${done}/${total}`) },
+})
+const report = new BenchReport('scale', { sessions: N, senders: SENDERS, sendsPerSender: SENDS, idleSeconds: IDLE_SECONDS, cachedFleet: cache.reused })
+let gateway: GatewayProcess | undefined
 
 try {
-  // 1. the senders alone: warm up, then throughput and CPU per send with SENDERS sessions connected
-  log(`pairing ${SENDERS} senders`)
-  const senders = await pairFleet({ gatewayUrl: gateway.url, sandboxUrl: sandbox.url, count: SENDERS, concurrency: PAIR_CONCURRENCY })
-  await sendBurst(gateway, senders, 2)
+  // 1. SENDERS sessions alone in a gateway: warm up, then throughput and CPU per send
+  gateway = await startGateway(envFor('few'))
+  log(`${cache.reused ? 'restoring' : 'pairing'} ${SENDERS} senders`)
+  const few = await cache.sessions('few', () => pairAll(gateway!, SENDERS, 15550100000))
+  if ((await untilConnected(gateway, few, 300_000)).connected !== few.length) throw new Error('senders did not connect')
+  await sendBurst(gateway, few, 2)
   await sleep(3000)
-  const rssSenders = rssMb(gateway.child.pid!)
-  const few = await measureCpu(gateway.child.pid!, () => sendBurst(gateway, senders, SENDS))
-  log(`${SENDERS} connected: ${few.result.ok} sends in ${few.wall.toFixed(1)} s, ${(few.cpu / few.result.ok * 1000).toFixed(1)} ms CPU each`)
+  const rssFew = rssMb(gateway.child.pid!)
+  const alone = await measureCpu(gateway.child.pid!, () => sendBurst(gateway!, few, SENDS))
+  log(`${SENDERS} connected: ${alone.result.ok} sends in ${alone.wall.toFixed(1)} s, ${(alone.cpu / alone.result.ok * 1000).toFixed(1)} ms CPU each`)
+  await gateway.stop()
 
-  // 2. the idle fleet
-  log(`pairing ${N - SENDERS} idle sessions`)
-  const idle = await pairFleet({
-    gatewayUrl: gateway.url, sandboxUrl: sandbox.url, count: N - SENDERS, concurrency: PAIR_CONCURRENCY,
-    phoneBase: 15550200000 + SENDERS,
-    onPaired: (done, count) => { if (done % 100 === 0) log(`  ${done}/${count}`) },
-  })
-  const fleet = [...senders, ...idle]
+  // 2. the big fleet in one gateway
+  gateway = await startGateway(envFor('many'))
+  log(`${cache.reused ? 'restoring' : 'pairing'} ${N} sessions`)
+  const fleet = await cache.sessions('many', () => pairAll(gateway!, N, 15550200000))
+  const senders = fleet.slice(0, SENDERS)
+  const cold = await untilConnected(gateway, fleet, 600_000)
+  log(`${cold.connected}/${N} connected after ${cold.seconds.toFixed(0)} s`)
+  await sendBurst(gateway, senders, 2)
   await sleep(10_000) // initial syncs settle
   const held = await connectedCount(gateway, fleet)
   const rssAll = rssMb(gateway.child.pid!)
@@ -100,8 +127,8 @@ try {
 
   // 3. the same burst with the whole fleet connected; count logged-in connections that end meanwhile
   const endedBefore = await sandboxStat(sandbox.url, 'loginsEnded')
-  const many = await measureCpu(gateway.child.pid!, () => sendBurst(gateway, senders, SENDS))
-  log(`${N} connected: ${many.result.ok} sends in ${many.wall.toFixed(1)} s, ${(many.cpu / many.result.ok * 1000).toFixed(1)} ms CPU each`)
+  const crowded = await measureCpu(gateway.child.pid!, () => sendBurst(gateway!, senders, SENDS))
+  log(`${N} connected: ${crowded.result.ok} sends in ${crowded.wall.toFixed(1)} s, ${(crowded.cpu / crowded.result.ok * 1000).toFixed(1)} ms CPU each`)
   await sleep(KEEPALIVE_WINDOW_MS) // a starved keep-alive shows up to 35 s later
   const lost = (await sandboxStat(sandbox.url, 'loginsEnded')) - endedBefore
   const heldAfterBurst = await connectedCount(gateway, fleet)
@@ -110,42 +137,31 @@ try {
   log('restarting the gateway')
   await gateway.stop()
   const restartAt = performance.now()
-  gateway = await startGateway(gatewayEnv)
-  const probe = senders[0]!
-  let probeFailures = 0
-  let probeMaxMs = 0
-  let restored = 0
-  for (;;) {
-    const t = performance.now()
-    const res = await fetch(`${gateway.url}/session`, { headers: sessionHeaders(probe) }).catch(() => undefined)
-    probeMaxMs = Math.max(probeMaxMs, performance.now() - t)
-    if (!res?.ok) probeFailures++
-    restored = await connectedCount(gateway, fleet)
-    if (restored === N || performance.now() - restartAt > 300_000) break
-    await sleep(1000)
-  }
+  gateway = await startGateway(envFor('many'))
+  const back = await untilConnected(gateway, fleet, 300_000)
   const restartSeconds = (performance.now() - restartAt) / 1000
-  log(`restart: ${restored}/${N} connected after ${restartSeconds.toFixed(1)} s`)
+  const restartCpu = cpuSeconds(gateway.child.pid!) // a new process: all it has used is the start and the restore
+  log(`restart: ${back.connected}/${N} connected after ${restartSeconds.toFixed(1)} s`)
 
-  const perSendFew = few.cpu / few.result.ok
-  const perSendMany = many.cpu / many.result.ok
-  const idlePerSend = idleCores * many.wall / many.result.ok // the keep-alive share of the burst's CPU
+  const perSendFew = alone.cpu / alone.result.ok
+  const perSendMany = crowded.cpu / crowded.result.ok
+  const idlePerSend = idleCores * crowded.wall / crowded.result.ok // the keep-alive share of the burst's CPU
   report.add({ figure: 'connected, idle sessions held by one gateway process', value: held, unit: 'sessions', goal: '2,000', met: held >= 2000, detail: `${heldAfterBurst} still connected after the send burst` })
-  const perSession = (rssAll - rssSenders) / (N - SENDERS)
-  report.add({ figure: 'gateway memory per connected idle session', value: perSession, unit: 'MB', goal: '≤ 3 MB', met: perSession <= 3, detail: `RSS ${rssSenders.toFixed(0)} MB with ${SENDERS} → ${rssAll.toFixed(0)} MB with ${N}` })
+  const perSession = (rssAll - rssFew) / (N - SENDERS)
+  report.add({ figure: 'gateway memory per connected idle session', value: perSession, unit: 'MB', goal: '≤ 3 MB', met: perSession <= 3, detail: `RSS ${rssFew.toFixed(0)} MB (gateway with ${SENDERS}) → ${rssAll.toFixed(0)} MB (with ${N})` })
   report.add({ figure: `CPU of the idle gateway holding ${N} connected sessions`, value: idleCores, unit: 'cores', goal: '≤ 0.5', met: idleCores <= 0.5, detail: `${IDLE_SECONDS} s of keep-alives only` })
-  const rate = few.result.ok / few.wall
-  report.add({ figure: `text sends per second, ${SENDERS} sessions sending at once`, value: rate, unit: 'sends/s', goal: '≥ 130', met: rate >= 130, detail: `${SENDERS} connected; ${(many.result.ok / many.wall).toFixed(0)} sends/s with ${N} connected; failed ${few.result.failed + many.result.failed}` })
+  const rate = alone.result.ok / alone.wall
+  report.add({ figure: `text sends per second, ${SENDERS} sessions sending at once`, value: rate, unit: 'sends/s', goal: '≥ 130', met: rate >= 130, detail: `${SENDERS} connected; ${(crowded.result.ok / crowded.wall).toFixed(0)} sends/s with ${N} connected; failed ${alone.result.failed + crowded.result.failed}` })
   const ratio = perSendMany / perSendFew
   report.add({ figure: `CPU per send with ${N} connected ÷ with ${SENDERS} connected`, value: ratio, unit: 'ratio', goal: '≤ 1.5', met: ratio <= 1.5, detail: `${(perSendFew * 1000).toFixed(1)} → ${(perSendMany * 1000).toFixed(1)} ms per send; ${((perSendMany - idlePerSend) / perSendFew).toFixed(2)} without the idle fleet's keep-alive CPU` })
-  report.add({ figure: `gateway restart with ${N} connected → all connected again`, value: restartSeconds, unit: 's', goal: '≤ 60 s', met: restored === N && restartSeconds <= 60, detail: `${restored}/${N} connected; probe GET /session: ${probeFailures} failed, slowest ${probeMaxMs.toFixed(0)} ms` })
+  report.add({ figure: `gateway restart with ${N} connected → all connected again`, value: restartSeconds, unit: 's', goal: '≤ 60 s', met: back.connected === N && restartSeconds <= 60, detail: `${back.connected}/${N} connected; probe GET /session: ${back.probeFailures} failed, slowest ${back.probeMaxMs.toFixed(0)} ms; gateway CPU ${restartCpu.toFixed(0)} s (${(restartCpu / N * 1000).toFixed(0)} ms a session); first start: ${cold.seconds.toFixed(0)} s` })
   report.add({ figure: `sessions that lose their connection while ${SENDERS} others send, ${N} connected`, value: lost, unit: 'sessions', goal: '0', met: lost === 0, detail: `logged-in connections the sandbox saw end during the burst and ${KEEPALIVE_WINDOW_MS / 1000} s after` })
   report.finish()
 } catch (err) {
-  console.error(gateway.output().slice(-6000))
+  console.error(gateway?.output().slice(-6000))
   throw err
 } finally {
-  await gateway.stop()
-  await sandbox.stop()
-  rmSync(dataDir, { recursive: true, force: true })
+  await gateway?.stop()
+  await sandbox.stop() // writes its state file
+  cache.finish()
 }

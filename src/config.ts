@@ -78,6 +78,10 @@ const schema = z.object({
   GATEWAY_TEST_HOOKS: bool(false),
   /** A system ffmpeg to use instead of the one @ffmpeg-installer ships (the container sets the apt one). Read by src/media/ffmpeg.ts. */
   FFMPEG_PATH: z.string().min(1).optional(),
+  /** Sessions each shard brings up at once on start (the rest wait their turn; a command starts its own at once). */
+  RESTORE_CONCURRENCY: int(25, 1),
+  /** How long one restoring session may hold its slot while its link is still connecting. */
+  RESTORE_SLOT_MS: int(10_000, 1),
 })
 
 export type Config = z.infer<typeof schema>

@@ -31,6 +31,8 @@ export interface FleetOptions {
 
 const POLL_MS = 150
 const PAIR_TIMEOUT_MS = 180_000
+/** A pairing that fails (a QR connection that timed out on a busy machine) is tried again with a new session. */
+const PAIR_ATTEMPTS = 3
 
 export const sessionHeaders = (s: { id: string; sessionId: string }): Record<string, string> =>
   ({ id: s.id, 'session-id': s.sessionId })
@@ -77,7 +79,15 @@ export async function pairFleet(opts: FleetOptions): Promise<FleetSession[]> {
   let done = 0
   const lane = async (): Promise<void> => {
     for (let i = next++; i < count; i = next++) {
-      out[i] = await pairOne(gatewayUrl, sandboxUrl, String(phoneBase + i))
+      for (let attempt = 1; ; attempt++) {
+        try {
+          out[i] = await pairOne(gatewayUrl, sandboxUrl, String(phoneBase + i))
+          break
+        } catch (err) {
+          // the failed session is left unpaired: the gateway deletes it when its QR lifetime ends
+          if (attempt >= PAIR_ATTEMPTS) throw err
+        }
+      }
       opts.onPaired?.(++done, count)
     }
   }

@@ -14,6 +14,8 @@ import { SessionActor } from './session-actor.js'
 import { shardOf } from './shard.js'
 import type { ShardTask } from './wire.js'
 
+const RESTORE_POLL_MS = 50
+
 export interface HostDeps {
   shard: number
   shards: number
@@ -31,6 +33,7 @@ export class SessionHost {
   /** Actors being created (the link module may still be loading): later tasks for them wait here. */
   readonly #starting = new Map<string, Promise<void>>()
   #shuttingDown = false
+  #restoring: Promise<void> = Promise.resolve()
 
   constructor(deps: HostDeps) {
     this.#deps = deps
@@ -40,13 +43,43 @@ export class SessionHost {
     return this.#actors.size
   }
 
-  /** Starts an actor for every registered session of this shard. Failures are per session, logged, not fatal. */
-  async restore(): Promise<void> {
-    const { store, shard, shards, logger } = this.#deps
+  /**
+   * Starts an actor for every registered session of this shard, RESTORE_CONCURRENCY at a time: each holds its slot
+   * until its link opens (or shows a QR, or fails; at most RESTORE_SLOT_MS). Two thousand sockets logging in at
+   * once starve each other's handshakes and keep-alives into timeouts and retries; a bounded stream does not. A
+   * command for a session not restored yet starts it at once (#actorFor). Failures are per session, logged.
+   */
+  restore(): Promise<void> {
+    return (this.#restoring = this.#restoreAll())
+  }
+
+  async #restoreAll(): Promise<void> {
+    const { store, shard, shards, logger, config } = this.#deps
     const mine = (await store.listSessions()).filter(r => shardOf(r.id, shards) === shard)
     logger.info({ sessions: mine.length }, 'restoring sessions of this shard')
-    await Promise.all(mine.map(record => this.#ensure(record).catch(err =>
-      logger.error({ err, session: record.id }, 'could not restore session'))))
+    let next = 0
+    const lane = async (): Promise<void> => {
+      for (let i = next++; i < mine.length && !this.#shuttingDown; i = next++) {
+        const record = mine[i]!
+        try {
+          await this.#ensure(record)
+          await this.#settled(record.id, config.RESTORE_SLOT_MS)
+        } catch (err) {
+          logger.error({ err, session: record.id }, 'could not restore session')
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(config.RESTORE_CONCURRENCY, mine.length) }, lane))
+    logger.info({ sessions: mine.length }, 'restored the sessions of this shard')
+  }
+
+  /** Resolves once the session's actor is no longer connecting, or after `timeoutMs`. */
+  async #settled(id: string, timeoutMs: number): Promise<void> {
+    // polling a few dozen flags is cheaper and simpler than an event per actor that only the restore wants
+    for (const end = Date.now() + timeoutMs; Date.now() < end && !this.#shuttingDown;) {
+      if (!this.#actors.get(id)?.isConnecting) return
+      await new Promise(resolve => setTimeout(resolve, RESTORE_POLL_MS))
+    }
   }
 
   async handle(task: ShardTask, signal: AbortSignal): Promise<unknown> {
@@ -109,6 +142,7 @@ export class SessionHost {
 
   async #shutdown(): Promise<void> {
     this.#shuttingDown = true
+    await this.#restoring.catch(() => undefined) // stops at once; lets the sessions it is starting finish starting
     const actors = [...this.#actors.values()]
     this.#actors.clear()
     await Promise.allSettled(actors.map(a => a.shutdown()))

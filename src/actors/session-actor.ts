@@ -39,6 +39,11 @@ export class SessionActor {
     return this.#session.start()
   }
 
+  /** True until the link first opens, shows a QR, or fails (see SessionLifecycle.isConnecting). */
+  get isConnecting(): boolean {
+    return this.#session.isConnecting
+  }
+
   /** Runs a command in mailbox order. */
   run(command: ActorCommand, signal: AbortSignal): Promise<unknown> {
     return this.#mailbox.post(() => runCommand(command, this.#session, signal))

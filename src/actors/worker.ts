@@ -37,8 +37,9 @@ const host = new SessionHost({
   loadLinkFactory: linkFactoryLoader(data.linkModule),
   sandbox: sandboxTrustLoader(data.config.SANDBOX_URL),
 })
-// Not awaited at module level: piscina only replaces a crashed thread that once reported ready, so the thread
-// must become ready quickly even when restoring many sessions takes a while. Tasks wait for it instead.
+// Not awaited: piscina only replaces a crashed thread that once reported ready, so the thread must become ready
+// quickly even when restoring many sessions takes a while. Tasks do not wait for it either: a command for a session
+// not restored yet starts that session at once (SessionHost), so the API answers throughout a long restore.
 const restored = host.restore().catch(err => logger.error({ err }, 'restore failed'))
 // Counters and event-loop delay to the main thread once a second; /readyz waits for the restore announcement.
 const telemetry = startThreadTelemetry(data.channelName, `shard-${data.shard}`)
@@ -65,7 +66,6 @@ export default async function handle(task: ShardTask): Promise<Reply> {
   running.set(task.taskId, controller)
   if (abortedEarly.delete(task.taskId)) controller.abort()
   try {
-    await restored
     return { ok: true, value: await host.handle(task, controller.signal) }
   } catch (err) {
     const error = toWireError(err)

@@ -8,6 +8,8 @@ import { randomInt } from 'node:crypto'
 import { Curve, jidDecode } from '@whiskeysockets/baileys'
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import { newKeyPair, type KeyPair } from './certs.js'
+import type { SessionRecord } from 'libsignal'
+import type { SenderKeyRecord } from '@whiskeysockets/baileys/lib/Signal/Group/index.js'
 import { PhoneSignalStore, signalPub, type SignedPreKey } from './signal-store.js'
 import type { InboxMessage, PresenceEvent } from './types.js'
 
@@ -54,21 +56,52 @@ export function deliverToCompanion(companion: Companion, stanza: BinaryNode): vo
 
 const PREKEY_BATCH = 20
 
+/** What a simulated phone must keep to be the same Signal party after a restart (sandbox state file). */
+export interface SimPhoneState {
+  identity: KeyPair
+  registrationId: number
+  signedPreKey: SignedPreKey
+  preKeys: Array<[number, KeyPair]>
+  nextPreKeyId: number
+  fresh: number[]
+  sessions: Array<[string, SessionRecord]>
+  senderKeys: Array<[string, SenderKeyRecord]>
+}
+
 /** Device 0 of an account: holds private keys, decrypts what is sent to it. */
 export class SimPhone {
-  readonly identity: KeyPair = newKeyPair()
-  readonly registrationId = randomInt(1, 16380)
+  readonly identity: KeyPair
+  readonly registrationId: number
   readonly signedPreKey: SignedPreKey
-  readonly preKeys = new Map<number, KeyPair>()
+  readonly preKeys: Map<number, KeyPair>
   readonly store: PhoneSignalStore
   #nextPreKeyId = 1
   readonly #fresh: number[] = []
 
-  constructor() {
-    const keyPair = newKeyPair()
-    this.signedPreKey = { keyId: 1, keyPair, signature: Buffer.from(Curve.sign(this.identity.private, signalPub(keyPair.public))) }
-    this.#refill()
+  constructor(saved?: SimPhoneState) {
+    this.identity = saved?.identity ?? newKeyPair()
+    this.registrationId = saved?.registrationId ?? randomInt(1, 16380)
+    this.preKeys = new Map(saved?.preKeys)
+    if (saved) {
+      this.signedPreKey = saved.signedPreKey
+      this.#nextPreKeyId = saved.nextPreKeyId
+      this.#fresh.push(...saved.fresh)
+    } else {
+      const keyPair = newKeyPair()
+      this.signedPreKey = { keyId: 1, keyPair, signature: Buffer.from(Curve.sign(this.identity.private, signalPub(keyPair.public))) }
+      this.#refill()
+    }
     this.store = new PhoneSignalStore(this.identity, this.registrationId, this.signedPreKey, this.preKeys)
+    for (const [id, record] of saved?.sessions ?? []) this.store.sessions.set(id, record)
+    for (const [id, record] of saved?.senderKeys ?? []) this.store.senderKeys.set(id, record)
+  }
+
+  toState(): SimPhoneState {
+    return {
+      identity: this.identity, registrationId: this.registrationId, signedPreKey: this.signedPreKey,
+      preKeys: [...this.preKeys], nextPreKeyId: this.#nextPreKeyId, fresh: [...this.#fresh],
+      sessions: [...this.store.sessions], senderKeys: [...this.store.senderKeys],
+    }
   }
 
   #refill(): void {
@@ -93,19 +126,45 @@ export class SimPhone {
   }
 }
 
+/** What an account must keep across a sandbox restart: its phone and its paired companions (not live links). */
+export interface AccountState {
+  phone: string
+  lid: string
+  simPhone: SimPhoneState
+  companions: Array<Omit<Companion, 'link' | 'offline' | 'preKeys'> & { preKeys: Array<[number, Buffer]> }>
+  nextDevice: number
+  nextKeyIndex: number
+}
+
 export class Account {
   readonly phone: string
   readonly lid: string
-  readonly simPhone = new SimPhone()
+  readonly simPhone: SimPhone
   readonly companions = new Map<number, Companion>()
   readonly inbox: InboxMessage[] = []
   readonly presence: PresenceEvent[] = []
   #nextDevice = 1
   #nextKeyIndex = 1
 
-  constructor(phone: string, lid: string) {
+  constructor(phone: string, lid: string, saved?: AccountState) {
     this.phone = phone
     this.lid = lid
+    this.simPhone = new SimPhone(saved?.simPhone)
+    if (saved) {
+      for (const c of saved.companions) this.companions.set(c.device, { ...c, preKeys: new Map(c.preKeys), offline: [] })
+      this.#nextDevice = saved.nextDevice
+      this.#nextKeyIndex = saved.nextKeyIndex
+    }
+  }
+
+  /** Offline stanzas and inbox records are not kept: a restored sandbox starts with empty queues. */
+  toState(): AccountState {
+    return {
+      phone: this.phone, lid: this.lid, simPhone: this.simPhone.toState(),
+      companions: [...this.companions.values()].map(({ link: _link, offline: _offline, preKeys, ...kept }) =>
+        ({ ...kept, preKeys: [...preKeys] })),
+      nextDevice: this.#nextDevice, nextKeyIndex: this.#nextKeyIndex,
+    }
   }
 
   get pnJid(): string {
@@ -167,6 +226,23 @@ export class AccountRegistry {
 
   all(): Account[] {
     return [...this.#byPhone.values()]
+  }
+
+  /** Accounts and the next LID, for the sandbox state file. */
+  toState(): { nextLid: number; accounts: AccountState[] } {
+    return { nextLid: this.#nextLid, accounts: this.all().map(a => a.toState()) }
+  }
+
+  /** Replaces every account with the saved ones (before any client connects). */
+  restore(state: { nextLid: number; accounts: AccountState[] }): void {
+    this.#byPhone.clear()
+    this.#byLid.clear()
+    for (const saved of state.accounts) {
+      const account = new Account(saved.phone, saved.lid, saved)
+      this.#byPhone.set(account.phone, account)
+      this.#byLid.set(account.lid, account)
+    }
+    this.#nextLid = state.nextLid
   }
 
   /** `1555…@s.whatsapp.net`, `1555…:2@s.whatsapp.net`, `1000…@lid`, `1000…:1@lid` → account + device. */

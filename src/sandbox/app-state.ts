@@ -29,6 +29,15 @@ export class AppStateKeys {
   has(phone: string): boolean {
     return this.#keys.has(phone)
   }
+
+  /** Every key handed out so far, for the sandbox state file. */
+  entries(): Array<[string, AppStateKey]> {
+    return [...this.#keys]
+  }
+
+  restore(entries: Array<[string, AppStateKey]>): void {
+    for (const [phone, key] of entries) this.#keys.set(phone, key)
+  }
 }
 
 const CONTACTS_COLLECTION = 'critical_unblock_low'

@@ -1,8 +1,8 @@
 /**
  * @module sandbox/main
- * CLI: `npm run sandbox -- [--port 7800] [--world FILE] [--qr-refs N] [--wrong-chain-key] [--wrong-account-signature]`.
- * Serves the platform sandbox on loopback until interrupted. The two `--wrong-*` flags (or env
- * SANDBOX_WRONG_CHAIN_KEY=1 / SANDBOX_WRONG_ACCOUNT_SIGNATURE=1) start it with those fault switches on.
+ * CLI: `npm run sandbox -- [--port 7800] [--world FILE] [--qr-refs N] [--state FILE] [--wrong-chain-key]
+ * [--wrong-account-signature]`. Serves the platform sandbox on loopback until interrupted. The two `--wrong-*` flags
+ * (or env SANDBOX_WRONG_CHAIN_KEY=1 / SANDBOX_WRONG_ACCOUNT_SIGNATURE=1) start it with those fault switches on.
  */
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
@@ -19,6 +19,8 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: process.env.LOG_LEVEL ?? 'info' },
     'wrong-chain-key': { type: 'boolean', default: process.env.SANDBOX_WRONG_CHAIN_KEY === '1' },
     'wrong-account-signature': { type: 'boolean', default: process.env.SANDBOX_WRONG_ACCOUNT_SIGNATURE === '1' },
+    // loads the paired accounts from this file when it exists, writes them back on exit (state-file.ts)
+    state: { type: 'string', default: process.env.SANDBOX_STATE_FILE },
   },
 })
 
@@ -34,6 +36,7 @@ const sandbox = await createSandbox({
     ...(values['wrong-account-signature'] ? { wrongAccountSignature: true } : {}),
   },
   ...(values['qr-refs'] ? { qrRefs: Number(values['qr-refs']) } : {}),
+  ...(values.state ? { stateFile: values.state } : {}),
 })
 logger.info({ url: sandbox.url, wsUrl: sandbox.wsUrl, mediaPort: sandbox.mediaPort }, `sandbox ready: SANDBOX_URL=${sandbox.url}`)
 if (values['wrong-chain-key'] || values['wrong-account-signature']) {
@@ -42,6 +45,7 @@ if (values['wrong-chain-key'] || values['wrong-account-signature']) {
 }
 
 const stop = (): void => {
+  setTimeout(() => process.exit(1), 15_000).unref() // a connection that will not close must not keep us alive
   sandbox.close().then(() => process.exit(0), () => process.exit(1))
 }
 process.on('SIGINT', stop)

@@ -29,6 +29,7 @@ import { MessageRouter } from './messages.js'
 import { PairingRegistry } from './pairing.js'
 import { notifyPictureChanges } from './picture-notify.js'
 import { StanzaRouter } from './router.js'
+import { loadSandboxState, saveSandboxState } from './state-file.js'
 import { SandboxStats } from './stats.js'
 import { installFastVerify } from './fast-verify.js'
 import type { Faults, InboxMessage, PresenceEvent, World, WorldPatch } from './types.js'
@@ -59,6 +60,11 @@ export interface SandboxOptions {
   /** Fault switches on from the start (as if POSTed to /faults), e.g. `{ wrongChainKey: true }`. */
   faults?: Faults
   logger?: Logger
+  /**
+   * State file (state-file.ts): when it exists, the world, accounts and paired companions are loaded from it
+   * (`world` is then ignored), and `close()` writes them back, so paired clients can log in again after a restart.
+   */
+  stateFile?: string
 }
 
 export interface SandboxTrust {
@@ -94,8 +100,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const logger = options.logger ?? pino({ level: 'silent' })
   const qr: QrPolicy = { qrRefs: options.qrRefs ?? 6, qrFirstMs: options.qrFirstMs ?? 60_000, qrNextMs: options.qrNextMs ?? 20_000 }
 
-  let world: World = options.world ? mergeWorld(emptyWorld(), parseWorldPatch(options.world)) : demoWorld()
   const accounts = new AccountRegistry()
+  const appState = new AppStateKeys()
+  const saved = options.stateFile ? loadSandboxState(options.stateFile, { accounts, appState }) : undefined
+  let world: World = saved ?? (options.world ? mergeWorld(emptyWorld(), parseWorldPatch(options.world)) : demoWorld())
   const syncAccounts = (): void => {
     for (const a of world.accounts) accounts.ensure(a.phone)
   }
@@ -132,7 +140,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (!world.accounts.some((a) => a.phone === paired.phone)) setWorld({ accounts: [{ phone: paired.phone }] })
     return paired
   }
-  const appState = new AppStateKeys()
   const pairing = new PairingRegistry(accounts, qr, () => world, ctx.faults)
   const messages = new MessageRouter(ctx, channels)
   const router = new StanzaRouter(ctx, pairing, messages, makeIqHandlers(appState, channels), appState)
@@ -177,6 +184,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     close: async () => {
       if (closed) return
       closed = true
+      // first: the state must be written even if closing a busy server takes long
+      if (options.stateFile) saveSandboxState(options.stateFile, { world, accounts, appState })
       for (const conn of [...router.connections]) conn.terminate()
       for (const client of wss.clients) client.terminate()
       wss.close()

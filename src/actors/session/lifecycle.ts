@@ -59,6 +59,11 @@ export class SessionLifecycle {
     return this.#view.isConnected
   }
 
+  /** Still on its way up: neither connected, nor showing a QR, nor given up (the restore holds a slot meanwhile). */
+  get isConnecting(): boolean {
+    return this.#view.state === 'connecting' && !this.#stopped
+  }
+
   get link(): PlatformLink | undefined {
     return this.#connection.link
   }

@@ -62,6 +62,7 @@ export const encryptHandler: IqHandler = (ctx, conn, iq) => {
     const users: BinaryNode[] = []
     for (const user of children(keyNode, 'user')) {
       const jid = user.attrs.jid ?? ''
+      ctx.stats.bump('bundleFetches') // GET /stats: each one means the client is starting a new Signal session
       const resolved = ctx.accounts.resolve(jid)
       const bundle = resolved?.account.bundleFor(resolved.device)
       users.push(bundle ? bundleNode(jid, bundle) : node('user', { jid }, [node('error', { code: '404', text: 'item-not-found' })]))

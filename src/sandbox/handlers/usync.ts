@@ -10,7 +10,7 @@ import type { IqHandler } from './types.js'
 
 const digits = (s: string): string => s.replace(/\D/g, '')
 
-function protocolNode(protocol: string, account: Account | undefined): BinaryNode | undefined {
+function protocolNode(protocol: string, account: Account | undefined, byLid: boolean): BinaryNode | undefined {
   switch (protocol) {
     case 'devices':
       if (!account) return node('devices', {}, [node('device-list', {}, [])])
@@ -20,7 +20,8 @@ function protocolNode(protocol: string, account: Account | undefined): BinaryNod
         node('key-index-list', { ts: unixNow() }, Buffer.alloc(0)),
       ])
     case 'lid':
-      return account ? node('lid', { val: account.lidJid }) : node('lid', {})
+      // the mapping answers a phone-number query; a user asked for by LID already is one
+      return account && !byLid ? node('lid', { val: account.lidJid }) : node('lid', {})
     case 'contact':
       return node('contact', { type: account ? 'in' : 'out' })
     case 'status':
@@ -45,8 +46,12 @@ export const usyncHandler: IqHandler = (ctx, _conn, iq) => {
     let resolved = ctx.accounts.resolve(jid)
     const pnUser = jid.endsWith('@s.whatsapp.net') ? digits(jid.split('@')[0]?.split(':')[0] ?? '') : ''
     if (!resolved && ctx.autoRegister && pnUser) resolved = { account: ctx.accounts.ensure(pnUser), device: 0 }
-    const content = protocols.map((p) => protocolNode(p, resolved?.account)).filter((n): n is BinaryNode => !!n)
-    users.push(node('user', { jid: resolved ? resolved.account.pnJid : jid }, content))
+    const byLid = jid.endsWith('@lid')
+    const content = protocols.map((p) => protocolNode(p, resolved?.account, byLid)).filter((n): n is BinaryNode => !!n)
+    // Answered under the JID asked for, as the platform does: Baileys caches a device list under the user part it
+    // asked with, so a LID query answered with the phone number missed that cache on every send and made Baileys
+    // re-fetch devices and force new Signal sessions each time.
+    users.push(node('user', { jid: resolved && !byLid ? resolved.account.pnJid : jid }, content))
   }
   return iqResult(iq, [node('usync', { ...(usync?.attrs ?? {}) }, [node('result', {}), node('list', {}, users)])])
 }
