@@ -114,7 +114,9 @@ describe('a full restart on the same DATA_DIR', () => {
     const second = await startSystem({ SESSION_QR_LIFETIME_MS: '4000' }, dir)
     expect(snapshotOf(second, s)).toBeUndefined()
     await expect(second.run(s.id, text('x'))).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' })
-    await second.close() // the shard finishes its restore (which deletes the session) before it shuts down
+    // the restore (which deletes the expired session) runs behind the API; readiness says it finished
+    await waitFor(() => second.ops?.readiness().ready || undefined, 'the restore finished')
+    await second.close()
     const store = openLmdbStore(dir)
     try {
       expect(await store.getSession(s.id)).toBeUndefined()
