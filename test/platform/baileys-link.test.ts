@@ -251,6 +251,13 @@ describe('baileys link: sending', () => {
     await h.link.presence({ kind: 'group', jid: '1@g.us' }, 'paused')
     expect(h.sock.presence).toEqual([['recording', '5511@s.whatsapp.net'], ['paused', '1@g.us']])
   })
+
+  it('a socket that closes under a typing update answers session not connected, not a 500', async () => {
+    const h = await harness()
+    h.sock.open()
+    h.sock.sendPresenceUpdate = async () => { throw Object.assign(new Error('Connection Closed'), { output: { statusCode: 428 } }) }
+    await expect(h.link.presence({ kind: 'phone', phone: '5511' }, 'composing')).rejects.toMatchObject({ code: 'SESSION_NOT_CONNECTED' })
+  })
 })
 
 describe('baileys link: groups and channels', () => {

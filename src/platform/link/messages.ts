@@ -100,7 +100,13 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
     async presence(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void> {
       const sock = conn.requireOpen()
       const jid = destination.kind === 'group' ? destination.jid : phoneJid(destination.phone)
-      await sock.sendPresenceUpdate(state, jid)
+      try {
+        await sock.sendPresenceUpdate(state, jid)
+      } catch (err) {
+        // the socket closed under us (a drop the link has not reported yet): the spec's answer, not a 500 of our own
+        if (isConnectionClosed(err)) throw new GatewayError('SESSION_NOT_CONNECTED')
+        throw err
+      }
     },
   }
 }
