@@ -104,7 +104,8 @@ try {
   const few = await cache.sessions('few', () => pairAll(gateway!, SENDERS, 15550100000))
   if ((await untilConnected(gateway, few, 300_000)).connected !== few.length) throw new Error('senders did not connect')
   await sendBurst(gateway, few, 2)
-  await sleep(3000)
+  // the same quiet spell as the big fleet gets below: a just-started gateway is still busy with its logins' syncs
+  await sleep(10_000 + IDLE_SECONDS * 1000)
   const rssFew = rssMb(gateway.child.pid!)
   const alone = await measureCpu(gateway.child.pid!, () => sendBurst(gateway!, few, SENDS))
   log(`${SENDERS} connected: ${alone.result.ok} sends in ${alone.wall.toFixed(1)} s, ${(alone.cpu / alone.result.ok * 1000).toFixed(1)} ms CPU each`)

@@ -141,8 +141,9 @@ export class SessionHost {
   }
 
   async #shutdown(): Promise<void> {
+    // as before the restore was staggered: let it finish (it also deletes sessions whose QR deadline passed)
+    await this.#restoring.catch(() => undefined)
     this.#shuttingDown = true
-    await this.#restoring.catch(() => undefined) // stops at once; lets the sessions it is starting finish starting
     const actors = [...this.#actors.values()]
     this.#actors.clear()
     await Promise.allSettled(actors.map(a => a.shutdown()))
