@@ -37,4 +37,6 @@ export interface SandboxContext {
   world(): World
   /** When true, any phone number a client looks up is a registered account (its phone decrypts what it gets). */
   autoRegister: boolean
+  /** Answer a device query by LID under that LID, as the platform does (see ServerOptions.lidDeviceAnswers). */
+  lidDeviceAnswers: boolean
 }

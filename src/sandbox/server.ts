@@ -55,6 +55,15 @@ export interface SandboxOptions {
    * recipient in the world. Set false to have unknown numbers be "not on the platform".
    */
   autoRegister?: boolean
+  /**
+   * Answer a device query made by LID under that LID, as the platform does (default false; env
+   * SANDBOX_LID_DEVICE_ANSWERS=1 in the CLI). On, Baileys' device cache hits and it keeps one Signal session per
+   * contact; off, the answer comes under the phone JID, Baileys misses its cache and starts a new session (pkmsg) for
+   * every message. Off stays the default until the phones send retry receipts: with kept sessions, a gateway killed
+   * between sending a message and committing its ratchet state (kill -9) leaves the next message undecryptable,
+   * which the platform repairs with a retry receipt and the sandbox cannot yet (see the README).
+   */
+  lidDeviceAnswers?: boolean
   /** Extra w:mex query ids to treat as "list subscribed channels". */
   subscribedChannelsQueryIds?: string[]
   /** Fault switches on from the start (as if POSTed to /faults), e.g. `{ wrongChainKey: true }`. */
@@ -125,6 +134,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     mediaHost: () => `127.0.0.1:${mediaHost.port}`,
     world: () => world,
     autoRegister: options.autoRegister ?? true,
+    lidDeviceAnswers: options.lidDeviceAnswers ?? false,
     subscribedQueryIds: new Set([...DEFAULT_SUBSCRIBED_QUERY_IDS, ...(options.subscribedChannelsQueryIds ?? [])]),
   }
   const setWorld = (patch: WorldPatch): void => {

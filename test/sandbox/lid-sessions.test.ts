@@ -19,7 +19,7 @@ afterAll(async () => {
 
 describe('sessions with a contact addressed by LID', () => {
   it('are set up once, not for every message', async () => {
-    sandbox = await createSandbox({ port: 0, world: { accounts: [{ phone: ALICE }, { phone: BOB }] } })
+    sandbox = await createSandbox({ port: 0, lidDeviceAnswers: true, world: { accounts: [{ phone: ALICE }, { phone: BOB }] } })
     alice = (await pairAndLogin(sandbox.url, await fetchTrust(sandbox.url), ALICE)).socket
     const bobLid = (await getJson<{ lid: string }>(`${sandbox.url}/accounts/${BOB}/lid`)).lid
     const fetches = async () => (await getJson<Record<string, number>>(`${sandbox.url}/stats`)).bundleFetches ?? 0

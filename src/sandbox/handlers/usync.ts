@@ -46,7 +46,7 @@ export const usyncHandler: IqHandler = (ctx, _conn, iq) => {
     let resolved = ctx.accounts.resolve(jid)
     const pnUser = jid.endsWith('@s.whatsapp.net') ? digits(jid.split('@')[0]?.split(':')[0] ?? '') : ''
     if (!resolved && ctx.autoRegister && pnUser) resolved = { account: ctx.accounts.ensure(pnUser), device: 0 }
-    const byLid = jid.endsWith('@lid')
+    const byLid = ctx.lidDeviceAnswers && jid.endsWith('@lid')
     const content = protocols.map((p) => protocolNode(p, resolved?.account, byLid)).filter((n): n is BinaryNode => !!n)
     // Answered under the JID asked for, as the platform does: Baileys caches a device list under the user part it
     // asked with, so a LID query answered with the phone number missed that cache on every send and made Baileys
