@@ -50,7 +50,11 @@ export class SessionActor {
   }
 
   /** SIGTERM: close the link without logging out; the session stays registered and comes back on restart. */
-  shutdown(): Promise<void> {
-    return this.#session.shutdown()
+  async shutdown(): Promise<void> {
+    await this.#session.shutdown()
+    // A command still running (a send waiting for its ack) settles now that the link is closed, and with it the key
+    // store transaction Baileys commits after sending; only then is the stored Signal state whole.
+    await this.#mailbox.post(async () => undefined)
+    await this.#session.markCleanStop()
   }
 }

@@ -10,7 +10,9 @@
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import type { LinkEvents, LinkFactory, PlatformLink, SandboxTrust } from '../../platform/link.js'
-import type { Store } from '../../storage/types.js'
+import { guardedKeys } from '../../platform/signal-recovery/guarded-keys.js'
+import { RunMarker } from '../../platform/signal-recovery/run-marker.js'
+import type { AuthStore, Store } from '../../storage/types.js'
 import { reconnectDelay } from '../backoff.js'
 import { countReconnect } from '../../metrics/observe.js'
 
@@ -34,9 +36,27 @@ export class LinkConnection {
   #generation = 0
   #reconnectTimer: NodeJS.Timeout | undefined
   #attempt = 0
+  /** Whether the session's last run ended cleanly (platform/signal-recovery). */
+  readonly #runMarker: RunMarker
 
   constructor(deps: ConnectionDeps) {
     this.#deps = deps
+    this.#runMarker = new RunMarker(deps.store.auth(deps.sessionId))
+  }
+
+  /** After a clean stop (link closed, commands settled): the next start may trust the stored Signal state. */
+  async markCleanStop(): Promise<void> {
+    await this.#runMarker.release()
+  }
+
+  /** The session's auth store; while it recovers from an unclean stop, with stale Signal state renewed as used. */
+  async #authForLink(): Promise<AuthStore> {
+    const { sessionId, store, log } = this.#deps
+    const auth = store.auth(sessionId)
+    const { recovery, crashed } = await this.#runMarker.prepare()
+    if (crashed) log.warn('the previous run ended uncleanly: Signal sessions from before it are renewed as they are used')
+    if (!recovery) return auth
+    return { ...auth, keys: guardedKeys(auth, { state: recovery, save: s => this.#runMarker.saveRecovery(s), log }) }
   }
 
   /** The current link; undefined while none is open or after it closed. */
@@ -51,10 +71,18 @@ export class LinkConnection {
     clearTimeout(this.#reconnectTimer)
     const generation = ++this.#generation
     let sandbox: SandboxTrust | undefined
+    let auth: AuthStore
     try {
       sandbox = await sandboxTrust()
     } catch (err) {
       log.warn({ err }, 'sandbox trust unavailable')
+      if (generation === this.#generation) this.scheduleReconnect()
+      return
+    }
+    try {
+      auth = await this.#authForLink()
+    } catch (err) {
+      log.error({ err }, 'could not read the session\'s run marker')
       if (generation === this.#generation) this.scheduleReconnect()
       return
     }
@@ -73,7 +101,7 @@ export class LinkConnection {
     }
     try {
       this.#link = createLink({
-        sessionId, auth: store.auth(sessionId), contacts: store.contacts(sessionId),
+        sessionId, auth, contacts: store.contacts(sessionId),
         logger: log, config, sandbox, events: guarded,
       })
     } catch (err) {

@@ -104,6 +104,11 @@ export class SessionLifecycle {
     await this.#dropLink({ logout: false })
   }
 
+  /** After shutdown() and every command settled: records the clean stop (platform/signal-recovery). */
+  async markCleanStop(): Promise<void> {
+    await this.#connection.markCleanStop()
+  }
+
   /** Clears credentials and starts pairing over with a fresh QR deadline (reset, or logged out on the phone). */
   async #backToQr(): Promise<void> {
     const deadline = await this.#record.restartPairing(this.#deps.config.SESSION_QR_LIFETIME_MS)
