@@ -7,8 +7,11 @@
  */
 import { BroadcastChannel } from 'node:worker_threads'
 import type { SessionSnapshot, SnapshotEvent } from '../protocol/snapshot.js'
-import { secretMatches } from './ids.js'
+import { hashSecret, newSessionIds, secretMatches } from './ids.js'
 import { eventsChannel } from './wire.js'
+
+/** Checked against when the id is unknown, so an unknown id costs the same hash and compare as a known one. */
+const DECOY_HASH = hashSecret(newSessionIds().sessionId)
 
 /** How long past its QR deadline an unscanned session may still show, waiting for its actor to delete it. */
 const DEADLINE_SLACK_MS = 10_000
@@ -21,8 +24,11 @@ interface Entry {
 export class SnapshotCache {
   readonly #entries = new Map<string, Entry>()
   readonly #channel: BroadcastChannel
+  readonly #matches: typeof secretMatches
 
-  constructor(channelName: string) {
+  /** `matches` is the secret check (tests count its calls). */
+  constructor(channelName: string, matches: typeof secretMatches = secretMatches) {
+    this.#matches = matches
     this.#channel = new BroadcastChannel(eventsChannel(channelName))
     this.#channel.onmessage = (event: unknown) => this.apply((event as MessageEvent<SnapshotEvent>).data)
     // The HTTP server keeps the process alive; the cache must not.
@@ -76,7 +82,9 @@ export class SnapshotCache {
    */
   authenticate(id: string, secret: string, now = Date.now()): SessionSnapshot | undefined {
     const entry = this.#entries.get(id)
-    if (!entry || !secretMatches(entry.sessionIdHash, secret)) return undefined
+    // no early return for an unknown id: its answer takes as long as a wrong secret's (no timing oracle on ids)
+    const matches = this.#matches(entry?.sessionIdHash ?? DECOY_HASH, secret)
+    if (!entry || !matches) return undefined
     const deadline = entry.snapshot.qrDeadline
     if (deadline !== null && now > deadline + DEADLINE_SLACK_MS) return undefined
     return entry.snapshot

@@ -104,6 +104,25 @@ describe('SnapshotCache', () => {
     }
   })
 
+  it('checks a secret for an unknown id as for a known one, so response timing does not tell which ids exist', () => {
+    const checked: string[] = []
+    const cache = new SnapshotCache(`cache-test-${Math.random()}`, (hash, presented) => {
+      checked.push(presented)
+      return secretMatches(hash, presented)
+    })
+    try {
+      const known = newSessionIds()
+      cache.add(hashSecret(known.sessionId), snap(known.id, 0))
+      expect(cache.authenticate(known.id, 'wrong-1')).toBeUndefined()
+      expect(cache.authenticate('no-such-id', 'wrong-2')).toBeUndefined()
+      expect(cache.authenticate('no-such-id', known.sessionId)).toBeUndefined() // a real secret under a wrong id
+      expect(checked).toEqual(['wrong-1', 'wrong-2', known.sessionId])
+      expect(cache.authenticate(known.id, known.sessionId)?.id).toBe(known.id)
+    } finally {
+      cache.close()
+    }
+  })
+
   it('hides an unscanned session shortly after its QR deadline even if no actor deleted it', () => {
     const cache = new SnapshotCache(`cache-test-${Math.random()}`)
     try {
