@@ -1,6 +1,7 @@
 /**
  * What the request log and the request metrics cost: CPU time of the serving process per GET /session, through the
- * full app (pino-http line at info, express-prom-bundle histogram, ops routes) vs. the session routes alone.
+ * full app (request log at info, which writes nothing for a successful poll; request histogram; ops routes) vs. the
+ * GET /session handler alone.
  * CPU per request, not req/s: on a shared machine CPU time is the steadier measure. Modes alternate, RUNS each.
  *
  *   npm run bench:ops            (BENCH_RUNS=3 BENCH_SECONDS=5 BENCH_CONNECTIONS=16 by default)
@@ -50,7 +51,7 @@ const on = median(perRequest.on)
 const off = median(perRequest.off)
 const report = new BenchReport('ops-overhead', { runs, seconds, connections })
 const detail = `median of ${runs} runs, ${connections} connections, ${seconds} s each`
-report.add({ figure: 'CPU per GET /session, session routes alone', value: off, unit: 'µs', detail })
+report.add({ figure: 'CPU per GET /session, its handler alone', value: off, unit: 'µs', detail })
 report.add({ figure: 'CPU per GET /session, full app (request log at info + metrics)', value: on, unit: 'µs', detail })
 report.add({ figure: 'added by request log + metrics per request', value: on - off, unit: 'µs', detail })
 report.finish()

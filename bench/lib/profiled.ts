@@ -15,16 +15,17 @@ const top = (shares: CpuShare[], n: number) => shares.slice(0, n).map(s => `${s.
 export class ProfiledPhase {
   readonly #dir = mkdtempSync(path.join(os.tmpdir(), 'bench-prof-'))
   readonly #windows: { fromUs: number; toUs: number }[] = []
-  /** Flags for startGateway / withWorld. */
-  readonly nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${this.#dir}`]
+  /** Flags for startGateway / withWorld; none with BENCH_CPU_PROFILE=0 (V8's sampler costs every thread it runs in). */
+  readonly nodeArgs = process.env.BENCH_CPU_PROFILE === '0' ? [] : ['--cpu-prof', `--cpu-prof-dir=${this.#dir}`]
 
   start(): void { this.#windows.push({ fromUs: monotonicUs(), toUs: Infinity }) }
   end(): void { this.#windows.at(-1)!.toUs = monotonicUs() }
 
-  /** Call after the gateway exited. Prints the summary, removes the profiles, returns it with a one-line digest. */
+  /** Call after the gateway exited. Prints the summary (BENCH_PROFILE_TOP lines a table, default 12), removes the
+   * profiles, returns it with a one-line digest. */
   summarise(what: string): { summary: CpuSummary; digest: string } {
     try {
-      const summary = summariseProfiles(readProfiles(this.#dir), { root, windows: this.#windows, top: 12 })
+      const summary = summariseProfiles(readProfiles(this.#dir), { root, windows: this.#windows, top: Number(process.env.BENCH_PROFILE_TOP ?? 12) })
       console.log(formatShares(`\nCPU ${what} by package (self time, ${summary.threads} threads, ${Math.round(summary.busyMs)} ms sampled busy):`, summary.byPackage))
       console.log(formatShares('by the package that called (Node built-ins count for their caller):', summary.byCaller))
       console.log(formatShares('by function:', summary.byFunction))

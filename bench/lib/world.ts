@@ -1,32 +1,39 @@
 /**
  * @module bench/lib/world
  * One bench's processes: the platform sandbox and the real gateway, each its own process on loopback, with a temp
- * data folder; `stop()` ends both and removes the folder (also on Ctrl-C).
+ * data folder; `stop()` ends both and removes the folder (also on Ctrl-C). With a `FleetCache`, the gateway's data
+ * folder and the sandbox's state live in the cache instead, so a paired fleet survives to the next run.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../../src/demo/processes.js'
+import type { FleetCache } from './fleet-cache.js'
 
 export interface BenchWorld {
   sandbox: SandboxProcess
-  gateway: GatewayProcess
+  /** The current gateway process (a new object after `restartGateway`). */
+  readonly gateway: GatewayProcess
   dataDir: string
+  /** Stops the gateway cleanly and starts it again on the same data (e.g. with profiler flags). */
+  restartGateway(nodeArgs: string[]): Promise<GatewayProcess>
   stop(): Promise<void>
 }
 
 /** Gateway settings every bench wants: private (loopback) media URLs allowed, no POST /session rate limit. */
 const BENCH_ENV = { MEDIA_ALLOW_PRIVATE_URLS: 'true', SESSION_CREATE_PER_MINUTE: '0' }
 
-export async function startWorld(name: string, gatewayEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchWorld> {
+export async function startWorld(name: string, gatewayEnv: Record<string, string> = {}, nodeArgs: string[] = [], cache?: FleetCache): Promise<BenchWorld> {
+  if (cache) process.env.SANDBOX_STATE_FILE = cache.stateFile // the sandbox child inherits it
   const sandbox = await startSandbox()
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`))
+  const dataDir = cache ? cache.dataDir('gateway') : mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`))
   let gateway: GatewayProcess
+  const env = { SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, ...BENCH_ENV, ...gatewayEnv }
   try {
-    gateway = await startGateway({ SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, ...BENCH_ENV, ...gatewayEnv }, nodeArgs)
+    gateway = await startGateway(env, nodeArgs)
   } catch (err) {
     await sandbox.stop()
-    rmSync(dataDir, { recursive: true, force: true })
+    if (!cache) rmSync(dataDir, { recursive: true, force: true })
     throw err
   }
   let stopped = false
@@ -35,15 +42,22 @@ export async function startWorld(name: string, gatewayEnv: Record<string, string
     stopped = true
     await gateway.stop().catch(() => undefined)
     await sandbox.stop().catch(() => undefined)
-    rmSync(dataDir, { recursive: true, force: true })
+    // both stopped cleanly: the cache keeps a coherent fleet (or removes a half-paired one)
+    if (cache) cache.finish()
+    else rmSync(dataDir, { recursive: true, force: true })
   }
   process.once('SIGINT', () => void stop().then(() => process.exit(130)))
-  return { sandbox, gateway, dataDir, stop }
+  const restartGateway = async (args: string[]) => {
+    await gateway.stop()
+    gateway = await startGateway(env, args)
+    return gateway
+  }
+  return { sandbox, get gateway() { return gateway }, dataDir, restartGateway, stop }
 }
 
 /** Runs `body` in a fresh world and always stops it; prints the gateway's last output when the bench fails. */
-export async function withWorld<T>(name: string, gatewayEnv: Record<string, string>, body: (w: BenchWorld) => Promise<T>, nodeArgs: string[] = []): Promise<T> {
-  const world = await startWorld(name, gatewayEnv, nodeArgs)
+export async function withWorld<T>(name: string, gatewayEnv: Record<string, string>, body: (w: BenchWorld) => Promise<T>, nodeArgs: string[] = [], cache?: FleetCache): Promise<T> {
+  const world = await startWorld(name, gatewayEnv, nodeArgs, cache)
   try {
     return await body(world)
   } catch (err) {

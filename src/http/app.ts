@@ -20,10 +20,10 @@ import { groupRoutes } from './routes/group.js'
 import { messageRoutes } from './routes/message.js'
 import { qrPageRoutes } from './qr-page/routes.js'
 import { openApiRoutes } from './openapi/router.js'
-import { sessionRoutes } from './routes/session.js'
+import { sessionRoutes, sessionView } from './routes/session.js'
 import { statusRoutes } from './routes/status.js'
 import { typingRoutes } from './routes/typing.js'
-import { opsRoutes } from './ops/index.js'
+import { opsParts } from './ops/index.js'
 
 export type { AppDeps } from './routes/deps.js'
 
@@ -32,20 +32,22 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by')
   // GET /session is polled for a changing QR; conditional 304s would only add a way to miss an update.
   app.set('etag', false)
-  app.use((_req, res, next) => {
+  // Request log + metrics first (they must see every request). Then the API, the polled GET /session first: every
+  // router a request passes costs it a path match (BENCHMARKS.md). Then /healthz, /readyz, /metrics and the pages.
+  const ops = opsParts(deps)
+  app.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff')
-    next()
+    ops.observer(req, res, next)
   })
-
-  // Request log + metrics first (they must see every request), then /healthz, /readyz, /metrics.
-  app.use(opsRoutes(deps))
-  app.use(openApiRoutes())
+  app.get('/session', sessionView(deps))
   app.use(sessionRoutes(deps))
   app.use(messageRoutes(deps))
   app.use(statusRoutes(deps))
   app.use(typingRoutes(deps))
   app.use(groupRoutes(deps))
   app.use(channelRoutes(deps))
+  app.use(...ops.routes)
+  app.use(openApiRoutes())
   app.use(qrPageRoutes(deps))
 
   // Anything else, including every method on /webhook (the retired feature, SPEC: Events), is 404.

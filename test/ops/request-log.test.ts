@@ -14,7 +14,7 @@ describe('request log', () => {
     const line = lines[0]!
     expect(line).toMatchObject({
       reqId: res.headers['x-request-id'], method: 'GET', route: '/group/:groupId', status: 200, session: auth.id,
-      url: '/group/120363000000000001@g.us',
+      path: '/group/120363000000000001@g.us',
     })
     expect(typeof line['durationMs']).toBe('number')
     expect(line['level']).toBe(30)
@@ -41,6 +41,30 @@ describe('request log', () => {
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
     const ids = requestLines(logs).map(l => l['reqId'])
     expect(ids).toEqual(['proxy-42.a:b', replaced.headers['x-request-id']])
+  })
+
+  it('logs successful GET /session polls at debug and everything else at info or warn; never a query string', async () => {
+    const { app, auth, logs, system } = makeApp()
+    await request(app).get('/session').set(auth)
+    await request(app).get('/session').set({ id: auth.id, 'session-id': 'wrong' })
+    await request(app).get('/group/120363000000000001@g.us?token=abc').set(auth)
+    system.onRun = () => { throw new Error('boom') }
+    await request(app).post('/message').set(auth).send({ phone: '15550000002', type: 'text', text: 'hi' })
+    expect(requestLines(logs).map(l => [l['route'], l['status'], l['level']])).toEqual([
+      ['/session', 200, 20], ['/session', 404, 30], ['/group/:groupId', 200, 30], ['/message', 500, 40],
+    ])
+    expect(requestLines(logs)[2]!['path']).toBe('/group/120363000000000001@g.us')
+    expect(JSON.stringify(logs)).not.toContain('token=abc')
+  })
+
+  it('logs a request whose client hung up before the answer, marked aborted', async () => {
+    const { app, auth, logs, system } = makeApp()
+    system.onRun = () => new Promise(resolve => setTimeout(() => resolve(null), 400))
+    const hungUp = await request(app).post('/message').set(auth).timeout(50)
+      .send({ phone: '15550000002', type: 'text', text: 'hi' }).then(() => false, () => true)
+    expect(hungUp).toBe(true)
+    await new Promise(resolve => setTimeout(resolve, 600))
+    expect(requestLines(logs)).toEqual([expect.objectContaining({ route: '/message', aborted: true, session: auth.id })])
   })
 
   it('labels unknown paths with one route, not the raw path', async () => {

@@ -1,21 +1,38 @@
 /**
  * @module http/ops
- * Operations around the API, mounted first by `createApp`: the request log and the request metrics (both see
- * every request, so they come before the routes), then `/healthz`, `/readyz` and `/metrics`.
+ * Operations around the API. `createApp` mounts `observer` first (the request log and the request metrics see
+ * every request; one middleware and one `close` listener for both) and `routes` (`/healthz`, `/readyz`, `/metrics`)
+ * after the API's routes: their paths do not overlap, and the polled `GET /session` then passes as few layers as
+ * possible (each costs it a path match; BENCHMARKS.md).
  */
-import { Router } from 'express'
+import type { RequestHandler, Response, Router } from 'express'
+import { requestIdOf } from './request-id.js'
 import { createMetricsRegistry } from '../../metrics/registry.js'
 import type { AppDeps } from '../routes/deps.js'
 import { healthRoutes } from './health.js'
 import { metricsRoute, requestMetrics } from './metrics.js'
 import { requestLog } from './request-log.js'
 
-export function opsRoutes({ system, logger }: AppDeps): Router {
+/** What the observer keeps on `res.locals` between the request's start and its response's close. */
+interface Observed { started: number; reqId: string }
+const OBSERVED = 'observedRequest'
+
+export function opsParts({ system, logger }: AppDeps): { observer: RequestHandler; routes: Router[] } {
   const registry = createMetricsRegistry(system.ops)
-  const router = Router()
-  router.use(requestLog(logger))
-  router.use(requestMetrics(registry))
-  router.use(healthRoutes(system.ops))
-  router.use(metricsRoute(registry))
-  return router
+  const log = requestLog(logger)
+  const time = requestMetrics(registry)
+  // One shared listener, no closure per request: every poll of GET /session passes here.
+  function onClose(this: Response): void {
+    const { started, reqId } = this.locals[OBSERVED] as Observed
+    time(this.req, this, started)
+    log(this.req, this, started, reqId)
+  }
+  const observer: RequestHandler = (req, res, next) => {
+    const observed: Observed = { started: performance.now(), reqId: requestIdOf(req, res) }
+    res.locals[OBSERVED] = observed
+    // 'close' comes once per response: after 'finish' for every answer sent, alone when the client hung up first
+    res.on('close', onClose)
+    next()
+  }
+  return { observer, routes: [healthRoutes(system.ops), metricsRoute(registry)] }
 }

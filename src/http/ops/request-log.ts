@@ -1,44 +1,50 @@
 /**
  * @module http/ops/request-log
- * One log line per request (pino-http): request id, method, route pattern, url, status, duration, and the
- * session's `id` header. The `session-id` header is a secret and never logged: the line is built from chosen
- * fields only, and the root logger redacts the header too (`src/logger.ts`). Probes and scrapes log at debug.
+ * One log line per request: request id, method, route pattern, path, status, duration, and the session's `id`
+ * header. The `session-id` header is a secret and never logged: the line is built from chosen fields only, and the
+ * root logger redacts the header too (`src/logger.ts`). The path is logged without its query string.
+ *
+ * Levels: 5xx at warn, other requests at info, and at debug the ones that are polled: probes and scrapes, and a
+ * successful `GET /session` (every client polls it every few seconds for its QR; 1,000 clients would write hundreds
+ * of identical lines a second). Its failures (404, 400) still log at info.
+ *
+ * Why not pino-http: it builds a child logger per request and passes every line through the redaction paths, which
+ * made logging most of the gateway's own CPU on `GET /session` (bench/get-session.ts, BENCHMARKS.md); a line at a
+ * disabled level costs nothing here.
  */
-import type { Request, RequestHandler } from 'express'
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Logger } from 'pino'
-import { pinoHttp } from 'pino-http'
+import type { Request, Response } from 'express'
+import type { Level, Logger } from 'pino'
 import { OPS_PATHS } from './paths.js'
-import { requestIdOf } from './request-id.js'
 import { routePattern } from './route-pattern.js'
 
-function lineOf(req: IncomingMessage, res: ServerResponse, loggable: { responseTime?: number }) {
-  const request = req as Request
-  const session = request.headers.id
-  return {
-    method: request.method,
-    route: routePattern(request),
-    url: request.originalUrl,
-    status: res.statusCode,
-    durationMs: loggable.responseTime,
-    ...(typeof session === 'string' ? { session } : {}),
-  }
+const pathOf = (req: Request): string => {
+  const url = req.originalUrl
+  const q = url.indexOf('?')
+  return q === -1 ? url : url.slice(0, q)
 }
 
-export function requestLog(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: requestIdOf,
-    // Only the request id is bound to req.log/res.log; the finished line carries the chosen fields above.
-    quietReqLogger: true,
-    quietResLogger: true,
-    customSuccessObject: lineOf,
-    customErrorObject: (req, res, _err, loggable) => lineOf(req, res, loggable),
-    customSuccessMessage: () => 'request',
-    customErrorMessage: () => 'request',
-    customLogLevel: (req, res) => {
-      if (OPS_PATHS.has((req as Request).path)) return 'debug'
-      return res.statusCode >= 500 ? 'warn' : 'info'
-    },
-  }) as unknown as RequestHandler
+export function requestLevel(req: Request, res: Response): Level {
+  if (res.statusCode >= 500) return 'warn'
+  if (OPS_PATHS.has(req.path)) return 'debug'
+  if (req.method === 'GET' && res.statusCode < 400 && routePattern(req) === '/session') return 'debug'
+  return 'info'
+}
+
+/** Writes the line of one request once its response closed (sent or cut off); `started` is its performance.now(). */
+export function requestLog(logger: Logger): (req: Request, res: Response, started: number, reqId: string) => void {
+  return (req, res, started, reqId) => {
+    const level = requestLevel(req, res)
+    if (!logger.isLevelEnabled(level)) return
+    const session = req.headers.id
+    logger[level]({
+      reqId,
+      method: req.method,
+      route: routePattern(req),
+      path: pathOf(req),
+      status: res.statusCode,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      ...(res.writableFinished ? {} : { aborted: true }), // the client hung up before the answer was sent
+      ...(typeof session === 'string' ? { session } : {}),
+    }, 'request')
+  }
 }
