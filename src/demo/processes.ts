@@ -26,8 +26,13 @@ export async function freePort(): Promise<number> {
   return port
 }
 
-/** `nodeArgs`: extra node flags (e.g. `--cpu-prof`, which Node does not take from NODE_OPTIONS). */
-export async function startGateway(env: Record<string, string>, nodeArgs: string[] = []): Promise<GatewayProcess> {
+/**
+ * `nodeArgs`: extra node flags (e.g. `--cpu-prof`, which Node does not take from NODE_OPTIONS). Resolves once the
+ * gateway is ready (`/readyz` 200), or with `until: 'listening'` as soon as it answers HTTP at all (`/healthz`),
+ * while its shards may still be restoring sessions.
+ */
+export async function startGateway(env: Record<string, string>, nodeArgs: string[] = [], options: { until?: 'ready' | 'listening' } = {}): Promise<GatewayProcess> {
+  const probe = options.until === 'listening' ? '/healthz' : '/readyz'
   const port = env.PORT ? Number(env.PORT) : await freePort()
   let out = ''
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts')], {
@@ -46,7 +51,7 @@ export async function startGateway(env: Record<string, string>, nodeArgs: string
     try {
       // Ready, not just listening: a session created before its shard thread is up would spend part of its QR
       // window waiting for the thread (and tests with short QR lifetimes would see it expire).
-      const res = await fetch(`${url}/readyz`)
+      const res = await fetch(`${url}${probe}`)
       if (res.status === 200) break
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) throw new Error(`gateway did not start:\n${out}`)
