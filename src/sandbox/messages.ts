@@ -32,9 +32,9 @@ export class MessageRouter {
 
   constructor(private readonly ctx: SandboxContext, private readonly channels: ChannelStore) {}
 
-  #enqueue(phone: string, job: () => Promise<void>): Promise<void> {
+  #enqueue(phone: string, job: () => Promise<void>, what: Record<string, unknown> = {}): Promise<void> {
     const next = (this.#queues.get(phone) ?? Promise.resolve()).then(job).catch((err) => {
-      this.ctx.logger.warn({ err, phone }, 'recipient phone failed to process a message')
+      this.ctx.logger.warn({ err, phone, ...what }, 'recipient phone failed to process a message')
     })
     this.#queues.set(phone, next)
     return next
@@ -120,7 +120,7 @@ export class MessageRouter {
         }
         if (account === sender) return // the sender's own phone gets a deviceSentMessage copy; not an inbox item
         await this.#record(account, message, { id, chat: chatFor(), from: sender.phone, status: isStatus, to }, conn)
-      })
+      }, { id, from: `${sender.phone}:${senderDevice}`, type: copy.type })
     }
 
     if (skmsg && isGroup) {
