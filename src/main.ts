@@ -3,12 +3,11 @@
  * The only place that listens. Reads settings, opens the actor system (worker threads + storage), serves HTTP,
  * and on SIGTERM/SIGINT drains in-flight requests and closes sockets without logging any device out.
  */
-import { createServer } from 'node:http'
 import { loadConfig, type Config } from './config.js'
 import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
-import { answerClientErrors } from './http/client-errors.js'
+import { createHttpServer } from './http/server.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
 import { startupFailed } from './security/startup-failure.js'
 import { installTestHooks } from './test-hooks.js'
@@ -29,8 +28,7 @@ const system = await createActorSystem({ config: { ...config, LOG_FORMAT: pretty
   .catch(startupFailed)
 const app = createApp({ system, config, logger })
 installTestHooks(config, system, logger)
-const server = createServer(app)
-answerClientErrors(server)
+const server = createHttpServer(app)
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, sandbox: config.SANDBOX_URL ?? null }, 'gateway listening')
   if (config.MEDIA_ALLOW_PRIVATE_URLS) logger.warn('MEDIA_ALLOW_PRIVATE_URLS=true: media URLs may reach loopback and private addresses (SSRF guard off)')

@@ -1,0 +1,24 @@
+/**
+ * @module http/server
+ * The gateway's HTTP server around the express app: client errors answered in the spec's shape
+ * (`client-errors.ts`), and timeouts that bound what a slow or silent client can hold. Node's defaults let a
+ * connection that never finishes its headers (a slowloris, or a client that sent only blank lines) sit for 60 s,
+ * checked every 30 s; here it gets 408 `request timeout` after HEADERS_TIMEOUT_MS, checked every second.
+ */
+import { createServer, type RequestListener, type Server } from 'node:http'
+import { answerClientErrors } from './client-errors.js'
+
+/** Time to receive a request's headers. */
+export const HEADERS_TIMEOUT_MS = 10_000
+/** Time to receive a whole request (bodies are JSON of at most BODY_LIMIT_BYTES; media come by URL). */
+export const REQUEST_TIMEOUT_MS = 30_000
+
+export function createHttpServer(app: RequestListener): Server {
+  const server = createServer({
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: 1000,
+  }, app)
+  answerClientErrors(server)
+  return server
+}
