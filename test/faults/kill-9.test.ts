@@ -5,7 +5,7 @@
  * once and no send twice (a send cut by the kill may or may not have arrived; it never arrives twice).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchGateway, pair, sandboxCall, waitFor, inbox, type Gateway, type Session } from '../e2e/harness.js'
+import { launchGateway, launchPaired, pair, sandboxCall, waitFor, inbox, type Gateway, type Session } from '../e2e/harness.js'
 import { ALICE, BOB, CAROL, DAVE, auditDelivery, connected, faultWorld, type SendOutcome } from './helpers.js'
 
 describe('kill -9 during a burst of sends, then a start', () => {
@@ -81,9 +81,7 @@ describe('kill -9 during a burst of group sends, then a start', () => {
     await sandboxCall(world.sandbox.url, 'POST', '/world', {
       groups: [{ id: GROUP, name: 'Crash test', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL }] }],
     })
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
-    alice = await gw.createSession()
-    await pair(gw, world.sandbox.url, alice, ALICE)
+    ;({ gw, session: alice } = await launchPaired(world.sandbox.url, world.dataDir, ALICE))
   }, 300_000)
   afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
 

@@ -7,6 +7,7 @@
  */
 import type { RequestHandler, Response, Router } from 'express'
 import { requestIdOf } from './request-id.js'
+import { routePattern } from './route-pattern.js'
 import { createMetricsRegistry } from '../../metrics/registry.js'
 import type { AppDeps } from '../routes/deps.js'
 import { healthRoutes } from './health.js'
@@ -24,8 +25,9 @@ export function opsParts({ system, logger }: AppDeps): { observer: RequestHandle
   // One shared listener, no closure per request: every poll of GET /session passes here.
   function onClose(this: Response): void {
     const { started, reqId } = this.locals[OBSERVED] as Observed
-    time(this.req, this, started)
-    log(this.req, this, started, reqId)
+    const route = routePattern(this.req)
+    time(this.req, this, started, route)
+    log(this.req, this, started, reqId, route)
   }
   const observer: RequestHandler = (req, res, next) => {
     const observed: Observed = { started: performance.now(), reqId: requestIdOf(req, res) }

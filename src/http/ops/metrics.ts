@@ -9,15 +9,15 @@
 import { Router, type Request, type Response } from 'express'
 import { Histogram, type Registry } from 'prom-client'
 import { METRICS_PATH, OPS_PATHS } from './paths.js'
-import { routePattern } from './route-pattern.js'
 
 /** Seconds; sends wait for the platform's ack (up to ACK_TIMEOUT_MS), GET /session answers in a millisecond. */
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
 type Series = ReturnType<Histogram<'method' | 'route' | 'status_code'>['labels']>
 
-/** Records one request once its response closed; `started` is its performance.now(). Probes are not timed. */
-export function requestMetrics(registry: Registry): (req: Request, res: Response, started: number) => void {
+/** Records one request once its response closed; `started` is its performance.now(), `route` its route pattern.
+ * Probes are not timed. */
+export function requestMetrics(registry: Registry): (req: Request, res: Response, started: number, route: string) => void {
   const histogram = new Histogram({
     name: 'gateway_http_request_duration_seconds',
     help: 'duration of HTTP requests in seconds, by method, route pattern and status',
@@ -27,9 +27,8 @@ export function requestMetrics(registry: Registry): (req: Request, res: Response
   })
   // bounded: methods × route patterns × statuses the app can produce
   const series = new Map<string, Series>()
-  return (req, res, started) => {
+  return (req, res, started, route) => {
     if (OPS_PATHS.has(req.path)) return
-    const route = routePattern(req)
     const status = String(res.statusCode)
     const key = `${req.method} ${route} ${status}`
     let s = series.get(key)

@@ -15,7 +15,6 @@
 import type { Request, Response } from 'express'
 import type { Level, Logger } from 'pino'
 import { OPS_PATHS } from './paths.js'
-import { routePattern } from './route-pattern.js'
 
 const pathOf = (req: Request): string => {
   const url = req.originalUrl
@@ -23,23 +22,25 @@ const pathOf = (req: Request): string => {
   return q === -1 ? url : url.slice(0, q)
 }
 
-export function requestLevel(req: Request, res: Response): Level {
+/** `route` is the request's route pattern (route-pattern.ts). */
+export function requestLevel(req: Request, res: Response, route: string): Level {
   if (res.statusCode >= 500) return 'warn'
   if (OPS_PATHS.has(req.path)) return 'debug'
-  if (req.method === 'GET' && res.statusCode < 400 && routePattern(req) === '/session') return 'debug'
+  if (req.method === 'GET' && res.statusCode < 400 && route === '/session') return 'debug'
   return 'info'
 }
 
-/** Writes the line of one request once its response closed (sent or cut off); `started` is its performance.now(). */
-export function requestLog(logger: Logger): (req: Request, res: Response, started: number, reqId: string) => void {
-  return (req, res, started, reqId) => {
-    const level = requestLevel(req, res)
+/** Writes the line of one request once its response closed (sent or cut off); `started` is its performance.now(),
+ * `route` its route pattern. */
+export function requestLog(logger: Logger): (req: Request, res: Response, started: number, reqId: string, route: string) => void {
+  return (req, res, started, reqId, route) => {
+    const level = requestLevel(req, res, route)
     if (!logger.isLevelEnabled(level)) return
     const session = req.headers.id
     logger[level]({
       reqId,
       method: req.method,
-      route: routePattern(req),
+      route,
       path: pathOf(req),
       status: res.statusCode,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
