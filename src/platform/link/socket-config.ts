@@ -13,6 +13,7 @@ import { withSharedAsyncContext } from '../async-context.js'
 import type { LinkOptions } from '../link.js'
 import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
 import { setPlatformSignatureCheck } from '../signature-check.js'
+import { installSignalQueueContext } from '../signal-queue-context.js'
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
 /** Baileys logs a lot at info, and at debug/trace whole stanzas, decrypted messages and key-store traffic: its child
@@ -35,6 +36,7 @@ export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCre
   const sandboxConfig: Record<string, unknown> = {}
   let agents: SandboxAgents | undefined
   setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)
+  installSignalQueueContext()
   if (sandbox) {
     // the very object noise-handler reads (PLATFORM-PROTOCOL M1): the sandbox signs its own certificate chain
     WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(sandbox.rootPublicKey, 'base64')
