@@ -93,8 +93,6 @@ async function untilConnected(gw: GatewayProcess, fleet: FleetSession[], timeout
 // SENDERS of them sending. Both live in one sandbox; both are kept in bench/.cache between runs (fleet-cache.ts).
 const cache = new FleetCache(`scale-${N}-${SENDERS}`)
 process.env.SANDBOX_STATE_FILE = cache.stateFile // startSandbox's child inherits it
-// devices answered under the LID asked for, as the platform does: one Signal session per contact, not one per send
-process.env.SANDBOX_LID_DEVICE_ANSWERS = '1'
 const sandbox = await startSandbox()
 const envFor = (part: string) => ({ SANDBOX_URL: sandbox.url, DATA_DIR: cache.dataDir(part), SESSION_CREATE_PER_MINUTE: '0' })
 const pairAll = (gw: GatewayProcess, count: number, phoneBase: number) => pairFleet({

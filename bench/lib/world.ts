@@ -25,8 +25,6 @@ const BENCH_ENV = { MEDIA_ALLOW_PRIVATE_URLS: 'true', SESSION_CREATE_PER_MINUTE:
 
 export async function startWorld(name: string, gatewayEnv: Record<string, string> = {}, nodeArgs: string[] = [], cache?: FleetCache): Promise<BenchWorld> {
   if (cache) process.env.SANDBOX_STATE_FILE = cache.stateFile // the sandbox child inherits it
-  // devices answered under the LID asked for, as the platform does: one Signal session per contact, not one per send
-  process.env.SANDBOX_LID_DEVICE_ANSWERS ??= '1'
   const sandbox = await startSandbox()
   const dataDir = cache ? cache.dataDir('gateway') : mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`))
   let gateway: GatewayProcess

@@ -37,7 +37,7 @@ const sandbox = await createSandbox({
   },
   ...(values['qr-refs'] ? { qrRefs: Number(values['qr-refs']) } : {}),
   ...(values.state ? { stateFile: values.state } : {}),
-  ...(process.env.SANDBOX_LID_DEVICE_ANSWERS === '1' ? { lidDeviceAnswers: true } : {}),
+  ...(process.env.SANDBOX_LID_DEVICE_ANSWERS === '0' ? { lidDeviceAnswers: false } : {}),
 })
 logger.info({ url: sandbox.url, wsUrl: sandbox.wsUrl, mediaPort: sandbox.mediaPort }, `sandbox ready: SANDBOX_URL=${sandbox.url}`)
 if (values['wrong-chain-key'] || values['wrong-account-signature']) {

@@ -56,14 +56,12 @@ export interface SandboxOptions {
    */
   autoRegister?: boolean
   /**
-   * Answer a device query made by LID under that LID, as the platform does (default false; env
-   * SANDBOX_LID_DEVICE_ANSWERS=1 in the CLI). On, Baileys' device cache hits and it keeps one Signal session per
-   * contact; off, the answer comes under the phone JID, Baileys misses its cache and starts a new session (pkmsg) for
-   * every message. Off stays the default for now: with kept sessions, a gateway killed between sending a message and
-   * committing its ratchet state must renew that state (src/platform/signal-recovery, which makes test/faults/kill-9
-   * pass with this on, and which it fails without), but about one run in ten still loses a message answered 200:
-   * a pkmsg among the first of a burst right after pairing, before any kill, refused by the recipient ("Key used
-   * already"); most likely Baileys' PN→LID session migration racing the first sends. Not yet fixed.
+   * Answer a device query made by LID under that LID, as the platform does (default true; env
+   * SANDBOX_LID_DEVICE_ANSWERS=0 in the CLI turns it off). On, Baileys' device cache hits and it keeps one Signal
+   * session per contact, so the gateway's ratchet bookkeeping is really exercised: a kill between sending and
+   * committing (src/platform/signal-recovery) and several sessions of one thread sending to one contact at once
+   * (src/platform/signal-queue-context). Off, the answer comes under the phone JID, Baileys misses its cache and
+   * starts a new session (pkmsg) for every message, which hides both.
    */
   lidDeviceAnswers?: boolean
   /** Extra w:mex query ids to treat as "list subscribed channels". */
@@ -136,7 +134,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     mediaHost: () => `127.0.0.1:${mediaHost.port}`,
     world: () => world,
     autoRegister: options.autoRegister ?? true,
-    lidDeviceAnswers: options.lidDeviceAnswers ?? false,
+    lidDeviceAnswers: options.lidDeviceAnswers ?? true,
     subscribedQueryIds: new Set([...DEFAULT_SUBSCRIBED_QUERY_IDS, ...(options.subscribedChannelsQueryIds ?? [])]),
   }
   const setWorld = (patch: WorldPatch): void => {
