@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
+/** Whether the child has ended: by itself (exitCode) or by a signal, kill -9 included (exitCode stays null then). */
+const exited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null
+
 export interface GatewayProcess {
   url: string
   child: ChildProcess
@@ -47,7 +50,7 @@ export async function startGateway(env: Record<string, string>, nodeArgs: string
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 60_000
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway exited early (${child.exitCode}):\n${out}`)
+    if (exited(child)) throw new Error(`gateway exited early (${child.exitCode ?? child.signalCode}):\n${out}`)
     try {
       // Ready, not just listening: a session created before its shard thread is up would spend part of its QR
       // window waiting for the thread (and tests with short QR lifetimes would see it expire).
@@ -62,7 +65,7 @@ export async function startGateway(env: Record<string, string>, nodeArgs: string
     child,
     output: () => out,
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null) return child.exitCode
+      if (exited(child)) return child.exitCode
       child.kill(signal)
       const [code] = await once(child, 'exit')
       return code as number | null
@@ -94,7 +97,7 @@ export async function startSandbox(port?: number, world?: string): Promise<Sandb
   child.stderr!.on('data', keep)
   const url = `http://127.0.0.1:${p}`
   await waitFor(`sandbox on ${url}`, async () => {
-    if (child.exitCode !== null) throw new Error(`sandbox exited early (${child.exitCode}):\n${out}`)
+    if (exited(child)) throw new Error(`sandbox exited early (${child.exitCode ?? child.signalCode}):\n${out}`)
     const res = await fetch(`${url}/trust`).catch(() => undefined)
     return res?.ok || undefined
   })
@@ -102,7 +105,7 @@ export async function startSandbox(port?: number, world?: string): Promise<Sandb
     url,
     child,
     async stop() {
-      if (child.exitCode !== null) return
+      if (exited(child)) return
       child.kill('SIGTERM')
       await once(child, 'exit')
     },
