@@ -64,6 +64,6 @@ export function installSignalQueueContext(): void {
   cipher[INSTALLED] = true
 }
 
-/** Whether the patch is in place (the tests check it held across module loads). */
+/** Whether the patch is in place in this thread. */
 export const signalQueueContextInstalled = (): boolean =>
   (SessionCipher.prototype as unknown as Prototype)[INSTALLED] === true
