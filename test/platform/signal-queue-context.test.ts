@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import {
-  addTransactionCapability, Curve, initAuthCreds, makeCacheableSignalKeyStore, signedKeyPair,
+  addTransactionCapability, initAuthCreds, makeCacheableSignalKeyStore,
   type AuthenticationCreds, type SignalKeyStoreWithTransaction,
 } from '@whiskeysockets/baileys'
 import { makeLibSignalRepository } from '@whiskeysockets/baileys/lib/Signal/libsignal.js'
@@ -16,7 +16,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { withSharedAsyncContext } from '../../src/platform/async-context.js'
 import { installSignalQueueContext, signalQueueContextInstalled } from '../../src/platform/signal-queue-context.js'
 import { newKeyPair } from '../../src/sandbox/certs.js'
-import { PhoneSignalStore, signalPub } from '../../src/sandbox/signal-store.js'
+import { SimPhone } from '../../src/sandbox/accounts.js'
+import { signalPub } from '../../src/sandbox/signal-store.js'
 import { memoryAuthStore } from './memory-stores.js'
 
 const log = pino({ level: 'silent' })
@@ -37,21 +38,19 @@ function deferred() {
   return { promise, resolve }
 }
 
-/** A contact's phone: identity, a signed prekey and a few one-time prekeys; its bundle as the server hands it out. */
+/** A contact's phone (the sandbox's), and a bundle of its keys as Baileys injects one from the server's answer. */
 function contactPhone() {
-  const identity = newKeyPair()
-  const signed = signedKeyPair(identity, 1)
-  const preKeys = new Map([1, 2, 3].map(id => [id, newKeyPair()]))
-  const store = new PhoneSignalStore(identity, 4242, {
-    keyId: 1, keyPair: { public: Buffer.from(signed.keyPair.public), private: Buffer.from(signed.keyPair.private) }, signature: Buffer.from(signed.signature),
-  }, preKeys)
-  const bundle = (preKeyId: number) => ({
-    registrationId: 4242,
-    identityKey: signalPub(identity.public),
-    signedPreKey: { keyId: 1, publicKey: signalPub(signed.keyPair.public), signature: signed.signature },
-    preKey: { keyId: preKeyId, publicKey: signalPub(preKeys.get(preKeyId)!.public) },
-  })
-  return { store, bundle }
+  const phone = new SimPhone()
+  const bundle = () => {
+    const b = phone.takeBundle()
+    return {
+      registrationId: b.registrationId,
+      identityKey: signalPub(b.identity),
+      signedPreKey: { keyId: b.signedPreKey.id, publicKey: signalPub(b.signedPreKey.public), signature: b.signedPreKey.signature },
+      preKey: { keyId: b.preKey!.id, publicKey: signalPub(b.preKey!.public) },
+    }
+  }
+  return { store: phone.store, bundle }
 }
 
 /**
@@ -60,9 +59,9 @@ function contactPhone() {
  */
 function queueHolder() {
   const gate = deferred()
-  const identity = Curve.generateKeyPair()
+  const identity = newKeyPair()
   const storage = {
-    getOurIdentity: () => ({ privKey: Buffer.from(identity.private), pubKey: signalPub(identity.public) }),
+    getOurIdentity: () => ({ privKey: identity.private, pubKey: signalPub(identity.public) }),
     loadSession: async () => { await gate.promise; return undefined }, // then "No sessions": its outcome is not ours
   } as unknown as SignalStorage
   let done: Promise<unknown> = Promise.resolve()
@@ -99,7 +98,7 @@ describe('libsignal jobs queued behind a busy address', () => {
     const gate = deferred()
     // "first" starts the run for the address and holds it; "builder" and "cipher" are queued behind it
     const first = context.run('first', () => hasOpenSession(storage('first', gate.promise)))
-    const built = context.run('builder', () => new SessionBuilder(storage('builder'), bobAddress()).initOutgoing(phone.bundle(1)))
+    const built = context.run('builder', () => new SessionBuilder(storage('builder'), bobAddress()).initOutgoing(phone.bundle()))
     const checked = context.run('cipher', () => hasOpenSession(storage('cipher')))
     await nextMacrotask()
     gate.resolve()
@@ -139,7 +138,7 @@ describe('a burst to one contact while another session sends to it (Baileys key-
   it('every message decrypts on the contact\'s phone, in order', async () => {
     const phone = contactPhone()
     const alice = senderSide()
-    await alice.repository.injectE2ESession({ jid: BOB_JID, session: phone.bundle(1) })
+    await alice.repository.injectE2ESession({ jid: BOB_JID, session: phone.bundle() })
     const text = (n: number) => Buffer.from(`message ${n}`)
     const other = queueHolder()
 
