@@ -3,6 +3,7 @@
  * Every setting of the gateway, read from the environment and validated once at start. The README lists them all.
  */
 import os from 'node:os'
+import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
 import { DATA_KEY_FORMAT, isDataKey } from './storage/data-key.js'
 import { ConfigError, describeConfigIssues } from './config-error.js'
@@ -11,6 +12,25 @@ const int = (def: number, min = 0) => z.coerce.number({ error: 'expected an inte
   .int({ error: 'expected an integer' }).min(min, { error: `expected an integer >= ${min}` }).default(def)
 const bool = (def: boolean) =>
   z.enum(['true', 'false', '1', '0']).default(def ? 'true' : 'false').transform(v => v === 'true' || v === '1')
+
+/** TRUST_PROXY as express takes it: a boolean, a hop count, or the list as written. */
+function trustProxyValue(v: string): boolean | number | string {
+  const t = v.trim()
+  if (t === 'true' || t === 'false') return t === 'true'
+  return /^\d+$/.test(t) ? Number(t) : t
+}
+
+/** A list express could not compile (`10.0.0.0/33`, `proxy.local`) stops the start, as any bad setting does. */
+function isTrustProxyList(v: string): boolean {
+  const t = v.trim()
+  if (t === 'true' || t === 'false' || /^\d+$/.test(t)) return true
+  try {
+    proxyAddr.compile(t.split(',').map(s => s.trim()))
+    return true
+  } catch {
+    return false
+  }
+}
 
 const schema = z.object({
   PORT: int(3000),
@@ -24,8 +44,30 @@ const schema = z.object({
   SESSION_QR_LIFETIME_MS: int(180_000, 1),
   /** Worker threads hosting session actors; a session always lives on the same one. */
   SHARDS: int(Math.max(2, os.availableParallelism()), 1),
-  /** Commands waiting per shard before the gateway answers 503. */
+  /**
+   * Commands in flight per shard before admission turns fair (src/actors/admission.ts): past it, only sessions
+   * holding less than an even share still get in (the others 429); past twice it, 503 for everyone.
+   */
   MAX_QUEUE_PER_SHARD: int(1_000, 1),
+  /** Commands one session may have in flight or queued (429 with Retry-After beyond): one tenant cannot fill a shard. */
+  MAX_PENDING_PER_SESSION: int(32, 1),
+  /** Reads (GET /group..., GET /channel...) per session: sustained rate and burst, then 429; rate 0 = no limit. */
+  READ_RATE_PER_SECOND: z.coerce.number().min(0).default(10),
+  READ_BURST: int(50, 1),
+  /** At most one POST /session/reset per session this often (each opens a platform connection); 0 = no limit. */
+  RESET_INTERVAL_MS: int(30_000, 0),
+  /** A never-paired session is deleted this long after it was created (or last logged out), resets or not. */
+  UNPAIRED_MAX_LIFETIME_MS: int(10 * 60_000, 1),
+  /** Unpaired sessions one client (address, IPv6 /64) may hold at once (429 beyond); 0 = no cap. */
+  UNPAIRED_PER_CLIENT: int(10, 0),
+  /**
+   * Which reverse proxies to believe for the client's address (express' `trust proxy`): false (default: the peer
+   * is the client), true (the left-most X-Forwarded-For), a hop count, or a comma list of addresses, subnets and
+   * the names loopback, linklocal, uniquelocal.
+   */
+  TRUST_PROXY: z.string().default('false')
+    .refine(isTrustProxyList, 'expected true, false, a hop count, or a comma list of addresses or subnets')
+    .transform(trustProxyValue),
   /** Media downloads (POST /message, POST /status). */
   MEDIA_MAX_BYTES: int(64 * 1024 * 1024, 1),
   MEDIA_TIMEOUT_MS: int(60_000, 1),

@@ -14,6 +14,7 @@ import { Piscina } from 'piscina'
 import type { Config } from '../config.js'
 import type { Reply, Task } from '../protocol/commands.js'
 import { fromWire, GatewayError } from '../protocol/errors.js'
+import { Admission } from './admission.js'
 import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from './wire.js'
 
 let lastTaskId = 0
@@ -49,7 +50,8 @@ export class ShardPool {
   constructor({ data, filename, logger, onThreadLost }: ShardPoolOptions) {
     this.shard = data.shard
     this.#logger = logger.child({ shard: data.shard })
-    this.#limit = data.config.MAX_QUEUE_PER_SHARD
+    // Admission (main thread, admission.ts) decides who gets in; this is the backstop at its hard limit.
+    this.#limit = Admission.hardLimit(data.config.MAX_QUEUE_PER_SHARD)
     this.#pool = new Piscina({
       filename,
       workerData: data,

@@ -48,6 +48,11 @@ export class SnapshotCache {
     return this.#entries.has(id)
   }
 
+  /** The latest snapshot of a session, without authentication: for the system's own bookkeeping only. */
+  snapshotOf(id: string): SessionSnapshot | undefined {
+    return this.#entries.get(id)?.snapshot
+  }
+
   remove(id: string): void {
     this.#entries.delete(id)
   }

@@ -17,11 +17,13 @@ import { GatewayError, sessionsFull } from '../protocol/errors.js'
 import type { SessionSnapshot } from '../protocol/snapshot.js'
 import { openLmdbStore } from '../storage/lmdb-store.js'
 import type { SessionRecord, Store } from '../storage/types.js'
+import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
 import { shardOf } from './shard.js'
 import { ShardPool, type ShardStats } from './shard-pool.js'
 import { SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './types.js'
+import { UnpairedClients } from './unpaired-clients.js'
 import { defaultLinkModule, workerFilename } from './worker-file.js'
 import { systemOps } from '../metrics/system-ops.js'
 import { TelemetryReceiver } from '../metrics/telemetry-receiver.js'
@@ -102,6 +104,10 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     },
   }))
   const poolOf = (id: string): ShardPool => pools[shardOf(id, config.SHARDS)]!
+  const admission = new Admission({
+    shards: config.SHARDS, perSession: config.MAX_PENDING_PER_SESSION, shardLimit: config.MAX_QUEUE_PER_SHARD,
+  })
+  const unpaired = new UnpairedClients(config.UNPAIRED_PER_CLIENT, id => cache.snapshotOf(id)?.qrDeadline ?? undefined)
 
   const inFlight = new Set<Promise<unknown>>()
   let closing: Promise<void> | undefined
@@ -120,14 +126,26 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     if (!cache.has(id)) throw new GatewayError('SESSION_NOT_FOUND')
   }
 
-  async function createSession(): Promise<{ id: string; sessionId: string }> {
+  /** Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). */
+  async function admitted<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const leave = admission.enter(id, shardOf(id, config.SHARDS))
+    try {
+      return await track(work())
+    } finally {
+      leave()
+    }
+  }
+
+  async function createSession(client = 'unknown'): Promise<{ id: string; sessionId: string }> {
     assertOpen()
     // The cache holds every live session (awaiting a QR or paired): the one count of what this process hosts.
     if (config.MAX_SESSIONS > 0 && cache.size >= config.MAX_SESSIONS) throw sessionsFull(config.MAX_SESSIONS)
+    unpaired.check(client)
     const { id, sessionId } = newSessionIds()
+    const now = Date.now()
     const record: SessionRecord = {
-      id, sessionIdHash: hashSecret(sessionId), createdAt: Date.now(),
-      qrDeadline: Date.now() + config.SESSION_QR_LIFETIME_MS,
+      id, sessionIdHash: hashSecret(sessionId), createdAt: now, unpairedSince: now,
+      qrDeadline: now + Math.min(config.SESSION_QR_LIFETIME_MS, config.UNPAIRED_MAX_LIFETIME_MS),
     }
     try {
       await store.putSession(record)
@@ -137,6 +155,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
       throw new GatewayError('STORAGE_UNAVAILABLE')
     }
     cache.add(record.sessionIdHash, initialSnapshot(record))
+    unpaired.add(client, id)
     // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
     track(poolOf(id).run({ sessionId: id, command: { type: 'start', id } }, { bypassLimit: true }))
       .catch(err => log.error({ err, session: id }, 'could not start the session actor'))
@@ -146,19 +165,20 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   async function run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
     assertOpen()
     assertKnown(id)
-    return track(poolOf(id).run({ sessionId: id, command }, { signal })) as Promise<ReplyValue<C>>
+    return admitted(id, () => poolOf(id).run({ sessionId: id, command }, { signal })) as Promise<ReplyValue<C>>
   }
 
+  // Reset and delete take their place in admission like any command: a flood of them cannot crowd the shard.
   async function reset(id: string): Promise<void> {
     assertOpen()
     assertKnown(id)
-    await track(poolOf(id).run({ sessionId: id, command: { type: 'reset' } }, { bypassLimit: true }))
+    await admitted(id, () => poolOf(id).run({ sessionId: id, command: { type: 'reset' } }))
   }
 
   async function deleteSession(id: string): Promise<void> {
     assertOpen()
     assertKnown(id)
-    await track(poolOf(id).run({ sessionId: id, command: { type: 'delete' } }, { bypassLimit: true }))
+    await admitted(id, () => poolOf(id).run({ sessionId: id, command: { type: 'delete' } }))
     cache.remove(id) // the 'deleted' event does the same; this makes the 404 immediate for the caller
   }
 

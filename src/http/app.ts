@@ -32,6 +32,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by')
   // GET /session is polled for a changing QR; conditional 304s would only add a way to miss an update.
   app.set('etag', false)
+  // Which proxies' X-Forwarded-For to believe for `req.ip`, the client of the per-client limits (TRUST_PROXY).
+  app.set('trust proxy', deps.config.TRUST_PROXY)
   // Request log + metrics first (they must see every request). Then the API, the polled GET /session first: every
   // router a request passes costs it a path match (BENCHMARKS.md). Then /healthz, /readyz, /metrics and the pages.
   const ops = opsParts(deps)

@@ -52,7 +52,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy()
       return
     }
-    if (body.statusCode === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS)
+    const retryAfter = err instanceof GatewayError ? err.retryAfterSeconds : undefined
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter))
+    else if (body.statusCode === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS)
     res.status(body.statusCode).json(body)
   }
 }

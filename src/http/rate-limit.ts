@@ -2,10 +2,11 @@
  * @module http/rate-limit
  * A per-client token bucket for POST /session, the one endpoint that needs no credentials and costs the server a
  * platform socket and a worker-thread actor. Over the limit: 429 `too many requests` with `Retry-After`.
- * Buckets are keyed by the client address (behind a proxy, set express' `trust proxy` so it is the real client).
+ * Buckets are keyed by the client (`client-key.ts`: the address, an IPv6 /64; behind a proxy, TRUST_PROXY).
  */
 import type { RequestHandler } from 'express'
 import { GatewayError } from '../protocol/errors.js'
+import { clientKey } from './client-key.js'
 import { retryAfterSeconds, TokenBuckets } from './limits/token-bucket.js'
 
 export interface RateLimitOptions {
@@ -18,7 +19,7 @@ export function rateLimit({ perMinute, now }: RateLimitOptions): RequestHandler 
   if (perMinute <= 0) return (_req, _res, next) => next()
   const buckets = new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute, ...(now ? { now } : {}) })
   return (req, res, next) => {
-    const waitMs = buckets.take(req.ip ?? 'unknown')
+    const waitMs = buckets.take(clientKey(req.ip))
     if (waitMs === 0) return next()
     res.setHeader('Retry-After', String(retryAfterSeconds(waitMs)))
     next(new GatewayError('TOO_MANY_REQUESTS'))

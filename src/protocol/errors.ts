@@ -73,10 +73,13 @@ export interface WireError {
 
 export class GatewayError extends Error {
   readonly code: ErrorCode
-  constructor(code: ErrorCode, message?: string) {
+  /** Seconds the client should wait before retrying (the `Retry-After` header of a 429 or 503). */
+  readonly retryAfterSeconds: number | undefined
+  constructor(code: ErrorCode, message?: string, retryAfterSeconds?: number) {
     super(message ?? (ERROR_MESSAGE as Partial<Record<ErrorCode, string>>)[code] ?? code)
     this.code = code
     this.name = 'GatewayError'
+    this.retryAfterSeconds = retryAfterSeconds
   }
   get status(): number {
     return ERROR_STATUS[this.code]

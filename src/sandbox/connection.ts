@@ -143,7 +143,7 @@ export class Connection implements CompanionLink {
 
   /** Sends a stanza; with the delay fault on, every stanza waits delayMs (order kept: counters are sequential). */
   send(stanza: BinaryNode): void {
-    const delayMs = this.ctx.faults.delayMs
+    const delayMs = this.ctx.faults.delayFor(this.account?.phone)
     if (delayMs <= 0) {
       this.#sends = this.#sends.then(() => this.#writeNode(stanza))
       return

@@ -83,6 +83,7 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         if (body.rejectRecipient !== undefined) persistent.rejectRecipient = digits(body.rejectRecipient)
         if (body.rejectCode !== undefined) persistent.rejectCode = Number(body.rejectCode)
         if (body.delayMs !== undefined) persistent.delayMs = Math.max(0, Number(body.delayMs) || 0)
+        if (body.delayAccount !== undefined) persistent.delayAccount = digits(body.delayAccount)
         if (body.wrongChainKey !== undefined) persistent.wrongChainKey = body.wrongChainKey === true
         if (body.wrongAccountSignature !== undefined) persistent.wrongAccountSignature = body.wrongAccountSignature === true
         ctx.faults.set(persistent)

@@ -34,8 +34,10 @@ export class FaultState {
     return this.#faults.rejectCode ?? 479
   }
 
-  get delayMs(): number {
-    return this.#faults.delayMs ?? 0
+  /** How long each stanza to a connection of `phone` waits (delayMs, for every account or only delayAccount's). */
+  delayFor(phone: string | undefined): number {
+    const { delayMs = 0, delayAccount } = this.#faults
+    return delayAccount === undefined || delayAccount === phone ? delayMs : 0
   }
 
   /** The certificate chain a new connection's handshake presents. */

@@ -168,7 +168,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       socket.destroy()
       return
     }
-    wss.handleUpgrade(req, socket, head, (ws) => new Connection(ctx, ws, router))
+    // GET /stats `connections`: every platform connection a client opened (tests bound how often a gateway may)
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      stats.bump('connections')
+      return new Connection(ctx, ws, router)
+    })
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

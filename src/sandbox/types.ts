@@ -138,6 +138,8 @@ export interface Faults {
   /** Error code the reject ack carries; 479 unless set. */
   rejectCode?: number
   delayMs?: number
+  /** When set, delayMs applies only to the connections of this account (a phone number): one slow tenant. */
+  delayAccount?: string
   /** Sign the Noise certificate chain with a root key other than the one GET /trust publishes. */
   wrongChainKey?: boolean
   /** Sign pair-success's account signature (ADV) with a key other than the phone's identity it names. */

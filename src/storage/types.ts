@@ -12,6 +12,12 @@ export interface SessionRecord {
   createdAt: number
   /** Epoch ms at which an unscanned session is deleted; null once paired. */
   qrDeadline: number | null
+  /**
+   * Epoch ms since when the session has been unpaired (its creation, or the logout that ended its last pairing):
+   * its QR deadline never passes this + UNPAIRED_MAX_LIFETIME_MS, however often it is reset. Absent in records
+   * written before it existed (then `createdAt` stands in).
+   */
+  unpairedSince?: number
 }
 
 /** One address-book entry, learned from the phone (app-state contact sync) or history sync. */

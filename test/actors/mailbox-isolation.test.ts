@@ -1,7 +1,7 @@
 /**
  * @module test/actors/mailbox-isolation
  * Commands of one session complete in arrival order; a slow command of one session holds up neither another
- * session on the same thread nor its own GET /session; a full shard answers OVERLOADED.
+ * session on the same thread nor its own GET /session; a full shard refuses the session that fills it.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { GatewayError } from '../../src/protocol/errors.js'
@@ -68,18 +68,24 @@ describe('mailbox', () => {
     expect(await aTyping).toEqual({ id: a.id })
   })
 
-  it('answers OVERLOADED when a shard has MAX_QUEUE_PER_SHARD commands in flight', async () => {
-    const system = await startSystem({ MAX_QUEUE_PER_SHARD: '2' })
-    const s = await pairedSession(system)
-    const first = system.run(s.id, text('slow:500'))
-    const second = system.run(s.id, text('slow:0'))
-    const third = await system.run(s.id, text('slow:0')).then(() => undefined, (e: unknown) => e)
-    expect(third).toBeInstanceOf(GatewayError)
-    expect((third as GatewayError).code).toBe('OVERLOADED')
-    expect((third as GatewayError).status).toBe(503)
-    await Promise.all([first, second])
+  it('a full shard refuses the session holding more than its share (429), still admits the others, and 503s at twice the limit', async () => {
+    const system = await startSystem({ SHARDS: '1', MAX_QUEUE_PER_SHARD: '2' })
+    const [s, t, u, v] = [await pairedSession(system), await pairedSession(system), await pairedSession(system), await pairedSession(system)]
+    const refusal = (work: Promise<unknown>) => work.then(() => undefined, (e: unknown) => e as GatewayError)
+    const first = system.run(s!.id, text('slow:800'))
+    const second = system.run(s!.id, text('slow:0'))
+    // The shard holds its limit, all of it s's: s is the cause, so s is refused...
+    const third = await refusal(system.run(s!.id, text('slow:0')))
+    expect([third?.code, third?.status, third?.retryAfterSeconds]).toEqual(['TOO_MANY_REQUESTS', 429, 1])
+    // ...while a session with nothing in the shard still gets in (its even share is at least one command)...
+    const fromT = system.run(t!.id, text('slow:800'))
+    const fromU = system.run(u!.id, text('slow:800'))
+    // ...until the shard holds twice its limit: real overload, 503 for everyone.
+    const fromV = await refusal(system.run(v!.id, text('slow:0')))
+    expect([fromV?.code, fromV?.status]).toEqual(['OVERLOADED', 503])
+    for (const done of await Promise.all([first, second, fromT, fromU])) expect(done).toEqual({ messageId: expect.any(String) })
     // Once drained, the shard takes commands again.
-    expect(await system.run(s.id, text('after'))).toEqual({ messageId: expect.any(String) })
+    expect(await system.run(v!.id, text('after'))).toEqual({ messageId: expect.any(String) })
   })
 
   it('a client that hangs up gets its call rejected at once and its queued command is dropped', async () => {

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino'
 import type { PlatformLink } from '../../platform/link.js'
+import { GatewayError } from '../../protocol/errors.js'
 import type { Mailbox } from '../mailbox.js'
 import { TypingTimers } from '../typing.js'
 import { LinkConnection } from './connection.js'
@@ -109,9 +110,18 @@ export class SessionLifecycle {
     await this.#connection.markCleanStop()
   }
 
-  /** Clears credentials and starts pairing over with a fresh QR deadline (reset, or logged out on the phone). */
+  /**
+   * Clears credentials and starts pairing over with a fresh QR deadline (reset, or logged out on the phone). A
+   * never-paired session whose lifetime (UNPAIRED_MAX_LIFETIME_MS) is used up is deleted instead: 404 to a reset.
+   */
   async #backToQr(): Promise<void> {
-    const deadline = await this.#record.restartPairing(this.#deps.config.SESSION_QR_LIFETIME_MS)
+    const { SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS } = this.#deps.config
+    const deadline = await this.#record.restartPairing(SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS)
+    if (deadline <= Date.now()) {
+      this.#log.info('unpaired lifetime used up: deleting the session instead of showing a new QR')
+      await this.#destroy()
+      throw new GatewayError('SESSION_NOT_FOUND')
+    }
     const view = this.#view
     view.state = 'awaiting-qr'
     view.generatedId = ''

@@ -47,13 +47,20 @@ export class SessionRecordKeeper {
     }
   }
 
-  /** Clears credentials and contacts and persists a fresh QR deadline; returns it. Store failures propagate. */
-  async restartPairing(qrLifetimeMs: number): Promise<number> {
+  /**
+   * Clears credentials and contacts and persists a fresh QR deadline; returns it. The deadline is a full QR lifetime
+   * away, but never past `maxUnpairedMs` after the session became unpaired: resetting a never-scanned session
+   * again and again cannot keep it alive (a deadline already past means its lifetime is used up). Store failures
+   * propagate.
+   */
+  async restartPairing(qrLifetimeMs: number, maxUnpairedMs: number): Promise<number> {
     const id = this.#record.id
     await this.#store.auth(id).clear()
     await this.#store.contacts(id).clear()
-    const deadline = Date.now() + qrLifetimeMs
-    this.#record = { ...this.#record, qrDeadline: deadline }
+    const now = Date.now()
+    const unpairedSince = this.paired ? now : (this.#record.unpairedSince ?? this.#record.createdAt)
+    const deadline = Math.min(now + qrLifetimeMs, unpairedSince + maxUnpairedMs)
+    this.#record = { ...this.#record, qrDeadline: deadline, unpairedSince }
     await this.#store.putSession(this.#record)
     return deadline
   }

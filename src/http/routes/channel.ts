@@ -5,6 +5,7 @@
 import { Router } from 'express'
 import type { Channel, ChannelMessage } from '../../protocol/spec-types.js'
 import { authOf, headerGuard } from '../header-guard.js'
+import { sessionRateOf } from '../limits/session-rate.js'
 import { requestSignal } from '../request-signal.js'
 import { parseChannelQuery } from '../schemas/query.js'
 import type { AppDeps } from './deps.js'
@@ -26,17 +27,19 @@ function messageView(m: ChannelMessage): ChannelMessage {
   return view
 }
 
-export function channelRoutes({ system }: AppDeps): Router {
+export function channelRoutes(deps: AppDeps): Router {
+  const { system } = deps
   const router = Router()
   const guard = headerGuard(system)
+  const readRate = sessionRateOf(deps, 'read')
 
-  router.get('/channel', guard, async (_req, res) => {
+  router.get('/channel', guard, readRate, async (_req, res) => {
     const { id } = authOf(res)
     const reply = await system.run(id, { type: 'listChannels' }, requestSignal(res))
     res.json({ docs: reply.docs.map(channelView) })
   })
 
-  router.get('/channel/message', guard, async (req, res) => {
+  router.get('/channel/message', guard, readRate, async (req, res) => {
     const { id } = authOf(res)
     const query = parseChannelQuery(req.query as Record<string, unknown>)
     const reply = await system.run(id, { type: 'channelMessages', ...query }, requestSignal(res))

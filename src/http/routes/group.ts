@@ -6,6 +6,7 @@
 import { Router } from 'express'
 import type { Group, GroupMember } from '../../protocol/spec-types.js'
 import { authOf, headerGuard } from '../header-guard.js'
+import { sessionRateOf } from '../limits/session-rate.js'
 import { requestSignal } from '../request-signal.js'
 import { parseGroupId } from '../schemas/query.js'
 import type { AppDeps } from './deps.js'
@@ -15,24 +16,26 @@ const groupView = (g: Group): Group =>
   ({ id: g.id, name: g.name, description: g.description, picture: g.picture, created: g.created })
 const memberView = (m: GroupMember): GroupMember => ({ id: m.id, name: m.name, phone: m.phone })
 
-export function groupRoutes({ system }: AppDeps): Router {
+export function groupRoutes(deps: AppDeps): Router {
+  const { system } = deps
   const router = Router()
   const guard = headerGuard(system)
+  const readRate = sessionRateOf(deps, 'read')
 
-  router.get('/group', guard, async (_req, res) => {
+  router.get('/group', guard, readRate, async (_req, res) => {
     const { id } = authOf(res)
     const reply = await system.run(id, { type: 'listGroups' }, requestSignal(res))
     res.json({ docs: reply.docs.map(groupView) })
   })
 
-  router.get('/group/member', guard, async (req, res) => {
+  router.get('/group/member', guard, readRate, async (req, res) => {
     const { id } = authOf(res)
     const groupId = parseGroupId(req.query['groupId'])
     const reply = await system.run(id, { type: 'listMembers', groupId }, requestSignal(res))
     res.json({ docs: reply.docs.map(memberView) })
   })
 
-  router.get('/group/:groupId', guard, async (req, res) => {
+  router.get('/group/:groupId', guard, readRate, async (req, res) => {
     const { id } = authOf(res)
     const groupId = parseGroupId(req.params['groupId'])
     const reply = await system.run(id, { type: 'getGroup', groupId }, requestSignal(res))

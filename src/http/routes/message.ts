@@ -8,13 +8,13 @@ import { jsonBody } from '../json-body.js'
 import { requestSignal } from '../request-signal.js'
 import { parseSendMessage } from '../schemas/message.js'
 import type { AppDeps } from './deps.js'
-import { sendRateOf } from '../limits/send-rate.js'
+import { sessionRateOf } from '../limits/session-rate.js'
 import { assertTextLength } from '../limits/text-length.js'
 
 export function messageRoutes(deps: AppDeps): Router {
   const { system, config } = deps
   const router = Router()
-  router.post('/message', headerGuard(system), sendRateOf(deps), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
+  router.post('/message', headerGuard(system), sessionRateOf(deps, 'send'), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
     const { id } = authOf(res)
     const { destination, content } = parseSendMessage(req.body)
     assertTextLength(content, config.TEXT_MAX_CHARS)

@@ -8,6 +8,8 @@ import { ERROR_STATUS, GatewayError } from '../../protocol/errors.js'
 import type { SessionView } from '../../protocol/spec-types.js'
 import { authenticate, authOf, headerGuard } from '../header-guard.js'
 import type { AppDeps } from './deps.js'
+import { clientKey } from '../client-key.js'
+import { sessionRateOf } from '../limits/session-rate.js'
 import { rateLimit } from '../rate-limit.js'
 import { requireBearerToken } from '../../security/bearer-token.js'
 
@@ -31,34 +33,35 @@ export function sessionView({ system }: Pick<AppDeps, 'system'>): RequestHandler
   }
 }
 
-export function sessionRoutes({ system, logger, config }: AppDeps): Router {
+export function sessionRoutes(deps: AppDeps): Router {
+  const { system, logger, config } = deps
   const router = Router()
   const guard = headerGuard(system)
   const createLimit = rateLimit({ perMinute: config.SESSION_CREATE_PER_MINUTE })
   // after the rate limit, so guessing the token is rate-limited too
   const createToken = requireBearerToken(config.CREATE_SESSION_TOKEN)
 
-  router.post('/session', createLimit, createToken, async (_req, res) => {
+  router.post('/session', createLimit, createToken, async (req, res) => {
     let created: { id: string; sessionId: string }
     try {
-      created = await system.createSession()
+      created = await system.createSession(clientKey(req.ip))
     } catch (err) {
-      // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure and a full server (503)
-      // pass through.
-      if (err instanceof GatewayError && ERROR_STATUS[err.code] === 503) throw err
+      // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure, a full server (503)
+      // and the cap of unpaired sessions per client (429) pass through.
+      if (err instanceof GatewayError && [429, 503].includes(ERROR_STATUS[err.code])) throw err
       logger.error({ err }, 'session creation failed')
       throw new GatewayError('INTERNAL')
     }
     res.json({ id: created.id, sessionId: created.sessionId })
   })
 
-  router.post('/session/reset', guard, async (_req, res) => {
+  router.post('/session/reset', guard, sessionRateOf(deps, 'reset'), async (_req, res) => {
     const { id, sessionId } = authOf(res)
     await system.reset(id)
     res.json({ id, sessionId })
   })
 
-  router.delete('/session', guard, async (_req, res) => {
+  router.delete('/session', guard, sessionRateOf(deps, 'delete'), async (_req, res) => {
     const { id } = authOf(res)
     await system.deleteSession(id)
     res.json({ id })

@@ -8,13 +8,13 @@ import { jsonBody } from '../json-body.js'
 import { requestSignal } from '../request-signal.js'
 import { parsePostStatus } from '../schemas/status.js'
 import type { AppDeps } from './deps.js'
-import { sendRateOf } from '../limits/send-rate.js'
+import { sessionRateOf } from '../limits/session-rate.js'
 import { assertTextLength } from '../limits/text-length.js'
 
 export function statusRoutes(deps: AppDeps): Router {
   const { system, config } = deps
   const router = Router()
-  router.post('/status', headerGuard(system), sendRateOf(deps), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
+  router.post('/status', headerGuard(system), sessionRateOf(deps, 'send'), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
     const { id } = authOf(res)
     const content = parsePostStatus(req.body)
     assertTextLength(content, config.TEXT_MAX_CHARS)

@@ -8,12 +8,12 @@ import { jsonBody } from '../json-body.js'
 import { requestSignal } from '../request-signal.js'
 import { parseTyping } from '../schemas/typing.js'
 import type { AppDeps } from './deps.js'
-import { sendRateOf } from '../limits/send-rate.js'
+import { sessionRateOf } from '../limits/session-rate.js'
 
 export function typingRoutes(deps: AppDeps): Router {
   const { system, config } = deps
   const router = Router()
-  router.post('/typing', headerGuard(system), sendRateOf(deps), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
+  router.post('/typing', headerGuard(system), sessionRateOf(deps, 'send'), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
     const { id } = authOf(res)
     const { destination, kind } = parseTyping(req.body)
     await system.run(id, { type: 'typing', destination, kind }, requestSignal(res))

@@ -1,0 +1,77 @@
+/**
+ * @module http/limits/session-rate
+ * Per-session rate limits on the main thread, one token bucket per session id, checked right after the header
+ * guard so a refused request costs neither a body parse nor a thread hop. Over the rate: 429 with `Retry-After: N`
+ * and a message naming N. Each family of endpoints has its own buckets, shared by the endpoints of the family and
+ * made once per app (`createApp` hands every route the same deps object):
+ *   - sends: POST /message, /status, /typing (SEND_RATE_PER_SECOND, SEND_BURST): each puts a stanza on the link;
+ *   - reads: GET /group, /group/member, /group/:groupId, /channel, /channel/message (READ_RATE_PER_SECOND,
+ *     READ_BURST): each is a platform query;
+ *   - resets: POST /session/reset, at most one per RESET_INTERVAL_MS: each opens a new platform connection;
+ *   - deletes: DELETE /session, one a second: a repeat can only find the session gone.
+ * GET /session has no limit: it is answered from the main thread's cache and clients poll it.
+ */
+import type { RequestHandler } from 'express'
+import { GatewayError } from '../../protocol/errors.js'
+import { authOf } from '../header-guard.js'
+import type { AppDeps } from '../routes/deps.js'
+import { retryAfterSeconds, TokenBuckets } from './token-bucket.js'
+
+export interface SessionRateOptions {
+  /** Tokens per second; 0 or less turns the limit off. */
+  perSecond: number
+  burst: number
+  /** The 429's message, given the seconds to wait. */
+  message: (seconds: number) => string
+  now?: () => number
+}
+
+export const sendRateMessage = (seconds: number): string =>
+  `too many messages for this session, retry in ${seconds} s`
+export const readRateMessage = (seconds: number): string =>
+  `too many requests for this session, retry in ${seconds} s`
+export const resetRateMessage = (seconds: number): string =>
+  `too many resets for this session, retry in ${seconds} s`
+export const deleteRateMessage = (seconds: number): string =>
+  `too many deletes for this session, retry in ${seconds} s`
+
+/** Builds a limiter with its own buckets. */
+export function sessionRateLimit({ perSecond, burst, message, now }: SessionRateOptions): RequestHandler {
+  if (perSecond <= 0) return (_req, _res, next) => next()
+  const buckets = new TokenBuckets({ perSecond, burst: Math.max(1, burst), ...(now ? { now } : {}) })
+  return (_req, res, next) => {
+    const waitMs = buckets.take(authOf(res).id)
+    if (waitMs === 0) return next()
+    const seconds = retryAfterSeconds(waitMs)
+    res.setHeader('Retry-After', String(seconds))
+    next(new GatewayError('TOO_MANY_REQUESTS', message(seconds)))
+  }
+}
+
+export type RateFamily = 'send' | 'read' | 'reset' | 'delete'
+
+function limiterFor(family: RateFamily, config: AppDeps['config']): RequestHandler {
+  switch (family) {
+    case 'send':
+      return sessionRateLimit({ perSecond: config.SEND_RATE_PER_SECOND, burst: config.SEND_BURST, message: sendRateMessage })
+    case 'read':
+      return sessionRateLimit({ perSecond: config.READ_RATE_PER_SECOND, burst: config.READ_BURST, message: readRateMessage })
+    case 'reset':
+      return sessionRateLimit({
+        perSecond: config.RESET_INTERVAL_MS > 0 ? 1000 / config.RESET_INTERVAL_MS : 0, burst: 1, message: resetRateMessage,
+      })
+    case 'delete':
+      return sessionRateLimit({ perSecond: 1, burst: 1, message: deleteRateMessage })
+  }
+}
+
+const perApp = new WeakMap<AppDeps, Map<RateFamily, RequestHandler>>()
+
+/** The limiter of one family in one app: the endpoints of a family share its buckets. */
+export function sessionRateOf(deps: AppDeps, family: RateFamily): RequestHandler {
+  let limiters = perApp.get(deps)
+  if (limiters === undefined) perApp.set(deps, limiters = new Map())
+  let limiter = limiters.get(family)
+  if (limiter === undefined) limiters.set(family, limiter = limiterFor(family, deps.config))
+  return limiter
+}
