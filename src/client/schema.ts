@@ -615,7 +615,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
-            /** @description `too many requests`: too many sessions created by this client in the last minute */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -635,7 +635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -689,6 +689,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -698,7 +709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -752,6 +763,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -761,7 +783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -837,6 +859,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -846,7 +879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -922,6 +955,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -931,7 +975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1007,6 +1051,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -1016,7 +1071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1070,6 +1125,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -1079,7 +1145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1136,6 +1202,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -1145,7 +1222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1202,6 +1279,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -1211,7 +1299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1265,6 +1353,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -1274,7 +1373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1333,6 +1432,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
             500: {
                 headers: {
@@ -1342,7 +1452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker queue is full */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

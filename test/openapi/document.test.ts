@@ -67,8 +67,8 @@ describe('the OpenAPI document', () => {
   it('lists the error statuses each endpoint can answer with, all with the { statusCode, message } body', () => {
     const statuses = Object.fromEntries(documentedRoutes().filter(r => !PROBES.has(r))
       .map(r => [r, Object.keys(operation(r).responses).join(' ')]))
-    const withBody = '200 400 404 413 415 500 503'
-    const guarded = '200 400 404 500 503'
+    const withBody = '200 400 404 413 415 429 500 503'
+    const guarded = '200 400 404 429 500 503'
     expect(statuses).toEqual({
       'POST /session': '200 429 500 503', 'GET /session': '200 400 404 500', 'DELETE /session': guarded,
       'POST /session/reset': guarded, 'POST /message': withBody, 'POST /status': withBody, 'POST /typing': withBody,

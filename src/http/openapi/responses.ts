@@ -17,10 +17,12 @@ const ERROR_DESCRIPTIONS = {
   404: '`session not found`: unknown or deleted session, or a wrong `session-id`',
   413: '`request body too large`',
   415: '`content-type must be application/json`',
-  429: '`too many requests`: too many sessions created by this client in the last minute',
+  429: '`too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ' +
+    'ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the ' +
+    'message says which and when to retry',
   500: '`session not connected`, the operation failed (media download, unknown group or channel, the platform ' +
     'rejected the message or did not acknowledge in time), or `internal server error`',
-  503: '`server busy, retry later`: the session\'s worker queue is full',
+  503: '`server busy, retry later`: the session\'s worker thread holds twice its queue limit',
 } as const
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS
@@ -42,6 +44,6 @@ export function responses(success: ZodOpenApiResponseObject, ...errors: ErrorSta
 }
 
 /** Statuses of every endpoint behind the header guard that runs a command on the session's worker. */
-export const GUARDED: readonly ErrorStatus[] = [400, 404, 500, 503]
+export const GUARDED: readonly ErrorStatus[] = [400, 404, 429, 500, 503]
 /** ...and of those that also read a JSON body. */
-export const GUARDED_WITH_BODY: readonly ErrorStatus[] = [400, 404, 413, 415, 500, 503]
+export const GUARDED_WITH_BODY: readonly ErrorStatus[] = [400, 404, 413, 415, 429, 500, 503]
