@@ -2,6 +2,7 @@
  * @module config
  * Every setting of the gateway, read from the environment and validated once at start. The README lists them all.
  */
+import dns from 'node:dns'
 import os from 'node:os'
 import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
@@ -18,6 +19,16 @@ function trustProxyValue(v: string): boolean | number | string {
   const t = v.trim()
   if (t === 'true' || t === 'false') return t === 'true'
   return /^\d+$/.test(t) ? Number(t) : t
+}
+
+/** What c-ares would refuse to use as a DNS server list. */
+function isDnsServerList(servers: string[]): boolean {
+  try {
+    new dns.Resolver().setServers(servers)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** A list express could not compile (`10.0.0.0/33`, `proxy.local`) stops the start, as any bad setting does. */
@@ -72,6 +83,14 @@ const schema = z.object({
   MEDIA_MAX_BYTES: int(64 * 1024 * 1024, 1),
   MEDIA_TIMEOUT_MS: int(60_000, 1),
   MEDIA_MAX_REDIRECTS: int(5, 0),
+  /**
+   * DNS for media URLs (src/media/media-resolver.ts): c-ares, off the thread pool file I/O shares. Servers as
+   * `ip` or `ip:port`, comma-separated (empty: the system's), a time-out per look-up, and look-ups in flight per thread.
+   */
+  MEDIA_DNS_SERVERS: z.string().default('').transform(v => v.split(',').map(s => s.trim()).filter(Boolean))
+    .refine(isDnsServerList, 'expected a comma list of ip or ip:port'),
+  MEDIA_DNS_TIMEOUT_MS: int(5_000, 1),
+  MEDIA_DNS_MAX_IN_FLIGHT: int(64, 1),
   /** Allow media URLs that resolve to loopback/private/link-local/metadata addresses (SSRF guard off). Only the sandbox demo, tests and benches set true. */
   MEDIA_ALLOW_PRIVATE_URLS: bool(false),
   /** How long POST /message and POST /status wait for the platform's server ack. */

@@ -11,6 +11,7 @@
  */
 import dns from 'node:dns'
 import type net from 'node:net'
+import { createMediaResolver } from './media-resolver.js'
 import { isPrivateAddress } from './private-address.js'
 
 /** Thrown when a URL's host is, or resolves to, a refused address. The message names the host, for the log. */
@@ -21,7 +22,7 @@ export class PrivateAddressError extends Error {
   }
 }
 
-/** Resolves a host name to every address it has (the system resolver by default; tests inject a stub DNS). */
+/** Resolves a host name to every address it has (c-ares by default: media-resolver.ts; tests inject a stub DNS). */
 export type Resolve = (hostname: string, family: number) => Promise<dns.LookupAddress[]>
 
 export interface AddressGuard {
@@ -29,6 +30,8 @@ export interface AddressGuard {
   refusesHost(host: string): boolean
   /** A `lookup` for http(s).request that fails with PrivateAddressError on any refused answer. */
   lookup: net.LookupFunction
+  /** The same resolver with no judging, for when the guard is off (MEDIA_ALLOW_PRIVATE_URLS=true). */
+  lookupAny: net.LookupFunction
 }
 
 export interface AddressGuardOptions {
@@ -37,29 +40,32 @@ export interface AddressGuardOptions {
   isRefused?: (ip: string) => boolean
 }
 
+/** The default: c-ares with the system's servers (media-resolver.ts says why not getaddrinfo). */
+let defaultResolve: Resolve | undefined
 const systemResolve: Resolve = (hostname, family) =>
-  dns.promises.lookup(hostname, { all: true, family, verbatim: true })
+  (defaultResolve ??= createMediaResolver({ timeoutMs: 5_000, maxInFlight: 64 }))(hostname, family)
 
 type AllCallback = (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void
 
 export function createAddressGuard(options: AddressGuardOptions = {}): AddressGuard {
   const resolve = options.resolve ?? systemResolve
   const isRefused = options.isRefused ?? isPrivateAddress
-  const lookup: net.LookupFunction = (hostname, lookupOptions, callback) => {
+  const lookupJudging = (refuses: (ip: string) => boolean): net.LookupFunction => (hostname, lookupOptions, callback) => {
     const wantsAll = (lookupOptions as dns.LookupOptions).all === true
     const family = Number((lookupOptions as dns.LookupOptions).family ?? 0)
     resolve(hostname, family === 4 || family === 6 ? family : 0).then(list => {
-      if (list.length === 0) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
-      if (list.some(a => isRefused(a.address))) throw new PrivateAddressError(hostname)
+      if (list.length === 0) throw Object.assign(new Error(`dns lookup of ${hostname} failed (ENOTFOUND)`), { code: 'ENOTFOUND' })
+      if (list.some(a => refuses(a.address))) throw new PrivateAddressError(hostname)
       if (wantsAll) (callback as unknown as AllCallback)(null, list)
       else callback(null, list[0]!.address, list[0]!.family)
     }).catch((err: NodeJS.ErrnoException) => callback(err, '', 4))
   }
   return {
     refusesHost: host => host.toLowerCase().replace(/\.$/, '') === 'localhost' || isRefused(host),
-    lookup,
+    lookup: lookupJudging(isRefused),
+    lookupAny: lookupJudging(() => false),
   }
 }
 
-/** The guard used when no test injects one: system DNS, every private/local range refused. */
+/** The guard used when no test injects one: c-ares with the system's servers, every private/local range refused. */
 export const defaultAddressGuard: AddressGuard = createAddressGuard()

@@ -19,7 +19,8 @@ import tls from 'node:tls'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { mediaDownloadFailed, mediaUrlForbidden, GatewayError } from '../protocol/errors.js'
-import { defaultAddressGuard, PrivateAddressError, type AddressGuard } from './address-guard.js'
+import { createAddressGuard, defaultAddressGuard, PrivateAddressError, type AddressGuard } from './address-guard.js'
+import { createMediaResolver } from './media-resolver.js'
 import { defaultMediaTempDir, removeQuietly, tempFilePath } from './temp-dir.js'
 
 export interface DownloadOptions {
@@ -57,11 +58,26 @@ export interface DownloadedFile {
 /** Internal: a failure whose message is the `<detail>` part of the client-facing error. */
 class DownloadFailure extends Error {}
 
+/** One guard (and so one resolver, with its cap on look-ups in flight) per thread for the gateway's settings. */
+let configured: { key: string; guard: AddressGuard } | undefined
+function configuredGuard(config: { MEDIA_DNS_SERVERS: readonly string[]; MEDIA_DNS_TIMEOUT_MS: number; MEDIA_DNS_MAX_IN_FLIGHT: number }): AddressGuard {
+  const key = JSON.stringify([config.MEDIA_DNS_SERVERS, config.MEDIA_DNS_TIMEOUT_MS, config.MEDIA_DNS_MAX_IN_FLIGHT])
+  if (configured?.key !== key) {
+    const resolve = createMediaResolver({
+      servers: config.MEDIA_DNS_SERVERS, timeoutMs: config.MEDIA_DNS_TIMEOUT_MS, maxInFlight: config.MEDIA_DNS_MAX_IN_FLIGHT,
+    })
+    configured = { key, guard: createAddressGuard({ resolve }) }
+  }
+  return configured.guard
+}
+
 /** Builds DownloadOptions from the gateway config names. */
 export const downloadOptionsFromConfig = (config: {
   MEDIA_MAX_BYTES: number; MEDIA_TIMEOUT_MS: number; MEDIA_MAX_REDIRECTS: number; MEDIA_ALLOW_PRIVATE_URLS: boolean
   MEDIA_MAX_BYTES_IMAGE: number; MEDIA_MAX_BYTES_VIDEO: number; MEDIA_MAX_BYTES_AUDIO: number; MEDIA_MAX_BYTES_DOCUMENT: number
+  MEDIA_DNS_SERVERS: readonly string[]; MEDIA_DNS_TIMEOUT_MS: number; MEDIA_DNS_MAX_IN_FLIGHT: number
 }): DownloadOptions => ({
+  guard: configuredGuard(config),
   maxBytes: config.MEDIA_MAX_BYTES,
   maxBytesPerKind: {
     image: config.MEDIA_MAX_BYTES_IMAGE, video: config.MEDIA_MAX_BYTES_VIDEO,
@@ -174,7 +190,8 @@ function request(url: URL, options: DownloadOptions, guard: AddressGuard,
       headers: { 'user-agent': 'messaging-gateway', accept: '*/*' },
       // A fresh connection per hop, resolved by the guard: no pooled socket skips the check.
       agent: false,
-      ...(options.blockPrivate ? { lookup: guard.lookup } : {}),
+      // Every host name is resolved by the guard's resolver (c-ares, never the thread pool), and judged when on.
+      lookup: options.blockPrivate ? guard.lookup : guard.lookupAny,
       ...(url.protocol === 'https:' && options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}),
     }, resolve)
     req.on('error', reject)
