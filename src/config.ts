@@ -82,6 +82,13 @@ const schema = z.object({
   /** Media downloads (POST /message, POST /status). */
   MEDIA_MAX_BYTES: int(64 * 1024 * 1024, 1),
   MEDIA_TIMEOUT_MS: int(60_000, 1),
+  /**
+   * Media sends (download, encryption, upload) running at once per shard thread and in the whole process; the
+   * rest wait their turn (src/actors/media-slots.ts). They bound how much of the cores media can take from the
+   * quiet sessions and the HTTP front.
+   */
+  MEDIA_SENDS_PER_SHARD: int(2, 1),
+  MEDIA_SENDS_PER_PROCESS: int(3, 1),
   MEDIA_MAX_REDIRECTS: int(5, 0),
   /**
    * DNS for media URLs (src/media/media-resolver.ts): c-ares, off the thread pool file I/O shares. Servers as

@@ -9,6 +9,7 @@ import type { Config } from '../config.js'
 import { GatewayError } from '../protocol/errors.js'
 import type { LinkFactory, SandboxTrust } from '../platform/link.js'
 import type { SessionRecord, Store } from '../storage/types.js'
+import type { MediaSlots } from './media-slots.js'
 import type { SnapshotPublisher } from './publisher.js'
 import { SessionActor } from './session-actor.js'
 import { shardOf } from './shard.js'
@@ -25,6 +26,8 @@ export interface HostDeps {
   publisher: SnapshotPublisher
   loadLinkFactory: () => Promise<LinkFactory>
   sandbox: () => Promise<SandboxTrust | undefined>
+  /** The shard's bound on media sends at once (media-slots.ts). */
+  media: MediaSlots
 }
 
 export class SessionHost {
@@ -134,6 +137,7 @@ export class SessionHost {
       logger: this.#deps.logger,
       publisher: this.#deps.publisher,
       sandbox: this.#deps.sandbox,
+      media: this.#deps.media,
       onDeleted: id => this.#actors.delete(id),
     })
     this.#actors.set(record.id, actor)

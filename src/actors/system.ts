@@ -19,6 +19,7 @@ import { openLmdbStore } from '../storage/lmdb-store.js'
 import type { SessionRecord, Store } from '../storage/types.js'
 import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
+import { newMediaSlotMemory } from './media-slots.js'
 import { shardOf } from './shard.js'
 import { ShardPool, type ShardStats } from './shard-pool.js'
 import { SnapshotCache } from './snapshot-cache.js'
@@ -93,11 +94,12 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   }
 
   const filename = workerFilename()
+  const mediaSlots = newMediaSlotMemory()
   const linkModule = options.linkModule ?? defaultLinkModule()
   const pools = Array.from({ length: config.SHARDS }, (_, shard) => new ShardPool({
     filename,
     logger: log,
-    data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName },
+    data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName, mediaSlots },
     onThreadLost: lost => {
       telemetry.threadLost(lost)
       cache.markDisconnected(id => shardOf(id, config.SHARDS) === lost)

@@ -17,6 +17,8 @@ export interface ShardWorkerData {
   linkModule: string
   /** Base name of this actor system's BroadcastChannels (unique per system instance). */
   channelName: string
+  /** The process-wide count of media sends, shared by every shard thread (media-slots.ts). */
+  mediaSlots: SharedArrayBuffer
 }
 
 /** A piscina task: the protocol `Task` plus an id the main thread can name in an abort. */

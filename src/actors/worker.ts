@@ -16,6 +16,7 @@ import { sandboxTrustLoader } from './sandbox-trust.js'
 import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from './wire.js'
 import { startThreadTelemetry } from '../metrics/thread-telemetry.js'
 import { createRootLogger } from '../logger.js'
+import { MediaSlots } from './media-slots.js'
 
 const data = workerData as ShardWorkerData
 const logger = createRootLogger(data.config.LOG_LEVEL, data.config.LOG_FORMAT === 'pretty').child({ shard: data.shard })
@@ -36,6 +37,9 @@ const host = new SessionHost({
   publisher,
   loadLinkFactory: linkFactoryLoader(data.linkModule),
   sandbox: sandboxTrustLoader(data.config.SANDBOX_URL),
+  media: new MediaSlots({
+    perShard: data.config.MEDIA_SENDS_PER_SHARD, perProcess: data.config.MEDIA_SENDS_PER_PROCESS, shared: data.mediaSlots,
+  }),
 })
 // Not awaited: piscina only replaces a crashed thread that once reported ready, so the thread must become ready
 // quickly even when restoring many sessions takes a while. Tasks do not wait for it either: a command for a session

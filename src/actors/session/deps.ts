@@ -6,6 +6,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import type { LinkFactory, SandboxTrust } from '../../platform/link.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
+import type { MediaSlots } from '../media-slots.js'
 import type { SnapshotPublisher } from '../publisher.js'
 
 export interface ActorDeps {
@@ -16,6 +17,8 @@ export interface ActorDeps {
   logger: Logger
   publisher: SnapshotPublisher
   sandbox: () => Promise<SandboxTrust | undefined>
+  /** The shard's bound on media sends at once, shared by its sessions. */
+  media: MediaSlots
   /** Called once the session is deleted, so the host forgets the actor. */
   onDeleted: (id: string) => void
 }

@@ -7,6 +7,7 @@ import type { Logger } from 'pino'
 import type { PlatformLink } from '../../platform/link.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { Mailbox } from '../mailbox.js'
+import type { MediaSlots } from '../media-slots.js'
 import { TypingTimers } from '../typing.js'
 import { LinkConnection } from './connection.js'
 import type { ActorDeps } from './deps.js'
@@ -67,6 +68,10 @@ export class SessionLifecycle {
 
   get link(): PlatformLink | undefined {
     return this.#connection.link
+  }
+
+  get media(): MediaSlots {
+    return this.#deps.media
   }
 
   /** Brings the session up (new or restored). An unpaired session past its QR deadline is deleted instead. */

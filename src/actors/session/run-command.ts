@@ -9,6 +9,7 @@ import { NEEDS_CONNECTION } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { PlatformLink } from '../../platform/link.js'
 import { runOnLink } from '../actor-commands.js'
+import type { MediaSlots } from '../media-slots.js'
 import type { TypingTimers } from '../typing.js'
 
 /** What an actor's `run` accepts: start and shutdown are the host's business, not the mailbox's. */
@@ -21,6 +22,8 @@ export interface CommandTarget {
   readonly isConnected: boolean
   readonly link: PlatformLink | undefined
   readonly typing: TypingTimers
+  /** The shard's bound on media sends at once. */
+  readonly media: Pick<MediaSlots, 'acquire'>
   reset(): Promise<null>
   delete(): Promise<null>
 }
@@ -35,5 +38,19 @@ export async function runCommand(command: ActorCommand, session: CommandTarget, 
   if (NEEDS_CONNECTION.has(command.type) && (!session.isConnected || !link)) {
     throw new GatewayError('SESSION_NOT_CONNECTED')
   }
-  return runOnLink(command, { sessionId: session.id, link: link!, typing: session.typing, signal })
+  const ctx = { sessionId: session.id, link: link!, typing: session.typing, signal }
+  if (!carriesMedia(command)) return runOnLink(command, ctx)
+  // A media send waits for a place among the shard's and the process's media sends (media-slots.ts).
+  const release = await session.media.acquire(signal)
+  try {
+    return await runOnLink(command, ctx)
+  } finally {
+    release()
+  }
 }
+
+const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'audio', 'document'])
+
+/** A message or status with a file: the gateway downloads, encrypts and uploads it. */
+const carriesMedia = (command: ActorCommand): boolean =>
+  (command.type === 'sendMessage' || command.type === 'postStatus') && MEDIA_TYPES.has(command.content.type)
