@@ -23,9 +23,14 @@ export interface BenchWorld {
 /** Gateway settings every bench wants: private (loopback) media URLs allowed, no POST /session rate limit. */
 const BENCH_ENV = { MEDIA_ALLOW_PRIVATE_URLS: 'true', SESSION_CREATE_PER_MINUTE: '0' }
 
-export async function startWorld(name: string, gatewayEnv: Record<string, string> = {}, nodeArgs: string[] = [], cache?: FleetCache): Promise<BenchWorld> {
+export interface WorldOptions {
+  /** Run the sandbox at this CPU priority (19: the figure is the gateway's own, not the sandbox taking its cores). */
+  sandboxNice?: number
+}
+
+export async function startWorld(name: string, gatewayEnv: Record<string, string> = {}, nodeArgs: string[] = [], cache?: FleetCache, options: WorldOptions = {}): Promise<BenchWorld> {
   if (cache) process.env.SANDBOX_STATE_FILE = cache.stateFile // the sandbox child inherits it
-  const sandbox = await startSandbox()
+  const sandbox = await startSandbox(undefined, undefined, options.sandboxNice === undefined ? {} : { nice: options.sandboxNice })
   const dataDir = cache ? cache.dataDir('gateway') : mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`))
   let gateway: GatewayProcess
   const env = { SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, ...BENCH_ENV, ...gatewayEnv }
@@ -56,8 +61,8 @@ export async function startWorld(name: string, gatewayEnv: Record<string, string
 }
 
 /** Runs `body` in a fresh world and always stops it; prints the gateway's last output when the bench fails. */
-export async function withWorld<T>(name: string, gatewayEnv: Record<string, string>, body: (w: BenchWorld) => Promise<T>, nodeArgs: string[] = [], cache?: FleetCache): Promise<T> {
-  const world = await startWorld(name, gatewayEnv, nodeArgs, cache)
+export async function withWorld<T>(name: string, gatewayEnv: Record<string, string>, body: (w: BenchWorld) => Promise<T>, nodeArgs: string[] = [], cache?: FleetCache, options: WorldOptions = {}): Promise<T> {
+  const world = await startWorld(name, gatewayEnv, nodeArgs, cache, options)
   try {
     return await body(world)
   } catch (err) {

@@ -28,8 +28,9 @@ export interface GenOptions {
 }
 
 const SEND = [200, 400, 404, 413, 415, 429, 500, 503] as const
-const READ = [200, 400, 404, 500, 503] as const
-const GUARDED = [200, 400, 404, 500, 503] as const
+// Every guarded endpoint may answer 429: a session's commands in flight are capped, and each family has a rate.
+const READ = [200, 400, 404, 429, 500, 503] as const
+const GUARDED = [200, 400, 404, 429, 500, 503] as const
 
 /** Characters a header value may carry on the wire (no controls); unicode goes out as UTF-8 bytes (obs-text). */
 const headerText = (maxLength: number) =>

@@ -19,8 +19,9 @@ let server: Server
 let port: number
 
 beforeAll(async () => {
-  // No send rate (test/http/limits covers it; here it would turn most sends into 429s); a creation limit the runs hit.
-  t = makeApp({ SEND_RATE_PER_SECOND: '0', SESSION_CREATE_PER_MINUTE: '50' })
+  // No send, read or reset rate (test/http/limits covers them; here they would turn most requests into 429s, which
+  // stop before the parsing under test); a creation limit the runs hit.
+  t = makeApp({ SEND_RATE_PER_SECOND: '0', READ_RATE_PER_SECOND: '0', RESET_INTERVAL_MS: '0', SESSION_CREATE_PER_MINUTE: '50' })
   server = createHttpServer(t.app) // the production server's settings: client errors, timeouts
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   port = (server.address() as AddressInfo).port

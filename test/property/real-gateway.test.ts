@@ -45,7 +45,7 @@ describe('random requests against a real gateway process', () => {
     const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toBuffer()
     media = await mediaServer({ '/a.jpg': { body: jpeg, type: 'image/jpeg' } })
     ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, '15550000001', {
-      ACK_TIMEOUT_MS: '5000', QUERY_TIMEOUT_MS: '5000', MEDIA_TIMEOUT_MS: '5000',
+      ACK_TIMEOUT_MS: '5000', QUERY_TIMEOUT_MS: '5000', MEDIA_TIMEOUT_MS: '5000', READ_RATE_PER_SECOND: '0',
     }))
     port = Number(new URL(gw.url).port)
   }, 180_000)
