@@ -1391,7 +1391,7 @@ export interface operations {
             query: {
                 /** @description Channel ID `<channel_id>@newsletter` */
                 channelId: string;
-                /** @description The `before` of the previous page (a positive integer); absent for the newest page */
+                /** @description The `before` of the previous page (a non-negative integer); absent for the newest page; 0 answers an empty last page */
                 before?: number;
             };
             header: {

@@ -43,5 +43,6 @@ export const VALIDATION_MESSAGES: readonly DocumentedMessage[] = [
   { status: 400, pattern: '<path> must be an http or https URL', when: '*.url, and *.thumbnail when not empty' },
   { status: 400, pattern: 'contact.phone must be a valid phone number', when: 'not 6-15 digits after normalisation' },
   { status: 400, pattern: 'groupId must be a group ID ending in @g.us', when: 'GET /group/:groupId and GET /group/member' },
-  { status: 400, pattern: 'before must be a positive integer', when: 'GET /channel/message `before` not digits, 0, or too large' },
+  { status: 400, pattern: 'channelId must be a channel ID ending in @newsletter', when: 'GET /channel/message' },
+  { status: 400, pattern: 'before must be a non-negative integer', when: 'GET /channel/message `before` not digits or too large (0 → empty last page)' },
 ]

@@ -2,8 +2,10 @@
  * @module platform/channel-mapping
  * Channel (newsletter) payloads → spec Channel / ChannelMessage (BAILEYS-MAPPING §6). Pure.
  *
- * Decision: `thumbnail` in image/video objects is the base64 of the message's `jpegThumbnail` ('' when absent).
- * It needs no further request and no auth, unlike a `thumbnailDirectPath` URL.
+ * Decision: `thumbnail` in image/video objects is a URL like every other thumbnail of the spec: the platform's
+ * thumbnail path (`thumbnailDirectPath`) when the message has one, else the message's inline `jpegThumbnail` as a
+ * `data:image/jpeg;base64,` URL, else ''. A creation time or post link the platform does not give is '' rather
+ * than a made-up value (1970, or a link built from the numeric channel id that opens nothing).
  */
 import {
   getBinaryNodeChild, getBinaryNodeChildren, getContentType, normalizeMessageContent, proto, type BinaryNode,
@@ -37,14 +39,17 @@ export function channelPicture(n: RawNewsletter): string {
 /** The account owns or administers the channel (it may post there): the viewer roles OWNER and ADMIN. */
 export const isManagerRole = (role: string): boolean => ['OWNER', 'ADMIN'].includes(role.toUpperCase())
 
+/** Unix seconds → ISO time; '' when the platform gave none (0, absent or not a number). */
+const isoOrEmpty = (seconds: number): string =>
+  Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000).toISOString() : ''
+
 export function mapChannel(n: RawNewsletter): Channel {
-  const seconds = Number(n.thread_metadata?.creation_time ?? 0)
   return {
     id: n.id,
     name: n.thread_metadata?.name?.text ?? '',
     picture: channelPicture(n),
     isOwner: isManagerRole(n.viewer_metadata?.role ?? ''),
-    created: new Date((Number.isFinite(seconds) ? seconds : 0) * 1000).toISOString(),
+    created: isoOrEmpty(Number(n.thread_metadata?.creation_time ?? 0)),
   }
 }
 
@@ -75,8 +80,11 @@ export function channelRowsOf(res: BinaryNode): ChannelRow[] {
 const mediaUrl = (m: { url?: string | null; directPath?: string | null }): string =>
   m.url || (m.directPath ? `${MEDIA_HOST}${m.directPath}` : '')
 
-const thumbnailOf = (bytes: Uint8Array | null | undefined): string =>
-  bytes && bytes.length ? Buffer.from(bytes).toString('base64') : ''
+const thumbnailOf = (m: { thumbnailDirectPath?: string | null; jpegThumbnail?: Uint8Array | null }): string => {
+  if (m.thumbnailDirectPath) return `${MEDIA_HOST}${m.thumbnailDirectPath}`
+  const bytes = m.jpegThumbnail
+  return bytes && bytes.length ? `data:image/jpeg;base64,${Buffer.from(bytes).toString('base64')}` : ''
+}
 
 type Body = Pick<ChannelMessage, 'type' | 'text' | 'image' | 'video' | 'sticker' | 'polling'>
 
@@ -101,14 +109,14 @@ export function mapChannelBody(plaintext: Uint8Array | undefined): Body {
       const m = message.imageMessage!
       return {
         type: 'image', text: m.caption ?? '',
-        image: { url: mediaUrl(m), thumbnail: thumbnailOf(m.jpegThumbnail), mimetype: m.mimetype ?? '' },
+        image: { url: mediaUrl(m), thumbnail: thumbnailOf(m), mimetype: m.mimetype ?? '' },
       }
     }
     case 'videoMessage': {
       const m = message.videoMessage!
       return {
         type: 'video', text: m.caption ?? '',
-        video: { url: mediaUrl(m), thumbnail: thumbnailOf(m.jpegThumbnail), duration: m.seconds ?? 0, mimetype: m.mimetype ?? '' },
+        video: { url: mediaUrl(m), thumbnail: thumbnailOf(m), duration: m.seconds ?? 0, mimetype: m.mimetype ?? '' },
       }
     }
     case 'stickerMessage': {
@@ -132,13 +140,9 @@ export function mapChannelBody(plaintext: Uint8Array | undefined): Body {
   }
 }
 
-/** The public link of one channel post. `invite` falls back to the channel id's user part. */
+/** The public link of one channel post; '' when the platform gave no invite code (the link needs it). */
 export function channelPostUrl(invite: string, serverId: number): string {
-  return `https://whatsapp.com/channel/${invite}/${serverId}`
-}
-
-export function inviteOrUser(invite: string | undefined, channelId: string): string {
-  return invite || channelId.split('@')[0] || channelId
+  return invite ? `https://whatsapp.com/channel/${invite}/${serverId}` : ''
 }
 
 /** Rows → page: newest first; `before` = smallest serverId when the page is full, else 0. */
@@ -149,7 +153,7 @@ export function mapChannelPage(rows: ChannelRow[], invite: string, pageSize = CH
       serverId: row.serverId,
       url: channelPostUrl(invite, row.serverId),
       ...mapChannelBody(row.plaintext),
-      created: new Date(row.t * 1000).toISOString(),
+      created: isoOrEmpty(row.t),
     }))
     .sort((a, b) => b.serverId - a.serverId)
   const before = rows.length >= pageSize && docs.length ? Math.min(...docs.map(d => d.serverId)) : 0

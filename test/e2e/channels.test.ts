@@ -148,7 +148,8 @@ describe('channels through the gateway', () => {
       expect(top.image.url.startsWith(`https://${mediaHost}/`)).toBe(true)
       const downloaded = await fetchTrusted(top.image.url, world.sandbox.trust().caCert)
       expect(sha256hex(downloaded)).toBe(record.media.sha256)
-      expect(Buffer.from(top.image.thumbnail, 'base64').subarray(0, 2).toString('hex')).toBe('ffd8')
+      expect(top.image.thumbnail.startsWith('data:image/jpeg;base64,')).toBe(true)
+      expect(Buffer.from(top.image.thumbnail.slice('data:image/jpeg;base64,'.length), 'base64').subarray(0, 2).toString('hex')).toBe('ffd8')
     } finally {
       await media.close()
     }
@@ -202,10 +203,10 @@ function expectedDoc(record: any, seed: ReturnType<typeof seededMessages>[number
   const mediaUrl = `https://${mediaHost}${record.media?.directPath}`
   switch (seed.type) {
     case 'text': return { ...base, type: 'text', text: seed.text }
-    case 'image': return { ...base, type: 'image', text: seed.caption ?? '', image: { url: mediaUrl, thumbnail: record.media.thumbnail, mimetype: 'image/jpeg' } }
+    case 'image': return { ...base, type: 'image', text: seed.caption ?? '', image: { url: mediaUrl, thumbnail: `data:image/jpeg;base64,${record.media.thumbnail}`, mimetype: 'image/jpeg' } }
     case 'video': return {
       ...base, type: 'video', text: seed.caption ?? '',
-      video: { url: mediaUrl, thumbnail: record.media.thumbnail, duration: seed.seconds, mimetype: 'video/mp4' },
+      video: { url: mediaUrl, thumbnail: `data:image/jpeg;base64,${record.media.thumbnail}`, duration: seed.seconds, mimetype: 'video/mp4' },
     }
     case 'poll': return { ...base, type: 'poll', text: '', polling: { name: seed.name, options: seed.options } }
     case 'sticker': return { ...base, type: 'sticker', text: '', sticker: { url: mediaUrl, mimetype: 'image/webp' } }

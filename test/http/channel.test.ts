@@ -41,11 +41,28 @@ describe('GET /channel/message', () => {
     expect(system.last()).toStrictEqual({ type: 'channelMessages', channelId: CHANNEL_ID })
   })
 
-  it('refuses a before that is not a positive integer', async () => {
+  it('answers before=0 (the oldest page sent back once more) with an empty last page, without asking the platform', async () => {
     const { app, auth, system } = makeApp()
-    for (const before of ['abc', '0', '-1', '1.5', '1e3', ' 5', '99999999999999999999']) {
+    const res = await request(app).get('/channel/message').query({ channelId: CHANNEL_ID, before: '0' }).set(auth)
+    expect(res.status).toBe(200)
+    expect(res.body).toStrictEqual({ docs: [], before: 0 })
+    expect(system.commands).toHaveLength(0)
+  })
+
+  it('refuses a malformed channelId, as it does a malformed groupId', async () => {
+    const { app, auth, system } = makeApp()
+    for (const channelId of ['abc', '123@g.us', '1 2@newsletter', '@newsletter', '1@newsletter.x']) {
+      const res = await request(app).get('/channel/message').query({ channelId }).set(auth)
+      expectError(res, 400, 'channelId must be a channel ID ending in @newsletter')
+    }
+    expect(system.commands).toHaveLength(0)
+  })
+
+  it('refuses a before that is not a non-negative integer', async () => {
+    const { app, auth, system } = makeApp()
+    for (const before of ['abc', '00', '-1', '1.5', '1e3', ' 5', '99999999999999999999']) {
       const res = await request(app).get('/channel/message').query({ channelId: CHANNEL_ID, before }).set(auth)
-      expectError(res, 400, 'before must be a positive integer')
+      expectError(res, 400, 'before must be a non-negative integer')
     }
     expectError(await request(app).get(`/channel/message?channelId=${CHANNEL_ID}&before=1&before=2`).set(auth), 400,
       'before must be a string')
@@ -57,7 +74,9 @@ describe('GET /channel/message', () => {
     expectError(await request(app).get('/channel/message').set(auth), 400,
       'channelId should not be empty\nchannelId must be a string')
     expectError(await request(app).get('/channel/message?before=x').set(auth), 400,
-      'channelId should not be empty\nchannelId must be a string\nbefore must be a positive integer')
+      'channelId should not be empty\nchannelId must be a string\nbefore must be a non-negative integer')
+    expectError(await request(app).get('/channel/message?channelId=a&before=x').set(auth), 400,
+      'channelId must be a channel ID ending in @newsletter\nbefore must be a non-negative integer')
     expectError(await request(app).get('/channel/message?channelId=a&channelId=b').set(auth), 400, 'channelId must be a string')
     expectError(await request(app).get('/channel/message?channelId=').set(auth), 400, 'channelId should not be empty')
   })

@@ -19,7 +19,8 @@ describe('documented messages', () => {
     ]
     const lines: string[] = []
     for (const [path, body] of bodies) lines.push(...(await request(app).post(path).set(auth).send(body)).body.message.split('\n'))
-    for (const path of ['/group/member', '/group/member?groupId=a&groupId=b', '/group/x', '/channel/message?before=0',
+    for (const path of ['/group/member', '/group/member?groupId=a&groupId=b', '/group/x', '/channel/message?before=x',
+      '/channel/message?channelId=a',
       '/channel/message?channelId=a&before=1&before=2']) {
       lines.push(...(await request(app).get(path).set(auth)).body.message.split('\n'))
     }

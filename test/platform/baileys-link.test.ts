@@ -252,6 +252,14 @@ describe('baileys link: sending', () => {
     expect(h.sock.presence).toEqual([['recording', '5511@s.whatsapp.net'], ['paused', '1@g.us']])
   })
 
+  it('typing to a phone goes to the same address as messages: the LID when one is known', async () => {
+    const h = await harness()
+    h.sock.open()
+    h.sock.lidByPn.set('5511999990000@s.whatsapp.net', '777@lid')
+    await h.link.presence({ kind: 'phone', phone: '5511999990000' }, 'composing')
+    expect(h.sock.presence).toEqual([['composing', '777@lid']])
+  })
+
   it('a socket that closes under a typing update answers session not connected, not a 500', async () => {
     const h = await harness()
     h.sock.open()

@@ -1,7 +1,7 @@
 import { proto } from '@whiskeysockets/baileys'
 import { describe, expect, it } from 'vitest'
 import {
-  mapChannel, mapChannelBody, mapChannelPage, inviteOrUser, UNSUPPORTED_TEXT, type ChannelRow,
+  mapChannel, mapChannelBody, mapChannelPage, UNSUPPORTED_TEXT, type ChannelRow,
 } from '../../src/platform/channel-mapping.js'
 
 const enc = (m: proto.IMessage) => proto.Message.encode(proto.Message.fromObject(m)).finish()
@@ -13,12 +13,17 @@ describe('channel message bodies', () => {
     expect(mapChannelBody(enc({ extendedTextMessage: { text: 'hello' } }))).toEqual({ type: 'text', text: 'hello' })
   })
 
-  it('image with caption, direct-path url and base64 thumbnail', () => {
+  it('image with caption, direct-path url and the inline thumbnail as a data: URL', () => {
     const body = mapChannelBody(enc({ imageMessage: { caption: 'pic', directPath: '/v/t62/abc', mimetype: 'image/jpeg', jpegThumbnail: thumb } }))
     expect(body).toEqual({
       type: 'image', text: 'pic',
-      image: { url: 'https://mmg.whatsapp.net/v/t62/abc', thumbnail: thumb.toString('base64'), mimetype: 'image/jpeg' },
+      image: { url: 'https://mmg.whatsapp.net/v/t62/abc', thumbnail: `data:image/jpeg;base64,${thumb.toString('base64')}`, mimetype: 'image/jpeg' },
     })
+  })
+
+  it('the platform thumbnail path wins over the inline thumbnail', () => {
+    const body = mapChannelBody(enc({ imageMessage: { directPath: '/v/a', thumbnailDirectPath: '/v/t/a', mimetype: 'image/jpeg', jpegThumbnail: thumb } }))
+    expect(body.image?.thumbnail).toBe('https://mmg.whatsapp.net/v/t/a')
   })
 
   it('video with duration; url preferred over direct path; empty thumbnail when none', () => {
@@ -70,9 +75,9 @@ describe('channel pages', () => {
     expect(page.before).toBe(1000)
   })
 
-  it('invite falls back to the channel id user part', () => {
-    expect(inviteOrUser(undefined, '120363000000000001@newsletter')).toBe('120363000000000001')
-    expect(inviteOrUser('0029Va', '1@newsletter')).toBe('0029Va')
+  it('url and created are empty, not made up, when the platform gives no invite code or time', () => {
+    const page = mapChannelPage([{ id: 'ID1', serverId: 1, t: 0, plaintext: enc({ conversation: 'a' }) }], '')
+    expect(page.docs[0]).toMatchObject({ url: '', created: '' })
   })
 })
 
@@ -86,7 +91,7 @@ describe('channel list entries', () => {
     expect(mapChannel({ ...base, viewer_metadata: { role: 'admin' } }).isOwner).toBe(true)
     expect(mapChannel({ ...base, viewer_metadata: { role: 'SUBSCRIBER' } }).isOwner).toBe(false)
     expect(mapChannel({ id: '2@newsletter' })).toEqual({
-      id: '2@newsletter', name: '', picture: '', isOwner: false, created: new Date(0).toISOString(),
+      id: '2@newsletter', name: '', picture: '', isOwner: false, created: '',
     })
     expect(mapChannel({ id: '3@newsletter', thread_metadata: { picture: { url: 'https://pps.example/x.jpg' } } }).picture)
       .toBe('https://pps.example/x.jpg')

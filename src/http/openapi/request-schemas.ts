@@ -58,7 +58,7 @@ export const sessionHeadersSchema = z.object({
 export const groupIdSchema = z.string().regex(GROUP_ID).describe('Group ID `<group_id>@g.us`')
 
 export const channelQuerySchema = z.object({
-  channelId: z.string().min(1).describe('Channel ID `<channel_id>@newsletter`'),
-  before: z.int().min(1).optional()
-    .describe('The `before` of the previous page (a positive integer); absent for the newest page'),
+  channelId: z.string().regex(CHANNEL_ID).describe('Channel ID `<channel_id>@newsletter`'),
+  before: z.int().min(0).optional()
+    .describe('The `before` of the previous page (a non-negative integer); absent for the newest page; 0 answers an empty last page'),
 })

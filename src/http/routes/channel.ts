@@ -42,6 +42,8 @@ export function channelRoutes(deps: AppDeps): Router {
   router.get('/channel/message', guard, readRate, async (req, res) => {
     const { id } = authOf(res)
     const query = parseChannelQuery(req.query as Record<string, unknown>)
+    // before=0 is past the oldest post: the empty last page, without asking the platform.
+    if (query.before === 0) { res.json({ docs: [], before: 0 }); return }
     const reply = await system.run(id, { type: 'channelMessages', ...query }, requestSignal(res))
     res.json({ docs: reply.docs.map(messageView), before: reply.before })
   })

@@ -8,7 +8,7 @@ import { S_WHATSAPP_NET, type BinaryNode, type WASocket } from '@whiskeysockets/
 import { GatewayError } from '../../protocol/errors.js'
 import type { Channel, ChannelPage } from '../../protocol/spec-types.js'
 import {
-  CHANNEL_PAGE_SIZE, channelRowsOf, inviteOrUser, mapChannel, mapChannelPage, type RawNewsletter,
+  CHANNEL_PAGE_SIZE, channelRowsOf, mapChannel, mapChannelPage, type RawNewsletter,
 } from '../channel-mapping.js'
 import type { PlatformLink } from '../link.js'
 import { mapWithConcurrency } from '../picture-cache.js'
@@ -84,7 +84,7 @@ export function makeChannels(conn: LinkSocket): ChannelOps {
         if (iqErrorCode(err) !== undefined) throw new GatewayError('CHANNEL_NOT_FOUND')
         throw err
       }
-      return mapChannelPage(channelRowsOf(res), inviteOrUser(meta.thread_metadata?.invite, channelId))
+      return mapChannelPage(channelRowsOf(res), meta.thread_metadata?.invite ?? '')
     },
   }
 }

@@ -99,7 +99,8 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
 
     async presence(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void> {
       const sock = conn.requireOpen()
-      const jid = destination.kind === 'group' ? destination.jid : phoneJid(destination.phone)
+      // the same address as messages: a contact moved to LID addressing would never see a typing sent to its number
+      const jid = destination.kind === 'group' ? destination.jid : await phoneDestination(sock, destination.phone)
       try {
         await sock.sendPresenceUpdate(state, jid)
       } catch (err) {
