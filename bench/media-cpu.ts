@@ -14,7 +14,7 @@ import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { measureCpu } from './lib/proc.js'
+import { measureCpu, niceAll } from './lib/proc.js'
 import { BenchReport, median } from './lib/results.js'
 import { headersOf, pairSessions } from './lib/sessions.js'
 import { setting } from './lib/settings.js'
@@ -35,7 +35,7 @@ async function mediaServer(rate: number) {
     execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     env: { ...process.env, MEDIA_FILE: mediaFile, MEDIA_RATE: String(rate), MEDIA_CHUNK: String(64 * 1024) },
   })
-  os.setPriority(child.pid!, NICE)
+  niceAll(child.pid!, NICE) // every thread: on Linux the nice value is per thread
   const [{ port }] = await once(child, 'message') as [{ port: number }]
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') }
 }

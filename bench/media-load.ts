@@ -24,6 +24,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { runLoad, type LoadResult } from './lib/http-load.js'
 import { ProfiledPhase } from './lib/profiled.js'
+import { niceAll } from './lib/proc.js'
 import { BenchReport, median } from './lib/results.js'
 import { headersOf, pairSessions, type BenchSession } from './lib/sessions.js'
 import { longHint, setting } from './lib/settings.js'
@@ -48,7 +49,7 @@ const media = fork(path.join(import.meta.dirname, 'fixtures/media-server.ts'), [
   execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
   env: { ...process.env, MEDIA_FILE: mediaFile, MEDIA_RATE: String(MEDIA_RATE_MB * (1 << 20)) },
 })
-os.setPriority(media.pid!, NICE) // before it serves anything; its threads are all started by then
+niceAll(media.pid!, NICE) // every thread: on Linux the nice value is per thread
 const [{ port: mediaPort }] = await once(media, 'message') as [{ port: number }]
 
 const profiling = process.env.BENCH_CPU_PROFILE === '1'

@@ -3,7 +3,8 @@
  * What a bench reads about a process from /proc (Linux): resident memory and CPU time (all threads), so figures
  * come from the gateway process itself and not from the load generator.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import os from 'node:os'
 
 /** Resident set size in MB. */
 export function rssMb(pid: number): number {
@@ -25,4 +26,16 @@ export async function measureCpu<T>(pid: number, work: () => Promise<T>): Promis
   const t0 = performance.now()
   const result = await work()
   return { result, cpu: cpuSeconds(pid) - cpu0, wall: (performance.now() - t0) / 1000 }
+}
+
+/**
+ * Sets the CPU priority of every thread of a process. On Linux the nice value is per thread, so renicing a pid
+ * reaches only its main thread; the threads it already started (V8's, libuv's) keep theirs.
+ */
+export function niceAll(pid: number, nice: number): void {
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      os.setPriority(Number(tid), nice)
+    } catch { /* the thread ended meanwhile */ }
+  }
 }
