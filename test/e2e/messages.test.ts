@@ -226,7 +226,9 @@ describe('POST /message end to end', () => {
       expect(doc('image')).toMatchObject({ type: 'image', text: 'a red square', image: { mimetype: 'image/jpeg' } })
       expect(doc('video')).toMatchObject({ type: 'video', text: 'test pattern', video: { mimetype: 'video/mp4', duration: 2 } })
       for (const thumb of [doc('image').image.thumbnail, doc('video').video.thumbnail]) {
-        const { width, height } = await sharp(Buffer.from(thumb, 'base64')).metadata()
+        // a URL like every other thumbnail of the spec: here the inline JPEG the post carries, as a data: URL
+        expect(thumb).toMatch(/^data:image\/jpeg;base64,/)
+        const { width, height } = await sharp(Buffer.from(thumb.slice('data:image/jpeg;base64,'.length), 'base64')).metadata()
         expect(height).toBe(width! * 3) // the tall thumbnail URL, not one made from the 4:3 media
       }
     }, 60_000)
