@@ -165,12 +165,22 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
       throw tooLarge(options)
     }
     let bytes = 0
+    // 64 KB pieces from a slow origin would each cost a file write (a libuv pool hop and a wake-up): hold them into
+    // 1 MB writes (one copy of 1 MB, cheap beside the crypto)
+    let held: Buffer[] = []
+    let heldBytes = 0
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
         bytes += chunk.length
-        if (bytes > options.maxBytes) done(tooLarge(options))
-        else done(null, chunk)
+        if (bytes > options.maxBytes) return done(tooLarge(options))
+        held.push(chunk)
+        heldBytes += chunk.length
+        if (heldBytes < 1 << 20) return done()
+        const out = Buffer.concat(held, heldBytes)
+        held = []; heldBytes = 0
+        done(null, out)
       },
+      flush(done) { done(null, heldBytes ? Buffer.concat(held, heldBytes) : undefined) },
     })
     await pipeline(res, counter, createWriteStream(file), { signal })
     return { bytes, contentType: res.headers['content-type'] }
