@@ -89,6 +89,11 @@ const schema = z.object({
    */
   MEDIA_SENDS_PER_SHARD: int(2, 1),
   MEDIA_SENDS_PER_PROCESS: int(3, 1),
+  /**
+   * The CPU priority (nice, 0..19) of the threads that encrypt and upload media (src/media/upload): 19 lets media
+   * use only the CPU the sessions and the HTTP front leave idle. 0 runs it at the gateway's own priority.
+   */
+  MEDIA_THREAD_NICE: int(19, 0).refine(v => v <= 19, 'expected 0..19'),
   MEDIA_MAX_REDIRECTS: int(5, 0),
   /**
    * DNS for media URLs (src/media/media-resolver.ts): c-ares, off the thread pool file I/O shares. Servers as

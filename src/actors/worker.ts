@@ -17,6 +17,7 @@ import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerDa
 import { startThreadTelemetry } from '../metrics/thread-telemetry.js'
 import { createRootLogger } from '../logger.js'
 import { MediaSlots } from './media-slots.js'
+import { closeThreadMediaPool } from '../media/upload/media-pool.js'
 
 const data = workerData as ShardWorkerData
 const logger = createRootLogger(data.config.LOG_LEVEL, data.config.LOG_FORMAT === 'pretty').child({ shard: data.shard })
@@ -81,6 +82,7 @@ export default async function handle(task: ShardTask): Promise<Reply> {
       control.close()
       publisher.close()
       telemetry.stop()
+      await closeThreadMediaPool()
       await store.close()
     }
   }

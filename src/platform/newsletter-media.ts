@@ -4,13 +4,10 @@
  * platform never shows it (BAILEYS-MAPPING §2.7). This is WhatsApp Web's / whatsmeow's recipe instead: upload the
  * raw (unencrypted) bytes to `/newsletter/newsletter-<kind>/<token>`, then send `<message type='media'
  * media_id=<handle>>` with `<plaintext mediatype=<kind>>` carrying the proto. The server's ack answers the query.
+ * The upload itself runs in the media pool (link/media-upload.ts), like end-to-end media.
  */
-import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
-import type { Agent } from 'node:https'
-import {
-  encodeBase64EncodedStringForUpload, proto, uploadWithNodeHttp, type BinaryNode,
-} from '@whiskeysockets/baileys'
+import { proto, type BinaryNode } from '@whiskeysockets/baileys'
+import type { UploadAnswer, UploadResult } from '../media/upload/job.js'
 import { GatewayError } from '../protocol/errors.js'
 import { rejectedError } from './ack.js'
 import { isConnectionClosed, isQueryTimeout } from './boom.js'
@@ -31,16 +28,15 @@ export interface NewsletterMediaInput {
 
 export interface NewsletterSocket {
   query: QueryFn
-  refreshMediaConn(force?: boolean): Promise<{ hosts: Array<{ hostname: string }>; auth: string }>
+  /** Uploads the file unencrypted to `/newsletter/newsletter-<kind>` (the media pool); throws when refused. */
+  uploadRaw(kind: NewsletterMediaKind, filePath: string): Promise<UploadResult>
 }
 
-interface UploadAnswer { url?: string; direct_path?: string; handle?: string }
-
 /** Builds the unencrypted media proto for a channel post (no mediaKey: channels are not end-to-end encrypted). */
-export function newsletterMediaMessage(input: NewsletterMediaInput, upload: UploadAnswer, sha256: Buffer,
+export function newsletterMediaMessage(input: NewsletterMediaInput, upload: UploadAnswer, sha256: Uint8Array,
   length: number): proto.Message {
   const fields: Record<string, unknown> = {
-    url: upload.url, directPath: upload.direct_path, mimetype: input.mimetype, fileSha256: sha256, fileLength: length,
+    url: upload.url, directPath: upload.directPath, mimetype: input.mimetype, fileSha256: sha256, fileLength: length,
   }
   if (input.caption) fields.caption = input.caption
   if (input.jpegThumbnail) fields.jpegThumbnail = Buffer.from(input.jpegThumbnail, 'base64')
@@ -51,30 +47,9 @@ export function newsletterMediaMessage(input: NewsletterMediaInput, upload: Uplo
 
 /** Uploads and posts; resolves after the server ack. Throws PLATFORM_REJECTED / PLATFORM_TIMEOUT. */
 export async function sendNewsletterMedia(sock: NewsletterSocket, channelJid: string, id: string,
-  input: NewsletterMediaInput, opts: { ackTimeoutMs: number; uploadTimeoutMs: number; agent?: Agent }): Promise<void> {
-  const bytes = await readFile(input.filePath)
-  const sha256 = createHash('sha256').update(bytes).digest()
-  const token = encodeBase64EncodedStringForUpload(sha256.toString('base64'))
-  const conn = await sock.refreshMediaConn(false)
-  let answer: UploadAnswer | undefined
-  for (const host of conn.hosts) {
-    const url = `https://${host.hostname}/newsletter/newsletter-${input.kind}/${token}` +
-      `?auth=${encodeURIComponent(conn.auth)}&token=${token}`
-    try {
-      answer = (await uploadWithNodeHttp({
-        url, filePath: input.filePath, timeoutMs: opts.uploadTimeoutMs,
-        headers: { Origin: 'https://web.whatsapp.com', 'Content-Type': 'application/octet-stream' },
-        ...(opts.agent ? { agent: opts.agent } : {}),
-      })) as UploadAnswer | undefined
-      if (answer?.handle || answer?.direct_path || answer?.url) break
-    } catch {
-      answer = undefined
-    }
-  }
-  if (!answer?.handle && !answer?.direct_path && !answer?.url) {
-    throw new GatewayError('PLATFORM_REJECTED', 'the platform rejected the message (media upload failed)')
-  }
-  const message = newsletterMediaMessage(input, answer, sha256, bytes.length)
+  input: NewsletterMediaInput, opts: { ackTimeoutMs: number }): Promise<void> {
+  const { answer, fileSha256, fileLength } = await sock.uploadRaw(input.kind, input.filePath)
+  const message = newsletterMediaMessage(input, answer, fileSha256, fileLength)
   const node: BinaryNode = {
     tag: 'message',
     attrs: { to: channelJid, id, type: 'media', ...(answer.handle ? { media_id: answer.handle } : {}) },

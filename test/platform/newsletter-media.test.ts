@@ -9,9 +9,10 @@ import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GatewayError } from '../../src/protocol/errors.js'
 import { sendNewsletterMedia, type NewsletterSocket } from '../../src/platform/newsletter-media.js'
+import runUploadJob from '../../src/media/upload/run-job.js'
 
 let server: https.Server
-let agent: https.Agent
+let ca: string
 let port: number
 let dir: string
 let file: string
@@ -37,10 +38,9 @@ beforeAll(async () => {
   })
   await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
   port = (server.address() as AddressInfo).port
-  agent = new https.Agent({ ca: pems.cert })
+  ca = pems.cert
 })
 afterAll(async () => {
-  agent.destroy()
   server.closeAllConnections()
   await new Promise<void>(r => server.close(() => r()))
   await rm(dir, { recursive: true, force: true })
@@ -48,7 +48,14 @@ afterAll(async () => {
 
 const socket = (answer: (node: BinaryNode) => BinaryNode | undefined, sent: BinaryNode[]): NewsletterSocket => ({
   query: async node => { sent.push(node); return answer(node) },
-  refreshMediaConn: async () => ({ hosts: [{ hostname: `127.0.0.1:${port}` }], auth: 'AUTH/+=' }),
+  // what the link's pool upload does for channel media (link/media-upload.ts), run in this thread
+  uploadRaw: async (kind, filePath) => {
+    const outcome = await runUploadJob({ mode: 'raw', filePath, target: {
+      hosts: [`127.0.0.1:${port}`], auth: 'AUTH/+=', pathPrefix: `/newsletter/newsletter-${kind}`, ca, timeoutMs: 5000,
+    } })
+    if (!outcome.ok) throw new Error(outcome.reason)
+    return outcome.result
+  },
 })
 
 describe('channel media (upload + media_id)', () => {
@@ -57,7 +64,7 @@ describe('channel media (upload + media_id)', () => {
     const sock = socket(node => ({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id!, server_id: '9' } }), sent)
     await sendNewsletterMedia(sock, '1@newsletter', 'MSG1', {
       kind: 'image', filePath: file, mimetype: 'image/jpeg', caption: 'cap', jpegThumbnail: Buffer.from('thumb').toString('base64'),
-    }, { ackTimeoutMs: 5000, uploadTimeoutMs: 5000, agent })
+    }, { ackTimeoutMs: 5000 })
     const sha = createHash('sha256').update(bytes).digest()
     const token = sha.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
     expect(uploads).toHaveLength(1)
@@ -81,7 +88,7 @@ describe('channel media (upload + media_id)', () => {
 
   it('an ack error is PLATFORM_REJECTED, no ack is PLATFORM_TIMEOUT', async () => {
     const input = { kind: 'document' as const, filePath: file, mimetype: 'application/pdf', fileName: 'a.pdf' }
-    const opts = { ackTimeoutMs: 5000, uploadTimeoutMs: 5000, agent }
+    const opts = { ackTimeoutMs: 5000 }
     const rejected = await sendNewsletterMedia(socket(n => ({ tag: 'ack', attrs: { id: n.attrs.id!, error: '479' } }), []), '1@newsletter', 'M2', input, opts)
       .catch((e: unknown) => e as GatewayError)
     expect([rejected?.code, rejected?.message]).toEqual(['PLATFORM_REJECTED', 'the platform rejected the message (error 479)'])

@@ -5,7 +5,9 @@
  * newsletter upload path (newsletter-media.ts); a refused channel post is explained from the account's role.
  * Also chat states (typing), which need no ack.
  */
-import { generateMessageIDV2, jidNormalizedUser, type WASocket } from '@whiskeysockets/baileys'
+import {
+  generateMessageIDV2, jidNormalizedUser, type MiscMessageGenerationOptions, type WASocket,
+} from '@whiskeysockets/baileys'
 import { GatewayError } from '../../protocol/errors.js'
 import type { Destination, MessageContent, TypingDestination } from '../../protocol/spec-types.js'
 import { sendAndAwaitAck } from '../ack.js'
@@ -18,9 +20,8 @@ import {
 } from '../newsletter-media.js'
 import { iqErrorCode, withTimeout } from '../query.js'
 import type { ChannelOps } from './channels.js'
+import { poolMediaOptions, uploadInPool } from './media-upload.js'
 import type { LinkSocket } from './socket.js'
-
-const UPLOAD_TIMEOUT_MS = 120_000
 
 export type MessageOps = Pick<PlatformLink, 'sendMessage' | 'presence'>
 
@@ -74,17 +75,17 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
         if (destination.kind === 'newsletter' && prepared.media) {
           const channelSock = {
             query: sock.query,
-            refreshMediaConn: (force?: boolean) => withTimeout(sock.refreshMediaConn(force), timeoutMs),
+            uploadRaw: (kind: NewsletterMediaKind, filePath: string) => uploadInPool(conn, sock, 'raw', kind, filePath),
           }
           const input = newsletterMediaInput(content as Extract<MessageContent, { type: NewsletterMediaKind }>,
             prepared.media, (prepared.content as { jpegThumbnail?: string }).jpegThumbnail)
-          const agent = conn.agents?.https
-          await sendNewsletterMedia(channelSock, destination.jid, id, input,
-            { ackTimeoutMs: conn.config.ACK_TIMEOUT_MS, uploadTimeoutMs: UPLOAD_TIMEOUT_MS, ...(agent ? { agent } : {}) })
+          await sendNewsletterMedia(channelSock, destination.jid, id, input, { ackTimeoutMs: conn.config.ACK_TIMEOUT_MS })
           return { messageId: id }
         }
         const jid = destination.kind === 'phone' ? await phoneDestination(sock, destination.phone) : destination.jid
-        await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, { messageId: id }))
+        // the media file (if any) is encrypted and uploaded in the media pool; Baileys builds the message from it
+        const options: MiscMessageGenerationOptions = { messageId: id, ...await poolMediaOptions(conn, sock, prepared.content) }
+        await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
         return { messageId: id }
       } catch (err) {
         // Baileys fetches the group's metadata before a group send: an unknown group (404) or one we are not in (403)

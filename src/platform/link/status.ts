@@ -10,6 +10,7 @@ import type { PlatformLink } from '../link.js'
 import { prepareStatusContent, STATUS_BACKGROUND } from '../message-content.js'
 import { iqErrorCode, queryOrTimeout } from '../query.js'
 import { batches, parseStatusPrivacy, pickStatusRecipients, type StatusPrivacy } from '../status-recipients.js'
+import { poolMediaOptions } from './media-upload.js'
 import { sendWithAck } from './messages.js'
 import type { LinkSocket } from './socket.js'
 
@@ -47,6 +48,7 @@ export function makeStatus(conn: LinkSocket): StatusOps {
           upload: sock.waUploadToServer,
           messageId: id,
           ...(status.type === 'text' ? { backgroundColor: STATUS_BACKGROUND } : {}),
+          ...await poolMediaOptions(conn, sock, prepared.content),
         })
         for (const batch of batches(recipients, STATUS_BATCH_SIZE)) {
           await sendWithAck(conn, sock, id, () =>
