@@ -137,11 +137,14 @@ const schema = z.object({
   DATA_KEY: z.preprocess(v => (v === '' ? undefined : v), z.string().refine(isDataKey, DATA_KEY_FORMAT).optional()),
   /** Limits (README: Limits). Longest `text` of POST /message and POST /status (the platform's own cap). */
   TEXT_MAX_CHARS: int(65_536, 1),
-  /** Largest media per type (400 above it), each also bounded by MEDIA_MAX_BYTES; thumbnails use MEDIA_MAX_BYTES. */
+  /** Largest media per type (400 above it), each also bounded by MEDIA_MAX_BYTES. */
   MEDIA_MAX_BYTES_IMAGE: int(16 * 1024 * 1024, 1),
   MEDIA_MAX_BYTES_VIDEO: int(64 * 1024 * 1024, 1),
   MEDIA_MAX_BYTES_AUDIO: int(16 * 1024 * 1024, 1),
   MEDIA_MAX_BYTES_DOCUMENT: int(64 * 1024 * 1024, 1),
+  /** Largest thumbnail download (`*.thumbnail`): it only becomes a 72 px preview. Over it, the preview is made
+   * from the media itself, as for any thumbnail that fails. Also bounded by MEDIA_MAX_BYTES. */
+  MEDIA_MAX_BYTES_THUMBNAIL: int(5 * 1024 * 1024, 1),
   /** Sessions one process holds (POST /session answers 503 when full); 0 = no cap. */
   MAX_SESSIONS: int(2_500, 0),
   /** Sends (POST /message, /status, /typing) per session: sustained rate and burst, then 429; rate 0 = no limit. */

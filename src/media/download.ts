@@ -42,6 +42,8 @@ export interface DownloadOptions {
   signal?: AbortSignal
   /** Per-type caps (MEDIA_MAX_BYTES_IMAGE...) for the caller to apply to the main media of a message. */
   maxBytesPerKind?: Record<MediaKind, number>
+  /** The cap for the caller to apply to a thumbnail URL (MEDIA_MAX_BYTES_THUMBNAIL): it only becomes a 72 px preview. */
+  maxThumbnailBytes?: number
   /** The error for a file over `maxBytes`; default `error parser file from url file larger than N bytes`. */
   tooLarge?: (maxBytes: number) => GatewayError
 }
@@ -81,6 +83,7 @@ function configuredGuard(config: { MEDIA_DNS_SERVERS: readonly string[]; MEDIA_D
 export const downloadOptionsFromConfig = (config: {
   MEDIA_MAX_BYTES: number; MEDIA_TIMEOUT_MS: number; MEDIA_MAX_REDIRECTS: number; MEDIA_ALLOW_PRIVATE_URLS: boolean
   MEDIA_MAX_BYTES_IMAGE: number; MEDIA_MAX_BYTES_VIDEO: number; MEDIA_MAX_BYTES_AUDIO: number; MEDIA_MAX_BYTES_DOCUMENT: number
+  MEDIA_MAX_BYTES_THUMBNAIL: number
   MEDIA_DNS_SERVERS: readonly string[]; MEDIA_DNS_TIMEOUT_MS: number; MEDIA_DNS_MAX_IN_FLIGHT: number
 }): DownloadOptions => ({
   guard: configuredGuard(config),
@@ -89,6 +92,7 @@ export const downloadOptionsFromConfig = (config: {
     image: config.MEDIA_MAX_BYTES_IMAGE, video: config.MEDIA_MAX_BYTES_VIDEO,
     audio: config.MEDIA_MAX_BYTES_AUDIO, document: config.MEDIA_MAX_BYTES_DOCUMENT,
   },
+  maxThumbnailBytes: config.MEDIA_MAX_BYTES_THUMBNAIL,
   timeoutMs: config.MEDIA_TIMEOUT_MS,
   maxRedirects: config.MEDIA_MAX_REDIRECTS,
   blockPrivate: !config.MEDIA_ALLOW_PRIVATE_URLS,
