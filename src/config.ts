@@ -3,6 +3,7 @@
  * Every setting of the gateway, read from the environment and validated once at start. The README lists them all.
  */
 import dns from 'node:dns'
+import net from 'node:net'
 import os from 'node:os'
 import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
@@ -31,6 +32,36 @@ function isDnsServerList(servers: string[]): boolean {
   }
 }
 
+/** Hosts SANDBOX_URL may name over plain http: the sandbox is a loopback server (src/sandbox). */
+const LOOPBACK = new net.BlockList()
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
+LOOPBACK.addAddress('::1', 'ipv6')
+
+/**
+ * The gateway trusts whatever root key and CA the sandbox's `/trust` names, so that answer must not be readable or
+ * changeable on the way: a loopback address, or https. An unparsable value passes here for `.url()` to name.
+ */
+function isSandboxUrlSafe(value: string): boolean {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return true
+  }
+  if (url.protocol === 'https:') return true
+  if (url.protocol !== 'http:') return false
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  if (host === 'localhost') return true
+  const kind = net.isIP(host)
+  return kind !== 0 && LOOPBACK.check(host, kind === 4 ? 'ipv4' : 'ipv6')
+}
+
+/** A bearer token: long, and one word (`Bearer <token>` can never carry whitespace, so such a token never matches). */
+const bearerToken = () => z.preprocess(v => (v === '' ? undefined : v), z.string()
+  .min(16, 'must be at least 16 characters (use a long random value)')
+  .refine(v => !/\s/.test(v), 'must not contain whitespace (a bearer token is one word)')
+  .optional())
+
 /** A list express could not compile (`10.0.0.0/33`, `proxy.local`) stops the start, as any bad setting does. */
 function isTrustProxyList(v: string): boolean {
   const t = v.trim()
@@ -47,7 +78,10 @@ const schema = z.object({
   PORT: int(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  SANDBOX_URL: z.string().url().optional(),
+  /** The platform sandbox instead of the platform: http on loopback (127.0.0.0/8, ::1, localhost) or https only. */
+  SANDBOX_URL: z.string().url()
+    .refine(isSandboxUrlSafe, 'expected http on a loopback address (127.0.0.0/8, ::1, localhost) or an https URL')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log lines: JSON, or pino-pretty for people; auto = pretty only when stdout is a terminal (src/logger.ts). */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
