@@ -165,8 +165,11 @@ const schema = z.object({
    */
   VERIFY_PLATFORM_SIGNATURES: bool(true),
   /** When set, POST /session needs `authorization: Bearer <token>` (401 otherwise); unset = open, as the spec has it. */
-  CREATE_SESSION_TOKEN: z.preprocess(v => (v === '' ? undefined : v),
-    z.string().min(16, 'must be at least 16 characters (use a long random value)').optional()),
+  CREATE_SESSION_TOKEN: bearerToken(),
+  /** When set, GET /metrics needs `authorization: Bearer <token>` (401 otherwise); unset = open to anyone. */
+  METRICS_TOKEN: bearerToken(),
+  /** Serve the OpenAPI document (/openapi.json) and its reference page (/docs); false = 404 for both. */
+  API_DOCS: bool(true),
   /** When set, stored credentials, Signal keys and contacts are encrypted (AES-256-GCM) with this 32-byte key. */
   DATA_KEY: z.preprocess(v => (v === '' ? undefined : v), z.string().refine(isDataKey, DATA_KEY_FORMAT).optional()),
   /** Limits (README: Limits). Longest `text` of POST /message and POST /status (the platform's own cap). */
