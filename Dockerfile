@@ -4,6 +4,8 @@
 # test/ops/container.test.ts checks that these commands stay the README's.
 
 # ---- build: install every dependency, compile TypeScript to dist/, then drop the dev dependencies ----
+# dist/ holds the gateway only: tsconfig.build.json (and .dockerignore) leave the platform sandbox and the demo out,
+# and their packages (selfsigned, jsqr, pngjs) are dev dependencies, pruned below.
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

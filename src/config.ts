@@ -3,6 +3,7 @@
  * Every setting of the gateway, read from the environment and validated once at start. The README lists them all.
  */
 import dns from 'node:dns'
+import net from 'node:net'
 import os from 'node:os'
 import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
@@ -31,6 +32,36 @@ function isDnsServerList(servers: string[]): boolean {
   }
 }
 
+/** Hosts SANDBOX_URL may name over plain http: the sandbox is a loopback server (src/sandbox). */
+const LOOPBACK = new net.BlockList()
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
+LOOPBACK.addAddress('::1', 'ipv6')
+
+/**
+ * The gateway trusts whatever root key and CA the sandbox's `/trust` names, so that answer must not be readable or
+ * changeable on the way: a loopback address, or https. An unparsable value passes here for `.url()` to name.
+ */
+function isSandboxUrlSafe(value: string): boolean {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return true
+  }
+  if (url.protocol === 'https:') return true
+  if (url.protocol !== 'http:') return false
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  if (host === 'localhost') return true
+  const kind = net.isIP(host)
+  return kind !== 0 && LOOPBACK.check(host, kind === 4 ? 'ipv4' : 'ipv6')
+}
+
+/** A bearer token: long, and one word (`Bearer <token>` can never carry whitespace, so such a token never matches). */
+const bearerToken = () => z.preprocess(v => (v === '' ? undefined : v), z.string()
+  .min(16, 'must be at least 16 characters (use a long random value)')
+  .refine(v => !/\s/.test(v), 'must not contain whitespace (a bearer token is one word)')
+  .optional())
+
 /** A list express could not compile (`10.0.0.0/33`, `proxy.local`) stops the start, as any bad setting does. */
 function isTrustProxyList(v: string): boolean {
   const t = v.trim()
@@ -47,7 +78,10 @@ const schema = z.object({
   PORT: int(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  SANDBOX_URL: z.string().url().optional(),
+  /** The platform sandbox instead of the platform: http on loopback (127.0.0.0/8, ::1, localhost) or https only. */
+  SANDBOX_URL: z.string().url()
+    .refine(isSandboxUrlSafe, 'expected http on a loopback address (127.0.0.0/8, ::1, localhost) or an https URL')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log lines: JSON, or pino-pretty for people; auto = pretty only when stdout is a terminal (src/logger.ts). */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
@@ -131,17 +165,23 @@ const schema = z.object({
    */
   VERIFY_PLATFORM_SIGNATURES: bool(true),
   /** When set, POST /session needs `authorization: Bearer <token>` (401 otherwise); unset = open, as the spec has it. */
-  CREATE_SESSION_TOKEN: z.preprocess(v => (v === '' ? undefined : v),
-    z.string().min(16, 'must be at least 16 characters (use a long random value)').optional()),
+  CREATE_SESSION_TOKEN: bearerToken(),
+  /** When set, GET /metrics needs `authorization: Bearer <token>` (401 otherwise); unset = open to anyone. */
+  METRICS_TOKEN: bearerToken(),
+  /** Serve the OpenAPI document (/openapi.json) and its reference page (/docs); false = 404 for both. */
+  API_DOCS: bool(true),
   /** When set, stored credentials, Signal keys and contacts are encrypted (AES-256-GCM) with this 32-byte key. */
   DATA_KEY: z.preprocess(v => (v === '' ? undefined : v), z.string().refine(isDataKey, DATA_KEY_FORMAT).optional()),
   /** Limits (README: Limits). Longest `text` of POST /message and POST /status (the platform's own cap). */
   TEXT_MAX_CHARS: int(65_536, 1),
-  /** Largest media per type (400 above it), each also bounded by MEDIA_MAX_BYTES; thumbnails use MEDIA_MAX_BYTES. */
+  /** Largest media per type (400 above it), each also bounded by MEDIA_MAX_BYTES. */
   MEDIA_MAX_BYTES_IMAGE: int(16 * 1024 * 1024, 1),
   MEDIA_MAX_BYTES_VIDEO: int(64 * 1024 * 1024, 1),
   MEDIA_MAX_BYTES_AUDIO: int(16 * 1024 * 1024, 1),
   MEDIA_MAX_BYTES_DOCUMENT: int(64 * 1024 * 1024, 1),
+  /** Largest thumbnail download (`*.thumbnail`): it only becomes a 72 px preview. Over it, the preview is made
+   * from the media itself, as for any thumbnail that fails. Also bounded by MEDIA_MAX_BYTES. */
+  MEDIA_MAX_BYTES_THUMBNAIL: int(5 * 1024 * 1024, 1),
   /** Sessions one process holds (POST /session answers 503 when full); 0 = no cap. */
   MAX_SESSIONS: int(2_500, 0),
   /** Sends (POST /message, /status, /typing) per session: sustained rate and burst, then 429; rate 0 = no limit. */

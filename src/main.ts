@@ -10,6 +10,7 @@ import { createApp } from './http/app.js'
 import { createHttpServer } from './http/server.js'
 import { removeMediaTempDir } from './media/temp-dir.js'
 import { startupFailed } from './security/startup-failure.js'
+import { startupWarnings } from './startup-warnings.js'
 import { installTestHooks } from './test-hooks.js'
 
 // A bad setting stops the process with one line on stderr, before anything starts.
@@ -31,7 +32,7 @@ installTestHooks(config, system, logger)
 const server = createHttpServer(app)
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, sandbox: config.SANDBOX_URL ?? null }, 'gateway listening')
-  if (config.MEDIA_ALLOW_PRIVATE_URLS) logger.warn('MEDIA_ALLOW_PRIVATE_URLS=true: media URLs may reach loopback and private addresses (SSRF guard off)')
+  for (const warning of startupWarnings(config)) logger.warn(warning)
 })
 
 let stopping = false

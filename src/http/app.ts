@@ -49,7 +49,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(groupRoutes(deps))
   app.use(channelRoutes(deps))
   app.use(...ops.routes)
-  app.use(openApiRoutes())
+  // API_DOCS=false: /openapi.json and /docs are not mounted at all, so they answer the 404 of any unknown path.
+  if (deps.config.API_DOCS) app.use(openApiRoutes())
   app.use(qrPageRoutes(deps))
 
   // Anything else, including every method on /webhook (the retired feature, SPEC: Events), is 404.

@@ -18,8 +18,9 @@ import https from 'node:https'
 import tls from 'node:tls'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { mediaDownloadFailed, mediaUrlForbidden, GatewayError } from '../protocol/errors.js'
+import { mediaDownloadFailed, mediaUrlForbidden, type GatewayError } from '../protocol/errors.js'
 import { createAddressGuard, defaultAddressGuard, PrivateAddressError, type AddressGuard } from './address-guard.js'
+import { MediaDownloadError, type MediaFailureReason } from './download-error.js'
 import { createMediaResolver } from './media-resolver.js'
 import { defaultMediaTempDir, removeQuietly, tempFilePath } from './temp-dir.js'
 
@@ -41,8 +42,10 @@ export interface DownloadOptions {
   signal?: AbortSignal
   /** Per-type caps (MEDIA_MAX_BYTES_IMAGE...) for the caller to apply to the main media of a message. */
   maxBytesPerKind?: Record<MediaKind, number>
+  /** The cap for the caller to apply to a thumbnail URL (MEDIA_MAX_BYTES_THUMBNAIL): it only becomes a 72 px preview. */
+  maxThumbnailBytes?: number
   /** The error for a file over `maxBytes`; default `error parser file from url file larger than N bytes`. */
-  tooLarge?: (maxBytes: number) => Error
+  tooLarge?: (maxBytes: number) => GatewayError
 }
 
 export type MediaKind = 'image' | 'video' | 'audio' | 'document'
@@ -55,8 +58,13 @@ export interface DownloadedFile {
   dispose(): Promise<void>
 }
 
-/** Internal: a failure whose message is the `<detail>` part of the client-facing error. */
-class DownloadFailure extends Error {}
+/** Internal: a failure whose message is the `<detail>` part of the client-facing error (unless `clientError` is
+ * given), and why it failed. */
+class DownloadFailure extends Error {
+  constructor(detail: string, readonly reason: MediaFailureReason, readonly clientError?: GatewayError) {
+    super(detail)
+  }
+}
 
 /** One guard (and so one resolver, with its cap on look-ups in flight) per thread for the gateway's settings. */
 let configured: { key: string; guard: AddressGuard } | undefined
@@ -75,6 +83,7 @@ function configuredGuard(config: { MEDIA_DNS_SERVERS: readonly string[]; MEDIA_D
 export const downloadOptionsFromConfig = (config: {
   MEDIA_MAX_BYTES: number; MEDIA_TIMEOUT_MS: number; MEDIA_MAX_REDIRECTS: number; MEDIA_ALLOW_PRIVATE_URLS: boolean
   MEDIA_MAX_BYTES_IMAGE: number; MEDIA_MAX_BYTES_VIDEO: number; MEDIA_MAX_BYTES_AUDIO: number; MEDIA_MAX_BYTES_DOCUMENT: number
+  MEDIA_MAX_BYTES_THUMBNAIL: number
   MEDIA_DNS_SERVERS: readonly string[]; MEDIA_DNS_TIMEOUT_MS: number; MEDIA_DNS_MAX_IN_FLIGHT: number
 }): DownloadOptions => ({
   guard: configuredGuard(config),
@@ -83,12 +92,14 @@ export const downloadOptionsFromConfig = (config: {
     image: config.MEDIA_MAX_BYTES_IMAGE, video: config.MEDIA_MAX_BYTES_VIDEO,
     audio: config.MEDIA_MAX_BYTES_AUDIO, document: config.MEDIA_MAX_BYTES_DOCUMENT,
   },
+  maxThumbnailBytes: config.MEDIA_MAX_BYTES_THUMBNAIL,
   timeoutMs: config.MEDIA_TIMEOUT_MS,
   maxRedirects: config.MEDIA_MAX_REDIRECTS,
   blockPrivate: !config.MEDIA_ALLOW_PRIVATE_URLS,
 })
 
-/** Streams `url` to a temp file. Throws MEDIA_DOWNLOAD_FAILED; never leaves a file behind on failure. */
+/** Streams `url` to a temp file. Throws a MediaDownloadError (MEDIA_DOWNLOAD_FAILED, MEDIA_URL_FORBIDDEN, or the
+ * `tooLarge` error); never leaves a file behind on failure. */
 export async function downloadToTemp(url: string, options: DownloadOptions): Promise<DownloadedFile> {
   const file = await tempFilePath(options.tempDir ?? defaultMediaTempDir())
   const controller = new AbortController()
@@ -97,13 +108,13 @@ export async function downloadToTemp(url: string, options: DownloadOptions): Pro
   const onAbort = () => controller.abort()
   options.signal?.addEventListener('abort', onAbort, { once: true })
   try {
-    if (options.signal?.aborted) throw new DownloadFailure('aborted')
+    if (options.signal?.aborted) throw new DownloadFailure('aborted', 'aborted')
     const result = await fetchFollowingRedirects(url, file, options, controller.signal)
     return { path: file, bytes: result.bytes, contentType: result.contentType, dispose: () => removeQuietly(file) }
   } catch (err) {
     await removeQuietly(file)
-    if (timedOut) throw mediaDownloadFailed(`timeout after ${options.timeoutMs} ms`)
-    if (options.signal?.aborted) throw mediaDownloadFailed('aborted')
+    if (timedOut) throw new MediaDownloadError(mediaDownloadFailed(`timeout after ${options.timeoutMs} ms`), 'timeout')
+    if (options.signal?.aborted) throw new MediaDownloadError(mediaDownloadFailed('aborted'), 'aborted')
     throw toGatewayError(err, options.urlField)
   } finally {
     clearTimeout(timer)
@@ -122,13 +133,13 @@ export async function withDownload<T>(url: string, options: DownloadOptions,
   }
 }
 
-function toGatewayError(err: unknown, urlField: string | undefined): GatewayError {
-  if (err instanceof GatewayError) return err
+function toGatewayError(err: unknown, urlField: string | undefined): MediaDownloadError {
+  if (err instanceof MediaDownloadError) return err
   if (err instanceof PrivateAddressError || (err as { cause?: unknown }).cause instanceof PrivateAddressError) {
-    return mediaUrlForbidden(urlField)
+    return new MediaDownloadError(mediaUrlForbidden(urlField), 'private_address')
   }
-  if (err instanceof DownloadFailure) return mediaDownloadFailed(err.message)
-  return mediaDownloadFailed(err instanceof Error && err.message ? err.message : String(err))
+  if (err instanceof DownloadFailure) return new MediaDownloadError(err.clientError ?? mediaDownloadFailed(err.message), err.reason)
+  return new MediaDownloadError(mediaDownloadFailed(err instanceof Error && err.message ? err.message : String(err)), 'network')
 }
 
 async function fetchFollowingRedirects(startUrl: string, file: string, options: DownloadOptions, signal: AbortSignal) {
@@ -139,10 +150,10 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
     try {
       parsed = new URL(current)
     } catch {
-      throw new DownloadFailure('invalid url')
+      throw new DownloadFailure('invalid url', 'bad_url')
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new DownloadFailure(`unsupported protocol ${parsed.protocol}`)
+      throw new DownloadFailure(`unsupported protocol ${parsed.protocol}`, 'bad_url')
     }
     // An IP literal is connected to without a lookup: judge it here (URL parsing made every IPv4 spelling dotted).
     const host = parsed.hostname.replace(/^\[|\]$/g, '')
@@ -151,13 +162,13 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
     const status = res.statusCode ?? 0
     if (status >= 300 && status < 400 && res.headers.location) {
       res.resume()
-      if (redirects >= options.maxRedirects) throw new DownloadFailure('too many redirects')
+      if (redirects >= options.maxRedirects) throw new DownloadFailure('too many redirects', 'bad_url')
       current = new URL(res.headers.location, parsed).toString()
       continue
     }
     if (status < 200 || status >= 300) {
       res.resume()
-      throw new DownloadFailure(`${status} ${STATUS_CODES[status] ?? res.statusMessage ?? ''}`.trim())
+      throw new DownloadFailure(`${status} ${STATUS_CODES[status] ?? res.statusMessage ?? ''}`.trim(), 'http_status')
     }
     const declared = Number(res.headers['content-length'])
     if (Number.isFinite(declared) && declared > options.maxBytes) {
@@ -187,8 +198,8 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
   }
 }
 
-function tooLarge(options: DownloadOptions): Error {
-  return options.tooLarge?.(options.maxBytes) ?? new DownloadFailure(`file larger than ${options.maxBytes} bytes`)
+function tooLarge(options: DownloadOptions): DownloadFailure {
+  return new DownloadFailure(`file larger than ${options.maxBytes} bytes`, 'too_large', options.tooLarge?.(options.maxBytes))
 }
 
 function request(url: URL, options: DownloadOptions, guard: AddressGuard,

@@ -5,7 +5,8 @@
  * documentation and benchmark nets, multicast and reserved space, in IPv4 and IPv6, and the IPv6 forms that carry an
  * IPv4 address inside (IPv4-mapped `::ffff:127.0.0.1` = `::ffff:7f00:1`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`):
  * those are judged by the IPv4 address they carry, so a public IPv4 behind NAT64 still passes. Teredo is refused
- * whole (its IPv4 part is obfuscated).
+ * whole (its IPv4 part is obfuscated), and so is IPv4-translated `::ffff:0:0:0/96`: nothing public is addressed
+ * that way, and a stateless translator on the path would carry `::ffff:0:7f00:1` to 127.0.0.1.
  *
  * Callers pass addresses, never host names: `address-guard.ts` resolves names and checks every answer.
  */
@@ -24,6 +25,7 @@ const V4_BLOCKS: ReadonlyArray<readonly [string, number]> = [
 
 const V6_BLOCKS: ReadonlyArray<readonly [string, number]> = [
   ['::', 96], // unspecified, loopback ::1 and the deprecated IPv4-compatible form
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT, RFC 6052/7915): a translator may carry it to any IPv4 address
   ['100::', 64], // discard-only
   ['64:ff9b:1::', 48], // local-use NAT64
   ['2001::', 32], // Teredo

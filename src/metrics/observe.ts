@@ -3,6 +3,7 @@
  * One-line hooks for the platform and actor code: each wraps or marks an event and counts it in the thread's
  * counters (`thread-counters.ts`), whatever thread it runs in.
  */
+import { MediaDownloadError, type MediaFailureReason } from '../media/download-error.js'
 import { GatewayError } from '../protocol/errors.js'
 import { countInThread } from './thread-counters.js'
 
@@ -23,16 +24,10 @@ export async function observeAck<T>(ack: Promise<T>): Promise<T> {
   }
 }
 
-/** A fixed reason for a media download failure, read off the client-facing message. */
-export function mediaFailureReason(message: string): string {
-  const detail = message.replace(/^error parser file from url /, '')
-  if (/^\d{3}\b/.test(detail)) return 'http_status'
-  if (detail.startsWith('timeout')) return 'timeout'
-  if (detail.startsWith('file larger')) return 'too_large'
-  if (detail.includes('private address')) return 'private_address'
-  if (detail === 'aborted') return 'aborted'
-  if (/^(invalid url|unsupported protocol|too many redirects)/.test(detail)) return 'bad_url'
-  return 'network'
+/** The fixed reason of a media download failure: the one its MediaDownloadError carries (src/media/download.ts
+ * types every failure), `network` for anything else. */
+export function mediaFailureReason(err: unknown): MediaFailureReason {
+  return err instanceof MediaDownloadError ? err.reason : 'network'
 }
 
 /** Counts a media download's bytes, or its failure reason. Passes it through. */
@@ -43,7 +38,7 @@ export async function observeMediaDownload<T extends { bytes: number }>(download
     countInThread('mediaBytes', {}, file.bytes)
     return file
   } catch (err) {
-    countInThread('mediaDownloads', { result: mediaFailureReason(err instanceof Error ? err.message : String(err)) })
+    countInThread('mediaDownloads', { result: mediaFailureReason(err) })
     throw err
   }
 }

@@ -30,14 +30,17 @@ export interface PrepareDeps {
 class TempFiles {
   readonly files: DownloadedFile[] = []
   constructor(private readonly options: DownloadOptions) {}
-  /** `field` (`image.url`) names the URL in a 400 when the SSRF guard refuses it. */
-  /** `kind` names the main media of a message: its type's cap applies, and going over it is a 400 naming the cap. */
-  async fetch(url: string, field: string, kind?: MediaKind): Promise<DownloadedFile> {
-    const cap = kind === undefined ? undefined : this.options.maxBytesPerKind?.[kind]
-    const options = kind === undefined || cap === undefined ? this.options : {
+  /**
+   * `field` (`image.url`) names the URL in a 400 when the SSRF guard refuses it. `kind` names what is fetched: the
+   * main media of a message gets its type's cap, and going over it is a 400 naming the cap; a thumbnail gets the
+   * thumbnail cap, and going over it is a failed thumbnail like any other (the preview is then made from the media).
+   */
+  async fetch(url: string, field: string, kind: MediaKind | 'thumbnail'): Promise<DownloadedFile> {
+    const cap = kind === 'thumbnail' ? this.options.maxThumbnailBytes : this.options.maxBytesPerKind?.[kind]
+    const options = cap === undefined ? this.options : {
       ...this.options,
       maxBytes: Math.min(cap, this.options.maxBytes),
-      tooLarge: (max: number) => mediaTooLarge(kind, max),
+      ...(kind === 'thumbnail' ? {} : { tooLarge: (max: number) => mediaTooLarge(kind, max) }),
     }
     const file = await observeMediaDownload(downloadToTemp(url, { ...options, urlField: field }))
     this.files.push(file)
@@ -52,7 +55,7 @@ class TempFiles {
 async function thumbnailFor(temp: TempFiles, deps: PrepareDeps, kind: 'image' | 'video', mediaPath: string,
   thumbnailUrl: string | undefined): Promise<string> {
   const sources: Array<() => Promise<Buffer>> = []
-  if (thumbnailUrl) sources.push(async () => thumbnailFromImage((await temp.fetch(thumbnailUrl, `${kind}.thumbnail`)).path))
+  if (thumbnailUrl) sources.push(async () => thumbnailFromImage((await temp.fetch(thumbnailUrl, `${kind}.thumbnail`, 'thumbnail')).path))
   sources.push(kind === 'image' ? () => thumbnailFromImage(mediaPath) : () => thumbnailFromVideo(mediaPath))
   const thumb = await firstThumbnail(sources, err => deps.logger.warn({ err, kind }, 'thumbnail failed, trying next source'))
   return thumb.toString('base64')

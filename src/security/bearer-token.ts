@@ -1,8 +1,8 @@
 /**
  * @module security/bearer-token
- * Optional protection of `POST /session` (CREATE_SESSION_TOKEN): without it anyone who reaches the port can create
- * sessions, as the spec has it; with it, only callers sending `authorization: Bearer <token>`. Other endpoints keep
- * authenticating with their own `id` + `session-id`. Both sides are hashed to 32 bytes first, so the comparison is
+ * Optional protection of `POST /session` (CREATE_SESSION_TOKEN) and `GET /metrics` (METRICS_TOKEN): without a token
+ * anyone who reaches the port can create sessions (as the spec has it) or scrape; with it, only callers sending
+ * `authorization: Bearer <token>`. The API's other endpoints keep authenticating with their own `id` + `session-id`. Both sides are hashed to 32 bytes first, so the comparison is
  * constant-time whatever the presented length, and neither the token nor the header is ever logged.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'

@@ -2,9 +2,11 @@
  * `npm start` runs the compiled gateway, not the TypeScript sources: worker threads then load dist/actors/worker.js
  * and the compiled Baileys link without tsx. This builds the project the way `npm run build` does (into a scratch
  * folder inside the project, so node_modules resolve), starts it with plain `node`, and pairs and sends through it.
+ * The build holds the gateway only: no sandbox or demo code, and nothing that needs a dev dependency.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../src/demo/processes.js'
@@ -47,6 +49,30 @@ describe('the compiled gateway', () => {
     await gw?.proc.stop()
     await world?.cleanup()
     if (outDir) rmSync(outDir, { recursive: true, force: true })
+  })
+
+  it('holds no sandbox or demo code, and imports only production dependencies', () => {
+    const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).map(f => f.split(path.sep).join('/'))
+    expect(files).toContain('main.js')
+    expect(files).toContain('platform/sandbox-trust.js') // the client side of SANDBOX_URL is the gateway's own
+    expect(files.filter(f => /^(sandbox|demo)(\/|$)/.test(f))).toEqual([])
+
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string>>
+    const production = new Set([...Object.keys(pkg.dependencies!), ...Object.keys(pkg.optionalDependencies ?? {})])
+    const imported = new Set<string>()
+    for (const file of files.filter(f => f.endsWith('.js'))) {
+      const code = readFileSync(path.join(outDir, file), 'utf8')
+      for (const m of code.matchAll(/\bfrom\s*'([^']+)'|\bimport\s*\(\s*'([^']+)'\s*\)|^import\s*'([^']+)'/gm)) {
+        const specifier = (m[1] ?? m[2] ?? m[3])!
+        expect(specifier, `${file} imports ${specifier}`).not.toMatch(/(^|\/)(sandbox|demo)\//)
+        if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(specifier)) continue
+        imported.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!)
+      }
+    }
+    expect(imported).toContain('@whiskeysockets/baileys') // the scan sees the imports
+    expect([...imported].filter(name => !production.has(name))).toEqual([])
+    // what only the sandbox, the demo and the tests use stays out of a production install
+    for (const dev of ['selfsigned', 'jsqr', 'pngjs']) expect(production.has(dev), dev).toBe(false)
   })
 
   it('serves its OpenAPI document and the /docs page with assets from its own node_modules', async () => {

@@ -1,25 +1,38 @@
 /**
  * Per-type media caps (MEDIA_MAX_BYTES_IMAGE/VIDEO/AUDIO/DOCUMENT), applied while downloading: a file over its
  * type's cap is a 400 naming the type and the cap (declared length or streamed), nothing is left on disk, a file of
- * another type under its own cap passes, and MEDIA_MAX_BYTES still bounds every type.
+ * another type under its own cap passes, and MEDIA_MAX_BYTES still bounds every type. Thumbnail URLs have their own
+ * small cap (MEDIA_MAX_BYTES_THUMBNAIL): over it, the preview is made from the media itself.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { downloadOptionsFromConfig } from '../../src/media/download.js'
 import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '../../src/platform/message-content.js'
+import { takeThreadCounts } from '../../src/metrics/thread-counters.js'
 import { ERROR_STATUS, GatewayError } from '../../src/protocol/errors.js'
 
 const FILE = Buffer.alloc(3_000, 7)
 let server: http.Server
 let base: string
+/** The photo (blue) and a thumbnail for it (red), real JPEGs, so a preview tells which one it was made from. */
+let blue: Buffer
+let red: Buffer
 
 beforeAll(async () => {
+  blue = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#0000ff' } }).jpeg().toBuffer()
+  red = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ff0000' } }).jpeg({ quality: 100 }).toBuffer()
   server = http.createServer((req, res) => {
+    if (req.url === '/blue.jpg' || req.url === '/red.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' })
+      res.end(req.url === '/blue.jpg' ? blue : red)
+      return
+    }
     // /declared sends a Content-Length, /streamed does not (the cap must hold while streaming).
     if (req.url?.startsWith('/declared')) res.writeHead(200, { 'content-length': FILE.length })
     else res.writeHead(200)
@@ -88,5 +101,44 @@ describe('per-type media caps', () => {
     const c = loadConfig({})
     expect([c.MEDIA_MAX_BYTES_IMAGE, c.MEDIA_MAX_BYTES_AUDIO, c.MEDIA_MAX_BYTES_VIDEO, c.MEDIA_MAX_BYTES_DOCUMENT])
       .toEqual([16, 16, 64, 64].map(m => m * 1024 * 1024))
+  })
+})
+
+describe('thumbnail cap', () => {
+  /** The red share of a base64 JPEG preview's first pixel (1 = red, 0 = blue). */
+  const redness = async (b64: string) => {
+    const { data } = await sharp(Buffer.from(b64, 'base64')).raw().toBuffer({ resolveWithObject: true })
+    return data[0]! / 255
+  }
+  const withThumbnail = (env: Record<string, string>, warnings: unknown[]) => prepareMessageContent({
+    type: 'image', image: { url: `${base}/blue.jpg`, mimetype: 'image/jpeg', thumbnail: `${base}/red.jpg` },
+  }, { ...depsWith(env), logger: { warn: (obj: unknown) => { warnings.push(obj) } } as unknown as PrepareDeps['logger'] })
+
+  it('a thumbnail under MEDIA_MAX_BYTES_THUMBNAIL is the preview', async () => {
+    const warnings: unknown[] = []
+    const p = await withThumbnail({}, warnings)
+    expect(await redness((p.content as { jpegThumbnail: string }).jpegThumbnail)).toBeGreaterThan(0.8)
+    expect(warnings).toEqual([])
+    await p.dispose()
+  })
+
+  it('a thumbnail over it is cut off while downloading; the preview is made from the photo and the message still goes', async () => {
+    takeThreadCounts()
+    const warnings: Array<{ err: Error }> = []
+    const cap = red.length - 1
+    const p = await withThumbnail({ MEDIA_MAX_BYTES_THUMBNAIL: String(cap) }, warnings)
+    expect(await redness((p.content as { jpegThumbnail: string }).jpegThumbnail)).toBeLessThan(0.2)
+    expect(warnings.map(w => w.err.message)).toEqual([`error parser file from url file larger than ${cap} bytes`])
+    expect(takeThreadCounts()).toContainEqual({ key: 'mediaDownloads', labels: { result: 'too_large' }, value: 1 })
+    expect(p.media?.file.bytes).toBe(blue.length) // the photo itself is under its own, larger cap
+    await p.dispose()
+    expect(await readdir(tempDir)).toEqual([])
+  })
+
+  it('defaults to 5 MiB, far below the 64 MiB media cap it used to share', () => {
+    const c = loadConfig({})
+    expect(c.MEDIA_MAX_BYTES_THUMBNAIL).toBe(5 * 1024 * 1024)
+    expect(downloadOptionsFromConfig(c).maxThumbnailBytes).toBe(5 * 1024 * 1024)
+    expect(c.MEDIA_MAX_BYTES).toBe(64 * 1024 * 1024)
   })
 })

@@ -99,6 +99,8 @@ describe('private address classes', () => {
     '255.255.255.255', '::', '::1', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'fec0::1', 'ff02::1',
     '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::127.0.0.1', '64:ff9b::7f00:1',
     '64:ff9b::a9fe:a9fe', '64:ff9b:1::1', '2002:7f00:1::1', '2002:c0a8:101::', '2001:0:4136:e378::1', '2001:db8::1',
+    // IPv4-translated ::ffff:0:0:0/96 (SIIT), whatever IPv4 address it carries
+    '::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '::ffff:0:a9fe:a9fe', '::ffff:0:808:808', '::ffff:0:0:0', '0:0:0:0:ffff:0:ffff:ffff',
   ])('%s is refused', ip => expect(isPrivateAddress(ip)).toBe(true))
 
   it.each([
@@ -120,6 +122,7 @@ describe('URL hosts refused before any connection', () => {
     'http://LOCALHOST.:PORT/file.bin', 'http://[::1]:PORT/file.bin', 'http://[::ffff:127.0.0.1]:PORT/file.bin',
     'http://[::ffff:7f00:1]:PORT/file.bin', 'http://[64:ff9b::7f00:1]:PORT/file.bin', 'http://127.0.0.2:PORT/x',
     'http://169.254.169.254/latest/meta-data/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'https://10.0.0.1/x',
+    'http://[::ffff:0:7f00:1]:PORT/file.bin', 'http://[::ffff:0:127.0.0.1]:PORT/file.bin',
   ])('%s', async template => {
     const guard = createAddressGuard({ resolve: async () => { throw new Error('no lookup expected') } })
     expect(await outcome(template.replace('PORT', String(port)), { ...base, guard })).toBe(REFUSED)
@@ -135,8 +138,8 @@ describe('host names are judged by what they resolve to', () => {
     expect(hits.internal).toBe(0)
   })
 
-  it('the metadata address and IPv4-mapped answers are refused by the real policy', async () => {
-    for (const answer of ['169.254.169.254', '::ffff:127.0.0.1', '::1', '10.9.8.7', 'fd00::5']) {
+  it('the metadata address, IPv4-mapped and IPv4-translated answers are refused by the real policy', async () => {
+    for (const answer of ['169.254.169.254', '::ffff:127.0.0.1', '::1', '10.9.8.7', 'fd00::5', '::ffff:0:a9fe:a9fe']) {
       const dns = stubDns({ 'cloud.example': [[answer]] })
       const guard = createAddressGuard({ resolve: dns.resolve })
       expect(await outcome('http://cloud.example/latest/meta-data/', { ...base, guard }), answer).toBe(REFUSED)

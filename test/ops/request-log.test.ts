@@ -67,6 +67,23 @@ describe('request log', () => {
     expect(requestLines(logs)).toEqual([expect.objectContaining({ route: '/message', aborted: true, session: auth.id })])
   })
 
+  it('cuts an invented id header to 64 characters: a 16 KB header is not 16 KB of log per request', async () => {
+    const { app, logs } = makeApp()
+    const huge = 'A'.repeat(12_000)
+    const res = await request(app).get('/session').set({ id: huge, 'session-id': 'whatever' })
+    expect(res.status).toBe(404)
+    const line = requestLines(logs)[0]!
+    expect(line['session']).toBe(`${'A'.repeat(64)}…`)
+    expect(JSON.stringify(logs)).not.toContain('A'.repeat(65))
+  })
+
+  it('logs an id of up to 64 characters as it is', async () => {
+    const { app, logs } = makeApp()
+    const id = 'b'.repeat(64)
+    await request(app).get('/session').set({ id, 'session-id': 'whatever' })
+    expect(requestLines(logs)[0]!['session']).toBe(id)
+  })
+
   it('labels unknown paths with one route, not the raw path', async () => {
     const { app, logs } = makeApp()
     await request(app).get('/no/such/path-123')

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { afterEach, describe, expect, it } from 'vitest'
-import { GatewayError } from '../../src/protocol/errors.js'
-import { mediaFailureReason, observeAck, observeMediaDownload } from '../../src/metrics/observe.js'
+import { downloadToTemp, type DownloadOptions } from '../../src/media/download.js'
+import { GatewayError, mediaTooLarge } from '../../src/protocol/errors.js'
+import { observeAck, observeMediaDownload } from '../../src/metrics/observe.js'
 import { TelemetryReceiver } from '../../src/metrics/telemetry-receiver.js'
 import { countInThread, takeThreadCounts } from '../../src/metrics/thread-counters.js'
 import { waitFor } from '../actors/helpers.js'
@@ -46,16 +52,48 @@ describe('observe hooks', () => {
 
   it('count media bytes and a fixed failure reason', async () => {
     await observeMediaDownload(Promise.resolve({ bytes: 321 }))
-    await expect(observeMediaDownload(Promise.reject(new Error('error parser file from url 404 Not Found')))).rejects.toThrow()
+    await expect(observeMediaDownload(Promise.reject(new Error('something else entirely')))).rejects.toThrow()
     expect(takeThreadCounts()).toEqual([
       { key: 'mediaDownloads', labels: { result: 'ok' }, value: 1 },
       { key: 'mediaBytes', labels: {}, value: 321 },
-      { key: 'mediaDownloads', labels: { result: 'http_status' }, value: 1 },
+      { key: 'mediaDownloads', labels: { result: 'network' }, value: 1 },
     ])
-    const reasons = ['timeout after 60000 ms', 'file larger than 10 bytes', '10.0.0.1 resolves to a private address',
-      'aborted', 'invalid url', 'unsupported protocol ftp:', 'too many redirects', 'getaddrinfo ENOTFOUND x.invalid']
-      .map(detail => mediaFailureReason(`error parser file from url ${detail}`))
-    expect(reasons).toEqual(['timeout', 'too_large', 'private_address', 'aborted', 'bad_url', 'bad_url', 'bad_url', 'network'])
+  })
+
+  it('classify real download failures by their typed error, whatever the client-facing message says', async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === '/missing') { res.writeHead(404); res.end(); return }
+      if (req.url === '/stall') return // never answers: the timeout
+      res.writeHead(200); res.end(Buffer.alloc(3_000, 1))
+    })
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const tempDir = await mkdtemp(path.join(os.tmpdir(), 'telemetry-media-'))
+    const options: DownloadOptions = { maxBytes: 10_000, timeoutMs: 5_000, maxRedirects: 1, blockPrivate: false, tempDir }
+    const attempts: Array<[string, () => Promise<{ bytes: number }>, string]> = [
+      // the SSRF guard's 400 (`image.url leads to a private or local address`)
+      ['private_address', () => downloadToTemp(`${base}/file`, { ...options, blockPrivate: true, urlField: 'image.url' }),
+        'image.url leads to a private or local address'],
+      // a per-type cap's 400 (`image is larger than the limit of 1000 bytes`)
+      ['too_large', () => downloadToTemp(`${base}/file`, { ...options, maxBytes: 1_000, tooLarge: max => mediaTooLarge('image', max) }),
+        'image is larger than the limit of 1000 bytes'],
+      ['too_large', () => downloadToTemp(`${base}/file`, { ...options, maxBytes: 1_000 }), 'error parser file from url file larger than 1000 bytes'],
+      ['http_status', () => downloadToTemp(`${base}/missing`, options), 'error parser file from url 404 Not Found'],
+      ['timeout', () => downloadToTemp(`${base}/stall`, { ...options, timeoutMs: 200 }), 'error parser file from url timeout after 200 ms'],
+      ['bad_url', () => downloadToTemp('ftp://example.com/x', options), 'error parser file from url unsupported protocol ftp:'],
+      ['aborted', () => downloadToTemp(`${base}/stall`, { ...options, signal: AbortSignal.abort() }), 'error parser file from url aborted'],
+      ['network', () => downloadToTemp('http://127.0.0.1:1/x', options), 'error parser file from url connect ECONNREFUSED 127.0.0.1:1'],
+    ]
+    try {
+      for (const [reason, download, message] of attempts) {
+        await expect(observeMediaDownload(download()), reason).rejects.toThrow(message)
+        expect(takeThreadCounts(), message).toEqual([{ key: 'mediaDownloads', labels: { result: reason }, value: 1 }])
+      }
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>(resolve => server.close(() => resolve()))
+      await rm(tempDir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -18,7 +18,7 @@ import { requestLog } from './request-log.js'
 interface Observed { started: number; reqId: string }
 const OBSERVED = 'observedRequest'
 
-export function opsParts({ system, logger }: AppDeps): { observer: RequestHandler; routes: Router[] } {
+export function opsParts({ system, logger, config }: AppDeps): { observer: RequestHandler; routes: Router[] } {
   const registry = createMetricsRegistry(system.ops)
   const log = requestLog(logger)
   const time = requestMetrics(registry)
@@ -36,5 +36,5 @@ export function opsParts({ system, logger }: AppDeps): { observer: RequestHandle
     res.on('close', onClose)
     next()
   }
-  return { observer, routes: [healthRoutes(system.ops), metricsRoute(registry)] }
+  return { observer, routes: [healthRoutes(system.ops), metricsRoute(registry, config.METRICS_TOKEN)] }
 }

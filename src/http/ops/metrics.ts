@@ -2,12 +2,15 @@
  * @module http/ops/metrics
  * The HTTP side of the metrics: every API request is timed into
  * `gateway_http_request_duration_seconds{method, route, status_code}` (route = the pattern, see route-pattern.ts;
- * the histogram's `_count` is the request count), and `GET /metrics` serves the registry in Prometheus text format.
+ * the histogram's `_count` is the request count), and `GET /metrics` serves the registry in Prometheus text format,
+ * to anyone or, with METRICS_TOKEN set, only to a scraper sending that bearer token (the series tell tenant counts,
+ * queue depths and the Node version).
  * Probes and scrapes are not timed. The labelled series are looked up once per label set and kept (prom-client
  * would otherwise hash the labels on every request).
  */
 import { Router, type Request, type Response } from 'express'
 import { Histogram, type Registry } from 'prom-client'
+import { requireBearerToken } from '../../security/bearer-token.js'
 import { METRICS_PATH, OPS_PATHS } from './paths.js'
 
 /** Seconds; sends wait for the platform's ack (up to ACK_TIMEOUT_MS), GET /session answers in a millisecond. */
@@ -37,9 +40,10 @@ export function requestMetrics(registry: Registry): (req: Request, res: Response
   }
 }
 
-export function metricsRoute(registry: Registry): Router {
+/** `token` (METRICS_TOKEN): when set, a scrape without `authorization: Bearer <token>` is 401 and sees nothing. */
+export function metricsRoute(registry: Registry, token: string | undefined): Router {
   const router = Router()
-  router.get(METRICS_PATH, async (_req, res) => {
+  router.get(METRICS_PATH, requireBearerToken(token), async (_req, res) => {
     const text = await registry.metrics()
     res.setHeader('content-type', registry.contentType)
     res.send(text)

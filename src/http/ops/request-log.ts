@@ -1,8 +1,9 @@
 /**
  * @module http/ops/request-log
  * One log line per request: request id, method, route pattern, path, status, duration, and the session's `id`
- * header. The `session-id` header is a secret and never logged: the line is built from chosen fields only, and the
- * root logger redacts the header too (`src/logger.ts`). The path is logged without its query string.
+ * header (cut to 64 characters). The `session-id` header is a secret and never logged: the line is built from
+ * chosen fields only, and the root logger redacts the header too (`src/logger.ts`). The path is logged without its
+ * query string.
  *
  * Levels: 5xx at warn, other requests at info, and at debug the ones that are polled: probes and scrapes, and a
  * successful `GET /session` (every client polls it every few seconds for its QR; 1,000 clients would write hundreds
@@ -21,6 +22,13 @@ const pathOf = (req: Request): string => {
   const q = url.indexOf('?')
   return q === -1 ? url : url.slice(0, q)
 }
+
+/** Longest `id` header logged as is. A real id is 24 characters; node lets a header run to 16 KB, and every request
+ * with an invented one would otherwise write that much into the log. */
+export const LOGGED_SESSION_MAX_CHARS = 64
+
+const loggedSession = (id: string): string =>
+  id.length > LOGGED_SESSION_MAX_CHARS ? `${id.slice(0, LOGGED_SESSION_MAX_CHARS)}…` : id
 
 /** `route` is the request's route pattern (route-pattern.ts). */
 export function requestLevel(req: Request, res: Response, route: string): Level {
@@ -45,7 +53,7 @@ export function requestLog(logger: Logger): (req: Request, res: Response, starte
       status: res.statusCode,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       ...(res.writableFinished ? {} : { aborted: true }), // the client hung up before the answer was sent
-      ...(typeof session === 'string' ? { session } : {}),
+      ...(typeof session === 'string' ? { session: loggedSession(session) } : {}),
     }, 'request')
   }
 }
