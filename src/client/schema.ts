@@ -467,11 +467,11 @@ export interface components {
             docs: components["schemas"]["GroupMember"][];
         };
         GroupMember: {
-            /** @description `<number>@s.whatsapp.net` or `<anonymous_id>@lid` */
+            /** @description `<number>@s.whatsapp.net` whenever the number is known (given by the group, the LID mapping or the account's address book), else `<anonymous_id>@lid` */
             id: string;
             /** @description From the address book, else the number; empty when the number is hidden */
             name: string;
-            /** @description Digits; empty when the platform hides the number behind an `@lid` */
+            /** @description Digits; empty when the number is hidden behind an `@lid` the account cannot link */
             phone: string;
         };
         ChannelList: {
