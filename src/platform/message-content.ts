@@ -30,15 +30,30 @@ export interface PrepareDeps {
 class TempFiles {
   readonly files: DownloadedFile[] = []
   constructor(private readonly options: DownloadOptions) {}
-  /** `field` (`image.url`) names the URL in a 400 when the SSRF guard refuses it. */
-  /** `kind` names the main media of a message: its type's cap applies, and going over it is a 400 naming the cap. */
-  async fetch(url: string, field: string, kind?: MediaKind): Promise<DownloadedFile> {
-    const cap = kind === undefined ? undefined : this.options.maxBytesPerKind?.[kind]
-    const options = kind === undefined || cap === undefined ? this.options : {
+  /**
+   * The main media of a message: `field` (`image.url`) names the URL in a 400 when the SSRF guard refuses it; its
+   * type's cap applies, and going over it is a 400 naming the cap.
+   */
+  fetch(url: string, field: string, kind: MediaKind): Promise<DownloadedFile> {
+    const cap = this.options.maxBytesPerKind?.[kind]
+    return this.#download(url, field, cap === undefined ? this.options : {
       ...this.options,
       maxBytes: Math.min(cap, this.options.maxBytes),
       tooLarge: (max: number) => mediaTooLarge(kind, max),
-    }
+    })
+  }
+
+  /**
+   * A thumbnail URL is an image, so the image cap bounds it (MEDIA_MAX_BYTES alone is as large as the largest type,
+   * a document); over it, the download fails and the next thumbnail source is tried.
+   */
+  fetchThumbnail(url: string, field: string): Promise<DownloadedFile> {
+    const cap = this.options.maxBytesPerKind?.image
+    return this.#download(url, field,
+      cap === undefined ? this.options : { ...this.options, maxBytes: Math.min(cap, this.options.maxBytes) })
+  }
+
+  async #download(url: string, field: string, options: DownloadOptions): Promise<DownloadedFile> {
     const file = await observeMediaDownload(downloadToTemp(url, { ...options, urlField: field }))
     this.files.push(file)
     return file
@@ -52,7 +67,7 @@ class TempFiles {
 async function thumbnailFor(temp: TempFiles, deps: PrepareDeps, kind: 'image' | 'video', mediaPath: string,
   thumbnailUrl: string | undefined): Promise<string> {
   const sources: Array<() => Promise<Buffer>> = []
-  if (thumbnailUrl) sources.push(async () => thumbnailFromImage((await temp.fetch(thumbnailUrl, `${kind}.thumbnail`)).path))
+  if (thumbnailUrl) sources.push(async () => thumbnailFromImage((await temp.fetchThumbnail(thumbnailUrl, `${kind}.thumbnail`)).path))
   sources.push(kind === 'image' ? () => thumbnailFromImage(mediaPath) : () => thumbnailFromVideo(mediaPath))
   const thumb = await firstThumbnail(sources, err => deps.logger.warn({ err, kind }, 'thumbnail failed, trying next source'))
   return thumb.toString('base64')

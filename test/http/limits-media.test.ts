@@ -1,13 +1,16 @@
 /**
  * Per-type media caps (MEDIA_MAX_BYTES_IMAGE/VIDEO/AUDIO/DOCUMENT), applied while downloading: a file over its
  * type's cap is a 400 naming the type and the cap (declared length or streamed), nothing is left on disk, a file of
- * another type under its own cap passes, and MEDIA_MAX_BYTES still bounds every type.
+ * another type under its own cap passes, and MEDIA_MAX_BYTES still bounds every type. Documents default to the
+ * platform's 2 GB: one above the old 64 MiB cap is taken whole; thumbnail URLs stay bounded by the image cap.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { Readable } from 'node:stream'
+import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { downloadOptionsFromConfig } from '../../src/media/download.js'
@@ -15,11 +18,43 @@ import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '.
 import { ERROR_STATUS, GatewayError } from '../../src/protocol/errors.js'
 
 const FILE = Buffer.alloc(3_000, 7)
+const MiB = 1024 * 1024
+/** One byte over the document cap the gateway had before it took the platform's figure. */
+const OVER_OLD_DOCUMENT_CAP = 64 * MiB + 1
+/** Small 4:3 JPEG (the image) and a much larger 1:3 one (its thumbnail URL), made in beforeAll. */
+let photo: Buffer
+let tallThumb: Buffer
 let server: http.Server
 let base: string
 
+/** `bytes` generated 1 MiB at a time, never held whole: a large origin streaming without a Content-Length. */
+function generated(bytes: number): Readable {
+  const chunk = Buffer.alloc(MiB, 0x5a)
+  let left = bytes
+  return new Readable({
+    read() {
+      const n = Math.min(left, chunk.length)
+      left -= n
+      this.push(n ? chunk.subarray(0, n) : null)
+    },
+  })
+}
+
 beforeAll(async () => {
+  photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#aa3300' } }).jpeg().toBuffer()
+  const noise = Buffer.from(Array.from({ length: 200 * 600 * 3 }, (_, i) => (i * 2654435761) >>> 24))
+  tallThumb = await sharp(noise, { raw: { width: 200, height: 600, channels: 3 } }).jpeg({ quality: 95 }).toBuffer()
   server = http.createServer((req, res) => {
+    if (req.url?.startsWith('/big')) {
+      res.writeHead(200)
+      generated(OVER_OLD_DOCUMENT_CAP).pipe(res)
+      return
+    }
+    if (req.url === '/photo.jpg' || req.url === '/tall.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' })
+      res.end(req.url === '/photo.jpg' ? photo : tallThumb)
+      return
+    }
     // /declared sends a Content-Length, /streamed does not (the cap must hold while streaming).
     if (req.url?.startsWith('/declared')) res.writeHead(200, { 'content-length': FILE.length })
     else res.writeHead(200)
@@ -84,9 +119,42 @@ describe('per-type media caps', () => {
     expect(err.message).toBe('audio is larger than the limit of 500 bytes')
   })
 
-  it('has defaults that fit the platform: 16 MiB images and audio, 64 MiB video and documents', () => {
+  it('has defaults that fit the platform: 16 MiB images and audio, 64 MiB video, 2 GiB documents', () => {
     const c = loadConfig({})
     expect([c.MEDIA_MAX_BYTES_IMAGE, c.MEDIA_MAX_BYTES_AUDIO, c.MEDIA_MAX_BYTES_VIDEO, c.MEDIA_MAX_BYTES_DOCUMENT])
-      .toEqual([16, 16, 64, 64].map(m => m * 1024 * 1024))
+      .toEqual([16 * MiB, 16 * MiB, 64 * MiB, 2048 * MiB])
+    // the ceiling over every type does not cut documents short of their own cap
+    expect(c.MEDIA_MAX_BYTES).toBe(c.MEDIA_MAX_BYTES_DOCUMENT)
+  })
+
+  it('with the default settings, takes a document above the old 64 MiB cap whole, streamed from the origin', async () => {
+    const doc = await prepareMessageContent({ type: 'document',
+      document: { url: `${base}/big.bin`, name: 'big.bin', size: OVER_OLD_DOCUMENT_CAP, mimetype: 'application/octet-stream' } },
+    depsWith({}))
+    try {
+      expect(doc.media?.kind).toBe('document')
+      expect(doc.media?.file.bytes).toBe(OVER_OLD_DOCUMENT_CAP)
+      expect((await stat(doc.media!.file.path)).size).toBe(OVER_OLD_DOCUMENT_CAP)
+    } finally {
+      await doc.dispose()
+    }
+    expect(await readdir(tempDir)).toEqual([])
+  }, 30_000)
+
+  it('bounds a thumbnail URL by the image cap, not by the documents\' ceiling: over it, the image makes the thumbnail', async () => {
+    expect(tallThumb.length).toBeGreaterThan(photo.length)
+    const warnings: unknown[] = []
+    const deps = depsWith({ MEDIA_MAX_BYTES_IMAGE: String(photo.length) })
+    deps.logger = { warn: (o: { err?: unknown }) => { warnings.push(o.err) } } as unknown as PrepareDeps['logger']
+    const image = await prepareMessageContent({ type: 'image',
+      image: { url: `${base}/photo.jpg`, mimetype: 'image/jpeg', thumbnail: `${base}/tall.jpg` } }, deps)
+    try {
+      expect(warnings.map(e => (e as Error).message)).toEqual([`error parser file from url file larger than ${photo.length} bytes`])
+      const thumb = Buffer.from((image.content as { jpegThumbnail: string }).jpegThumbnail, 'base64')
+      const { width, height } = await sharp(thumb).metadata()
+      expect(width! / height!).toBeCloseTo(4 / 3, 1) // made from the 4:3 image, not the 1:3 thumbnail URL
+    } finally {
+      await image.dispose()
+    }
   })
 })
