@@ -113,8 +113,11 @@ const schema = z.object({
   TRUST_PROXY: z.string().default('false')
     .refine(isTrustProxyList, 'expected true, false, a hop count, or a comma list of addresses or subnets')
     .transform(trustProxyValue),
-  /** Media downloads (POST /message, POST /status). */
-  MEDIA_MAX_BYTES: int(64 * 1024 * 1024, 1),
+  /**
+   * Media downloads (POST /message, POST /status): the ceiling over every type's own cap below, as large as the
+   * largest of them (documents). Thumbnail URLs are bounded by the image cap.
+   */
+  MEDIA_MAX_BYTES: int(2 * 1024 * 1024 * 1024, 1),
   MEDIA_TIMEOUT_MS: int(60_000, 1),
   /**
    * Media sends (download, encryption, upload) running at once per shard thread and in the whole process; the
@@ -174,11 +177,14 @@ const schema = z.object({
   DATA_KEY: z.preprocess(v => (v === '' ? undefined : v), z.string().refine(isDataKey, DATA_KEY_FORMAT).optional()),
   /** Limits (README: Limits). Longest `text` of POST /message and POST /status (the platform's own cap). */
   TEXT_MAX_CHARS: int(65_536, 1),
-  /** Largest media per type (400 above it), each also bounded by MEDIA_MAX_BYTES. */
+  /**
+   * Largest media per type (400 above it), each also bounded by MEDIA_MAX_BYTES. Documents: the platform's own 2 GB
+   * (media is streamed to disk, hashed and uploaded from there, so a large one costs disk and time, not memory).
+   */
   MEDIA_MAX_BYTES_IMAGE: int(16 * 1024 * 1024, 1),
   MEDIA_MAX_BYTES_VIDEO: int(64 * 1024 * 1024, 1),
   MEDIA_MAX_BYTES_AUDIO: int(16 * 1024 * 1024, 1),
-  MEDIA_MAX_BYTES_DOCUMENT: int(64 * 1024 * 1024, 1),
+  MEDIA_MAX_BYTES_DOCUMENT: int(2 * 1024 * 1024 * 1024, 1),
   /** Largest thumbnail download (`*.thumbnail`): it only becomes a 72 px preview. Over it, the preview is made
    * from the media itself, as for any thumbnail that fails. Also bounded by MEDIA_MAX_BYTES. */
   MEDIA_MAX_BYTES_THUMBNAIL: int(5 * 1024 * 1024, 1),

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a session
-         * @description No headers, no body. The QR follows in the background: poll GET /session for it.
+         * @description No headers, no body (with `CREATE_SESSION_TOKEN` set: `authorization: Bearer <token>`). The QR follows in the background: poll GET /session for it.
          */
         post: operations["createSession"];
         /**
@@ -467,11 +467,11 @@ export interface components {
             docs: components["schemas"]["GroupMember"][];
         };
         GroupMember: {
-            /** @description `<number>@s.whatsapp.net` or `<anonymous_id>@lid` */
+            /** @description `<number>@s.whatsapp.net` whenever the number is known (given by the group, the LID mapping or the account's address book), else `<anonymous_id>@lid` */
             id: string;
             /** @description From the address book, else the number; empty when the number is hidden */
             name: string;
-            /** @description Digits; empty when the platform hides the number behind an `@lid` */
+            /** @description Digits; empty when the number is hidden behind an `@lid` the account cannot link */
             phone: string;
         };
         ChannelList: {
@@ -613,6 +613,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedSession"];
+                };
+            };
+            /** @description `missing or wrong bearer token` (with `WWW-Authenticate: Bearer`): only when the gateway is started with `CREATE_SESSION_TOKEN`, and the request lacks `authorization: Bearer <that token>` */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */

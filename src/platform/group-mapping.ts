@@ -37,8 +37,12 @@ export interface ParticipantLike {
 }
 
 /**
- * Spec rules (§5.3): phone = the number when known ('' when hidden); name = address-book name, else the number,
- * else ''. `pnForLid` is the local LID→PN mapping (returns a PN JID, possibly with device).
+ * Spec rules (§5.3): `id` is the member's phone-number JID whenever the number is known, so a client can match
+ * members against its own contacts by ID; `@lid` only when the number is hidden from the account. The number comes,
+ * in this order, from the participant itself (its JID or the `phone_number` the group gives), the local LID→PN
+ * mapping (`pnForLid`, a PN JID possibly with device), or the account's address book linking the `@lid` to a saved
+ * contact (the account already knows that number). phone = that number, '' when hidden; name = address-book name,
+ * else the number, else ''.
  */
 export function mapGroupMembers(participants: ParticipantLike[], addressBook: Map<string, StoredContact>,
   pnForLid: (lid: string) => string | undefined): GroupMember[] {
@@ -47,6 +51,7 @@ export function mapGroupMembers(participants: ParticipantLike[], addressBook: Ma
     if (!phone && isLidJid(p.id)) phone = phoneOfJid(pnForLid(p.id))
     const contact = addressBook.get(p.id) ?? (phone ? addressBook.get(phoneJid(phone)) : undefined) ??
       (p.lid ? addressBook.get(p.lid) : undefined)
-    return { id: p.id, name: contact?.name || phone || '', phone }
+    if (!phone && contact) phone = contact.phone || phoneOfJid(contact.id)
+    return { id: phone ? phoneJid(phone) : p.id, name: contact?.name || phone || '', phone }
   })
 }

@@ -1,8 +1,9 @@
 /**
  * @module sandbox/channel-post-rules
- * Which client posts a channel (newsletter) accepts. Channels in the official apps offer text, image, video, audio,
- * document, sticker and poll posts, never a shared location or contact card; the sandbox refuses those with error
- * 400, as we expect the platform to (unverified against the live server), so the gateway must report the refusal.
+ * Which client posts a channel (newsletter) accepts under the `strictChannelPosts` fault switch. Channels in the
+ * official apps offer text, image, video, audio, document, sticker and poll posts, never a shared location or contact
+ * card; whether the live server refuses one a client sends anyway is unverified, so the sandbox accepts every post by
+ * default and refuses the others with error 400 only when the switch is on (tests of the gateway's answer to it).
  */
 import { normalizeMessageContent, proto } from '@whiskeysockets/baileys'
 

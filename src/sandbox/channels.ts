@@ -21,6 +21,10 @@ export interface ChannelPost {
     /** Seeded images and videos: base64 of the `jpegThumbnail` the message carries. */
     thumbnail?: string
   }
+  /** Location posts: what the client shared. */
+  location?: { latitude: number; longitude: number; name?: string; address?: string }
+  /** Contact posts: the card as posted. */
+  contact?: { displayName: string; vcard: string }
   /** Why the post's media could not be resolved (unknown media_id, hash mismatch). */
   error?: string
   /** Client posts: the `<plaintext>` bytes as posted, served back verbatim in history (URLs, thumbnail and all). */
@@ -44,6 +48,14 @@ function describe(message: proto.IMessage): Omit<ChannelPost, 'id' | 'serverId' 
     return post
   }
   if (c.pollCreationMessage || c.pollCreationMessageV3) return { type: 'poll' }
+  if (c.locationMessage) {
+    const { degreesLatitude, degreesLongitude, name, address } = c.locationMessage
+    return {
+      type: 'location',
+      location: { latitude: degreesLatitude ?? 0, longitude: degreesLongitude ?? 0, ...(name ? { name } : {}), ...(address ? { address } : {}) },
+    }
+  }
+  if (c.contactMessage) return { type: 'contact', contact: { displayName: c.contactMessage.displayName ?? '', vcard: c.contactMessage.vcard ?? '' } }
   return { type: 'other' }
 }
 

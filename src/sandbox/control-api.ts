@@ -86,6 +86,7 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         if (body.delayAccount !== undefined) persistent.delayAccount = digits(body.delayAccount)
         if (body.wrongChainKey !== undefined) persistent.wrongChainKey = body.wrongChainKey === true
         if (body.wrongAccountSignature !== undefined) persistent.wrongAccountSignature = body.wrongAccountSignature === true
+        if (body.strictChannelPosts !== undefined) persistent.strictChannelPosts = body.strictChannelPosts === true
         ctx.faults.set(persistent)
         const dropped = body.dropSessionOf ? dropSessionsOf(ctx.accounts, digits(body.dropSessionOf)) : 0
         const loggedOut = body.logoutDeviceOf ? logoutDevicesOf(ctx.accounts, digits(body.logoutDeviceOf)) : 0
@@ -128,6 +129,8 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
           ...(p.text !== undefined ? { text: p.text } : {}),
           ...(p.caption !== undefined ? { caption: p.caption } : {}),
           ...(p.media ? { media: p.media } : {}),
+          ...(p.location ? { location: p.location } : {}),
+          ...(p.contact ? { contact: p.contact } : {}),
           ...(p.error ? { error: p.error } : {}),
         })),
       }]

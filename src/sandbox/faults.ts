@@ -48,6 +48,10 @@ export class FaultState {
   get wrongAccountSignature(): boolean {
     return this.#faults.wrongAccountSignature === true
   }
+
+  get strictChannelPosts(): boolean {
+    return this.#faults.strictChannelPosts === true
+  }
 }
 
 /** Cut every live connection of the account's companions (Baileys sees a dropped socket, not a goodbye). */

@@ -1,8 +1,9 @@
 /**
  * @module sandbox/main
  * CLI: `npm run sandbox -- [--port 7800] [--world FILE] [--qr-refs N] [--state FILE] [--wrong-chain-key]
- * [--wrong-account-signature]`. Serves the platform sandbox on loopback until interrupted. The two `--wrong-*` flags
- * (or env SANDBOX_WRONG_CHAIN_KEY=1 / SANDBOX_WRONG_ACCOUNT_SIGNATURE=1) start it with those fault switches on.
+ * [--wrong-account-signature] [--strict-channel-posts]`. Serves the platform sandbox on loopback until interrupted.
+ * The fault flags (or env SANDBOX_WRONG_CHAIN_KEY=1 / SANDBOX_WRONG_ACCOUNT_SIGNATURE=1 /
+ * SANDBOX_STRICT_CHANNEL_POSTS=1) start it with those fault switches on.
  */
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
@@ -19,6 +20,8 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: process.env.LOG_LEVEL ?? 'info' },
     'wrong-chain-key': { type: 'boolean', default: process.env.SANDBOX_WRONG_CHAIN_KEY === '1' },
     'wrong-account-signature': { type: 'boolean', default: process.env.SANDBOX_WRONG_ACCOUNT_SIGNATURE === '1' },
+    // channels refuse location and contact posts (error 400); off by default, the live platform's answer is unverified
+    'strict-channel-posts': { type: 'boolean', default: process.env.SANDBOX_STRICT_CHANNEL_POSTS === '1' },
     // loads the paired accounts from this file when it exists, writes them back on exit (state-file.ts)
     state: { type: 'string', default: process.env.SANDBOX_STATE_FILE },
   },
@@ -34,6 +37,7 @@ const sandbox = await createSandbox({
   faults: {
     ...(values['wrong-chain-key'] ? { wrongChainKey: true } : {}),
     ...(values['wrong-account-signature'] ? { wrongAccountSignature: true } : {}),
+    ...(values['strict-channel-posts'] ? { strictChannelPosts: true } : {}),
   },
   ...(values['qr-refs'] ? { qrRefs: Number(values['qr-refs']) } : {}),
   ...(values.state ? { stateFile: values.state } : {}),

@@ -144,4 +144,9 @@ export interface Faults {
   wrongChainKey?: boolean
   /** Sign pair-success's account signature (ADV) with a key other than the phone's identity it names. */
   wrongAccountSignature?: boolean
+  /**
+   * Channels refuse, with error 400, the posts the official apps cannot make there (location, contact, anything but
+   * text/image/video/audio/document/sticker/poll). Off by default: the live platform's answer is unverified.
+   */
+  strictChannelPosts?: boolean
 }

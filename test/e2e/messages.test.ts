@@ -233,14 +233,36 @@ describe('POST /message end to end', () => {
       }
     }, 60_000)
 
-    for (const type of ['location', 'contact']) {
-      it(`${type}: the platform refuses it and the gateway says so`, async () => {
-        const c = cases().find(k => k.type === type)!
-        const before = (await channelPosts(OWN_CHANNEL)).length
+    // Whether the live platform takes a location or contact post is unverified: the sandbox takes it by default and
+    // refuses it (error 400) under its strictChannelPosts switch. Both answers must reach the client correctly.
+    for (const c of cases().filter(k => ['location', 'contact'].includes(k.type))) {
+      it(`${c.type}: a channel that takes it carries exactly what was sent; history lists it as unsupported`, async () => {
+        expect((await sandboxCall(sandbox(), 'GET', '/faults')).body.faults.strictChannelPosts).toBeUndefined()
         const sent = await send({ newsletter: OWN_CHANNEL, ...c.body(media.base) })
-        expect(sent.status).toBe(500)
-        expect(sent.body.message).toMatch(/^the platform rejected the message \(error 400\): channels accept only text, image, video, audio and document posts$/)
-        expect((await channelPosts(OWN_CHANNEL)).length).toBe(before)
+        expect(sent.status).toBe(200)
+        const post = await waitFor('the channel post', async () => (await channelPosts(OWN_CHANNEL)).find(p => p.id === sent.body.messageId))
+        c.check(post)
+        const history = await reply(gw.api.GET('/channel/message',
+          withSession(session, { params: { query: { channelId: OWN_CHANNEL } } })))
+        expect(history.status).toBe(200)
+        // the spec's channel message types have no location or contact: "still returned, with type text"
+        expect(history.body.docs.find((d: any) => d.id === sent.body.messageId))
+          .toMatchObject({ type: 'text', text: 'UNSUPPORTED TYPE' })
+      }, 60_000)
+
+      it(`${c.type}: a platform that refuses it (strictChannelPosts) gets the gateway's clear message, nothing posted`, async () => {
+        expect((await sandboxCall(sandbox(), 'POST', '/faults', { strictChannelPosts: true })).body.faults.strictChannelPosts).toBe(true)
+        try {
+          const before = (await channelPosts(OWN_CHANNEL)).length
+          const sent = await send({ newsletter: OWN_CHANNEL, ...c.body(media.base) })
+          expect(sent).toEqual({ status: 500, body: { statusCode: 500,
+            message: 'the platform rejected the message (error 400): channels accept only text, image, video, audio and document posts' } })
+          expect((await channelPosts(OWN_CHANNEL)).length).toBe(before)
+          // the switch refuses only what the official apps cannot post: text still goes through
+          expect((await send({ newsletter: OWN_CHANNEL, type: 'text', text: 'still postable' })).status).toBe(200)
+        } finally {
+          await sandboxCall(sandbox(), 'DELETE', '/faults')
+        }
       }, 60_000)
     }
 

@@ -1,14 +1,16 @@
 /**
  * Per-type media caps (MEDIA_MAX_BYTES_IMAGE/VIDEO/AUDIO/DOCUMENT), applied while downloading: a file over its
  * type's cap is a 400 naming the type and the cap (declared length or streamed), nothing is left on disk, a file of
- * another type under its own cap passes, and MEDIA_MAX_BYTES still bounds every type. Thumbnail URLs have their own
- * small cap (MEDIA_MAX_BYTES_THUMBNAIL): over it, the preview is made from the media itself.
+ * another type under its own cap passes, and MEDIA_MAX_BYTES still bounds every type. Documents default to the
+ * platform's 2 GB: one above the old 64 MiB cap is taken whole. Thumbnail URLs have their own small cap
+ * (MEDIA_MAX_BYTES_THUMBNAIL): over it, the preview is made from the media itself.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
@@ -18,16 +20,37 @@ import { takeThreadCounts } from '../../src/metrics/thread-counters.js'
 import { ERROR_STATUS, GatewayError } from '../../src/protocol/errors.js'
 
 const FILE = Buffer.alloc(3_000, 7)
+const MiB = 1024 * 1024
+/** One byte over the document cap the gateway had before it took the platform's figure. */
+const OVER_OLD_DOCUMENT_CAP = 64 * MiB + 1
 let server: http.Server
 let base: string
 /** The photo (blue) and a thumbnail for it (red), real JPEGs, so a preview tells which one it was made from. */
 let blue: Buffer
 let red: Buffer
 
+/** `bytes` generated 1 MiB at a time, never held whole: a large origin streaming without a Content-Length. */
+function generated(bytes: number): Readable {
+  const chunk = Buffer.alloc(MiB, 0x5a)
+  let left = bytes
+  return new Readable({
+    read() {
+      const n = Math.min(left, chunk.length)
+      left -= n
+      this.push(n ? chunk.subarray(0, n) : null)
+    },
+  })
+}
+
 beforeAll(async () => {
   blue = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#0000ff' } }).jpeg().toBuffer()
   red = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ff0000' } }).jpeg({ quality: 100 }).toBuffer()
   server = http.createServer((req, res) => {
+    if (req.url?.startsWith('/big')) {
+      res.writeHead(200)
+      generated(OVER_OLD_DOCUMENT_CAP).pipe(res)
+      return
+    }
     if (req.url === '/blue.jpg' || req.url === '/red.jpg') {
       res.writeHead(200, { 'content-type': 'image/jpeg' })
       res.end(req.url === '/blue.jpg' ? blue : red)
@@ -97,11 +120,27 @@ describe('per-type media caps', () => {
     expect(err.message).toBe('audio is larger than the limit of 500 bytes')
   })
 
-  it('has defaults that fit the platform: 16 MiB images and audio, 64 MiB video and documents', () => {
+  it('has defaults that fit the platform: 16 MiB images and audio, 64 MiB video, 2 GiB documents', () => {
     const c = loadConfig({})
     expect([c.MEDIA_MAX_BYTES_IMAGE, c.MEDIA_MAX_BYTES_AUDIO, c.MEDIA_MAX_BYTES_VIDEO, c.MEDIA_MAX_BYTES_DOCUMENT])
-      .toEqual([16, 16, 64, 64].map(m => m * 1024 * 1024))
+      .toEqual([16 * MiB, 16 * MiB, 64 * MiB, 2048 * MiB])
+    // the ceiling over every type does not cut documents short of their own cap
+    expect(c.MEDIA_MAX_BYTES).toBe(c.MEDIA_MAX_BYTES_DOCUMENT)
   })
+
+  it('with the default settings, takes a document above the old 64 MiB cap whole, streamed from the origin', async () => {
+    const doc = await prepareMessageContent({ type: 'document',
+      document: { url: `${base}/big.bin`, name: 'big.bin', size: OVER_OLD_DOCUMENT_CAP, mimetype: 'application/octet-stream' } },
+    depsWith({}))
+    try {
+      expect(doc.media?.kind).toBe('document')
+      expect(doc.media?.file.bytes).toBe(OVER_OLD_DOCUMENT_CAP)
+      expect((await stat(doc.media!.file.path)).size).toBe(OVER_OLD_DOCUMENT_CAP)
+    } finally {
+      await doc.dispose()
+    }
+    expect(await readdir(tempDir)).toEqual([])
+  }, 30_000)
 })
 
 describe('thumbnail cap', () => {
@@ -135,10 +174,10 @@ describe('thumbnail cap', () => {
     expect(await readdir(tempDir)).toEqual([])
   })
 
-  it('defaults to 5 MiB, far below the 64 MiB media cap it used to share', () => {
+  it('defaults to 5 MiB, far below the media caps it used to share (2 GiB with documents)', () => {
     const c = loadConfig({})
     expect(c.MEDIA_MAX_BYTES_THUMBNAIL).toBe(5 * 1024 * 1024)
     expect(downloadOptionsFromConfig(c).maxThumbnailBytes).toBe(5 * 1024 * 1024)
-    expect(c.MEDIA_MAX_BYTES).toBe(64 * 1024 * 1024)
+    expect(c.MEDIA_MAX_BYTES).toBe(2048 * 1024 * 1024)
   })
 })

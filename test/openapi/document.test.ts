@@ -70,7 +70,7 @@ describe('the OpenAPI document', () => {
     const withBody = '200 400 404 413 415 429 500 503'
     const guarded = '200 400 404 429 500 503'
     expect(statuses).toEqual({
-      'POST /session': '200 429 500 503', 'GET /session': '200 400 404 500', 'DELETE /session': guarded,
+      'POST /session': '200 401 429 500 503', 'GET /session': '200 400 404 500', 'DELETE /session': guarded,
       'POST /session/reset': guarded, 'POST /message': withBody, 'POST /status': withBody, 'POST /typing': withBody,
       'GET /group': guarded, 'GET /group/member': guarded, 'GET /group/{groupId}': guarded, 'GET /channel': guarded,
       'GET /channel/message': guarded,

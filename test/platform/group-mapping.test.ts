@@ -8,7 +8,7 @@ describe('group mapping', () => {
     expect(mapGroup({ id: '2@g.us', subject: '' }, '')).toEqual({ id: '2@g.us', name: '', description: '', picture: '', created: null })
   })
 
-  it('members: PN, LID with a known phone, LID with phone from the server, hidden LID', () => {
+  it('members: the phone JID whenever the number is known (participant, LID mapping, address book), else the LID', () => {
     const book = addressBookIndex([
       { id: '5511111111111@s.whatsapp.net', name: 'Ana', phone: '5511111111111' },
       { id: '5522222222222@s.whatsapp.net', name: 'Bruno', phone: '5522222222222', lid: '222@lid' },
@@ -26,9 +26,10 @@ describe('group mapping', () => {
     expect(members).toEqual([
       { id: '5511111111111@s.whatsapp.net', name: 'Ana', phone: '5511111111111' },
       { id: '5533333333333@s.whatsapp.net', name: '5533333333333', phone: '5533333333333' },
-      { id: '222@lid', name: 'Bruno', phone: '' },
-      { id: '444@lid', name: '5544444444444', phone: '5544444444444' },
-      { id: '555@lid', name: '5555555555555', phone: '5555555555555' },
+      // hidden by the group, but the account's address book links the LID to a saved contact
+      { id: '5522222222222@s.whatsapp.net', name: 'Bruno', phone: '5522222222222' },
+      { id: '5544444444444@s.whatsapp.net', name: '5544444444444', phone: '5544444444444' },
+      { id: '5555555555555@s.whatsapp.net', name: '5555555555555', phone: '5555555555555' },
       { id: '666@lid', name: '', phone: '' },
       { id: '5599999999999@s.whatsapp.net', name: '5599999999999', phone: '5599999999999' },
     ])
@@ -37,6 +38,14 @@ describe('group mapping', () => {
   it('a LID whose phone is known through the mapping gets the address-book name', () => {
     const book = addressBookIndex([{ id: '5577777777777@s.whatsapp.net', name: 'Carla' }])
     expect(mapGroupMembers([{ id: '777@lid' }], book, () => '5577777777777@s.whatsapp.net'))
-      .toEqual([{ id: '777@lid', name: 'Carla', phone: '5577777777777' }])
+      .toEqual([{ id: '5577777777777@s.whatsapp.net', name: 'Carla', phone: '5577777777777' }])
+  })
+
+  it('an address-book contact stored under its LID alone gives its number from its phone field', () => {
+    const book = addressBookIndex([{ id: '888@lid', name: 'Dora', lid: '888@lid', phone: '5588888888888' }])
+    expect(mapGroupMembers([{ id: '888@lid' }, { id: '999@lid' }], book, () => undefined)).toEqual([
+      { id: '5588888888888@s.whatsapp.net', name: 'Dora', phone: '5588888888888' },
+      { id: '999@lid', name: '', phone: '' },
+    ])
   })
 })

@@ -26,8 +26,9 @@ export const paths: ZodOpenApiPathsObject = {
   '/session': {
     post: {
       operationId: 'createSession', tags: ['Session'], summary: 'Create a session',
-      description: 'No headers, no body. The QR follows in the background: poll GET /session for it.',
-      responses: responses(ok(createdSessionSchema, 'The new session\'s credentials'), 429, 500, 503),
+      description: 'No headers, no body (with `CREATE_SESSION_TOKEN` set: `authorization: Bearer <token>`). The QR ' +
+        'follows in the background: poll GET /session for it.',
+      responses: responses(ok(createdSessionSchema, 'The new session\'s credentials'), 401, 429, 500, 503),
     },
     get: guarded({
       operationId: 'getSession', tags: ['Session'], summary: 'Read a session',

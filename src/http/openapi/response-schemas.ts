@@ -51,9 +51,10 @@ export const groupSchema = shapeOf<Group>()(z.strictObject({
 }).meta({ id: 'Group' }))
 
 export const groupMemberSchema = shapeOf<GroupMember>()(z.strictObject({
-  id: z.string().describe('`<number>@s.whatsapp.net` or `<anonymous_id>@lid`'),
+  id: z.string().describe('`<number>@s.whatsapp.net` whenever the number is known (given by the group, the LID '
+    + 'mapping or the account\'s address book), else `<anonymous_id>@lid`'),
   name: z.string().describe('From the address book, else the number; empty when the number is hidden'),
-  phone: z.string().describe('Digits; empty when the platform hides the number behind an `@lid`'),
+  phone: z.string().describe('Digits; empty when the number is hidden behind an `@lid` the account cannot link'),
 }).meta({ id: 'GroupMember' }))
 
 export const channelSchema = shapeOf<Channel>()(z.strictObject({

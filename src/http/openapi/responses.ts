@@ -11,9 +11,15 @@ const retryAfter = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' as const } },
 }
 
+const wwwAuthenticate = {
+  'WWW-Authenticate': { description: 'The scheme to authenticate with: `Bearer`', schema: { type: 'string' as const } },
+}
+
 const ERROR_DESCRIPTIONS = {
   400: '`invalid header` (header `id` or `session-id` missing or empty), or the request broke validation rules ' +
     '(every failing rule, joined by a line break)',
+  401: '`missing or wrong bearer token` (with `WWW-Authenticate: Bearer`): only when the gateway is started with ' +
+    '`CREATE_SESSION_TOKEN`, and the request lacks `authorization: Bearer <that token>`',
   404: '`session not found`: unknown or deleted session, or a wrong `session-id`',
   413: '`request body too large`',
   415: '`content-type must be application/json`',
@@ -35,6 +41,7 @@ export const ok = (schema: z.ZodType, description: string): ZodOpenApiResponseOb
 function errorResponse(status: ErrorStatus): ZodOpenApiResponseObject {
   const response: ZodOpenApiResponseObject = { description: ERROR_DESCRIPTIONS[status], content: jsonContent(errorBodySchema) }
   if (status === 429 || status === 503) response.headers = retryAfter
+  if (status === 401) response.headers = wwwAuthenticate
   return response
 }
 
