@@ -29,12 +29,14 @@ export class RetryMessages {
     this.#log = log
   }
 
-  /** Starts removing expired rows now and every minute (or `maxAgeMs`) until `stop()`. */
+  /**
+   * Removes expired rows every minute (or `maxAgeMs`) until `stop()`. Not at once: a restart brings every session
+   * up together, and the first prune of a session reads all its rows (reads never return expired ones anyway).
+   */
   start(sock: WASocket, maxAgeMs: number): void {
     this.#sock = sock
     if (!this.#store || this.#timer) return
     const prune = () => { this.#store?.prune().catch(err => this.#log.warn({ err }, 'pruning sent messages failed')) }
-    prune()
     this.#timer = setInterval(prune, Math.min(PRUNE_EVERY_MS, maxAgeMs))
     this.#timer.unref()
   }
