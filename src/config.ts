@@ -197,6 +197,12 @@ const schema = z.object({
   GATEWAY_TEST_HOOKS: bool(false),
   /** A system ffmpeg to use instead of the one @ffmpeg-installer ships (the container sets the apt one). Read by src/media/ffmpeg.ts. */
   FFMPEG_PATH: z.string().min(1).optional(),
+  /**
+   * Sent messages kept per session to answer recipients' retry receipts after a restart (src/storage/sent-messages.ts):
+   * how long (a phone that was offline asks when the platform delivers to it, often hours later) and how many; 0 = none.
+   */
+  RETRY_STORE_MAX_AGE_MS: int(24 * 60 * 60_000, 1),
+  RETRY_STORE_MAX_MESSAGES: int(256, 0),
   /** Sessions each shard brings up at once on start (the rest wait their turn; a command starts its own at once). */
   RESTORE_CONCURRENCY: int(25, 1),
   /** How long one restoring session may hold its slot while its link is still connecting. */

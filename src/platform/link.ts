@@ -10,6 +10,7 @@ import type { Config } from '../config.js'
 import type {
   Channel, ChannelPage, Destination, Group, GroupMember, MessageContent, StatusContent, TypingDestination,
 } from '../protocol/spec-types.js'
+import type { SentMessageStore } from '../storage/sent-messages.js'
 import type { AuthStore, ContactStore } from '../storage/types.js'
 
 /** Why a socket closed, reduced to what the actor's state machine needs. */
@@ -45,6 +46,9 @@ export interface LinkOptions {
   sessionId: string
   auth: AuthStore
   contacts: ContactStore
+  /** Sent messages kept to answer retry receipts after a restart (link/retry-messages.ts); absent: only Baileys'
+   * own 5-minute memory answers them. */
+  sentMessages?: SentMessageStore
   logger: Logger
   config: Config
   /** Set when the gateway runs against the sandbox (SANDBOX_URL); absent for the real platform. */

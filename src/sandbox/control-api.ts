@@ -87,6 +87,9 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         if (body.wrongChainKey !== undefined) persistent.wrongChainKey = body.wrongChainKey === true
         if (body.wrongAccountSignature !== undefined) persistent.wrongAccountSignature = body.wrongAccountSignature === true
         if (body.strictChannelPosts !== undefined) persistent.strictChannelPosts = body.strictChannelPosts === true
+        if (body.failDecryptOf !== undefined) persistent.failDecryptOf = digits(body.failDecryptOf)
+        if (body.failDecryptCount !== undefined) persistent.failDecryptCount = Math.max(0, Math.floor(Number(body.failDecryptCount) || 0))
+        if (body.retryAfterReconnect !== undefined) persistent.retryAfterReconnect = body.retryAfterReconnect === true
         ctx.faults.set(persistent)
         const dropped = body.dropSessionOf ? dropSessionsOf(ctx.accounts, digits(body.dropSessionOf)) : 0
         const loggedOut = body.logoutDeviceOf ? logoutDevicesOf(ctx.accounts, digits(body.logoutDeviceOf)) : 0

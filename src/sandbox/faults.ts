@@ -10,6 +10,8 @@ import type { Faults } from './types.js'
 
 export class FaultState {
   #faults: Faults
+  /** `<phone>/<message id>` of messages whose first decryption failed: the copy sent again is accepted. */
+  readonly #failedOnce = new Set<string>()
 
   /** `initial`: switches set at start (CLI `--wrong-chain-key`, ...); DELETE /faults clears them too. */
   constructor(initial: Faults = {}) {
@@ -26,6 +28,24 @@ export class FaultState {
 
   clear(): void {
     this.#faults = {}
+    this.#failedOnce.clear()
+  }
+
+  /**
+   * Whether `phone`'s phone fails to decrypt message `id` (and asks for it again): the first copy of each of the next
+   * `failDecryptCount` messages to `failDecryptOf`; never a message it already failed once.
+   */
+  failsDecryption(phone: string, id: string): boolean {
+    const { failDecryptOf, failDecryptCount = 1 } = this.#faults
+    const key = `${phone}/${id}`
+    if (failDecryptOf !== phone || failDecryptCount <= 0 || this.#failedOnce.has(key)) return false
+    this.#faults.failDecryptCount = failDecryptCount - 1
+    this.#failedOnce.add(key)
+    return true
+  }
+
+  get retryAfterReconnect(): boolean {
+    return this.#faults.retryAfterReconnect === true
   }
 
   /** The error code to nack a message to this phone with, if it is being rejected. */

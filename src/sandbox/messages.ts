@@ -15,6 +15,7 @@ import type { SandboxContext } from './context.js'
 import { buildInboxMessage, type InboxMeta } from './inbox.js'
 import { bytes, child, children, node, unixNow } from './nodes.js'
 import { channelPostRefusal } from './channel-post-rules.js'
+import { askAgain, retryReceipt } from './retry-receipt.js'
 import type { ChannelStore } from './channels.js'
 
 interface EncCopy {
@@ -106,6 +107,16 @@ export class MessageRouter {
       if (device !== 0) {
         relayed.add(`${account.phone}:${device}`)
         this.#relayToCompanion(account, device, sender, senderDevice, stanza, copy, skmsg)
+        continue
+      }
+      const senderCompanion = conn.companion
+      if (account !== sender && !isGroup && !isStatus && senderCompanion && this.ctx.faults.failsDecryption(account.phone, id)) {
+        // fault failDecryptOf: the phone cannot decrypt this copy and asks the sending device for the message again
+        void this.#enqueue(account.phone, async () => {
+          this.ctx.logger.warn({ id, phone: account.phone }, 'recipient phone failed to decrypt (fault): retry receipt sent')
+          this.ctx.stats.tally('retryReceipts', id) // GET /stats: which messages a phone asked for again
+          askAgain(senderCompanion, retryReceipt(account, id, to), this.ctx.faults.retryAfterReconnect)
+        })
         continue
       }
       phonesWithCopies.add(account.phone)

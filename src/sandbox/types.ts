@@ -149,4 +149,11 @@ export interface Faults {
    * text/image/video/audio/document/sticker/poll). Off by default: the live platform's answer is unverified.
    */
   strictChannelPosts?: boolean
+  /** This account's phone fails its first decryption of the next `failDecryptCount` 1:1 messages sent to it and
+   * sends a retry receipt instead; the message sent again is accepted (sandbox/retry-receipt.ts). */
+  failDecryptOf?: string
+  /** How many messages still fail (1 unless set); counts down as they do. */
+  failDecryptCount?: number
+  /** Hold each retry receipt until the sending device next logs in (a sender that restarted sees it then). */
+  retryAfterReconnect?: boolean
 }

@@ -2,8 +2,9 @@
  * @module storage/lmdb-store
  * The default `Store`: one lmdb environment under DATA_DIR, opened by the main thread and by every worker thread
  * (lmdb is safe for many threads and processes). Sub-databases: `sessions` (registry), `creds` (one JSON document
- * per session), `keys` (Signal keys, `<id>\0<type>\0<keyId>`), `contacts` (`<id>\0<contactId>`), `meta` (the
- * DATA_KEY marker). With a DATA_KEY, creds, keys and contacts are sealed with AES-256-GCM (`table.ts`,
+ * per session), `keys` (Signal keys, `<id>\0<type>\0<keyId>`), `contacts` (`<id>\0<contactId>`), `sent` (recently
+ * sent messages, `<id>\0<messageId>`: `sent-messages.ts`), `meta` (the DATA_KEY marker). With a DATA_KEY, creds,
+ * keys, contacts and sent messages are sealed with AES-256-GCM (`table.ts`,
  * `value-cipher.ts`); the registry holds only ids, hashes and times and stays readable.
  *
  * @example
@@ -21,6 +22,7 @@ import { committed, ignoreCommitEchoes } from './commit-failure.js'
 import { contactKey, sessionPrefix, sessionRangeEnd, signalKey } from './keys.js'
 import { DataKeyError, parseDataKey } from './data-key.js'
 import { checkDataKey } from './key-check.js'
+import { SentMessages, type StoredSentMessage } from './sent-messages.js'
 import { plainObject, plainText, sealedObject, sealedText, Table } from './table.js'
 import { createValueCipher } from './value-cipher.js'
 
@@ -30,6 +32,7 @@ interface Dbs {
   creds: Table<string>
   keys: Table<string>
   contacts: Table<StoredContact>
+  sent: SentMessages
 }
 
 export interface LmdbStoreOptions {
@@ -81,6 +84,7 @@ function authStore(dbs: Dbs, id: string): AuthStore {
       await committed(dbs.root.transaction(() => {
         dbs.creds.removeSync(id)
         removeSessionRows(dbs.keys, id)
+        dbs.sent.removeSessionSync(id) // what the old device sent is no one's to ask for again
       }))
     },
   }
@@ -119,6 +123,8 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
     creds: new Table(root, 'creds', cipher ? sealedText(cipher, 'creds') : plainText),
     keys: new Table(root, 'keys', cipher ? sealedText(cipher, 'keys') : plainText),
     contacts: new Table(root, 'contacts', cipher ? sealedObject<StoredContact>(cipher, 'contacts') : plainObject<StoredContact>()),
+    sent: new SentMessages(root, new Table(root, 'sent',
+      cipher ? sealedObject<StoredSentMessage>(cipher, 'sent') : plainObject<StoredSentMessage>())),
   }
   try {
     checkDataKey(root, cipher, () => !(dbs.creds.isEmpty() && dbs.keys.isEmpty() && dbs.contacts.isEmpty()))
@@ -151,10 +157,12 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
         dbs.creds.removeSync(id)
         removeSessionRows(dbs.keys, id)
         removeSessionRows(dbs.contacts, id)
+        dbs.sent.removeSessionSync(id)
       }))
     },
     auth: id => authStore(dbs, id),
     contacts: id => contactStore(dbs, id),
+    sentMessages: (id, limits) => dbs.sent.forSession(id, limits),
     async close() {
       if (closed) return
       closed = true

@@ -4,6 +4,7 @@
  * PostgreSQL) fits behind the same interface. Every method may be called from any worker thread.
  */
 import type { AuthenticationCreds, SignalKeyStore } from '@whiskeysockets/baileys'
+import type { SentMessageLimits, SentMessageStore } from './sent-messages.js'
 
 export interface SessionRecord {
   id: string
@@ -34,7 +35,7 @@ export interface AuthStore {
   writeCreds(creds: AuthenticationCreds): Promise<void>
   /** Baileys' key store; `set` is atomic (one transaction), so Baileys' transaction commit is all-or-nothing. */
   keys: SignalKeyStore
-  /** Remove credentials and keys (logout, reset). */
+  /** Remove credentials, keys and the sent messages kept for retries (logout, reset). */
   clear(): Promise<void>
 }
 
@@ -48,9 +49,11 @@ export interface Store {
   listSessions(): Promise<SessionRecord[]>
   getSession(id: string): Promise<SessionRecord | undefined>
   putSession(record: SessionRecord): Promise<void>
-  /** Deletes the record and everything the session owns (credentials, keys, contacts). */
+  /** Deletes the record and everything the session owns (credentials, keys, contacts, sent messages). */
   deleteSession(id: string): Promise<void>
   auth(id: string): AuthStore
   contacts(id: string): ContactStore
+  /** Recently sent messages, kept to answer retry receipts (`sent-messages.ts`). */
+  sentMessages(id: string, limits: SentMessageLimits): SentMessageStore
   close(): Promise<void>
 }

@@ -102,6 +102,7 @@ export class LinkConnection {
     try {
       this.#link = createLink({
         sessionId, auth, contacts: store.contacts(sessionId),
+        sentMessages: store.sentMessages(sessionId, { maxAgeMs: config.RETRY_STORE_MAX_AGE_MS, maxMessages: config.RETRY_STORE_MAX_MESSAGES }),
         logger: log, config, sandbox, events: guarded,
       })
     } catch (err) {

@@ -85,7 +85,10 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
         const jid = destination.kind === 'phone' ? await phoneDestination(sock, destination.phone) : destination.jid
         // the media file (if any) is encrypted and uploaded in the media pool; Baileys builds the message from it
         const options: MiscMessageGenerationOptions = { messageId: id, ...await poolMediaOptions(conn, sock, prepared.content) }
-        await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
+        const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
+        // kept before the 200, so a recipient's retry receipt is answered even after a crash (link/retry-messages.ts)
+        const chats = destination.kind === 'phone' ? [jid, phoneJid(destination.phone)] : [jid]
+        await conn.retries.remember(id, chats, sent?.message)
         return { messageId: id }
       } catch (err) {
         // Baileys fetches the group's metadata before a group send: an unknown group (404) or one we are not in (403)

@@ -6,7 +6,7 @@
  */
 import makeWASocket, {
   Browsers, makeCacheableSignalKeyStore, WA_CERT_DETAILS,
-  type AuthenticationCreds, type GroupMetadata, type WASocket,
+  type AuthenticationCreds, type GroupMetadata, type WAMessageKey, type WASocket, type proto,
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
 import type { LinkOptions } from '../link.js'
@@ -28,7 +28,8 @@ export interface BaileysSocket {
 }
 
 export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCreds,
-  cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>): BaileysSocket {
+  cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>,
+  getMessage: (key: WAMessageKey) => Promise<proto.IMessage | undefined>): BaileysSocket {
   const { auth, sandbox } = options
   // the parent already names the session (`session: <id>`)
   const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
@@ -56,6 +57,8 @@ export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCre
       syncFullHistory: false,
       markOnlineOnConnect: true,
       cachedGroupMetadata,
+      // a recipient's retry receipt for a message Baileys no longer holds in memory (link/retry-messages.ts)
+      getMessage,
       ...sandboxConfig,
     })
     return { sock, logger, agents }

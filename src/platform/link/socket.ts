@@ -17,6 +17,7 @@ import { resyncContactsIfEmpty, storeContactEvents } from './address-book.js'
 import { LinkCaches } from './caches.js'
 import { wireConnectionEvents, type ConnectionState } from './connection-events.js'
 import { guardEvents } from './guarded-events.js'
+import { RetryMessages } from './retry-messages.js'
 import { openBaileysSocket } from './socket-config.js'
 
 export class LinkSocket {
@@ -26,6 +27,8 @@ export class LinkSocket {
   /** How the link downloads media itself (trusting the sandbox CA when there is one). */
   readonly download: DownloadOptions
   readonly caches: LinkCaches
+  /** Sent messages kept for retry receipts: sends record into it, Baileys' getMessage reads from it. */
+  readonly retries: RetryMessages
   /** Aborted when the socket ends: pending ack waits fail at once instead of timing out. */
   readonly #ended = new AbortController()
   readonly #events: LinkEvents
@@ -43,6 +46,7 @@ export class LinkSocket {
     this.log = options.logger
     this.#events = guardEvents(options.events, this.log)
     this.caches = new LinkCaches(options.config.PICTURE_CACHE_MS)
+    this.retries = new RetryMessages(options.sentMessages, this.log)
     this.download = {
       ...downloadOptionsFromConfig(options.config),
       ...(options.sandbox ? { ca: options.sandbox.caCert } : {}),
@@ -64,7 +68,7 @@ export class LinkSocket {
     if (this.#state.closedByUs) return this.#emitClose('closed-by-us', 'closed before connecting')
     this.#state.paired = !!creds.me?.id
     this.#state.name = creds.me?.name ?? ''
-    const opened = openBaileysSocket(this.options, creds, async jid => this.caches.groups.get(jid))
+    const opened = openBaileysSocket(this.options, creds, async jid => this.caches.groups.get(jid), this.retries.getMessage)
     this.#baileysLogger = opened.logger
     this.#agents = opened.agents
     this.#sock = opened.sock
@@ -84,6 +88,7 @@ export class LinkSocket {
     })
     storeContactEvents(sock, this.options.contacts, this.log)
     this.caches.wire(sock)
+    this.retries.start(sock, this.config.RETRY_STORE_MAX_AGE_MS)
   }
 
   /** Baileys mutates creds in place: write the whole object, in order, never blocking the socket. */
@@ -99,6 +104,7 @@ export class LinkSocket {
     this.#state.open = false
     this.#ended.abort()
     this.#agents?.destroy()
+    this.retries.stop()
     // let pending credential writes land before the actor acts on the close (e.g. reconnects with the same store)
     void this.#credsWrite.then(() => this.#events.close(reason, detail))
   }
