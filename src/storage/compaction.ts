@@ -49,6 +49,8 @@ export async function compactStore(dataDir: string): Promise<CompactionResult> {
   const draft = `${file}.compact`
   try {
     if (meta.get(PENDING_KEY) === undefined) return { compacted: false, reason: 'not needed' }
+    // read slots of processes that died (kill -9) must not count as users (lmdb-js clears them on open too)
+    root.readerCheck()
     if (readerPids(root.readerList()).some(pid => pid !== process.pid)) {
       return { compacted: false, reason: 'in use by another process' }
     }

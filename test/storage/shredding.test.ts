@@ -6,7 +6,9 @@
  * (sealed directly with DATA_KEY, registry in plain msgpack) still loads. The registry rows are sealed and bound
  * to their id, files are 0600 in a 0700 DATA_DIR.
  */
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -263,6 +265,32 @@ describe('without DATA_KEY: compaction at start', () => {
     expect(await compactStore(dir)).toMatchObject({ compacted: true })
     for (const bytes of allFiles(dir)) for (const secret of secrets) expect(bytes.includes(secret)).toBe(false)
     expect(await openStore(dir).getSession('s')).toEqual(record('s'))
+  })
+})
+
+/** Another process holding the store open with a read transaction, until killed. */
+async function otherReader(dir: string) {
+  const code = `import { open } from 'lmdb'
+    const root = open({ path: ${JSON.stringify(path.join(dir, 'gateway.mdb'))}, noSubdir: true, maxDbs: 8 })
+    root.openDB({ name: 'meta', encoding: 'binary' }).get('x'); console.log('ready'); setInterval(() => {}, 1000)`
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] })
+  await once(child.stdout, 'data')
+  return child
+}
+
+describe('compaction and other processes', () => {
+  it('leaves a store another process has open alone, and compacts once that process died (even by kill -9)', async () => {
+    const dir = tempDir()
+    const store = openStore(dir)
+    const secrets = await fill(store, 'gone')
+    await store.deleteSession('gone')
+    await closeAll()
+    const child = await otherReader(dir)
+    expect(await compactStore(dir)).toEqual({ compacted: false, reason: 'in use by another process' })
+    child.kill('SIGKILL')
+    await once(child, 'exit')
+    expect(await compactStore(dir)).toMatchObject({ compacted: true }) // still flagged, and its read slot is stale
+    for (const bytes of allFiles(dir)) for (const secret of secrets) expect(bytes.includes(secret)).toBe(false)
   })
 })
 
