@@ -15,7 +15,6 @@
  * await store.putSession({ id, sessionIdHash, createdAt: Date.now(), qrDeadline: null })
  * const auth = store.auth(id) // Baileys AuthenticationState parts
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import { open, type Database, type RootDatabase } from 'lmdb'
 import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from '@whiskeysockets/baileys'
