@@ -56,10 +56,11 @@ function noncePool(): () => Buffer {
   }
 }
 
-/** Hidden names are asked for again and again (Baileys reads and writes the same keys): remember the last many
- * (fewer per session: a process holds one such cache per open session). */
+/** Hidden names are asked for again and again (Baileys reads and writes the same keys): remember the last many.
+ * A process holds one cache per session with a key, so those stay small (an HMAC costs about a microsecond; the
+ * cache only spares the hot few). */
 const NAME_CACHE_SIZE = 50_000
-const SESSION_NAME_CACHE_SIZE = 4_000
+const SESSION_NAME_CACHE_SIZE = 256
 
 const derive = (secret: Buffer, info: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), info, 32))
 
