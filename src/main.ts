@@ -8,7 +8,8 @@ import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createActorSystem } from './actors/system.js'
 import { createApp } from './http/app.js'
 import { createHttpServer } from './http/server.js'
-import { removeMediaTempDir } from './media/temp-dir.js'
+import { removeMediaTempDirs } from './media/temp-dir.js'
+import { sweepStaleMediaDirs } from './media/temp-sweep.js'
 import { startupFailed } from './security/startup-failure.js'
 import { startupWarnings } from './startup-warnings.js'
 import { installTestHooks } from './test-hooks.js'
@@ -22,6 +23,10 @@ try {
 }
 const prettyLogs = wantsPrettyLogs(config.LOG_FORMAT)
 const logger = createRootLogger(config.LOG_LEVEL, prettyLogs)
+// Media folders of gateway processes that died without removing them (media/temp-sweep.ts).
+void sweepStaleMediaDirs().then(swept => {
+  if (swept.removed.length + swept.staleFiles.length > 0) logger.info(swept, 'removed media temp files left by a crash')
+})
 
 // Worker threads log like this thread; they cannot tell whether stdout is a terminal, so they get the answer.
 // A DATA_KEY that does not fit the DATA_DIR fails here, before any session starts.
@@ -46,9 +51,9 @@ async function stop(signal: string): Promise<void> {
   await system.close()
   server.closeAllConnections()
   await closed
-  // Worker threads share the process's pid, so one folder holds every shard's media; each file is removed by its
-  // own request, the folder itself here.
-  await removeMediaTempDir()
+  // Each thread has its own media folder, all named after the process's pid; each file is removed by its own
+  // request, the folders here.
+  await removeMediaTempDirs()
   logger.info('stopped')
   process.exit(0)
 }

@@ -15,6 +15,7 @@ import type { Config } from '../config.js'
 import type { ReplyValue, SessionCommand } from '../protocol/commands.js'
 import { GatewayError, sessionsFull } from '../protocol/errors.js'
 import type { SessionSnapshot } from '../protocol/snapshot.js'
+import { compactStore } from '../storage/compaction.js'
 import { openLmdbStore } from '../storage/lmdb-store.js'
 import type { SessionRecord, Store } from '../storage/types.js'
 import { Admission } from './admission.js'
@@ -79,6 +80,12 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   const { config, logger } = options
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
+  if (ownsStore) {
+    // Before any thread maps the file: drops the pages deleted and reset sessions left behind (storage/compaction.ts).
+    const compaction = await compactStore(config.DATA_DIR)
+    if (compaction.compacted) log.info(compaction, 'storage compacted: removed sessions left no bytes behind')
+    else if (compaction.reason === 'in use by another process') log.warn('storage not compacted: another process has DATA_DIR open')
+  }
   const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY })
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.

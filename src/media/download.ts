@@ -22,7 +22,7 @@ import { mediaDownloadFailed, mediaUrlForbidden, type GatewayError } from '../pr
 import { createAddressGuard, defaultAddressGuard, PrivateAddressError, type AddressGuard } from './address-guard.js'
 import { MediaDownloadError, type MediaFailureReason } from './download-error.js'
 import { createMediaResolver } from './media-resolver.js'
-import { defaultMediaTempDir, removeQuietly, tempFilePath } from './temp-dir.js'
+import { PRIVATE_NEW_FILE, removeQuietly, tempFilePath } from './temp-dir.js'
 
 export interface DownloadOptions {
   maxBytes: number
@@ -101,7 +101,7 @@ export const downloadOptionsFromConfig = (config: {
 /** Streams `url` to a temp file. Throws a MediaDownloadError (MEDIA_DOWNLOAD_FAILED, MEDIA_URL_FORBIDDEN, or the
  * `tooLarge` error); never leaves a file behind on failure. */
 export async function downloadToTemp(url: string, options: DownloadOptions): Promise<DownloadedFile> {
-  const file = await tempFilePath(options.tempDir ?? defaultMediaTempDir())
+  const file = await tempFilePath(options.tempDir)
   const controller = new AbortController()
   let timedOut = false
   const timer = setTimeout(() => { timedOut = true; controller.abort() }, options.timeoutMs)
@@ -193,7 +193,7 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
       },
       flush(done) { done(null, heldBytes ? Buffer.concat(held, heldBytes) : undefined) },
     })
-    await pipeline(res, counter, createWriteStream(file), { signal })
+    await pipeline(res, counter, createWriteStream(file, PRIVATE_NEW_FILE), { signal })
     return { bytes, contentType: res.headers['content-type'] }
   }
 }

@@ -1,10 +1,11 @@
 /**
  * @module security/startup-failure
  * A gateway that cannot start says why in one line on stderr and exits 1: bad settings (DATA_KEY format, a short
- * CREATE_SESSION_TOKEN...) and a DATA_KEY that does not fit the DATA_DIR are the operator's to fix, not a stack
- * trace to read. Anything unexpected still shows its stack.
+ * CREATE_SESSION_TOKEN...), a DATA_KEY that does not fit the DATA_DIR and a registry row that fails authentication
+ * (altered or swapped behind the gateway's back) are the operator's to fix, not a stack trace to read. Anything unexpected still shows its stack.
  */
 import { DataKeyError } from '../storage/data-key.js'
+import { SealedValueError } from '../storage/value-cipher.js'
 import { ConfigError } from '../config-error.js'
 
 export function startupFailed(err: unknown): never {
@@ -13,7 +14,7 @@ export function startupFailed(err: unknown): never {
     process.stderr.write(`${err.message}\n`)
     process.exit(1)
   }
-  const expected = err instanceof DataKeyError
+  const expected = err instanceof DataKeyError || err instanceof SealedValueError
   const text = expected ? (err as Error).message : err instanceof Error ? (err.stack ?? err.message) : String(err)
   process.stderr.write(`gateway cannot start: ${text}\n`)
   process.exit(1)

@@ -3,16 +3,19 @@
  * The default `Store`: one lmdb environment under DATA_DIR, opened by the main thread and by every worker thread
  * (lmdb is safe for many threads and processes). Sub-databases: `sessions` (registry), `creds` (one JSON document
  * per session), `keys` (Signal keys, `<id>\0<type>\0<keyId>`), `contacts` (`<id>\0<contactId>`), `sent` (recently
- * sent messages, `<id>\0<messageId>`: `sent-messages.ts`), `meta` (the DATA_KEY marker). With a DATA_KEY, creds,
- * keys, contacts and sent messages are sealed with AES-256-GCM (`table.ts`,
- * `value-cipher.ts`); the registry holds only ids, hashes and times and stays readable.
+ * sent messages, `<id>\0<messageId>`: `sent-messages.ts`), `meta` (the DATA_KEY marker, the compaction flag). With a
+ * DATA_KEY, creds, keys, contacts and sent messages are sealed with AES-256-GCM under their session's own key
+ * (`session-keys.ts`, destroyed when the session is deleted or reset), and the registry rows are sealed with
+ * DATA_KEY and bound to their id (`table.ts`, `value-cipher.ts`). Without one, removed rows are dropped from the
+ * file by the next start's compaction (`compaction.ts`).
+ *
+ * DATA_DIR is made 0700 at every open and the store's files 0600: only the gateway's user reads them.
  *
  * @example
  * const store = openLmdbStore('./data', { dataKey: process.env.DATA_KEY }) // throws DataKeyError on a wrong key
  * await store.putSession({ id, sessionIdHash, createdAt: Date.now(), qrDeadline: null })
  * const auth = store.auth(id) // Baileys AuthenticationState parts
  */
-import fs from 'node:fs'
 import path from 'node:path'
 import { open, type Database, type RootDatabase } from 'lmdb'
 import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from '@whiskeysockets/baileys'
@@ -22,17 +25,23 @@ import { committed, ignoreCommitEchoes } from './commit-failure.js'
 import { contactKey, sessionPrefix, sessionRangeEnd, signalKey } from './keys.js'
 import { DataKeyError, parseDataKey } from './data-key.js'
 import { checkDataKey } from './key-check.js'
+import { markCompactionPending, STORE_FILE } from './compaction.js'
+import { privateDir, privateFile } from './file-modes.js'
 import { SentMessages, type StoredSentMessage } from './sent-messages.js'
-import { plainObject, plainText, sealedObject, sealedText, Table } from './table.js'
+import { SessionKeys } from './session-keys.js'
+import { jsonOf, plainObject, plainText, sealedObject, sessionSealedText, Table } from './table.js'
 import { createValueCipher } from './value-cipher.js'
 
 interface Dbs {
   root: RootDatabase
-  sessions: Database<SessionRecord, string>
+  sessions: Table<SessionRecord>
   creds: Table<string>
   keys: Table<string>
   contacts: Table<StoredContact>
   sent: SentMessages
+  meta: Database<Buffer, string>
+  /** With DATA_KEY: each session's own key. */
+  sessionKeys: SessionKeys | undefined
 }
 
 export interface LmdbStoreOptions {
@@ -43,6 +52,22 @@ export interface LmdbStoreOptions {
 /** Removes every row of `table` whose key starts with `<id>\0` (must run inside a write transaction). */
 function removeSessionRows(table: Table<unknown>, id: string): void {
   table.removeRangeSync(sessionPrefix(id), sessionRangeEnd(id))
+}
+
+const hasSessionRows = (dbs: Dbs, id: string): boolean =>
+  dbs.creds.db.get(id) !== undefined || dbs.keys.hasRange(sessionPrefix(id), sessionRangeEnd(id)) ||
+  dbs.contacts.hasRange(sessionPrefix(id), sessionRangeEnd(id)) || dbs.sent.hasSessionRows(id)
+
+/**
+ * After rows of `id` were removed, inside the same write transaction: the next start compacts the file, and a
+ * session left with no rows loses its key (so every copy of what it had, in live or freed pages, is unreadable;
+ * its next write makes a new one). Destroyed here rather than after the commit because write transactions run in
+ * order: a write queued after this one already finds the key gone and makes a new one, never sealing under the old.
+ * If the commit then fails, the rows that stayed are unreadable: they were being deleted.
+ */
+function forgetRemoved(dbs: Dbs, id: string): void {
+  markCompactionPending(dbs.meta)
+  if (dbs.sessionKeys && !hasSessionRows(dbs, id)) dbs.sessionKeys.destroy(id)
 }
 
 function authStore(dbs: Dbs, id: string): AuthStore {
@@ -68,7 +93,10 @@ function authStore(dbs: Dbs, id: string): AuthStore {
       }))
     },
     async clear() {
-      await committed(dbs.root.transaction(() => removeSessionRows(dbs.keys, id)))
+      await committed(dbs.root.transaction(() => {
+        removeSessionRows(dbs.keys, id)
+        forgetRemoved(dbs, id)
+      }))
     },
   }
   return {
@@ -76,8 +104,10 @@ function authStore(dbs: Dbs, id: string): AuthStore {
       const text = dbs.creds.get(id)
       return text === undefined ? undefined : decodeCreds(text)
     },
+    // Sealed inside the write transaction, so it is ordered with a clear that destroys the session key.
     async writeCreds(creds: AuthenticationCreds) {
-      await committed(dbs.creds.put(id, encodeValue(creds)))
+      const text = encodeValue(creds)
+      await committed(dbs.root.transaction(() => dbs.creds.putSync(id, text)))
     },
     keys,
     async clear() {
@@ -85,6 +115,7 @@ function authStore(dbs: Dbs, id: string): AuthStore {
         dbs.creds.removeSync(id)
         removeSessionRows(dbs.keys, id)
         dbs.sent.removeSessionSync(id) // what the old device sent is no one's to ask for again
+        forgetRemoved(dbs, id)
       }))
     },
   }
@@ -102,7 +133,10 @@ function contactStore(dbs: Dbs, id: string): ContactStore {
       }))
     },
     async clear() {
-      await committed(dbs.root.transaction(() => removeSessionRows(dbs.contacts, id)))
+      await committed(dbs.root.transaction(() => {
+        removeSessionRows(dbs.contacts, id)
+        forgetRemoved(dbs, id)
+      }))
     },
   }
 }
@@ -113,21 +147,31 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
   const keyBytes = options.dataKey === undefined ? undefined : parseDataKey(options.dataKey)
   if (options.dataKey !== undefined && keyBytes?.length !== 32) throw new DataKeyError('DATA_KEY is not 32 bytes of hex or base64')
   const cipher = keyBytes && createValueCipher(keyBytes)
-  fs.mkdirSync(dataDir, { recursive: true })
+  privateDir(dataDir)
   ignoreCommitEchoes()
   // One file (plus its lock file) beside whatever else lives in DATA_DIR.
-  const root = open({ path: path.resolve(dataDir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
-  const dbs: Dbs = {
+  const file = path.resolve(dataDir, STORE_FILE)
+  const root = open({ path: file, noSubdir: true, maxDbs: 8 })
+  // lmdb creates them 0644 (umask permitting); the 0700 folder already keeps others out, this says it twice.
+  for (const made of [file, `${file}-lock`]) privateFile(made)
+  // The session keys ask whether a session already has rows; the tables they seal are made after them.
+  let dbs: Dbs
+  const sessionKeys = cipher && new SessionKeys(dataDir, cipher, id => hasSessionRows(dbs, id))
+  const sealed = (db: string) => sessionSealedText(sessionKeys!, cipher!, db)
+  dbs = {
     root,
-    sessions: root.openDB<SessionRecord, string>({ name: 'sessions', encoding: 'msgpack' }),
-    creds: new Table(root, 'creds', cipher ? sealedText(cipher, 'creds') : plainText),
-    keys: new Table(root, 'keys', cipher ? sealedText(cipher, 'keys') : plainText),
-    contacts: new Table(root, 'contacts', cipher ? sealedObject<StoredContact>(cipher, 'contacts') : plainObject<StoredContact>()),
+    sessions: new Table(root, 'sessions', cipher ? sealedObject<SessionRecord>(cipher, 'sessions') : plainObject<SessionRecord>()),
+    creds: new Table(root, 'creds', cipher ? sealed('creds') : plainText),
+    keys: new Table(root, 'keys', cipher ? sealed('keys') : plainText),
+    contacts: new Table(root, 'contacts', cipher ? jsonOf<StoredContact>(sealed('contacts')) : plainObject<StoredContact>()),
     sent: new SentMessages(root, new Table(root, 'sent',
-      cipher ? sealedObject<StoredSentMessage>(cipher, 'sent') : plainObject<StoredSentMessage>())),
+      cipher ? jsonOf<StoredSentMessage>(sealed('sent')) : plainObject<StoredSentMessage>())),
+    meta: root.openDB<Buffer, string>({ name: 'meta', encoding: 'binary' }),
+    sessionKeys,
   }
   try {
-    checkDataKey(root, cipher, () => !(dbs.creds.isEmpty() && dbs.keys.isEmpty() && dbs.contacts.isEmpty()))
+    checkDataKey(root, cipher, () => !(dbs.creds.isEmpty() && dbs.keys.isEmpty() && dbs.contacts.isEmpty()),
+      () => sealRegistry(root, dbs.sessions))
   } catch (err) {
     root.close().catch(() => undefined)
     throw err
@@ -142,14 +186,14 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
   return {
     async listSessions() {
       freshSnapshot()
-      return [...dbs.sessions.getRange().map(e => e.value)]
+      return dbs.sessions.entries().map(([, record]) => record)
     },
     async getSession(id) {
       freshSnapshot()
       return dbs.sessions.get(id)
     },
     async putSession(record) {
-      await committed(dbs.sessions.put(record.id, record))
+      await committed(root.transaction(() => dbs.sessions.putSync(record.id, record)))
     },
     async deleteSession(id) {
       await committed(root.transaction(() => {
@@ -158,6 +202,7 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
         removeSessionRows(dbs.keys, id)
         removeSessionRows(dbs.contacts, id)
         dbs.sent.removeSessionSync(id)
+        forgetRemoved(dbs, id)
       }))
     },
     auth: id => authStore(dbs, id),
@@ -169,4 +214,13 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
       await root.close()
     },
   }
+}
+
+/** Seals the registry rows a DATA_DIR keyed before the registry was sealed still holds in plain msgpack (inside
+ * the key check's transaction). */
+function sealRegistry(root: RootDatabase, sessions: Table<SessionRecord>): void {
+  const plain = root.openDB<SessionRecord, string>({ name: 'sessions', encoding: 'msgpack' })
+  const rows = [...plain.getRange()].filter(row => typeof row.key === 'string')
+  for (const key of [...sessions.db.getKeys()]) sessions.db.removeSync(key)
+  for (const { key, value } of rows) sessions.putSync(key, value)
 }

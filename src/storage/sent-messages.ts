@@ -81,6 +81,11 @@ export class SentMessages {
     return this.#table.isEmpty()
   }
 
+  /** Whether the session has any row here (its key must live while it does: session-keys.ts). */
+  hasSessionRows(id: string): boolean {
+    return this.#table.hasRange(sessionPrefix(id), sessionRangeEnd(id))
+  }
+
   #index(id: string): Map<string, number> {
     let index = this.#indexes.get(id)
     if (!index) {

@@ -4,7 +4,6 @@
  * Not covered here because the sandbox does not serve them yet: channel history (the sandbox reads the channel from
  * the iq `to`, the link addresses s.whatsapp.net as whatsmeow does) and channel media uploads (/newsletter/…).
  */
-import { rm } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import pino from 'pino'
@@ -17,7 +16,7 @@ import { fetchSandboxTrust } from '../../src/platform/sandbox-trust.js'
 import type { SandboxTrust } from '../../src/platform/link.js'
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import type { GatewayError } from '../../src/protocol/errors.js'
-import { defaultMediaTempDir } from '../../src/media/temp-dir.js'
+import { removeMediaTempDirs } from '../../src/media/temp-dir.js'
 import { memoryAuthStore, memoryContactStore } from './memory-stores.js'
 
 const ALICE = '15550000001'
@@ -92,7 +91,7 @@ afterAll(async () => {
   media?.closeAllConnections()
   await new Promise<void>(r => (media ? media.close(() => r()) : r()))
   await sandbox?.close()
-  await rm(defaultMediaTempDir(), { recursive: true, force: true })
+  await removeMediaTempDirs()
   vi.restoreAllMocks()
 })
 

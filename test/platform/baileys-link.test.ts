@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.js'
 import type { GatewayError } from '../../src/protocol/errors.js'
 import type { CloseReason, LinkEvents, PlatformLink } from '../../src/platform/link.js'
 import type { AuthStore, ContactStore, StoredContact } from '../../src/storage/types.js'
-import { defaultMediaTempDir } from '../../src/media/temp-dir.js'
+import { removeMediaTempDirs } from '../../src/media/temp-dir.js'
 import { FakeSocket } from './fake-socket.js'
 
 const holder = vi.hoisted(() => ({ sockets: [] as unknown[] }))
@@ -63,7 +63,7 @@ afterAll(async () => {
   server.closeAllConnections()
   await new Promise<void>(r => server.close(() => r()))
   await rm(mediaDir, { recursive: true, force: true })
-  await rm(defaultMediaTempDir(), { recursive: true, force: true })
+  await removeMediaTempDirs()
 })
 beforeEach(() => { holder.sockets.length = 0 })
 

@@ -2,8 +2,10 @@
  * @module test/security/hardened-gateway
  * The real gateway process with every protection on (CREATE_SESSION_TOKEN, DATA_KEY, the SSRF guard), against the
  * sandbox: session creation needs the token; a paired session sends; media URLs on private addresses are a 400
- * without a request reaching them; the lmdb file holds no private key in the clear; the session survives a restart
- * with the same key; a wrong or missing key stops the start with a one-line reason.
+ * without a request reaching them; the lmdb file holds no private key in the clear, and not even the sessionId's
+ * hash (the registry is sealed); the session survives a restart with the same key; a wrong or missing key stops the
+ * start with a one-line reason; DELETE /session destroys the session's key, so what lmdb left of its rows cannot
+ * be opened; the files are 0600.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -81,7 +83,7 @@ describe('a gateway with every protection on', () => {
     expect(internalHits).toBe(0)
   })
 
-  it('the lmdb file holds the credentials encrypted, and the sessionId only as its SHA-256', async () => {
+  it('the lmdb file holds the credentials encrypted, and the sessionId not even as its SHA-256', async () => {
     const store = openLmdbStore(world.dataDir, { dataKey: DATA_KEY })
     const creds = (await store.auth(session.id).readCreds())!
     await store.close()
@@ -92,7 +94,8 @@ describe('a gateway with every protection on', () => {
     }
     expect(raw.includes(Buffer.from(creds.advSecretKey))).toBe(false)
     expect(raw.includes(Buffer.from(session.sessionId))).toBe(false)
-    expect(raw.includes(Buffer.from(createHash('sha256').update(session.sessionId).digest('hex')))).toBe(true)
+    // the registry row is sealed too (bound to its id: a swapped hash would be refused)
+    expect(raw.includes(Buffer.from(createHash('sha256').update(session.sessionId).digest('hex')))).toBe(false)
   })
 
   it('the paired session survives a restart with the same DATA_KEY', async () => {
@@ -115,5 +118,23 @@ describe('a gateway with every protection on', () => {
     const store = openLmdbStore(world.dataDir, { dataKey: DATA_KEY })
     expect((await store.auth(session.id).readCreds())?.me?.id).toBeTruthy()
     await store.close()
+  }, SLOW)
+
+  it('DELETE /session destroys the session key: nothing left in DATA_DIR opens its rows', async () => {
+    const keyFile = path.join(world.dataDir, 'session-keys', Buffer.from(session.id).toString('hex'))
+    const wrapped = fs.readFileSync(keyFile)
+    gw = await launchGateway(world.sandbox.url, world.dataDir, HARDENED)
+    await waitFor('reconnected', async () => (await gw!.session(session)).body.isConnected || undefined, 90_000)
+    expect((await gw.call('DELETE', '/session', session)).status).toBe(200)
+    await gw.proc.stop()
+    gw = undefined
+    expect(fs.existsSync(keyFile)).toBe(false)
+    const files = fs.readdirSync(world.dataDir, { recursive: true, encoding: 'utf8' })
+      .map(name => path.join(world.dataDir, name)).filter(file => fs.statSync(file).isFile())
+    for (const file of files) {
+      expect(fs.readFileSync(file).includes(wrapped), file).toBe(false)
+      expect(fs.statSync(file).mode & 0o777, file).toBe(0o600)
+    }
+    expect(fs.statSync(world.dataDir).mode & 0o777).toBe(0o700)
   }, SLOW)
 })
