@@ -65,7 +65,12 @@ const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`
 
 const profiling = process.env.BENCH_CPU_PROFILE === '1'
 const profile = new ProfiledPhase()
-const gatewayEnv = { MEDIA_MAX_BYTES: String((MEDIA_MB + 16) << 20), MEDIA_TIMEOUT_MS: '600000', ACK_TIMEOUT_MS: '300000' }
+// The typing probe is a send: the per-session send rate must let it through (at 10/s it got 429 for half its
+// requests, answered at once, which hid the latency the probe is there to measure).
+const gatewayEnv = {
+  MEDIA_MAX_BYTES: String((MEDIA_MB + 16) << 20), MEDIA_TIMEOUT_MS: '600000', ACK_TIMEOUT_MS: '300000',
+  SEND_RATE_PER_SECOND: String(PROBE_RATE + 5),
+}
 try {
   await withWorld('media-load', gatewayEnv, async ({ gateway, sandbox }) => {
     console.log(`pairing ${SENDERS + 1} sessions...`)
@@ -115,7 +120,8 @@ try {
     }
     for (const [k, name] of [['get', 'GET /session'], ['typing', 'POST /typing']] as const) {
       const ratio = median(quietRows.map((q, i) => loadRows[i]![k].p99Ms / q[k].p99Ms))
-      report.add({ figure: `p99 of a quiet session's ${name}, ${SENDERS} others sending ${MEDIA_MB} MB ÷ no load`, value: ratio, unit: '×', goal: '≤ 1.5', met: ratio <= 1.5, detail: detail(k) })
+      const failed = [...quietRows, ...loadRows].reduce((n, r) => n + r[k].non2xx + r[k].errors, 0)
+      report.add({ figure: `p99 of a quiet session's ${name}, ${SENDERS} others sending ${MEDIA_MB} MB ÷ no load`, value: ratio, unit: '×', goal: '≤ 1.5, 0 failed', met: ratio <= 1.5 && failed === 0, detail: detail(k) })
     }
     report.add({ figure: `one wave of ${SENDERS} × ${MEDIA_MB} MB sends at once, POST → ack`, value: waveSeconds, unit: 's' })
     report.add({ figure: `${MEDIA_MB} MB media sends acknowledged (loaded phases)`, value: sent, unit: 'sends', detail: `${failures.length} failed${failures.length ? `: ${[...new Set(failures)].slice(0, 3).join('; ')}` : ''}` })
