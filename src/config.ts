@@ -195,8 +195,14 @@ const schema = z.object({
   SEND_BURST: int(50, 1),
   /** Test-only hooks (SIGUSR2 ends one shard's worker thread); never set in production. */
   GATEWAY_TEST_HOOKS: bool(false),
-  /** A system ffmpeg to use instead of the one @ffmpeg-installer ships (the container sets the apt one). Read by src/media/ffmpeg.ts. */
-  FFMPEG_PATH: z.string().min(1).optional(),
+  /** The ffmpeg for video thumbnails; unset = `ffmpeg` on PATH; none found = the default thumbnail (src/media/ffmpeg-locate.ts). */
+  FFMPEG_PATH: z.preprocess(v => (v === '' ? undefined : v), z.string().optional()),
+  /** Wall clock one ffmpeg run may take before it is killed (the video then gets the default thumbnail). */
+  FFMPEG_TIMEOUT_MS: int(15_000, 1),
+  /** Address space of one ffmpeg run (prlimit --as); Debian's ffmpeg maps about 300 MB of libraries before decoding. */
+  FFMPEG_MAX_MEMORY_MB: int(1024, 1),
+  /** CPU time of one ffmpeg run (prlimit --cpu; the kernel kills it past that). */
+  FFMPEG_MAX_CPU_SECONDS: int(10, 1),
   /**
    * Sent messages kept per session to answer recipients' retry receipts after a restart (src/storage/sent-messages.ts):
    * how long (a phone that was offline asks when the platform delivers to it, often hours later) and how many; 0 = none.

@@ -10,6 +10,7 @@ import { createApp } from './http/app.js'
 import { createHttpServer } from './http/server.js'
 import { removeMediaTempDirs } from './media/temp-dir.js'
 import { sweepStaleMediaDirs } from './media/temp-sweep.js'
+import { ffmpegStartupWarnings, locateFfmpeg } from './media/ffmpeg-locate.js'
 import { startupFailed } from './security/startup-failure.js'
 import { startupWarnings } from './startup-warnings.js'
 import { installTestHooks } from './test-hooks.js'
@@ -38,6 +39,8 @@ const server = createHttpServer(app)
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, sandbox: config.SANDBOX_URL ?? null }, 'gateway listening')
   for (const warning of startupWarnings(config)) logger.warn(warning)
+  // Without ffmpeg (or prlimit) the gateway still sends videos; said once here, not once per video.
+  for (const warning of ffmpegStartupWarnings(locateFfmpeg(config))) logger.warn(warning)
 })
 
 let stopping = false

@@ -1,54 +1,115 @@
 /**
  * @module media/ffmpeg
- * Locates the ffmpeg binary shipped by `@ffmpeg-installer/ffmpeg` and runs it without a shell. npm 11 blocks that
- * package's `chmod u+x` install script unless approved, so the binary may arrive non-executable: we try to chmod it
- * once, and report `undefined` when it still cannot run (callers fall back to a default thumbnail).
+ * Runs ffmpeg on tenants' untrusted files, contained (SECURITY.md "Decoding untrusted media"):
+ *   - no shell, and an empty environment: the gateway's own (`DATA_KEY`, `CREATE_SESSION_TOKEN`...) never reaches a
+ *     decoder that a crafted file might take over;
+ *   - through `prlimit` when there is one: an address-space cap (FFMPEG_MAX_MEMORY_MB) and a CPU-time cap
+ *     (FFMPEG_MAX_CPU_SECONDS; the kernel kills it past that);
+ *   - a wall-clock time-out (FFMPEG_TIMEOUT_MS) that kills its whole process group (FFMPEG_PATH may be a wrapper
+ *     script whose children would otherwise outlive it);
+ * which input protocols and formats it may open is the caller's part of the arguments (see thumbnail.ts).
+ * Every failure is an `FfmpegFailure`; thumbnail callers fall back to the default thumbnail on any of them.
  */
 import { spawn } from 'node:child_process'
-import { access, chmod, constants } from 'node:fs/promises'
+import { locateFfmpeg } from './ffmpeg-locate.js'
 
-let cached: Promise<string | undefined> | undefined
-
-/** Path of a runnable ffmpeg, or undefined. Resolved once per process. */
-export function ffmpegPath(): Promise<string | undefined> {
-  cached ??= (async () => {
-    // FFMPEG_PATH (a setting, see config.ts) points at a system ffmpeg, e.g. the container's apt package.
-    const configured = process.env.FFMPEG_PATH
-    if (configured) return access(configured, constants.X_OK).then(() => configured, () => undefined)
-    try {
-      const mod = (await import('@ffmpeg-installer/ffmpeg')) as { path?: string; default?: { path?: string } }
-      const file = mod.path ?? mod.default?.path
-      if (!file) return undefined
-      try {
-        await access(file, constants.X_OK)
-      } catch {
-        await chmod(file, 0o755)
-        await access(file, constants.X_OK)
-      }
-      return file
-    } catch {
-      return undefined
-    }
-  })()
-  return cached
+export interface FfmpegOptions {
+  /** Absolute path of ffmpeg; undefined when none was found (see ffmpeg-locate.ts). */
+  ffmpeg: string | undefined
+  /** Absolute path of prlimit; undefined = no memory or CPU cap. */
+  prlimit: string | undefined
+  timeoutMs: number
+  maxMemoryBytes: number
+  maxCpuSeconds: number
 }
 
-/** Runs ffmpeg with `args`; resolves stdout, rejects with stderr's tail on a non-zero exit or after `timeoutMs`. */
-export async function runFfmpeg(args: string[], timeoutMs = 30_000): Promise<Buffer> {
-  const bin = await ffmpegPath()
-  if (!bin) throw new Error('ffmpeg is not available')
+export type FfmpegFailureCode = 'FFMPEG_MISSING' | 'FFMPEG_TIMEOUT' | 'FFMPEG_KILLED' | 'FFMPEG_EXIT' | 'FFMPEG_SPAWN'
+
+/** Why a run of ffmpeg gave no output. Internal: never an HTTP answer (a failed thumbnail is the default one). */
+export class FfmpegFailure extends Error {
+  override readonly name = 'FfmpegFailure'
+  constructor(readonly code: FfmpegFailureCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}
+
+interface FfmpegSettings {
+  FFMPEG_PATH?: string | undefined
+  FFMPEG_TIMEOUT_MS: number
+  FFMPEG_MAX_MEMORY_MB: number
+  FFMPEG_MAX_CPU_SECONDS: number
+}
+
+/** Looked up once per thread (each shard thread builds its own) for the same settings. */
+let cached: { key: string; options: FfmpegOptions } | undefined
+
+/** FfmpegOptions from the gateway settings; ffmpeg and prlimit are looked up on the process's PATH. */
+export function ffmpegOptionsFromConfig(config: FfmpegSettings): FfmpegOptions {
+  const key = JSON.stringify([config.FFMPEG_PATH, config.FFMPEG_TIMEOUT_MS, config.FFMPEG_MAX_MEMORY_MB,
+    config.FFMPEG_MAX_CPU_SECONDS, process.env.PATH])
+  if (cached?.key !== key) {
+    const { ffmpeg, prlimit } = locateFfmpeg(config)
+    cached = { key, options: {
+      ffmpeg, prlimit, timeoutMs: config.FFMPEG_TIMEOUT_MS,
+      maxMemoryBytes: config.FFMPEG_MAX_MEMORY_MB * 1024 * 1024, maxCpuSeconds: config.FFMPEG_MAX_CPU_SECONDS,
+    } }
+  }
+  return cached.options
+}
+
+/** The program and argv actually spawned: ffmpeg itself, or prlimit setting the caps and then exec'ing ffmpeg. */
+export function ffmpegCommand(args: readonly string[], options: FfmpegOptions & { ffmpeg: string }): [string, string[]] {
+  if (!options.prlimit) return [options.ffmpeg, [...args]]
+  return [options.prlimit, [`--as=${options.maxMemoryBytes}`, `--cpu=${options.maxCpuSeconds}`, '--', options.ffmpeg, ...args]]
+}
+
+/** Runs ffmpeg with `args`; resolves its stdout, rejects with an FfmpegFailure (stderr's last line in the message). */
+export function runFfmpeg(args: readonly string[], options: FfmpegOptions): Promise<Buffer> {
+  const { ffmpeg } = options
+  if (!ffmpeg) return Promise.reject(new FfmpegFailure('FFMPEG_MISSING', 'ffmpeg is not available'))
+  const [file, argv] = ffmpegCommand(args, { ...options, ffmpeg })
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    // detached: its own process group, so a time-out kills whatever it started too
+    const child = spawn(file, argv, { env: {}, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     const out: Buffer[] = []
     let err = ''
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    let settled = false
+    const settle = (fail?: FfmpegFailure) => {
+      if (settled) return false
+      settled = true
+      clearTimeout(timer)
+      if (fail) reject(fail)
+      else resolve(Buffer.concat(out))
+      return true
+    }
+    const timer = setTimeout(() => {
+      killGroup(child.pid)
+      // Settle now: a grandchild still holding the pipes would delay 'close' for as long as it lives.
+      settle(new FfmpegFailure('FFMPEG_TIMEOUT', `ffmpeg killed after the ${options.timeoutMs} ms time-out (FFMPEG_TIMEOUT_MS)`))
+      child.stdout.destroy()
+      child.stderr.destroy()
+    }, options.timeoutMs)
     child.stdout.on('data', (c: Buffer) => out.push(c))
     child.stderr.on('data', (c: Buffer) => { err = (err + c.toString()).slice(-2000) })
-    child.on('error', e => { clearTimeout(timer); reject(e) })
-    child.on('close', code => {
-      clearTimeout(timer)
-      if (code === 0) resolve(Buffer.concat(out))
-      else reject(new Error(`ffmpeg exited with ${code}: ${err.trim().split('\n').pop() ?? ''}`))
+    child.on('error', e => settle(new FfmpegFailure('FFMPEG_SPAWN', `ffmpeg could not start: ${e.message}`, { cause: e })))
+    child.on('close', (code, signal) => {
+      const detail = err.trim().split('\n').pop() ?? ''
+      if (signal) {
+        // Not our time-out (that settled already): the kernel, past FFMPEG_MAX_CPU_SECONDS, or someone else.
+        settle(new FfmpegFailure('FFMPEG_KILLED', `ffmpeg killed by ${signal} (FFMPEG_MAX_CPU_SECONDS or FFMPEG_MAX_MEMORY_MB)`))
+      } else if (code !== 0) {
+        settle(new FfmpegFailure('FFMPEG_EXIT', `ffmpeg exited with ${code}: ${detail}`))
+      } else {
+        settle()
+      }
     })
   })
+}
+
+/** SIGKILL to the process group `pid` leads; ignores a group already gone. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch { /* already exited */ }
 }

@@ -7,7 +7,7 @@
  */
 import sharp from 'sharp'
 import { GatewayError } from '../protocol/errors.js'
-import { runFfmpeg } from './ffmpeg.js'
+import { runFfmpeg, type FfmpegOptions } from './ffmpeg.js'
 
 export const THUMBNAIL_WIDTH = 72
 export const THUMBNAIL_QUALITY = 60
@@ -22,12 +22,29 @@ export async function thumbnailFromImage(input: Buffer | string): Promise<Buffer
     .toBuffer()
 }
 
+/**
+ * Demuxers ffmpeg may pick for a video (matched against any of a demuxer's names, `mov,mp4,m4a,3gp,3g2,mj2`):
+ * MP4/MOV/3GP (what the platform plays), Matroska/WebM, AVI and MPEG-TS. Everything else is refused, above all
+ * the playlist and script formats (hls, concat, image2...) that make ffmpeg open further files or URLs named inside
+ * a tenant's file. Such a video still goes out, with the default thumbnail.
+ */
+export const VIDEO_FORMAT_WHITELIST = 'mov,matroska,avi,mpegts'
+
+/**
+ * ffmpeg's input options for an untrusted file: only the `file` protocol (a file naming an http or other URL opens
+ * nothing), only the demuxers above, and one decoder and filter thread (a thumbnail needs one frame; the memory cap
+ * is the process's address space, which every extra thread's stack takes from).
+ */
+export const UNTRUSTED_INPUT_ARGS: readonly string[] = [
+  '-protocol_whitelist', 'file', '-format_whitelist', VIDEO_FORMAT_WHITELIST, '-threads', '1', '-filter_threads', '1',
+]
+
 /** Takes the first frame of a video file with ffmpeg and shrinks it. Throws when ffmpeg is missing or fails. */
-export async function thumbnailFromVideo(videoPath: string): Promise<Buffer> {
+export async function thumbnailFromVideo(videoPath: string, ffmpeg: FfmpegOptions): Promise<Buffer> {
   const frame = await runFfmpeg([
-    '-hide_banner', '-loglevel', 'error', '-ss', '0', '-i', videoPath,
+    '-hide_banner', '-nostdin', '-loglevel', 'error', ...UNTRUSTED_INPUT_ARGS, '-ss', '0', '-i', videoPath,
     '-frames:v', '1', '-vf', `scale=${THUMBNAIL_WIDTH * 2}:-2`, '-f', 'image2pipe', '-c:v', 'mjpeg', 'pipe:1',
-  ])
+  ], ffmpeg)
   if (frame.length === 0) throw new Error('ffmpeg produced no frame')
   return thumbnailFromImage(frame)
 }

@@ -8,6 +8,7 @@ import type { AnyMessageContent } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
 import type { MessageContent, StatusContent } from '../protocol/spec-types.js'
 import { compressStatusImage } from '../media/compress.js'
+import type { FfmpegOptions } from '../media/ffmpeg.js'
 import { downloadToTemp, type DownloadedFile, type DownloadOptions, type MediaKind } from '../media/download.js'
 import { mediaTooLarge } from '../protocol/errors.js'
 import { observeMediaDownload } from '../metrics/observe.js'
@@ -24,6 +25,8 @@ export interface PreparedContent {
 
 export interface PrepareDeps {
   download: DownloadOptions
+  /** How video thumbnails run ffmpeg; with no ffmpeg found, videos get the default thumbnail (warned once at start). */
+  ffmpeg: FfmpegOptions
   logger: Pick<Logger, 'warn'>
 }
 
@@ -56,7 +59,9 @@ async function thumbnailFor(temp: TempFiles, deps: PrepareDeps, kind: 'image' | 
   thumbnailUrl: string | undefined): Promise<string> {
   const sources: Array<() => Promise<Buffer>> = []
   if (thumbnailUrl) sources.push(async () => thumbnailFromImage((await temp.fetch(thumbnailUrl, `${kind}.thumbnail`, 'thumbnail')).path))
-  sources.push(kind === 'image' ? () => thumbnailFromImage(mediaPath) : () => thumbnailFromVideo(mediaPath))
+  if (kind === 'image') sources.push(() => thumbnailFromImage(mediaPath))
+  // no ffmpeg: straight to the default thumbnail, without a warning per video (main.ts warned at start)
+  else if (deps.ffmpeg.ffmpeg) sources.push(() => thumbnailFromVideo(mediaPath, deps.ffmpeg))
   const thumb = await firstThumbnail(sources, err => deps.logger.warn({ err, kind }, 'thumbnail failed, trying next source'))
   return thumb.toString('base64')
 }

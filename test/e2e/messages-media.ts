@@ -1,10 +1,10 @@
 /**
  * Media files for the POST /message end-to-end tests, made on the spot: a JPEG photo, a tall JPEG used as an explicit
- * thumbnail (its shape tells it apart from a thumbnail made from the photo), an MP4 and an MP3 made with the bundled
+ * thumbnail (its shape tells it apart from a thumbnail made from the photo), an MP4 and an MP3 made with the system's
  * ffmpeg, and a small PDF.
  */
 import sharp from 'sharp'
-import { runFfmpeg } from '../../src/media/ffmpeg.js'
+import { makeWithFfmpeg } from '../fixtures/ffmpeg.js'
 
 export interface MediaFile { body: Buffer; type: string }
 
@@ -19,7 +19,7 @@ export interface MessageFixtures {
 
 /** ffmpeg writes to stdout; MP4 needs a fragmented layout to be written to a pipe. */
 async function ffmpegOut(args: string[]): Promise<Buffer> {
-  return runFfmpeg(['-hide_banner', '-loglevel', 'error', ...args], 60_000)
+  return makeWithFfmpeg(args)
 }
 
 export async function makeFixtures(): Promise<MessageFixtures> {

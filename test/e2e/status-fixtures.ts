@@ -1,13 +1,13 @@
 /**
  * Media and world fixtures for the POST /status end-to-end tests: a large photo (so compression has to shrink it),
- * a solid-colour video made with the project's own ffmpeg (so a thumbnail taken from the video has that colour,
+ * a solid-colour video made with the system's ffmpeg (so a thumbnail taken from the video has that colour,
  * unlike the grey default), and a big address book for the batching test.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
-import { runFfmpeg } from '../../src/media/ffmpeg.js'
+import { makeWithFfmpeg } from '../fixtures/ffmpeg.js'
 
 /** A 4000x3000 photo-like JPEG: noise makes it compress poorly, like a real camera picture. */
 export async function largePhoto(): Promise<Buffer> {
@@ -23,8 +23,8 @@ export async function blueVideo(): Promise<Buffer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'e2e-status-video-'))
   try {
     const file = path.join(dir, 'blue.mp4')
-    await runFfmpeg([
-      '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=0x0000FF:s=320x240:d=2:r=10',
+    await makeWithFfmpeg([
+      '-f', 'lavfi', '-i', 'color=c=0x0000FF:s=320x240:d=2:r=10',
       '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', file,
     ])
     return readFileSync(file)

@@ -15,6 +15,7 @@ import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { downloadOptionsFromConfig } from '../../src/media/download.js'
+import { ffmpegOptionsFromConfig } from '../../src/media/ffmpeg.js'
 import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '../../src/platform/message-content.js'
 import { takeThreadCounts } from '../../src/metrics/thread-counters.js'
 import { ERROR_STATUS, GatewayError } from '../../src/protocol/errors.js'
@@ -72,6 +73,7 @@ afterAll(async () => {
 let tempDir: string
 const depsWith = (env: Record<string, string>): PrepareDeps => ({
   download: { ...downloadOptionsFromConfig(loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env })), tempDir },
+  ffmpeg: ffmpegOptionsFromConfig(loadConfig(env)),
   logger: { warn: () => undefined } as unknown as PrepareDeps['logger'],
 })
 beforeEach(async () => { tempDir = await mkdtemp(path.join(os.tmpdir(), 'limits-media-')) })

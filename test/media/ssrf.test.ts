@@ -17,6 +17,7 @@ import { createAddressGuard, type Resolve } from '../../src/media/address-guard.
 import { isPrivateAddress } from '../../src/media/private-address.js'
 import { GatewayError } from '../../src/protocol/errors.js'
 import { prepareMessageContent } from '../../src/platform/message-content.js'
+import { defaultFfmpeg } from '../fixtures/ffmpeg.js'
 
 const PUBLIC = '127.0.0.1'
 const INTERNAL = '127.0.0.2'
@@ -223,7 +224,7 @@ describe('thumbnail URLs', () => {
       video: { url: `http://media.example:${port}/file.bin`, mimetype: 'video/mp4', duration: 1,
         thumbnail: `http://intranet.example:${port}/thumb.jpg` },
     }
-    const err = await prepareMessageContent(message, { download, logger: { warn: () => {} } }).then(() => undefined, e => e)
+    const err = await prepareMessageContent(message, { download, ffmpeg: defaultFfmpeg(), logger: { warn: () => {} } }).then(() => undefined, e => e)
     expect(err).toBeInstanceOf(GatewayError)
     expect((err as GatewayError).status).toBe(400)
     expect((err as GatewayError).message).toBe('video.thumbnail leads to a private or local address')

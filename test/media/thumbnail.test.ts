@@ -4,10 +4,10 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compressStatusImage } from '../../src/media/compress.js'
-import { ffmpegPath, runFfmpeg } from '../../src/media/ffmpeg.js'
 import {
   defaultThumbnail, firstThumbnail, THUMBNAIL_WIDTH, thumbnailFromImage, thumbnailFromVideo,
 } from '../../src/media/thumbnail.js'
+import { defaultFfmpeg, makeWithFfmpeg } from '../fixtures/ffmpeg.js'
 
 let dir: string
 beforeAll(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'thumb-test-')) })
@@ -30,12 +30,11 @@ describe('thumbnails', () => {
     expect(thumb.length).toBeLessThan(10_000)
   })
 
-  it('takes a frame of a video with ffmpeg', async () => {
-    expect(await ffmpegPath()).toBeTruthy()
+  it('takes a frame of a video with the ffmpeg found on PATH, inside the default limits', async () => {
+    expect(defaultFfmpeg().ffmpeg).toBeTruthy()
     const video = path.join(dir, 'clip.mp4')
-    await runFfmpeg(['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10',
-      '-pix_fmt', 'yuv420p', '-y', video], 60_000)
-    const thumb = await thumbnailFromVideo(video)
+    await makeWithFfmpeg(['-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', '-pix_fmt', 'yuv420p', '-y', video])
+    const thumb = await thumbnailFromVideo(video, defaultFfmpeg())
     const meta = await sharp(thumb).metadata()
     expect(meta.format).toBe('jpeg')
     expect(meta.width).toBe(THUMBNAIL_WIDTH)
@@ -43,7 +42,7 @@ describe('thumbnails', () => {
   })
 
   it('video frame extraction fails on a missing file', async () => {
-    await expect(thumbnailFromVideo(path.join(dir, 'does-not-exist.mp4'))).rejects.toThrow(/ffmpeg exited/)
+    await expect(thumbnailFromVideo(path.join(dir, 'does-not-exist.mp4'), defaultFfmpeg())).rejects.toThrow(/ffmpeg exited/)
   })
 
   it('falls back to the default grey thumbnail when every source fails', async () => {

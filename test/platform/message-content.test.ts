@@ -5,9 +5,9 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
-import { runFfmpeg } from '../../src/media/ffmpeg.js'
 import { defaultThumbnail } from '../../src/media/thumbnail.js'
 import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '../../src/platform/message-content.js'
+import { defaultFfmpeg, makeWithFfmpeg } from '../fixtures/ffmpeg.js'
 
 let server: http.Server
 let base: string
@@ -21,8 +21,7 @@ beforeAll(async () => {
   jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3366cc' } }).jpeg().toBuffer()
   bigJpeg = await sharp({ create: { width: 2400, height: 3200, channels: 3, background: '#aa3300' } }).jpeg({ quality: 100 }).toBuffer()
   const video = path.join(fixtures, 'v.mp4')
-  await runFfmpeg(['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10',
-    '-pix_fmt', 'yuv420p', '-y', video], 60_000)
+  await makeWithFfmpeg(['-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', '-pix_fmt', 'yuv420p', '-y', video])
   mp4 = await import('node:fs/promises').then(fs => fs.readFile(video))
   server = http.createServer((req, res) => {
     const body: Record<string, [string, Buffer]> = {
@@ -50,6 +49,7 @@ beforeEach(async () => {
   warnings.length = 0
   deps = {
     download: { maxBytes: 10_000_000, timeoutMs: 20_000, maxRedirects: 2, blockPrivate: false, tempDir },
+    ffmpeg: defaultFfmpeg(),
     logger: { warn: (obj: unknown) => { warnings.push(obj) } } as PrepareDeps['logger'],
   }
 })

@@ -69,7 +69,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
   return {
     async sendMessage(destination: Destination, content: MessageContent, signal?: AbortSignal): Promise<{ messageId: string }> {
       const sock = conn.requireOpen()
-      const prepared = await prepareMessageContent(content, { download: conn.download, logger: conn.log }, signal)
+      const prepared = await prepareMessageContent(content, { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log }, signal)
       try {
         const id = generateMessageIDV2(sock.user?.id)
         if (destination.kind === 'newsletter' && prepared.media) {

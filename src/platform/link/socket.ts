@@ -9,6 +9,7 @@ import { initAuthCreds, jidNormalizedUser, type AuthenticationCreds, type WASock
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { downloadOptionsFromConfig, type DownloadOptions } from '../../media/download.js'
+import { ffmpegOptionsFromConfig, type FfmpegOptions } from '../../media/ffmpeg.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { CloseReason, LinkEvents, LinkOptions } from '../link.js'
 import { withTimeout } from '../query.js'
@@ -26,6 +27,8 @@ export class LinkSocket {
   readonly log: Logger
   /** How the link downloads media itself (trusting the sandbox CA when there is one). */
   readonly download: DownloadOptions
+  /** How video thumbnails run ffmpeg (FFMPEG_* settings). */
+  readonly ffmpeg: FfmpegOptions
   readonly caches: LinkCaches
   /** Sent messages kept for retry receipts: sends record into it, Baileys' getMessage reads from it. */
   readonly retries: RetryMessages
@@ -45,6 +48,7 @@ export class LinkSocket {
     this.config = options.config
     this.log = options.logger
     this.#events = guardEvents(options.events, this.log)
+    this.ffmpeg = ffmpegOptionsFromConfig(options.config)
     this.caches = new LinkCaches(options.config.PICTURE_CACHE_MS)
     this.retries = new RetryMessages(options.sentMessages, this.log)
     this.download = {

@@ -38,7 +38,7 @@ export function makeStatus(conn: LinkSocket): StatusOps {
       const sock = conn.requireOpen()
       const privacy = await statusPrivacy(sock)
       const recipients = pickStatusRecipients(privacy, await conn.options.contacts.all(), conn.ownJid(sock))
-      const prepared = await prepareStatusContent(status, { download: conn.download, logger: conn.log }, signal)
+      const prepared = await prepareStatusContent(status, { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log }, signal)
       try {
         const id = generateMessageIDV2(sock.user?.id)
         // generated (and media uploaded) once; each batch relays the same message under the same id
