@@ -44,6 +44,8 @@ describe('container', () => {
     expect(`${froms.at(-1)!.getImageName()}:${froms.at(-1)!.getImageTag()}`).toBe('node:24-slim')
     const stage = runtimeStage()
     expect(runCommands(stage).some(c => /^apt-get install\b.*\bffmpeg\b/.test(c))).toBe(true)
+    // prlimit (util-linux) applies ffmpeg's memory and CPU caps (src/media/ffmpeg.ts)
+    expect(runCommands(stage).some(c => /^apt-get install\b.*--no-install-recommends\b.*\bffmpeg\b.*\butil-linux\b/.test(c))).toBe(true)
 
     const env = Object.fromEntries(dockerfile.getENVs().flatMap(e => e.getProperties().map(p => [p.getName(), p.getValue()])))
     expect(env.FFMPEG_PATH).toBe('/usr/bin/ffmpeg')
