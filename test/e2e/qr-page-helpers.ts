@@ -1,16 +1,15 @@
 /**
- * Real headless Chromium for the QR page tests (test/e2e/qr-page.test.ts): Debian's `chromium` driven by
- * playwright-core, a fresh profile per launch, and what the tests read off the page (the QR in a screenshot, the
+ * Real headless Chromium for the QR page tests (test/e2e/qr-page.test.ts): the one `findChromium()` found (npm's,
+ * else Debian's; chromium.ts) driven by playwright-core, a fresh profile per launch, and what the tests read off the page (the QR in a screenshot, the
  * console errors a CSP violation or a script failure would print).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { readQrPng } from '../../src/demo/qr-decode.js'
+import type { FoundChromium } from './chromium.js'
 import type { Session } from './harness.js'
-
-export const CHROMIUM = '/usr/bin/chromium'
 
 // Without the background-networking flags Chromium calls home at start, and this machine's closed network refuses it.
 const FLAGS = [
@@ -20,17 +19,15 @@ const FLAGS = [
 
 export interface Browser { context: BrowserContext; close(): Promise<void> }
 
-/** Launches Chromium with a fresh --user-data-dir; fails (never skips) with the install command when it is missing. */
-export async function openBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run does it)`)
-  }
+/** Launches the Chromium `findChromium()` found, with a fresh --user-data-dir. */
+export async function openBrowser(found: FoundChromium): Promise<Browser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'qr-page-chromium-'))
   try {
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath: found.executablePath,
       headless: true,
-      args: FLAGS,
+      args: [...FLAGS, ...found.args],
+      env: found.env,
       // The sandbox serves profile pictures over HTTPS under its own CA, which this fresh profile does not trust.
       ignoreHTTPSErrors: true,
       viewport: { width: 900, height: 900 },

@@ -10,16 +10,22 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readQrPng } from '../../src/demo/qr-decode.js'
+import { findChromium, missingBrowser } from './chromium.js'
 import { launchGateway, sandboxCall, startWorld, waitFor, type Gateway } from './harness.js'
 import { errorsOf, openBrowser, pageLink, qrOnScreen, shownQrSrc, statusOf, waitForState, type Browser } from './qr-page-helpers.js'
 
-describe('the QR page in Chromium', () => {
+// No browser: fail with how to get one under CI=true, else a loud warning and the tests below are skipped.
+const chromium = await findChromium()
+if (chromium === undefined) missingBrowser()
+
+describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
   let world: Awaited<ReturnType<typeof startWorld>>
   let gw: Gateway
   let browser: Browser
 
   beforeAll(async () => {
-    browser = await openBrowser() // first: a missing chromium fails the file at once, with the install command
+    browser = await openBrowser(chromium!)
+    console.info(`QR page tests in ${chromium!.source}`)
     world = await startWorld()
     gw = await launchGateway(world.sandbox.url, world.dataDir)
   }, 120_000)
