@@ -9,7 +9,7 @@ import path from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { readQrPng } from '../../src/demo/qr-decode.js'
 import type { FoundChromium } from './chromium.js'
-import type { Session } from './harness.js'
+import type { Gateway, Session } from './harness.js'
 
 // Without the background-networking flags Chromium calls home at start, and this machine's closed network refuses it.
 const FLAGS = [
@@ -45,9 +45,25 @@ export async function openBrowser(found: FoundChromium): Promise<Browser> {
   }
 }
 
-/** The link an operator follows: the secret rides in the fragment, which the browser never sends to the server. */
-export const pageLink = (gatewayUrl: string, s: Session) =>
+/** The old link that carried the secret in its fragment: the page must refuse it. */
+export const secretLink = (gatewayUrl: string, s: Session) =>
   `${gatewayUrl}/#${new URLSearchParams({ id: s.id, 'session-id': s.sessionId })}`
+
+/** A view-only link for `s`, as an operator gets it from POST /session/view-link (through the validating client). */
+export async function viewLink(gw: Gateway, s: Session): Promise<{ url: string; token: string; expiresAt: string }> {
+  const r = await gw.call('POST', '/session/view-link', s)
+  if (r.status !== 200) throw new Error(`POST /session/view-link → ${r.status} ${JSON.stringify(r.body)}`)
+  const token = new URLSearchParams(new URL(r.body.url).hash.slice(1)).get('view')
+  if (!token) throw new Error(`no view token in ${r.body.url}`)
+  return { url: r.body.url, token, expiresAt: r.body.expiresAt }
+}
+
+/** Every request a page sends, with its headers (to show the secret never leaves it). */
+export function requestsOf(page: Page): { url: string; headers: Record<string, string> }[] {
+  const seen: { url: string; headers: Record<string, string> }[] = []
+  page.on('request', r => { seen.push({ url: r.url(), headers: r.headers() }) })
+  return seen
+}
 
 /** Console errors and uncaught exceptions of a page (a refused CSP source shows up here). */
 export function errorsOf(page: Page): string[] {
@@ -81,6 +97,6 @@ export async function statusOf(page: Page) {
   return { state: await line.getAttribute('data-state'), text: (await line.textContent())?.trim() ?? '' }
 }
 
-/** Waits until the status line is in `state` (connected, qr, not-found, offline...). */
+/** Waits until the status line is in `state` (qr, linked, not-found, secret-link, offline...). */
 export const waitForState = (page: Page, state: string, timeout = 120_000) =>
   page.waitForFunction(s => document.getElementById('status')?.dataset.state === s, state, { timeout, polling: 250 })
