@@ -10,7 +10,7 @@
  * 3. Else none: the browser tests are skipped with a loud warning, unless `CI=true`, which makes them required
  *    (the test file fails with how to get a browser).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { repoRoot } from '../ops/readme.js'
 
@@ -34,29 +34,42 @@ async function npmChromium(): Promise<FoundChromium | undefined> {
   const home = path.join(repoRoot, 'node_modules', NPM_CHROMIUM)
   if (!existsSync(path.join(home, 'bin', 'chromium.br'))) return undefined // not installed (--omit=dev)
   const { version } = JSON.parse(readFileSync(path.join(home, 'package.json'), 'utf8')) as { version: string }
-  const bin = path.join(home, 'bin')
-  const cache = path.join(repoRoot, 'node_modules', '.cache', `sparticuz-chromium-${version}`)
-  mkdirSync(cache, { recursive: true })
-  // The package's `inflate` unpacks into os.tmpdir(); pointing that at our cache keeps the browser out of the shared
-  // /tmp (where another project's build of another version could be picked up) and makes the unpacking one-time.
+  const unpacked = path.join(repoRoot, 'node_modules', '.cache', `sparticuz-chromium-${version}`)
+  if (!existsSync(unpacked)) await unpack(path.join(home, 'bin'), unpacked)
+  return {
+    source: `${NPM_CHROMIUM} ${version} (npm)`,
+    executablePath: path.join(unpacked, 'chromium'),
+    // A serverless build: it needs --single-process (its zygote cannot start here) and no zygote.
+    args: ['--single-process', '--no-zygote'],
+    env: { ...stringEnv(), LD_LIBRARY_PATH: path.join(unpacked, 'al2023', 'lib') },
+  }
+}
+
+/**
+ * Unpacks the browser, its NSS libraries and its software GL (SwiftShader, loaded from beside the binary; it does
+ * not start without it) into a private folder, then renames that into place: test files start in parallel, and a
+ * half-written binary must never be found by another. The package's `inflate` unpacks into os.tmpdir(), so TMPDIR
+ * points at the private folder meanwhile (the shared /tmp could also hold another project's build of another version).
+ */
+async function unpack(bin: string, target: string): Promise<void> {
+  mkdirSync(path.dirname(target), { recursive: true })
+  const work = mkdtempSync(`${target}.tmp-`)
   const { inflate } = await import('@sparticuz/chromium')
   const tmpdir = process.env['TMPDIR']
-  process.env['TMPDIR'] = cache
+  process.env['TMPDIR'] = work
   try {
-    const executablePath = await inflate(path.join(bin, 'chromium.br'))
-    const libraries = await inflate(path.join(bin, 'al2023.tar.br'))
-    // Its software GL (SwiftShader), which it loads from beside the binary; it does not start without it.
+    await inflate(path.join(bin, 'chromium.br'))
+    await inflate(path.join(bin, 'al2023.tar.br'))
     await inflate(path.join(bin, 'swiftshader.tar.br'))
-    return {
-      source: `${NPM_CHROMIUM} ${version} (npm)`,
-      executablePath,
-      // A serverless build: it needs --single-process (its zygote cannot start here) and no zygote.
-      args: ['--single-process', '--no-zygote'],
-      env: { ...stringEnv(), LD_LIBRARY_PATH: path.join(libraries, 'lib') },
-    }
   } finally {
     if (tmpdir === undefined) delete process.env['TMPDIR']
     else process.env['TMPDIR'] = tmpdir
+  }
+  try {
+    renameSync(work, target)
+  } catch (err) {
+    rmSync(work, { recursive: true, force: true })
+    if (!existsSync(target)) throw err // else another test file unpacked it first
   }
 }
 
