@@ -33,6 +33,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The GPL 3 text travels with the program it covers (README, "Licence").
+COPY LICENSE ./
 # The image's unprivileged `node` user owns only the data folder.
 RUN mkdir -p /data && chown node:node /data
 USER node

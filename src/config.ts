@@ -87,6 +87,12 @@ const schema = z.object({
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   /** Unscanned sessions are deleted after this long (spec: about 3 minutes). */
   SESSION_QR_LIFETIME_MS: int(180_000, 1),
+  /**
+   * Where people reach the gateway's QR page, for the links POST /session/view-link hands out (e.g.
+   * `https://gateway.example.com`); unset = the address the API caller used (its Host header, and X-Forwarded-*
+   * when TRUST_PROXY believes the proxy).
+   */
+  PUBLIC_URL: z.string().url().refine(u => /^https?:\/\//.test(u), 'must be an http or https URL').optional(),
   /** Worker threads hosting session actors; a session always lives on the same one. */
   SHARDS: int(Math.max(2, os.availableParallelism()), 1),
   /**

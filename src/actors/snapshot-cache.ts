@@ -25,6 +25,7 @@ export class SnapshotCache {
   readonly #entries = new Map<string, Entry>()
   readonly #channel: BroadcastChannel
   readonly #matches: typeof secretMatches
+  readonly #listeners: ((event: SnapshotEvent) => void)[] = []
 
   /** `matches` is the secret check (tests count its calls). */
   constructor(channelName: string, matches: typeof secretMatches = secretMatches) {
@@ -55,6 +56,16 @@ export class SnapshotCache {
 
   remove(id: string): void {
     this.#entries.delete(id)
+    this.#notify({ type: 'deleted', id })
+  }
+
+  /** Calls `listener` with every snapshot the cache takes and every session it drops (view tokens follow them). */
+  onChange(listener: (event: SnapshotEvent) => void): void {
+    this.#listeners.push(listener)
+  }
+
+  #notify(event: SnapshotEvent): void {
+    for (const listener of this.#listeners) listener(event)
   }
 
   /**
@@ -73,11 +84,13 @@ export class SnapshotCache {
   apply(event: SnapshotEvent): void {
     if (event.type === 'deleted') {
       this.#entries.delete(event.id)
+      this.#notify(event)
       return
     }
     const entry = this.#entries.get(event.snapshot.id)
     if (!entry || event.snapshot.version <= entry.snapshot.version) return
     entry.snapshot = event.snapshot
+    this.#notify(event)
   }
 
   /**

@@ -26,6 +26,7 @@ import { ShardPool, type ShardStats } from './shard-pool.js'
 import { SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './types.js'
 import { UnpairedClients } from './unpaired-clients.js'
+import { ViewTokens } from './view-tokens.js'
 import { defaultLinkModule, workerFilename } from './worker-file.js'
 import { systemOps } from '../metrics/system-ops.js'
 import { TelemetryReceiver } from '../metrics/telemetry-receiver.js'
@@ -91,6 +92,12 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)
   const telemetry = new TelemetryReceiver(channelName) // counters, loop delays, restore announcements of the threads
+  // View-only QR links: they follow the snapshots (a paired session ends them) and die with the session.
+  const viewTokens = new ViewTokens(id => cache.snapshotOf(id))
+  cache.onChange(event => {
+    if (event.type === 'deleted') viewTokens.revoke(event.id)
+    else viewTokens.observe(event.snapshot)
+  })
 
   // Restored sessions answer GET /session at once, before their actors publish.
   const now = Date.now()
@@ -181,6 +188,8 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   async function reset(id: string): Promise<void> {
     assertOpen()
     assertKnown(id)
+    // A reset opens a new QR window: links to the old one end now, even if the reset itself fails.
+    viewTokens.revoke(id)
     await admitted(id, () => poolOf(id).run({ sessionId: id, command: { type: 'reset' } }))
   }
 
@@ -211,6 +220,11 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   return {
     createSession,
     authenticate: (id, sessionId) => cache.authenticate(id, sessionId),
+    issueViewToken: id => {
+      assertOpen()
+      return viewTokens.issue(id)
+    },
+    viewQr: token => viewTokens.view(token),
     run,
     reset,
     deleteSession,

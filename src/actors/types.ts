@@ -6,6 +6,7 @@
 import type { ReplyValue, SessionCommand } from '../protocol/commands.js'
 import type { SessionSnapshot } from '../protocol/snapshot.js'
 import type { OpsSource } from '../metrics/source.js'
+import type { QrView, ViewToken } from './view-tokens.js'
 
 export interface SessionSystem {
   /**
@@ -24,6 +25,13 @@ export interface SessionSystem {
    * a `GatewayError` (SESSION_NOT_CONNECTED, WORKER_CRASHED, OVERLOADED, ...).
    */
   run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>>
+  /**
+   * A view-only token for session `id`'s QR (view-tokens.ts), good until its QR window closes; the caller has
+   * authenticated the session. Throws SESSION_NOT_FOUND, or SESSION_ALREADY_PAIRED when there is no QR to show.
+   */
+  issueViewToken(id: string): ViewToken
+  /** The QR a view token shows; throws VIEW_LINK_NOT_FOUND (unknown, expired, revoked) or VIEW_LINK_USED (paired). */
+  viewQr(token: string): QrView
   /** Restarts QR pairing: logs a paired device out, clears credentials, new QR, new QR deadline. */
   reset(id: string): Promise<void>
   /** Logs out (if paired) and deletes the session and all its data. */

@@ -52,6 +52,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/session/view-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A view-only link to the QR page (not in the spec)
+         * @description A link to the QR page that shows this session's QR and nothing else, for whoever holds the phone: its token is not the `session-id`, works on no other endpoint, and stops at the end of the QR window, once the session is paired, or when it is reset or deleted.
+         */
+        post: operations["createViewLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The QR a view-only link shows (not in the spec)
+         * @description What the QR page polls with a view link's token, every 2 to 3 s. Takes no `id` or `session-id`.
+         */
+        get: operations["viewQr"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/message": {
         parameters: {
             query?: never;
@@ -443,6 +483,18 @@ export interface components {
         SessionId: {
             id: string;
         };
+        ViewLink: {
+            /** @description The QR page with a view-only token in its fragment (`/#view=<token>`); give this, never the `session-id`, to whoever holds the phone. PUBLIC_URL sets its origin */
+            url: string;
+            /** @description When the link stops working, at the latest (the end of the QR window); it stops earlier once the session is paired, reset or deleted */
+            expiresAt: string;
+        };
+        QrView: {
+            /** @description QR image as base64 PNG without a `data:` prefix; empty before the first QR */
+            qrcode: string;
+            /** @description When the view link stops working, at the latest */
+            expiresAt: string;
+        };
         MessageId: {
             /** @description Set once the platform server acknowledged the message */
             messageId: string;
@@ -799,6 +851,137 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createViewLink: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `id` returned by POST /session */
+                id: string;
+                /** @description The `sessionId` returned by POST /session */
+                "session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link and when it expires at the latest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ViewLink"];
+                };
+            };
+            /** @description `invalid header` (header `id` or `session-id` missing or empty), or the request broke validation rules (every failing rule, joined by a line break) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session is already paired; there is no QR to show` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    viewQr: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The token in the `#view=` fragment of a link from POST /session/view-link */
+                "view-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's current QR */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrView"];
+                };
+            };
+            /** @description `invalid header`: header `view-token` missing or empty */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `view link not found or expired`: unknown, expired or revoked token, or its session is gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `the session is linked; this view link no longer works`: the phone paired the session */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal server error` */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -41,7 +41,9 @@ Carol 15550000003, the group "Team" ${DEMO_GROUP} and the channel "News" ${DEMO_
    curl -s -X POST ${G}/session
    ID=<id>; SID=<sessionId>
 
-2. Look at its QR: open http://localhost:${port}/#id=<id>&session-id=<sessionId>
+2. Look at its QR: ask for a view-only link (its token shows the QR and nothing else; hand it, never the
+   session-id, to whoever holds the phone) and open its "url" (http://localhost:${port}/#view=<token>):
+   curl -s -X POST ${G}/session/view-link ${AUTH}
    or read it as JSON (qrcode is a base64 PNG; poll every 2 to 3 s):
    ${get('/session')}
 

@@ -23,6 +23,7 @@ import { openApiRoutes } from './openapi/router.js'
 import { sessionRoutes, sessionView } from './routes/session.js'
 import { statusRoutes } from './routes/status.js'
 import { typingRoutes } from './routes/typing.js'
+import { viewLinkRoutes } from './routes/view-link.js'
 import { opsParts } from './ops/index.js'
 
 export type { AppDeps } from './routes/deps.js'
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): express.Express {
   })
   app.get('/session', sessionView(deps))
   app.use(sessionRoutes(deps))
+  app.use(viewLinkRoutes(deps))
   app.use(messageRoutes(deps))
   app.use(statusRoutes(deps))
   app.use(typingRoutes(deps))
@@ -51,7 +53,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(...ops.routes)
   // API_DOCS=false: /openapi.json and /docs are not mounted at all, so they answer the 404 of any unknown path.
   if (deps.config.API_DOCS) app.use(openApiRoutes())
-  app.use(qrPageRoutes(deps))
+  app.use(qrPageRoutes())
 
   // Anything else, including every method on /webhook (the retired feature, SPEC: Events), is 404.
   app.use(notFoundHandler)

@@ -9,7 +9,7 @@
 import type { LoggerOptions } from 'pino'
 
 const SECRET_FIELDS = [
-  'sessionId', 'authorization', 'cookie', 'headers["session-id"]', 'qr', 'qrcode', 'creds', 'keys', 'private',
+  'sessionId', 'authorization', 'cookie', 'headers["session-id"]', 'headers["view-token"]', 'qr', 'qrcode', 'creds', 'keys', 'private',
   'privKey', 'noiseKey', 'signedIdentityKey', 'signedPreKey', 'advSecretKey', 'DATA_KEY', 'CREATE_SESSION_TOKEN',
   'text', 'caption', 'conversation', 'extendedTextMessage', 'vcard', 'thumbnail', 'jpegThumbnail',
 ]

@@ -1,16 +1,15 @@
 /**
- * Real headless Chromium for the QR page tests (test/e2e/qr-page.test.ts): Debian's `chromium` driven by
- * playwright-core, a fresh profile per launch, and what the tests read off the page (the QR in a screenshot, the
+ * Real headless Chromium for the QR page tests (test/e2e/qr-page.test.ts): the one `findChromium()` found (npm's,
+ * else Debian's; chromium.ts) driven by playwright-core, a fresh profile per launch, and what the tests read off the page (the QR in a screenshot, the
  * console errors a CSP violation or a script failure would print).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { readQrPng } from '../../src/demo/qr-decode.js'
-import type { Session } from './harness.js'
-
-export const CHROMIUM = '/usr/bin/chromium'
+import type { FoundChromium } from './chromium.js'
+import type { Gateway, Session } from './harness.js'
 
 // Without the background-networking flags Chromium calls home at start, and this machine's closed network refuses it.
 const FLAGS = [
@@ -20,17 +19,15 @@ const FLAGS = [
 
 export interface Browser { context: BrowserContext; close(): Promise<void> }
 
-/** Launches Chromium with a fresh --user-data-dir; fails (never skips) with the install command when it is missing. */
-export async function openBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run does it)`)
-  }
+/** Launches the Chromium `findChromium()` found, with a fresh --user-data-dir. */
+export async function openBrowser(found: FoundChromium): Promise<Browser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'qr-page-chromium-'))
   try {
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath: found.executablePath,
       headless: true,
-      args: FLAGS,
+      args: [...FLAGS, ...found.args],
+      env: found.env,
       // The sandbox serves profile pictures over HTTPS under its own CA, which this fresh profile does not trust.
       ignoreHTTPSErrors: true,
       viewport: { width: 900, height: 900 },
@@ -48,9 +45,25 @@ export async function openBrowser(): Promise<Browser> {
   }
 }
 
-/** The link an operator follows: the secret rides in the fragment, which the browser never sends to the server. */
-export const pageLink = (gatewayUrl: string, s: Session) =>
+/** The old link that carried the secret in its fragment: the page must refuse it. */
+export const secretLink = (gatewayUrl: string, s: Session) =>
   `${gatewayUrl}/#${new URLSearchParams({ id: s.id, 'session-id': s.sessionId })}`
+
+/** A view-only link for `s`, as an operator gets it from POST /session/view-link (through the validating client). */
+export async function viewLink(gw: Gateway, s: Session): Promise<{ url: string; token: string; expiresAt: string }> {
+  const r = await gw.call('POST', '/session/view-link', s)
+  if (r.status !== 200) throw new Error(`POST /session/view-link → ${r.status} ${JSON.stringify(r.body)}`)
+  const token = new URLSearchParams(new URL(r.body.url).hash.slice(1)).get('view')
+  if (!token) throw new Error(`no view token in ${r.body.url}`)
+  return { url: r.body.url, token, expiresAt: r.body.expiresAt }
+}
+
+/** Every request a page sends, with its headers (to show the secret never leaves it). */
+export function requestsOf(page: Page): { url: string; headers: Record<string, string> }[] {
+  const seen: { url: string; headers: Record<string, string> }[] = []
+  page.on('request', r => { seen.push({ url: r.url(), headers: r.headers() }) })
+  return seen
+}
 
 /** Console errors and uncaught exceptions of a page (a refused CSP source shows up here). */
 export function errorsOf(page: Page): string[] {
@@ -84,6 +97,6 @@ export async function statusOf(page: Page) {
   return { state: await line.getAttribute('data-state'), text: (await line.textContent())?.trim() ?? '' }
 }
 
-/** Waits until the status line is in `state` (connected, qr, not-found, offline...). */
+/** Waits until the status line is in `state` (qr, linked, not-found, secret-link, offline...). */
 export const waitForState = (page: Page, state: string, timeout = 120_000) =>
   page.waitForFunction(s => document.getElementById('status')?.dataset.state === s, state, { timeout, polling: 250 })

@@ -38,6 +38,9 @@ function shape(v: unknown): unknown {
 }
 
 const examples = readExamples()
+/** The example credentials every README request carries. */
+const README_ID = 'kefG0UDa3leSW1ibIUDY1_7j'
+const README_SECRET = 'nuMgDQrvxzZVZ63ANj3P2VxN'
 
 describe('README API examples', () => {
   let world: Awaited<ReturnType<typeof startWorld>>
@@ -58,18 +61,24 @@ describe('README API examples', () => {
   it('documents every endpoint', () => {
     const documented = new Set(examples.map(e => `${e.method} ${e.route.split('?')[0]!.replace(/\/group\/\d+@g\.us$/, '/group/{groupId}')}`))
     for (const endpoint of ['POST /session', 'GET /session', 'POST /message', 'POST /status', 'POST /typing', 'GET /group',
-      'GET /group/{groupId}', 'GET /group/member', 'GET /channel', 'GET /channel/message', 'POST /session/reset', 'DELETE /session']) {
+      'GET /group/{groupId}', 'GET /group/member', 'GET /channel', 'GET /channel/message', 'POST /session/reset', 'POST /session/view-link', 'GET /session/qr',
+      'DELETE /session']) {
       expect(documented, endpoint).toContain(endpoint)
     }
   })
 
   it('answers each example as the README shows, in order', async () => {
+    // The README's example credentials stand for the paired session's, its example view token for the last one
+    // POST /session/view-link handed out; any other header value is sent as written.
+    const real = new Map([[README_ID, session.id], [README_SECRET, session.sessionId]])
     for (const ex of examples) {
-      const headers: Record<string, string> = { ...ex.headers }
-      if ('id' in headers) headers.id = session.id
-      if ('session-id' in headers) headers['session-id'] = session.sessionId
+      const headers = Object.fromEntries(Object.entries(ex.headers).map(([k, v]) => [k, real.get(v) ?? v]))
       const res = await gw.raw(ex.method, ex.route, headers, ex.body?.replaceAll('https://example.com', media.base))
       const body = res.body
+      if (ex.route === '/session/view-link' && res.status === 200) {
+        real.set(new URLSearchParams(new URL((ex.response as { url: string }).url).hash.slice(1)).get('view')!,
+          new URLSearchParams(new URL(body.url).hash.slice(1)).get('view')!)
+      }
       const where = `${ex.title}: ${ex.method} ${ex.route} ${ex.body ?? ''}`
       expect(res.status, where).toBe(ex.status)
       if (ex.status >= 400) expect(body, where).toEqual(ex.response)

@@ -6,6 +6,7 @@
  */
 import pino from 'pino'
 import type { SessionSystem } from '../../src/actors/types.js'
+import { ViewTokens, type QrView, type ViewToken } from '../../src/actors/view-tokens.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { createApp } from '../../src/http/app.js'
 import { GatewayError } from '../../src/protocol/errors.js'
@@ -54,6 +55,8 @@ export class FakeSystem implements SessionSystem {
   onRun: RunHandler | undefined
   /** Replace to make `createSession` fail. */
   onCreate: (() => Promise<{ id: string; sessionId: string }>) | undefined
+  /** The real view-token book, over this fake's sessions. */
+  readonly viewTokens = new ViewTokens(id => this.sessions.get(id)?.snapshot)
   private counter = 0
 
   /** Adds a session; connected by default, since most endpoints need it. */
@@ -87,13 +90,23 @@ export class FakeSystem implements SessionSystem {
     return CANNED[command.type] as ReplyValue<C>
   }
 
+  issueViewToken(id: string): ViewToken {
+    return this.viewTokens.issue(id)
+  }
+
+  viewQr(token: string): QrView {
+    return this.viewTokens.view(token)
+  }
+
   async reset(id: string): Promise<void> {
     this.resets.push(id)
+    this.viewTokens.revoke(id)
   }
 
   async deleteSession(id: string): Promise<void> {
     this.deletes.push(id)
     this.sessions.delete(id)
+    this.viewTokens.revoke(id)
   }
 
   async close(): Promise<void> {}

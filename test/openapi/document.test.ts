@@ -48,19 +48,22 @@ describe('the OpenAPI document', () => {
     const ids = Object.fromEntries(documentedRoutes().map(r => [r, operation(r).operationId]))
     expect(ids).toEqual({
       'POST /session': 'createSession', 'GET /session': 'getSession', 'DELETE /session': 'deleteSession',
-      'POST /session/reset': 'resetSession', 'POST /message': 'sendMessage', 'POST /status': 'postStatus',
+      'POST /session/reset': 'resetSession', 'POST /session/view-link': 'createViewLink', 'GET /session/qr': 'viewQr',
+      'POST /message': 'sendMessage', 'POST /status': 'postStatus',
       'POST /typing': 'sendTyping', 'GET /group': 'listGroups', 'GET /group/member': 'listGroupMembers',
       'GET /group/{groupId}': 'getGroup', 'GET /channel': 'listChannels', 'GET /channel/message': 'listChannelMessages',
       'GET /healthz': 'health', 'GET /readyz': 'ready',
     })
   })
 
-  it('asks for the id and session-id headers everywhere but POST /session and the probes', () => {
+  it('asks for the id and session-id headers everywhere but POST /session, GET /session/qr and the probes', () => {
     for (const route of documentedRoutes()) {
       const headers = (operation(route).parameters ?? []).filter((p: any) => p.in === 'header')
         .map((p: any) => `${p.name}:${String(p.required)}`)
       const open = route === 'POST /session' || PROBES.has(route)
-      expect(headers, route).toEqual(open ? [] : ['id:true', 'session-id:true'])
+      // The view-only QR endpoint takes its token, never the session's credentials.
+      const expected = route === 'GET /session/qr' ? ['view-token:true'] : open ? [] : ['id:true', 'session-id:true']
+      expect(headers, route).toEqual(expected)
     }
   })
 
@@ -71,7 +74,8 @@ describe('the OpenAPI document', () => {
     const guarded = '200 400 404 429 500 503'
     expect(statuses).toEqual({
       'POST /session': '200 401 429 500 503', 'GET /session': '200 400 404 500', 'DELETE /session': guarded,
-      'POST /session/reset': guarded, 'POST /message': withBody, 'POST /status': withBody, 'POST /typing': withBody,
+      'POST /session/reset': guarded, 'POST /session/view-link': '200 400 404 409 500 503',
+      'GET /session/qr': '200 400 404 410 500', 'POST /message': withBody, 'POST /status': withBody, 'POST /typing': withBody,
       'GET /group': guarded, 'GET /group/member': guarded, 'GET /group/{groupId}': guarded, 'GET /channel': guarded,
       'GET /channel/message': guarded,
     })

@@ -50,8 +50,9 @@ describe('npm run demo', () => {
 
     const commands = out.split('\n').map(l => l.trim()).filter(l => l.startsWith('curl ') || l.startsWith('npm run demo:scan'))
     const G = `http://127.0.0.1:${port}`
-    expect(out).toContain(`http://localhost:${port}/#id=<id>&session-id=<sessionId>`)
-    for (const route of ['/session', '/message', '/status', '/typing', '/group', '/group/', '/group/member', '/channel',
+    expect(out).toContain(`http://localhost:${port}/#view=<token>`)
+    expect(out).not.toContain('#id=')
+    for (const route of ['/session', '/session/view-link', '/message', '/status', '/typing', '/group', '/group/', '/group/member', '/channel',
       '/channel/message', '/session/reset', '/healthz', '/readyz', '/metrics']) {
       expect(commands.some(c => c.includes(`${G}${route}`)), route).toBe(true)
     }

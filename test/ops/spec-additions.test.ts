@@ -35,7 +35,7 @@ describe('README: what the gateway adds to the spec', () => {
       }
     }
     const added = [...documented].filter(s => !['200', '400', '404', '500'].includes(s)).sort()
-    expect(added).toEqual(['401', '408', '413', '415', '429', '431', '503'])
+    expect(added).toEqual(['401', '408', '409', '410', '413', '415', '429', '431', '503'])
     expect(added.filter(s => !table.includes(`\n| Status | ${s} `))).toEqual([])
   })
 
@@ -43,7 +43,9 @@ describe('README: what the gateway adds to the spec', () => {
     const paths = Object.entries(openApiDocument().paths ?? {}).flatMap(([path, item]) =>
       Object.keys(item as object).filter(m => ['get', 'post', 'delete'].includes(m)).map(m => `${m.toUpperCase()} ${path}`))
     const notInSpec = paths.filter(route => !spec.includes(`### ${route} `))
-    expect(notInSpec.sort()).toEqual(['DELETE /session', 'GET /healthz', 'GET /readyz', 'POST /session/reset'])
+    expect(notInSpec.sort()).toEqual([
+      'DELETE /session', 'GET /healthz', 'GET /readyz', 'GET /session/qr', 'POST /session/reset', 'POST /session/view-link',
+    ])
     const endpointRows = table.split('\n').filter(l => l.startsWith('| Endpoint |')).join('\n')
     // ...and the pages and the Prometheus text the ops part serves outside the document
     const pages = ['GET /metrics', 'GET /openapi.json', 'GET /docs', 'GET /']

@@ -65,6 +65,9 @@ export function endpoints(o: GenOptions): Endpoint[] {
     { name: 'POST /session', method: 'POST', path: fixed('/session'), allowed: [200, 429, 500, 503], auth: false, body: true },
     { name: 'GET /session', method: 'GET', path: fixed('/session'), allowed: [200, 400, 404], auth: true, body: false },
     { name: 'POST /session/reset', method: 'POST', path: fixed('/session/reset'), allowed: GUARDED, auth: true, body: true },
+    { name: 'POST /session/view-link', method: 'POST', path: fixed('/session/view-link'), allowed: [200, 400, 404, 409, 503], auth: true, body: true },
+    // no view-token header among the generated ones: always refused
+    { name: 'GET /session/qr', method: 'GET', path: fixed('/session/qr'), allowed: [400, 404], auth: true, body: false },
     { name: 'DELETE /session', method: 'DELETE', path: fixed('/session'), allowed: GUARDED, auth: true, body: true },
     { name: 'POST /message', method: 'POST', path: fixed('/message'), allowed: SEND, auth: true, body: true },
     { name: 'POST /status', method: 'POST', path: fixed('/status'), allowed: SEND, auth: true, body: true },

@@ -6,12 +6,14 @@
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi'
 import {
   channelQuerySchema, groupIdSchema, postStatusBodySchema, sendMessageBodySchema, sessionHeadersSchema, typingBodySchema,
+  viewTokenHeaderSchema,
 } from './request-schemas.js'
 import {
   channelPageSchema, channelSchema, createdSessionSchema, groupMemberSchema, groupSchema, healthSchema, listOf,
-  messageIdSchema, notReadySchema, readySchema, sessionIdOnlySchema, sessionSchema, statusIdSchema,
+  messageIdSchema, notReadySchema, qrViewSchema, readySchema, sessionIdOnlySchema, sessionSchema, statusIdSchema,
+  viewLinkSchema,
 } from './response-schemas.js'
-import { GUARDED, GUARDED_WITH_BODY, jsonContent, ok, responses } from './responses.js'
+import { GUARDED, GUARDED_WITH_BODY, errorWith, jsonContent, ok, responses } from './responses.js'
 import { z } from 'zod'
 
 const header = sessionHeadersSchema
@@ -47,6 +49,32 @@ export const paths: ZodOpenApiPathsObject = {
       description: 'Logs a connected device out and clears its credentials; a new QR and a new 3-minute window follow.',
       responses: responses(ok(createdSessionSchema, 'The same credentials'), ...GUARDED),
     }),
+  },
+  '/session/view-link': {
+    post: guarded({
+      operationId: 'createViewLink', tags: ['Session'], summary: 'A view-only link to the QR page (not in the spec)',
+      description: 'A link to the QR page that shows this session\'s QR and nothing else, for whoever holds the phone: ' +
+        'its token is not the `session-id`, works on no other endpoint, and stops at the end of the QR window, once ' +
+        'the session is paired, or when it is reset or deleted.',
+      responses: {
+        ...responses(ok(viewLinkSchema, 'The link and when it expires at the latest'), 400, 404, 500, 503),
+        409: errorWith('`session is already paired; there is no QR to show`'),
+      },
+    }),
+  },
+  '/session/qr': {
+    get: {
+      operationId: 'viewQr', tags: ['Session'], summary: 'The QR a view-only link shows (not in the spec)',
+      description: 'What the QR page polls with a view link\'s token, every 2 to 3 s. Takes no `id` or `session-id`.',
+      requestParams: { header: viewTokenHeaderSchema },
+      responses: {
+        200: ok(qrViewSchema, 'The session\'s current QR'),
+        400: errorWith('`invalid header`: header `view-token` missing or empty'),
+        404: errorWith('`view link not found or expired`: unknown, expired or revoked token, or its session is gone'),
+        410: errorWith('`the session is linked; this view link no longer works`: the phone paired the session'),
+        500: errorWith('`internal server error`'),
+      },
+    },
   },
   '/message': {
     post: guarded({

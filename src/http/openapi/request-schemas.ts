@@ -55,6 +55,10 @@ export const sessionHeadersSchema = z.object({
   'session-id': z.string().min(1).describe('The `sessionId` returned by POST /session'),
 })
 
+export const viewTokenHeaderSchema = z.object({
+  'view-token': z.string().min(1).describe('The token in the `#view=` fragment of a link from POST /session/view-link'),
+})
+
 export const groupIdSchema = z.string().regex(GROUP_ID).describe('Group ID `<group_id>@g.us`')
 
 export const channelQuerySchema = z.object({

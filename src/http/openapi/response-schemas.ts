@@ -8,6 +8,7 @@
 import { z } from 'zod'
 import type { Channel, ChannelMessage, Group, GroupMember, SessionView } from '../../protocol/spec-types.js'
 import type { ErrorBody } from '../errors.js'
+import type { QrViewBody, ViewLinkBody } from '../routes/view-link.js'
 
 /** Keeps a schema's own type (for zod-openapi) while checking it parses to `T`. */
 const shapeOf = <T>() => <S extends z.ZodType<T>>(schema: S): S => schema
@@ -84,6 +85,18 @@ export const channelPageSchema = z.strictObject({
   docs: z.array(channelMessageSchema).describe('Newest first, up to 100'),
   before: z.int().describe('Pass as `before` for the next page; 0 when there is none'),
 }).meta({ id: 'ChannelMessagePage' })
+
+export const viewLinkSchema = shapeOf<ViewLinkBody>()(z.strictObject({
+  url: z.string().describe('The QR page with a view-only token in its fragment (`/#view=<token>`); give this, never the ' +
+    '`session-id`, to whoever holds the phone. PUBLIC_URL sets its origin'),
+  expiresAt: isoTime().describe('When the link stops working, at the latest (the end of the QR window); it stops ' +
+    'earlier once the session is paired, reset or deleted'),
+}).meta({ id: 'ViewLink' }))
+
+export const qrViewSchema = shapeOf<QrViewBody>()(z.strictObject({
+  qrcode: z.string().describe('QR image as base64 PNG without a `data:` prefix; empty before the first QR'),
+  expiresAt: isoTime().describe('When the view link stops working, at the latest'),
+}).meta({ id: 'QrView' }))
 
 /** The ops endpoints (liveness and readiness probes). */
 export const healthSchema = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Health' })

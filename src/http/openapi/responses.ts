@@ -45,6 +45,10 @@ function errorResponse(status: ErrorStatus): ZodOpenApiResponseObject {
   return response
 }
 
+/** An error response with its own description (statuses only one endpoint answers with). */
+export const errorWith = (description: string): ZodOpenApiResponseObject =>
+  ({ description, content: jsonContent(errorBodySchema) })
+
 /** The 200 plus the listed error statuses. */
 export function responses(success: ZodOpenApiResponseObject, ...errors: ErrorStatus[]): ZodOpenApiResponsesObject {
   return { 200: success, ...Object.fromEntries(errors.map(status => [status, errorResponse(status)])) }

@@ -1,7 +1,8 @@
 /**
  * @module http/qr-page/page-html
  * The markup of the QR page served at `/`. No inline script or style (the CSP forbids both): behaviour lives in
- * page-script.ts, looks in page-style.ts. Every element the script fills is addressed by its id.
+ * page-script.ts, looks in page-style.ts. Every element the script fills is addressed by its id. It shows a QR and a
+ * status line, nothing of the account: a view link's holder may see the QR and no more.
  */
 import { QR_PAGE_SCRIPT_PATH, QR_PAGE_STYLE_PATH } from './paths.js'
 
@@ -27,21 +28,15 @@ export const QR_PAGE_HTML = `<!doctype html>
       <input id="session-id" name="session-id" type="password" required spellcheck="false">
       <button type="submit">Show the QR code</button>
     </form>
-    <p id="status" role="status" aria-live="polite" data-state="idle">Enter the id and session-id that
-      <code>POST /session</code> returned.</p>
+    <p id="status" role="status" aria-live="polite" data-state="idle">Open the view link that
+      <code>POST /session/view-link</code> returned, or enter the id and session-id that <code>POST /session</code>
+      returned (the page trades them for a view link and keeps neither).</p>
     <noscript><p>This page needs JavaScript to ask the gateway for the QR code.</p></noscript>
     <figure id="qr" hidden>
       <img id="qr-image" alt="QR code to scan with the phone" width="264" height="264">
       <figcaption>On the phone: WhatsApp → Settings → Linked devices → Link a device, then point the camera here.
         The code changes every so often; this page always shows the current one.</figcaption>
     </figure>
-    <section id="account" hidden>
-      <img id="account-picture" alt="Profile picture" width="96" height="96" hidden>
-      <div>
-        <p id="account-name"></p>
-        <p id="account-number"></p>
-      </div>
-    </section>
   </main>
 </body>
 </html>

@@ -2,12 +2,16 @@
  * @module http/qr-page/page-script
  * The browser script of the QR page, plain ES2020 served as a module (no framework, no build step, works offline).
  *
- * It takes `id` and `session-id` from the URL fragment (`#id=…&session-id=…`: a fragment never reaches the server,
- * so the secret stays out of access logs), else from the query (then moves them into the fragment, out of the
- * browser history and referrers), else from the form. It then polls GET /session every 2.5 s (SPEC: every 2 to 3 s)
- * and shows what the answer means to an operator: the current QR (replaced when it rotates), the connected account's
- * name, number and picture, a lost connection, or why the session cannot be shown. Text is only ever set with
- * `textContent`, never parsed as HTML, so nothing the gateway or the platform returns can inject markup.
+ * The page only ever holds a view-only token (routes/view-link.ts), never a session's secret:
+ * - a view link (`#view=<token>`, from POST /session/view-link) is polled with GET /session/qr every 2.5 s (SPEC:
+ *   every 2 to 3 s), header `view-token`. The page shows the current QR (replaced when it rotates), then "linked"
+ *   once the phone paired the session (410), or why the link no longer works (404);
+ * - an operator who types the id and session-id into the form gets a view link for them (one POST
+ *   /session/view-link), and the page goes on with its token: the secret leaves the form at once and never reaches
+ *   the URL, the history or any later request;
+ * - an old link carrying the secret (`#id=…&session-id=…` or `?id=…&session-id=…`) is refused: the page wipes it
+ *   from the address bar and says why, without using it (such a link hands out the whole API).
+ * Text is only ever set with `textContent`, never parsed as HTML, so nothing the gateway returns can inject markup.
  *
  * Kept as a string (no template literal inside it) so the compiled gateway serves it without copying asset files.
  */
@@ -19,31 +23,23 @@ const form = $('session-form')
 const statusLine = $('status')
 const qr = $('qr')
 const qrImage = $('qr-image')
-const account = $('account')
-const picture = $('account-picture')
 
-// Each start() bumps the generation; answers for an older one are dropped, so a new id never shows an old QR.
+// Each start() bumps the generation; answers for an older one are dropped, so a new link never shows an old QR.
 let generation = 0
 let timer = undefined
 let shownQr = ''
-let shownPicture = ''
 
-function credentialsFrom(params) {
-  const id = params.get('id')
-  const sessionId = params.get('session-id')
-  return id && sessionId ? { id, sessionId } : undefined
+function tokenFromUrl() {
+  return new URLSearchParams(location.hash.slice(1)).get('view') || undefined
 }
 
-function credentialsFromUrl() {
-  const fromFragment = credentialsFrom(new URLSearchParams(location.hash.slice(1)))
-  if (fromFragment) return fromFragment
-  const fromQuery = credentialsFrom(new URLSearchParams(location.search))
-  if (fromQuery) history.replaceState(null, '', location.pathname + '#' + linkParams(fromQuery))
-  return fromQuery
-}
-
-function linkParams(c) {
-  return new URLSearchParams({ id: c.id, 'session-id': c.sessionId }).toString()
+/** True when the address holds a session secret (an old link): it is wiped at once, never used. */
+function scrubSecretLink() {
+  const fragment = new URLSearchParams(location.hash.slice(1))
+  const query = new URLSearchParams(location.search)
+  const secret = fragment.has('session-id') || query.has('session-id')
+  if (secret || fragment.has('id') || query.has('id')) history.replaceState(null, '', location.pathname)
+  return secret
 }
 
 function setStatus(state, text) {
@@ -53,7 +49,6 @@ function setStatus(state, text) {
 }
 
 function showQr(base64Png) {
-  account.hidden = true
   if (base64Png !== shownQr) {
     shownQr = base64Png
     qrImage.src = 'data:image/png;base64,' + base64Png
@@ -67,70 +62,46 @@ function hideQr() {
   qrImage.removeAttribute('src')
 }
 
-function showAccount(view) {
-  hideQr()
-  $('account-name').textContent = view.name || '(no name set)'
-  const number = (view.generatedId || '').split(/[:@]/)[0]
-  $('account-number').textContent = number ? '+' + number : ''
-  const url = /^https?:\/\//.test(view.picture || '') ? view.picture : ''
-  if (url !== shownPicture) {
-    shownPicture = url
-    picture.hidden = true
-    if (url) picture.src = url
-    else picture.removeAttribute('src')
-  }
-  account.hidden = false
-}
-
-// A picture the browser cannot load (expired CDN link, blocked host) is left out rather than shown broken.
-picture.addEventListener('load', () => { picture.hidden = false })
-picture.addEventListener('error', () => { picture.hidden = true })
-
-function render(view) {
-  if (view.isConnected) {
-    showAccount(view)
-    setStatus('connected', 'Connected as ' + (view.name || view.generatedId) + '.')
-  } else if (view.qrcode) {
-    showQr(view.qrcode)
-    setStatus('qr', 'Scan this QR code with the phone.')
-  } else if (view.generatedId) {
-    hideQr()
-    setStatus('reconnecting', 'Linked, but the connection to the platform is lost; reconnecting…')
-  } else {
-    hideQr()
-    setStatus('waiting', 'Waiting for the QR code…')
-  }
-}
-
 function stop(state, text) {
   hideQr()
-  account.hidden = true
   setStatus(state, text)
   return false
 }
 
-/** Shows one GET /session answer; false when polling should end. */
+async function messageOf(res) {
+  const body = await res.json().catch(() => ({}))
+  return typeof body.message === 'string' ? body.message : res.statusText
+}
+
+/** Shows one GET /session/qr answer; false when polling should end. */
 async function handle(res) {
   if (res.status === 200) {
-    render(await res.json())
+    const view = await res.json()
+    if (view.qrcode) {
+      showQr(view.qrcode)
+      setStatus('qr', 'Scan this QR code with the phone.')
+    } else {
+      hideQr()
+      setStatus('waiting', 'Waiting for the QR code…')
+    }
     return true
   }
-  const body = await res.json().catch(() => ({}))
-  const message = typeof body.message === 'string' ? body.message : res.statusText
+  const message = await messageOf(res)
+  if (res.status === 410) return stop('linked', 'Linked: the phone is now connected. This view link no longer works.')
   if (res.status === 404) {
-    return stop('not-found', 'Session not found: the id or session-id is wrong, or the session is gone ' +
-      '(an unscanned QR expires after about 3 minutes, then the session is deleted). Create a new one with POST /session.')
+    return stop('not-found', 'This view link has expired or was withdrawn (a link lasts until the QR window ' +
+      'closes, about 3 minutes, and ends when the session is reset or deleted). Ask for a new one.')
   }
-  if (res.status === 400) return stop('invalid', 'The gateway refused the id or session-id: ' + message + '.')
+  if (res.status === 400) return stop('invalid', 'The gateway refused the link: ' + message + '.')
   hideQr()
   setStatus('error', 'The gateway answered ' + res.status + ' (' + message + '); trying again…')
   return true
 }
 
-async function poll(c, mine) {
+async function poll(token, mine) {
   let again = true
   try {
-    const res = await fetch('/session', { headers: { id: c.id, 'session-id': c.sessionId }, cache: 'no-store' })
+    const res = await fetch('/session/qr', { headers: { 'view-token': token }, cache: 'no-store' })
     if (mine !== generation) return
     again = await handle(res)
   } catch {
@@ -139,35 +110,75 @@ async function poll(c, mine) {
     hideQr()
     setStatus('offline', 'Cannot reach the gateway; trying again…')
   }
-  if (again && mine === generation) timer = setTimeout(() => poll(c, mine), POLL_MS)
+  if (again && mine === generation) timer = setTimeout(() => poll(token, mine), POLL_MS)
 }
 
-function start(c) {
+function start(token) {
   generation += 1
   clearTimeout(timer)
-  shownPicture = ''
-  account.hidden = true
   hideQr()
-  form.elements['id'].value = c.id
-  form.elements['session-id'].value = c.sessionId
   setStatus('loading', 'Asking the gateway…')
-  poll(c, generation)
+  poll(token, generation)
+}
+
+/** Trades the typed id and session-id for a view link (one request), then follows its token. */
+async function openTyped(id, sessionId) {
+  generation += 1
+  clearTimeout(timer)
+  hideQr()
+  setStatus('loading', 'Asking the gateway for a view link…')
+  let res
+  try {
+    res = await fetch('/session/view-link', { method: 'POST', headers: { id, 'session-id': sessionId }, cache: 'no-store' })
+  } catch {
+    return stop('offline', 'Cannot reach the gateway.')
+  }
+  if (res.status === 200) {
+    const token = new URLSearchParams(new URL((await res.json()).url).hash.slice(1)).get('view')
+    if (token) {
+      history.replaceState(null, '', location.pathname + '#' + new URLSearchParams({ view: token }))
+      start(token)
+      return true
+    }
+  }
+  const message = await messageOf(res)
+  if (res.status === 404) {
+    return stop('not-found', 'Session not found: the id or session-id is wrong, or the session is gone ' +
+      '(an unscanned QR expires after about 3 minutes, then the session is deleted). Create a new one with POST /session.')
+  }
+  if (res.status === 409) return stop('linked', 'This session is already linked to a phone; there is no QR to show.')
+  if (res.status === 400) return stop('invalid', 'The gateway refused the id or session-id: ' + message + '.')
+  return stop('error', 'The gateway answered ' + res.status + ' (' + message + ').')
 }
 
 form.addEventListener('submit', (event) => {
   event.preventDefault()
-  const c = { id: form.elements['id'].value.trim(), sessionId: form.elements['session-id'].value.trim() }
-  if (!c.id || !c.sessionId) return
-  history.replaceState(null, '', location.pathname + '#' + linkParams(c))
-  start(c)
+  const id = form.elements['id'].value.trim()
+  const sessionId = form.elements['session-id'].value.trim()
+  if (!id || !sessionId) return
+  // The secret is used for this one request and kept nowhere: not in the form, the URL or the history.
+  form.elements['session-id'].value = ''
+  openTyped(id, sessionId)
 })
 
-// Editing the fragment by hand (or following another link to this page) switches to that session.
+// Following another view link to this page (or editing the fragment) switches to it.
 window.addEventListener('hashchange', () => {
-  const c = credentialsFromUrl()
-  if (c) start(c)
+  if (scrubSecretLink()) return refuseSecretLink()
+  const token = tokenFromUrl()
+  if (token) start(token)
 })
 
-const initial = credentialsFromUrl()
-if (initial) start(initial)
+function refuseSecretLink() {
+  generation += 1
+  clearTimeout(timer)
+  stop('secret-link', 'This link carried the session-id, which gives the whole API; the page no longer takes it and ' +
+    'has removed it from the address bar. Ask for a view-only link (POST /session/view-link) instead, or type the id ' +
+    'and session-id below.')
+}
+
+if (scrubSecretLink()) refuseSecretLink()
+else {
+  const initial = tokenFromUrl()
+  if (initial) start(initial)
+}
 `

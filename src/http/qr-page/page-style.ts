@@ -13,16 +13,12 @@ form { display: grid; grid-template-columns: max-content 1fr; gap: 0.5rem 0.75re
 form button { grid-column: 2; justify-self: start; padding: 0.4rem 1rem; }
 input { font: inherit; padding: 0.3rem 0.4rem; min-width: 0; }
 #status { margin: 1.25rem 0; padding: 0.6rem 0.8rem; border-radius: 8px; background: #eef1f4; }
-#status[data-state="connected"] { background: #e3f6e8; color: #135c2b; }
-#status[data-state="not-found"], #status[data-state="invalid"] { background: #fde8e8; color: #8a1c1c; }
-#status[data-state="error"], #status[data-state="offline"], #status[data-state="reconnecting"] {
+#status[data-state="linked"] { background: #e3f6e8; color: #135c2b; }
+#status[data-state="not-found"], #status[data-state="invalid"], #status[data-state="secret-link"] {
+  background: #fde8e8; color: #8a1c1c; }
+#status[data-state="error"], #status[data-state="offline"] {
   background: #fff4db; color: #6b4a00; }
 figure { margin: 0; text-align: center; }
 #qr-image { width: 264px; height: 264px; padding: 16px; background: #fff; image-rendering: pixelated; }
 figcaption { margin-top: 0.5rem; font-size: 0.9rem; color: #4a5560; }
-#account { display: flex; gap: 1rem; align-items: center; }
-#account[hidden] { display: none; }
-#account-picture { border-radius: 50%; object-fit: cover; }
-#account-name { font-size: 1.2rem; font-weight: 600; margin: 0; }
-#account-number { margin: 0.2rem 0 0; color: #4a5560; }
 `

@@ -1,25 +1,24 @@
 /**
  * @module http/qr-page/routes
- * Serves the QR page (`GET /`) and its script and stylesheet. The page is public (it holds no secret: the operator
- * brings the id and session-id in the URL fragment or types them), so these routes need no headers; every answer
- * carries the page's strict CSP, `no-referrer` (a link with the secret in its query must not leak it to the picture
- * host) and `no-cache` (a gateway upgrade is seen at the next load).
+ * Serves the QR page (`GET /`) and its script and stylesheet. The page is public (it holds no secret: it is opened
+ * with a view link's token in the URL fragment, routes/view-link.ts), so these routes need no headers; every answer
+ * carries the page's strict CSP, `no-referrer` (an old link with a secret in its query must not leak it anywhere)
+ * and `no-cache` (a gateway upgrade is seen at the next load).
  *
  * @example
- * app.use(qrPageRoutes(deps))  // before the 404 handler
- * // then open http://HOST:PORT/#id=<id>&session-id=<sessionId>
+ * app.use(qrPageRoutes())  // before the 404 handler
+ * // then open the `url` POST /session/view-link returned: http://HOST:PORT/#view=<token>
  */
 import { Router, type Response } from 'express'
-import type { AppDeps } from '../routes/deps.js'
-import { qrPageCsp } from './csp.js'
+import { QR_PAGE_CSP } from './csp.js'
 import { QR_PAGE_HTML } from './page-html.js'
 import { QR_PAGE_SCRIPT } from './page-script.js'
 import { QR_PAGE_STYLE } from './page-style.js'
 import { QR_PAGE_PATH, QR_PAGE_SCRIPT_PATH, QR_PAGE_STYLE_PATH } from './paths.js'
 
-export function qrPageRoutes({ config }: Pick<AppDeps, 'config'>): Router {
+export function qrPageRoutes(): Router {
   const router = Router()
-  const csp = qrPageCsp(config.SANDBOX_URL)
+  const csp = QR_PAGE_CSP
   const send = (res: Response, type: string, body: string) => {
     res.setHeader('Content-Security-Policy', csp)
     res.setHeader('Referrer-Policy', 'no-referrer')

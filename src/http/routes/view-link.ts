@@ -1,0 +1,65 @@
+/**
+ * @module http/routes/view-link
+ * The view-only QR link, an addition to the spec (README: "QR page"):
+ *
+ * - POST /session/view-link, headers `id` + `session-id` like every guarded endpoint: a link to the QR page carrying
+ *   a token good only for viewing this session's QR until its QR window closes (actors/view-tokens.ts). Operators hand
+ *   this to whoever holds the phone instead of the secret.
+ * - GET /session/qr, header `view-token`: the QR that token shows. It takes no `id` or `session-id` and answers
+ *   nothing but the QR and the link's expiry; a token is no session credential anywhere else (404 there).
+ *
+ * @example
+ * POST /session/view-link  (id, session-id) → { url: 'https://gw.example/#view=<token>', expiresAt }
+ * GET /session/qr          (view-token)     → { qrcode: '<base64 PNG>', expiresAt }
+ */
+import { Router, type Request } from 'express'
+import { GatewayError } from '../../protocol/errors.js'
+import { authOf, headerGuard } from '../header-guard.js'
+import { QR_PAGE_PATH } from '../qr-page/paths.js'
+import type { AppDeps } from './deps.js'
+
+export const VIEW_LINK_PATH = '/session/view-link'
+export const VIEW_QR_PATH = '/session/qr'
+export const VIEW_TOKEN_HEADER = 'view-token'
+/** The URL fragment key the QR page reads the token from (a fragment never reaches a server or a referrer). */
+export const VIEW_FRAGMENT_KEY = 'view'
+
+export interface ViewLinkBody {
+  url: string
+  expiresAt: string
+}
+
+export interface QrViewBody {
+  qrcode: string
+  expiresAt: string
+}
+
+/** Where the caller reached the gateway: PUBLIC_URL when set, else the request's own scheme and host. */
+function publicBase(config: AppDeps['config'], req: Request): string {
+  if (config.PUBLIC_URL !== undefined) return config.PUBLIC_URL.replace(/\/+$/, '')
+  return `${req.protocol}://${req.host}`
+}
+
+export function viewLinkRoutes(deps: AppDeps): Router {
+  const { system, config } = deps
+  const router = Router()
+
+  router.post(VIEW_LINK_PATH, headerGuard(system), (req, res) => {
+    const { token, expiresAt } = system.issueViewToken(authOf(res).id)
+    const fragment = new URLSearchParams({ [VIEW_FRAGMENT_KEY]: token })
+    const body: ViewLinkBody = { url: `${publicBase(config, req)}${QR_PAGE_PATH}#${fragment}`, expiresAt: new Date(expiresAt).toISOString() }
+    res.setHeader('Cache-Control', 'no-store')
+    res.json(body)
+  })
+
+  router.get(VIEW_QR_PATH, (req, res) => {
+    const token = req.headers[VIEW_TOKEN_HEADER]
+    if (typeof token !== 'string' || token === '') throw new GatewayError('INVALID_HEADER')
+    const { qrcode, expiresAt } = system.viewQr(token)
+    const body: QrViewBody = { qrcode, expiresAt: new Date(expiresAt).toISOString() }
+    res.setHeader('Cache-Control', 'no-store')
+    res.json(body)
+  })
+
+  return router
+}
