@@ -1,10 +1,11 @@
 /**
  * Media files for the POST /message end-to-end tests, made on the spot: a JPEG photo, a tall JPEG used as an explicit
  * thumbnail (its shape tells it apart from a thumbnail made from the photo), an MP4 and an MP3 made with the system's
- * ffmpeg, and a small PDF.
+ * ffmpeg (NOT_A_VIDEO without one: the tests that send them are then skipped, see test/fixtures/ffmpeg.ts), and a
+ * small PDF.
  */
 import sharp from 'sharp'
-import { makeWithFfmpeg } from '../fixtures/ffmpeg.js'
+import { ffmpegFound, makeWithFfmpeg, NOT_A_VIDEO } from '../fixtures/ffmpeg.js'
 
 export interface MediaFile { body: Buffer; type: string }
 
@@ -19,7 +20,7 @@ export interface MessageFixtures {
 
 /** ffmpeg writes to stdout; MP4 needs a fragmented layout to be written to a pipe. */
 async function ffmpegOut(args: string[]): Promise<Buffer> {
-  return makeWithFfmpeg(args)
+  return ffmpegFound ? makeWithFfmpeg(args) : NOT_A_VIDEO
 }
 
 export async function makeFixtures(): Promise<MessageFixtures> {

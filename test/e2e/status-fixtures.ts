@@ -1,13 +1,14 @@
 /**
  * Media and world fixtures for the POST /status end-to-end tests: a large photo (so compression has to shrink it),
  * a solid-colour video made with the system's ffmpeg (so a thumbnail taken from the video has that colour,
- * unlike the grey default), and a big address book for the batching test.
+ * unlike the grey default; NOT_A_VIDEO without ffmpeg, whose test is then skipped), and a big address book for the
+ * batching test.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
-import { makeWithFfmpeg } from '../fixtures/ffmpeg.js'
+import { ffmpegFound, makeWithFfmpeg, NOT_A_VIDEO } from '../fixtures/ffmpeg.js'
 
 /** A 4000x3000 photo-like JPEG: noise makes it compress poorly, like a real camera picture. */
 export async function largePhoto(): Promise<Buffer> {
@@ -20,6 +21,7 @@ export async function largePhoto(): Promise<Buffer> {
 
 /** A 2-second solid blue 320x240 H.264 MP4. */
 export async function blueVideo(): Promise<Buffer> {
+  if (!ffmpegFound) return NOT_A_VIDEO
   const dir = mkdtempSync(path.join(os.tmpdir(), 'e2e-status-video-'))
   try {
     const file = path.join(dir, 'blue.mp4')

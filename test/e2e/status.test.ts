@@ -10,6 +10,7 @@ import {
   startWorld, waitFor, withSession, type Session,
 } from './harness.js'
 import { blueVideo, largePhoto } from './status-fixtures.js'
+import { ffmpegTests } from '../fixtures/ffmpeg.js'
 import {
   holders, NOT_SYNCED, ONLY_SHARE_EMPTY, postStatusWhenSynced, setStatusPrivacy, uploads, waitForStatus,
 } from './status-helpers.js'
@@ -106,7 +107,7 @@ describe('POST /status through the sandbox', () => {
     expect(got.get(DAVE).media.sha256).toBe(bob.media.sha256)
   }, 90_000)
 
-  it('"only share with": a video status reaches only the listed contact, with a thumbnail taken from the video', async () => {
+  ffmpegTests.it('"only share with": a video status reaches only the listed contact, with a thumbnail taken from the video', async () => {
     await setStatusPrivacy(url(), ALICE, 'only_share_with', [DAVE])
     const posted = await reply(gw.api.POST('/status', withSession(alice, { body: {
       type: 'video', text: 'blue', video: { url: `${media.base}/blue.mp4`, mimetype: 'video/mp4', duration: 2 },

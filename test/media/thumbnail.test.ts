@@ -7,7 +7,7 @@ import { compressStatusImage } from '../../src/media/compress.js'
 import {
   defaultThumbnail, firstThumbnail, THUMBNAIL_WIDTH, thumbnailFromImage, thumbnailFromVideo,
 } from '../../src/media/thumbnail.js'
-import { defaultFfmpeg, makeWithFfmpeg } from '../fixtures/ffmpeg.js'
+import { defaultFfmpeg, ffmpegTests, makeWithFfmpeg } from '../fixtures/ffmpeg.js'
 
 let dir: string
 beforeAll(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'thumb-test-')) })
@@ -30,7 +30,7 @@ describe('thumbnails', () => {
     expect(thumb.length).toBeLessThan(10_000)
   })
 
-  it('takes a frame of a video with the ffmpeg found on PATH, inside the default limits', async () => {
+  ffmpegTests.it('takes a frame of a video with the ffmpeg found on PATH, inside the default limits', async () => {
     expect(defaultFfmpeg().ffmpeg).toBeTruthy()
     const video = path.join(dir, 'clip.mp4')
     await makeWithFfmpeg(['-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', '-pix_fmt', 'yuv420p', '-y', video])
@@ -41,7 +41,7 @@ describe('thumbnails', () => {
     expect(meta.height).toBe(54)
   })
 
-  it('video frame extraction fails on a missing file', async () => {
+  ffmpegTests.it('video frame extraction fails on a missing file', async () => {
     await expect(thumbnailFromVideo(path.join(dir, 'does-not-exist.mp4'), defaultFfmpeg())).rejects.toThrow(/ffmpeg exited/)
   })
 
