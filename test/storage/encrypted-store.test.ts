@@ -6,41 +6,23 @@
  */
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
 import { loadConfig } from '../../src/config.js'
 import { DataKeyError, parseDataKey } from '../../src/storage/data-key.js'
 import { KEY_MISSING, PLAIN_DATA, WRONG_KEY } from '../../src/storage/key-check.js'
-import { openLmdbStore } from '../../src/storage/lmdb-store.js'
 import { SealedValueError } from '../../src/storage/value-cipher.js'
 import type { Store } from '../../src/storage/types.js'
+import { storeHarness } from './store-harness.js'
+
+const { tempDir, openStore, closeAll } = storeHarness('sealed-store-')
 
 const KEY = randomBytes(32).toString('base64')
 const OTHER_KEY = randomBytes(32).toString('hex')
 const CONTACT = { id: '15550009876@s.whatsapp.net', name: 'Zebediah Quux', phone: '15550009876' }
 
-const dirs: string[] = []
-const stores: Store[] = []
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close()
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
-})
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sealed-store-'))
-  dirs.push(dir)
-  return dir
-}
-function openStore(dir: string, dataKey?: string): Store {
-  const store = openLmdbStore(dir, { dataKey })
-  stores.push(store)
-  return store
-}
-async function closeAll(): Promise<void> {
-  for (const s of stores.splice(0)) await s.close()
-}
 const openError = (dir: string, dataKey?: string): unknown => {
   try {
     openStore(dir, dataKey)

@@ -3,32 +3,13 @@
  * The lmdb store keeps sessions, credentials, Signal keys and contacts across a restart, deletes a session
  * completely, and can be written from two worker threads at once.
  */
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { openLmdbStore } from '../../src/storage/lmdb-store.js'
-import type { Store } from '../../src/storage/types.js'
+import { storeHarness } from './store-harness.js'
 
-const dirs: string[] = []
-const stores: Store[] = []
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lmdb-store-'))
-  dirs.push(dir)
-  return dir
-}
-function openStore(dir: string): Store {
-  const store = openLmdbStore(dir)
-  stores.push(store)
-  return store
-}
-
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close()
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
-})
+const { tempDir, openStore } = storeHarness('lmdb-store-')
 
 const record = (id: string, qrDeadline: number | null = null) =>
   ({ id, sessionIdHash: 'a'.repeat(64), createdAt: 1, qrDeadline })

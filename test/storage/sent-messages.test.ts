@@ -7,36 +7,17 @@
  */
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { proto } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
-import { openLmdbStore } from '../../src/storage/lmdb-store.js'
 import type { SentMessageLimits } from '../../src/storage/sent-messages.js'
-import type { Store } from '../../src/storage/types.js'
+import { storeHarness } from './store-harness.js'
+
+const { tempDir, openStore, closeAll } = storeHarness('sent-messages-')
 
 const DAY = 86_400_000
 const BOB = '15550007788@s.whatsapp.net'
-const dirs: string[] = []
-const stores: Store[] = []
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close()
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
-})
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sent-messages-'))
-  dirs.push(dir)
-  return dir
-}
-function openStore(dir: string, dataKey?: string): Store {
-  const store = openLmdbStore(dir, { dataKey })
-  stores.push(store)
-  return store
-}
-async function closeAll(): Promise<void> {
-  for (const s of stores.splice(0)) await s.close()
-}
 const text = (t: string) => proto.Message.encode({ conversation: t }).finish()
 const textOf = (bytes: Uint8Array | undefined) => (bytes ? proto.Message.decode(bytes).conversation : undefined)
 const sent = (t: string, sentAt = Date.now()) => ({ message: text(t), chats: [BOB], sentAt })

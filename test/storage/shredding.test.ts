@@ -10,43 +10,25 @@ import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { initAuthCreds, proto } from '@whiskeysockets/baileys'
+import { describe, expect, it } from 'vitest'
+import { initAuthCreds } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
 import { encodeValue } from '../../src/storage/auth-codec.js'
 import { compactStore } from '../../src/storage/compaction.js'
 import { contactKey, signalKey } from '../../src/storage/keys.js'
-import { openLmdbStore } from '../../src/storage/lmdb-store.js'
 import { parseDataKey } from '../../src/storage/data-key.js'
 import { createSessionCipher, createValueCipher, SealedValueError } from '../../src/storage/value-cipher.js'
 import type { SessionRecord, Store } from '../../src/storage/types.js'
+import { storeHarness } from './store-harness.js'
+
+const { tempDir, openStore, closeAll } = storeHarness('shred-store-')
 
 const KEY = randomBytes(32).toString('base64')
 const dataKeyCipher = () => createValueCipher(parseDataKey(KEY)!)
 const CONTACT = { id: '15550001234@s.whatsapp.net', name: 'Ophelia Shredwell', phone: '15550001234' }
 const record = (id: string, hash = 'a'): SessionRecord => ({ id, sessionIdHash: hash.repeat(64), createdAt: 1, qrDeadline: null })
 
-const dirs: string[] = []
-const stores: Store[] = []
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close()
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
-})
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shred-store-'))
-  dirs.push(dir)
-  return dir
-}
-function openStore(dir: string, dataKey?: string): Store {
-  const store = openLmdbStore(dir, { dataKey })
-  stores.push(store)
-  return store
-}
-async function closeAll(): Promise<void> {
-  for (const s of stores.splice(0)) await s.close()
-}
 const rawLmdb = (dir: string) => open({ path: path.join(dir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
 
 /** A session with creds, Signal keys and a contact; returns the secrets a reader of the files must not find. */
