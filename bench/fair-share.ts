@@ -13,7 +13,7 @@
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
-import { shardOf } from '../src/actors/shard.js'
+import { shardOf } from '../src/protocol/shard.js'
 import { runLoad, type LoadResult } from './lib/http-load.js'
 import { BenchReport, median } from './lib/results.js'
 import { createSession, headersOf, pairSessions, type BenchSession } from './lib/sessions.js'

@@ -1,5 +1,5 @@
 /**
- * The cost of the restored platform signature checks (src/platform/signature-check.ts): one XEdDSA verify with the
+ * The cost of the restored platform signature checks (src/platform/baileys/patches/signature-check.ts): one XEdDSA verify with the
  * native path the gateway uses, against libsignal's pure-JS verify it would otherwise take, and what that means
  * per connection (2 checks: the Noise chain's leaf and intermediate) and per pairing (+1: the account signature).
  * Runs on the calling thread, as one shard's worker thread would.
@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import { Curve } from '@whiskeysockets/baileys'
 import { verifySignature } from 'libsignal/src/curve.js'
-import { checkedVerify } from '../src/platform/signature-check.js'
+import { checkedVerify } from '../src/platform/baileys/patches/signature-check.js'
 import { BenchReport, median, percentile } from './lib/results.js'
 
 const RUNS = Number(process.env.BENCH_VERIFY_RUNS ?? 2000)

@@ -96,7 +96,7 @@ const schema = z.object({
   /** Worker threads hosting session actors; a session always lives on the same one. */
   SHARDS: int(Math.max(2, os.availableParallelism()), 1),
   /**
-   * Commands in flight per shard before admission turns fair (src/actors/admission.ts): past it, only sessions
+   * Commands in flight per shard before admission turns fair (src/actors/main/admission.ts): past it, only sessions
    * holding less than an even share still get in (the others 429); past twice it, 503 for everyone.
    */
   MAX_QUEUE_PER_SHARD: int(1_000, 1),
@@ -127,7 +127,7 @@ const schema = z.object({
   MEDIA_TIMEOUT_MS: int(60_000, 1),
   /**
    * Media sends (download, encryption, upload) running at once per shard thread and in the whole process; the
-   * rest wait their turn (src/actors/media-slots.ts). They bound how much of the cores media can take from the
+   * rest wait their turn (src/media/media-slots.ts). They bound how much of the cores media can take from the
    * quiet sessions and the HTTP front.
    */
   MEDIA_SENDS_PER_SHARD: int(2, 1),

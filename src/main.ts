@@ -5,7 +5,7 @@
  */
 import { loadConfig, type Config } from './config.js'
 import { createRootLogger, wantsPrettyLogs } from './logger.js'
-import { createActorSystem } from './actors/system.js'
+import { createActorSystem } from './actors/main/system.js'
 import { createApp } from './http/app.js'
 import { createHttpServer } from './http/server.js'
 import { removeMediaTempDirs } from './media/temp-dir.js'

@@ -5,7 +5,7 @@
  * its sessions from storage.
  */
 import type { Logger } from 'pino'
-import type { ActorSystem } from './actors/system.js'
+import type { ActorSystem } from './actors/main/system.js'
 import type { Config } from './config.js'
 
 export function installTestHooks(config: Config, system: ActorSystem, logger: Logger): void {

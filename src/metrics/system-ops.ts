@@ -3,8 +3,8 @@
  * The actor system's `OpsSource`: readiness from its shard pools and the restore announcements, sessions by state
  * from the snapshot cache, load from piscina, counters and loop delays from the telemetry receiver.
  */
-import type { ShardPool } from '../actors/shard-pool.js'
-import type { SnapshotCache } from '../actors/snapshot-cache.js'
+import type { ShardPool } from '../actors/main/shard-pool.js'
+import type { SnapshotCache } from '../actors/main/snapshot-cache.js'
 import type { OpsSource } from './source.js'
 import type { TelemetryReceiver } from './telemetry-receiver.js'
 

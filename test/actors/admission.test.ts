@@ -1,9 +1,9 @@
 /**
- * Admission to a shard (src/actors/admission.ts), unit by unit: the per-session cap, the fair share past the shard
+ * Admission to a shard (src/actors/main/admission.ts), unit by unit: the per-session cap, the fair share past the shard
  * limit (the session that fills the shard is the one refused), 503 only at twice the limit, and leaving.
  */
 import { describe, expect, it } from 'vitest'
-import { Admission } from '../../src/actors/admission.js'
+import { Admission } from '../../src/actors/main/admission.js'
 import { GatewayError } from '../../src/protocol/errors.js'
 
 const refusal = (enter: () => unknown): [string, number | undefined] | undefined => {

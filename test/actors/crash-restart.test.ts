@@ -11,7 +11,7 @@ import {
   cleanup, fake, fakeEvents, pairedSession, sessionOnShard, snapshotOf, startSystem, tempDataDir, waitFor, waitForQr,
   type Session,
 } from './helpers.js'
-import type { ActorSystem } from '../../src/actors/system.js'
+import type { ActorSystem } from '../../src/actors/main/system.js'
 import { openLmdbStore } from '../../src/storage/lmdb-store.js'
 
 afterEach(cleanup)

@@ -10,7 +10,7 @@ import { BroadcastChannel } from 'node:worker_threads'
 import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import { loadConfig } from '../../src/config.js'
-import { createActorSystem, type ActorSystem } from '../../src/actors/system.js'
+import { createActorSystem, type ActorSystem } from '../../src/actors/main/system.js'
 import type { SessionSnapshot } from '../../src/protocol/snapshot.js'
 import { FAKE_CONTROL, FAKE_EVENTS, type FakeAction, type FakeEvent } from '../fixtures/actors/fake-link.js'
 

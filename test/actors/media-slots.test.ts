@@ -1,11 +1,11 @@
 /**
- * The bound on media sends at once (src/actors/media-slots.ts): per shard, first come first served, and over all
+ * The bound on media sends at once (src/media/media-slots.ts): per shard, first come first served, and over all
  * shards through memory they share; a waiting send gets its turn when one ends, and an aborted wait leaves no trace.
  * Then on real shard threads: a session's media send waits while the shard's one media place is taken, while the
  * shard's other commands go on.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { MediaSlots, newMediaSlotMemory } from '../../src/actors/media-slots.js'
+import { MediaSlots, newMediaSlotMemory } from '../../src/media/media-slots.js'
 import { cleanup, pairedSession, startSystem } from './helpers.js'
 import { startTrickleServer, type TrickleServer } from './trickle-server.js'
 

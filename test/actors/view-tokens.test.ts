@@ -1,10 +1,10 @@
 /**
- * The view-token book (src/actors/view-tokens.ts) with a hand-driven clock: tokens expire with the QR window even
+ * The view-token book (src/actors/main/view-tokens.ts) with a hand-driven clock: tokens expire with the QR window even
  * while the session lives on, die for good once a snapshot shows the session paired (even unseen), are revoked with
  * the session, and are capped per session.
  */
 import { describe, expect, it } from 'vitest'
-import { MAX_TOKENS_PER_SESSION, ViewTokens } from '../../src/actors/view-tokens.js'
+import { MAX_TOKENS_PER_SESSION, ViewTokens } from '../../src/actors/main/view-tokens.js'
 import type { SessionSnapshot } from '../../src/protocol/snapshot.js'
 import { GatewayError } from '../../src/protocol/errors.js'
 import { snapshotFor } from '../http/fake-system.js'

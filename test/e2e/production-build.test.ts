@@ -1,5 +1,5 @@
 /**
- * `npm start` runs the compiled gateway, not the TypeScript sources: worker threads then load dist/actors/worker.js
+ * `npm start` runs the compiled gateway, not the TypeScript sources: worker threads then load dist/actors/worker/worker.js
  * and the compiled Baileys link without tsx. This builds the project the way `npm run build` does (into a scratch
  * folder inside the project, so node_modules resolve), starts it with plain `node`, and pairs and sends through it.
  * The build holds the gateway only: no sandbox or demo code, and nothing that needs a dev dependency.
@@ -54,7 +54,7 @@ describe('the compiled gateway', () => {
   it('holds no sandbox or demo code, and imports only production dependencies', () => {
     const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).map(f => f.split(path.sep).join('/'))
     expect(files).toContain('main.js')
-    expect(files).toContain('platform/sandbox-trust.js') // the client side of SANDBOX_URL is the gateway's own
+    expect(files).toContain('platform/baileys/sandbox-trust.js') // the client side of SANDBOX_URL is the gateway's own
     expect(files.filter(f => /^(sandbox|demo)(\/|$)/.test(f))).toEqual([])
 
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string>>

@@ -5,7 +5,7 @@
  * received against what the API answered (nothing twice, nothing answered 200 and missing).
  */
 import { expect } from 'vitest'
-import { shardOf } from '../../src/actors/shard.js'
+import { shardOf } from '../../src/protocol/shard.js'
 import { openLmdbStore } from '../../src/storage/lmdb-store.js'
 import { inbox, sandboxCall, startWorld, waitFor, type Gateway, type Session } from '../e2e/harness.js'
 

@@ -5,8 +5,8 @@
  * logger whose lines the test can read.
  */
 import pino from 'pino'
-import type { SessionSystem } from '../../src/actors/types.js'
-import { ViewTokens, type QrView, type ViewToken } from '../../src/actors/view-tokens.js'
+import type { SessionSystem } from '../../src/actors/main/types.js'
+import { ViewTokens, type QrView, type ViewToken } from '../../src/actors/main/view-tokens.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { createApp } from '../../src/http/app.js'
 import { GatewayError } from '../../src/protocol/errors.js'

@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadConfig } from '../../src/config.js'
 import { downloadOptionsFromConfig } from '../../src/media/download.js'
 import { ffmpegOptionsFromConfig } from '../../src/media/ffmpeg.js'
-import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '../../src/platform/message-content.js'
+import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '../../src/platform/baileys/mapping/message-content.js'
 import { takeThreadCounts } from '../../src/metrics/thread-counters.js'
 import { ERROR_STATUS, GatewayError } from '../../src/protocol/errors.js'
 

@@ -14,7 +14,7 @@ import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { FfmpegFailure, runFfmpeg } from '../../src/media/ffmpeg.js'
 import { defaultThumbnail, thumbnailFromVideo, VIDEO_FORMAT_WHITELIST } from '../../src/media/thumbnail.js'
-import { prepareMessageContent, type PrepareDeps } from '../../src/platform/message-content.js'
+import { prepareMessageContent, type PrepareDeps } from '../../src/platform/baileys/mapping/message-content.js'
 import { defaultFfmpeg, ffmpegFound, ffmpegTests, makeWithFfmpeg, NOT_A_VIDEO } from '../fixtures/ffmpeg.js'
 
 let dir: string

@@ -16,7 +16,7 @@ import { downloadToTemp, type DownloadOptions } from '../../src/media/download.j
 import { createAddressGuard, type Resolve } from '../../src/media/address-guard.js'
 import { isPrivateAddress } from '../../src/media/private-address.js'
 import { GatewayError } from '../../src/protocol/errors.js'
-import { prepareMessageContent } from '../../src/platform/message-content.js'
+import { prepareMessageContent } from '../../src/platform/baileys/mapping/message-content.js'
 import { defaultFfmpeg } from '../fixtures/ffmpeg.js'
 
 const PUBLIC = '127.0.0.1'

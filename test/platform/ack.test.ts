@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events'
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import { describe, expect, it } from 'vitest'
 import { GatewayError } from '../../src/protocol/errors.js'
-import { ACK_EVENT, sendAndAwaitAck } from '../../src/platform/ack.js'
+import { ACK_EVENT, sendAndAwaitAck } from '../../src/platform/baileys/ack.js'
 
 const ack = (id: string, attrs: Record<string, string> = {}): BinaryNode => ({ tag: 'ack', attrs: { class: 'message', id, ...attrs } })
 

@@ -2,8 +2,8 @@ import net from 'node:net'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
-import { createBaileysLink } from '../../src/platform/baileys-link.js'
-import defaultExport from '../../src/platform/baileys-link.js'
+import { createBaileysLink } from '../../src/platform/baileys/baileys-link.js'
+import defaultExport from '../../src/platform/baileys/baileys-link.js'
 
 /** The real Baileys socket (no mock), pointed at a loopback port nobody listens on. */
 describe('baileys link with the real Baileys socket', () => {

@@ -27,7 +27,7 @@ vi.mock('@whiskeysockets/baileys', async importOriginal => {
   return { ...actual, default: make, makeWASocket: make }
 })
 
-const { createBaileysLink } = await import('../../src/platform/baileys-link.js')
+const { createBaileysLink } = await import('../../src/platform/baileys/baileys-link.js')
 ;(holder as unknown as { FakeSocket: typeof FakeSocket }).FakeSocket = FakeSocket
 
 const waitFor = async <T>(fn: () => T | undefined, what = 'condition'): Promise<T> => {

@@ -2,7 +2,7 @@ import { proto } from '@whiskeysockets/baileys'
 import { describe, expect, it } from 'vitest'
 import {
   mapChannel, mapChannelBody, mapChannelPage, UNSUPPORTED_TEXT, type ChannelRow,
-} from '../../src/platform/channel-mapping.js'
+} from '../../src/platform/baileys/mapping/channel-mapping.js'
 
 const enc = (m: proto.IMessage) => proto.Message.encode(proto.Message.fromObject(m)).finish()
 const thumb = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])

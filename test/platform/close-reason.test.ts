@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { closeReasonOf, disconnectFacts, QR_REFS_ENDED_MESSAGE } from '../../src/platform/close-reason.js'
+import { closeReasonOf, disconnectFacts, QR_REFS_ENDED_MESSAGE } from '../../src/platform/baileys/close-reason.js'
 
 const reason = (statusCode: number | undefined, message = 'x', paired = true, closedByUs = false) =>
   closeReasonOf({ statusCode, message, paired, closedByUs })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toStoredContacts } from '../../src/platform/contact-events.js'
+import { toStoredContacts } from '../../src/platform/baileys/mapping/contact-events.js'
 
 describe('contact events', () => {
   it('keeps only named entries, with phone and lid', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addressBookIndex, mapGroup, mapGroupMembers } from '../../src/platform/group-mapping.js'
+import { addressBookIndex, mapGroup, mapGroupMembers } from '../../src/platform/baileys/mapping/group-mapping.js'
 
 describe('group mapping', () => {
   it('maps metadata to the spec Group', () => {

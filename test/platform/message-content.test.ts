@@ -6,7 +6,7 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
 import { defaultThumbnail } from '../../src/media/thumbnail.js'
-import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '../../src/platform/message-content.js'
+import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '../../src/platform/baileys/mapping/message-content.js'
 import { defaultFfmpeg, ffmpegFound, ffmpegTests, makeWithFfmpeg, NOT_A_VIDEO } from '../fixtures/ffmpeg.js'
 
 let server: http.Server

@@ -8,7 +8,7 @@ import { proto, type BinaryNode } from '@whiskeysockets/baileys'
 import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GatewayError } from '../../src/protocol/errors.js'
-import { sendNewsletterMedia, type NewsletterSocket } from '../../src/platform/newsletter-media.js'
+import { sendNewsletterMedia, type NewsletterSocket } from '../../src/platform/baileys/newsletter-media.js'
 import runUploadJob from '../../src/media/upload/run-job.js'
 
 let server: https.Server

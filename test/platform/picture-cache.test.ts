@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fetchPictureUrl, mapWithConcurrency, PictureCache } from '../../src/platform/picture-cache.js'
+import { fetchPictureUrl, mapWithConcurrency, PictureCache } from '../../src/platform/baileys/picture-cache.js'
 
 describe('picture cache', () => {
   it('reuses a fetched URL within the TTL and refetches after it', async () => {

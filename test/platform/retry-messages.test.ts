@@ -1,5 +1,5 @@
 /**
- * Baileys' `getMessage` as the link answers it (src/platform/link/retry-messages.ts): a kept message goes back only to
+ * Baileys' `getMessage` as the link answers it (src/platform/baileys/link/retry-messages.ts): a kept message goes back only to
  * the chat it was sent to: any device of that contact, under its phone JID or its LID (through the LID mapping), or
  * the group; a receipt from any other chat gets nothing, and so does one for a message not kept.
  */
@@ -9,7 +9,7 @@ import path from 'node:path'
 import { proto, type WASocket } from '@whiskeysockets/baileys'
 import pino from 'pino'
 import { afterAll, describe, expect, it } from 'vitest'
-import { RetryMessages } from '../../src/platform/link/retry-messages.js'
+import { RetryMessages } from '../../src/platform/baileys/link/retry-messages.js'
 import { openLmdbStore } from '../../src/storage/lmdb-store.js'
 
 const BOB_PN = '15550000002@s.whatsapp.net'

@@ -2,7 +2,7 @@ import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sandboxAgents, type SandboxAgents } from '../../src/platform/sandbox-agents.js'
+import { sandboxAgents, type SandboxAgents } from '../../src/platform/baileys/sandbox-agents.js'
 
 let server: https.Server
 let url: string

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fetchSandboxTrust } from '../../src/platform/sandbox-trust.js'
+import { fetchSandboxTrust } from '../../src/platform/baileys/sandbox-trust.js'
 
 let server: http.Server
 let base: string

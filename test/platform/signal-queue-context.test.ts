@@ -1,6 +1,6 @@
 /**
  * libsignal queues the work on one Signal address in a module-global queue, and a job queued behind a busy run
- * used to run in the async context of whoever started that run (src/platform/signal-queue-context.ts). These
+ * used to run in the async context of whoever started that run (src/platform/baileys/patches/signal-queue-context.ts). These
  * tests hold the queue busy on purpose: first the mechanism with plain libsignal, then what a user saw, with
  * Baileys' own key-store transactions: a message that the contact's phone cannot decrypt.
  */
@@ -13,7 +13,7 @@ import { makeLibSignalRepository } from '@whiskeysockets/baileys/lib/Signal/libs
 import { ProtocolAddress, SessionBuilder, SessionCipher, type SignalStorage } from 'libsignal'
 import pino from 'pino'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { installSignalQueueContext, signalQueueContextInstalled } from '../../src/platform/signal-queue-context.js'
+import { installSignalQueueContext, signalQueueContextInstalled } from '../../src/platform/baileys/patches/signal-queue-context.js'
 import { newKeyPair } from '../../src/sandbox/certs.js'
 import { SimPhone } from '../../src/sandbox/accounts.js'
 import { signalPub } from '../../src/sandbox/signal-store.js'

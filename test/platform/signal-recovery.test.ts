@@ -1,5 +1,5 @@
 /**
- * The stored Signal state after an unclean stop (src/platform/signal-recovery): the run marker tells a crash from a
+ * The stored Signal state after an unclean stop (src/platform/baileys/patches/signal-recovery): the run marker tells a crash from a
  * clean stop, and the guarded key store renews what a crash may have left behind the recipients (1:1 sessions,
  * our own group sender keys) while keeping what others send us decryptable. The end-to-end proof is
  * test/faults/kill-9.test.ts; these pin the rules.
@@ -7,8 +7,8 @@
 import { initAuthCreds, type SignalDataTypeMap } from '@whiskeysockets/baileys'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { guardedKeys, parseSenderKeyName } from '../../src/platform/signal-recovery/guarded-keys.js'
-import { RunMarker, type RecoveryState } from '../../src/platform/signal-recovery/run-marker.js'
+import { guardedKeys, parseSenderKeyName } from '../../src/platform/baileys/patches/signal-recovery/guarded-keys.js'
+import { RunMarker, type RecoveryState } from '../../src/platform/baileys/patches/signal-recovery/run-marker.js'
 import { memoryAuthStore } from './memory-stores.js'
 
 const log = pino({ level: 'silent' })

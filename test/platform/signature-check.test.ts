@@ -1,5 +1,5 @@
 /**
- * The gateway's restored signature check (src/platform/signature-check.ts): the verify itself, and that swapping
+ * The gateway's restored signature check (src/platform/baileys/patches/signature-check.ts): the verify itself, and that swapping
  * it on Baileys' exported `Curve` reaches Baileys' own pairing code (validate-connection), which rc14 leaves
  * unchecked. The Noise chain check is proven end to end in test/e2e/signature.test.ts.
  */
@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { configureSuccessfulPairing, Curve, initAuthCreds, proto, type BinaryNode } from '@whiskeysockets/baileys'
 import { verifySignature } from 'libsignal/src/curve.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import { checkedVerify, platformSignatureCheckOn, setPlatformSignatureCheck } from '../../src/platform/signature-check.js'
+import { checkedVerify, platformSignatureCheckOn, setPlatformSignatureCheck } from '../../src/platform/baileys/patches/signature-check.js'
 import { newKeyPair } from '../../src/sandbox/certs.js'
 import { advDeviceIdentity } from '../../src/sandbox/pairing.js'
 

@@ -1,7 +1,7 @@
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import { describe, expect, it } from 'vitest'
 import { GatewayError } from '../../src/protocol/errors.js'
-import { batches, parseStatusPrivacy, pickStatusRecipients } from '../../src/platform/status-recipients.js'
+import { batches, parseStatusPrivacy, pickStatusRecipients } from '../../src/platform/baileys/mapping/status-recipients.js'
 
 const list = (type: string, jids: string[], def = true): BinaryNode => ({
   tag: 'list', attrs: { type, ...(def ? { default: 'true' } : {}) },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildVCard, escapeVCardText } from '../../src/platform/vcard.js'
+import { buildVCard, escapeVCardText } from '../../src/platform/baileys/mapping/vcard.js'
 
 describe('vCard', () => {
   it('builds a 3.0 card with a tappable waid', () => {

@@ -4,7 +4,7 @@
  * a presented secret must match exactly (compared as digests, in constant time).
  */
 import { describe, expect, it } from 'vitest'
-import { hashSecret, newSessionIds, secretMatches } from '../../src/actors/ids.js'
+import { hashSecret, newSessionIds, secretMatches } from '../../src/actors/main/ids.js'
 
 describe('session credentials', () => {
   it('are 24 base64url characters (144 bits) from a CSPRNG, never repeating', () => {

@@ -10,10 +10,10 @@
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import type { LinkEvents, LinkFactory, PlatformLink, SandboxTrust } from '../../platform/link.js'
-import { guardedKeys } from '../../platform/signal-recovery/guarded-keys.js'
-import { RunMarker } from '../../platform/signal-recovery/run-marker.js'
+import { guardedKeys } from '../../platform/baileys/patches/signal-recovery/guarded-keys.js'
+import { RunMarker } from '../../platform/baileys/patches/signal-recovery/run-marker.js'
 import type { AuthStore, Store } from '../../storage/types.js'
-import { reconnectDelay } from '../backoff.js'
+import { reconnectDelay } from './backoff.js'
 import { countReconnect } from '../../metrics/observe.js'
 
 export interface ConnectionDeps {
@@ -36,7 +36,7 @@ export class LinkConnection {
   #generation = 0
   #reconnectTimer: NodeJS.Timeout | undefined
   #attempt = 0
-  /** Whether the session's last run ended cleanly (platform/signal-recovery). */
+  /** Whether the session's last run ended cleanly (platform/baileys/patches/signal-recovery). */
   readonly #runMarker: RunMarker
 
   constructor(deps: ConnectionDeps) {

@@ -6,8 +6,8 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import type { LinkFactory, SandboxTrust } from '../../platform/link.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
-import type { MediaSlots } from '../media-slots.js'
-import type { SnapshotPublisher } from '../publisher.js'
+import type { MediaSlots } from '../../media/media-slots.js'
+import type { SnapshotPublisher } from '../worker/publisher.js'
 
 export interface ActorDeps {
   record: SessionRecord

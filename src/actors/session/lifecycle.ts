@@ -6,9 +6,9 @@
 import type { Logger } from 'pino'
 import type { PlatformLink } from '../../platform/link.js'
 import { GatewayError } from '../../protocol/errors.js'
-import type { Mailbox } from '../mailbox.js'
-import type { MediaSlots } from '../media-slots.js'
-import { TypingTimers } from '../typing.js'
+import type { Mailbox } from './mailbox.js'
+import type { MediaSlots } from '../../media/media-slots.js'
+import { TypingTimers } from './typing.js'
 import { LinkConnection } from './connection.js'
 import type { ActorDeps } from './deps.js'
 import { LinkReactions } from './link-reactions.js'
@@ -110,7 +110,7 @@ export class SessionLifecycle {
     await this.#dropLink({ logout: false })
   }
 
-  /** After shutdown() and every command settled: records the clean stop (platform/signal-recovery). */
+  /** After shutdown() and every command settled: records the clean stop (platform/baileys/patches/signal-recovery). */
   async markCleanStop(): Promise<void> {
     await this.#connection.markCleanStop()
   }

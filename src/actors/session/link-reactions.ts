@@ -6,8 +6,8 @@
  */
 import type { Logger } from 'pino'
 import type { CloseReason, LinkEvents } from '../../platform/link.js'
-import { renderQr } from '../qr.js'
-import type { TypingTimers } from '../typing.js'
+import { renderQr } from './qr.js'
+import type { TypingTimers } from './typing.js'
 import type { LinkConnection } from './connection.js'
 import type { QrDeadlineTimer } from './qr-deadline.js'
 import type { SessionRecordKeeper } from './record.js'

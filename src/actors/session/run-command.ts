@@ -8,9 +8,9 @@ import type { LifecycleCommand, SessionCommand } from '../../protocol/commands.j
 import { NEEDS_CONNECTION } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { PlatformLink } from '../../platform/link.js'
-import { runOnLink } from '../actor-commands.js'
-import type { MediaSlots } from '../media-slots.js'
-import type { TypingTimers } from '../typing.js'
+import { runOnLink } from './actor-commands.js'
+import type { MediaSlots } from '../../media/media-slots.js'
+import type { TypingTimers } from './typing.js'
 
 /** What an actor's `run` accepts: start and shutdown are the host's business, not the mailbox's. */
 export type ActorCommand = SessionCommand | Exclude<LifecycleCommand, { type: 'start' | 'shutdown' }>

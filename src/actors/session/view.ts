@@ -10,7 +10,7 @@
  * view.publish() // one snapshot with both changes
  */
 import type { SessionState } from '../../protocol/snapshot.js'
-import type { SnapshotPublisher } from '../publisher.js'
+import type { SnapshotPublisher } from '../worker/publisher.js'
 
 export interface ViewDeps {
   id: string

@@ -3,7 +3,7 @@
  * The view-only QR link, an addition to the spec (README: "QR page"):
  *
  * - POST /session/view-link, headers `id` + `session-id` like every guarded endpoint: a link to the QR page carrying
- *   a token good only for viewing this session's QR until its QR window closes (actors/view-tokens.ts). Operators hand
+ *   a token good only for viewing this session's QR until its QR window closes (actors/main/view-tokens.ts). Operators hand
  *   this to whoever holds the phone instead of the secret.
  * - GET /session/qr, header `view-token`: the QR that token shows. It takes no `id` or `session-id` and answers
  *   nothing but the QR and the link's expiry; a token is no session credential anywhere else (404 there).

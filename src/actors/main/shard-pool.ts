@@ -1,0 +1,148 @@
+/**
+ * @module actors/main/shard-pool
+ * One shard = one piscina pool with exactly one thread (strict affinity: the actor and its socket live in that
+ * thread's memory). The actor's mailbox does the ordering, so the pool lets many tasks run at once in the thread.
+ *
+ * Failure mapping: a task in flight when the thread dies → WORKER_CRASHED (piscina starts a replacement thread,
+ * which restores the shard's sessions from storage); too many tasks for the shard → OVERLOADED (503). Aborts are
+ * not given to piscina — aborting a running piscina task terminates its thread and every session on it — but sent
+ * to the worker on the control channel, where the actor drops or cancels the command.
+ */
+import { BroadcastChannel } from 'node:worker_threads'
+import type { Logger } from 'pino'
+import { Piscina } from 'piscina'
+import type { Config } from '../../config.js'
+import type { Reply, Task } from '../../protocol/commands.js'
+import { fromWire, GatewayError } from '../../protocol/errors.js'
+import { Admission } from './admission.js'
+import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from '../../protocol/thread.js'
+
+let lastTaskId = 0
+
+export interface ShardStats {
+  shard: number
+  inFlight: number
+  queued: number
+  completed: number
+  threads: number
+  runTimeMs: { p50: number; p99: number }
+  waitTimeMs: { p50: number; p99: number }
+}
+
+export interface ShardPoolOptions {
+  data: ShardWorkerData
+  filename: string
+  logger: Logger
+  /** Called when the shard's thread is gone (crash or exit) outside shutdown, before its tasks are failed. */
+  onThreadLost?: (shard: number) => void
+}
+
+export class ShardPool {
+  readonly shard: number
+  readonly #pool: Piscina
+  readonly #control: BroadcastChannel
+  readonly #logger: Logger
+  readonly #limit: number
+  #inFlight = 0
+
+  #destroying = false
+
+  constructor({ data, filename, logger, onThreadLost }: ShardPoolOptions) {
+    this.shard = data.shard
+    this.#logger = logger.child({ shard: data.shard })
+    // Admission (main thread, admission.ts) decides who gets in; this is the backstop at its hard limit.
+    this.#limit = Admission.hardLimit(data.config.MAX_QUEUE_PER_SHARD)
+    this.#pool = new Piscina({
+      filename,
+      workerData: data,
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Infinity,
+      concurrentTasksPerWorker: this.#limit + 64, // + room for lifecycle tasks, which bypass the limit
+      maxQueue: this.#limit,
+      // Atomics.wait would block the thread's event loop between tasks: sockets and timers live there.
+      atomics: 'disabled',
+    })
+    // piscina emits 'error' for a thread that fails with no task in flight; unhandled, it would crash the process.
+    this.#pool.on('error', err => this.#logger.error({ err }, 'shard worker failed; piscina replaces it'))
+    // The sockets of every session on a lost thread are gone with it; say so at once rather than keep showing
+    // them connected until the replacement thread has restored them.
+    this.#pool.on('workerDestroy', () => { if (!this.#destroying) onThreadLost?.(this.shard) })
+    this.#control = new BroadcastChannel(controlChannel(data.channelName))
+    this.#control.unref()
+  }
+
+  get inFlight(): number {
+    return this.#inFlight
+  }
+
+  get threads(): number {
+    return this.#pool.threads.length
+  }
+
+  /** Load of the shard; run/wait times are piscina's histograms (ms; run time includes the mailbox wait). */
+  stats(): ShardStats {
+    const { runTime, waitTime } = this.#pool.histogram
+    return {
+      shard: this.shard, inFlight: this.#inFlight, queued: this.#pool.queueSize,
+      completed: this.#pool.completed, threads: this.#pool.threads.length,
+      runTimeMs: { p50: runTime.p50, p99: runTime.p99 },
+      waitTimeMs: { p50: waitTime.p50, p99: waitTime.p99 },
+    }
+  }
+
+  /** Runs a task on the shard's thread; resolves with the reply value or rejects with a GatewayError. */
+  async run(task: Task, options: { signal?: AbortSignal; bypassLimit?: boolean } = {}): Promise<unknown> {
+    const { signal, bypassLimit = false } = options
+    if (!bypassLimit && this.#inFlight >= this.#limit) throw new GatewayError('OVERLOADED')
+    signal?.throwIfAborted()
+    if (this.#pool.threads.length === 0) {
+      // piscina gives up replacing a thread that dies before it ever became ready (e.g. the store cannot open).
+      this.#logger.error('shard has no worker thread')
+      throw new GatewayError('INTERNAL')
+    }
+    const taskId = ++lastTaskId
+    const shardTask: ShardTask = { ...task, taskId }
+    this.#inFlight++
+    const onAbort = () => this.#control.postMessage({ type: 'abort', taskId } satisfies ControlMessage)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      const work = this.#pool.run(shardTask) as Promise<Reply>
+      const reply = await (signal ? raceAbort(work, signal) : work).catch(err => {
+        if (signal?.aborted && err === signal.reason) throw err
+        throw this.#infrastructureError(err, task)
+      })
+      if (!reply.ok) throw fromWire(reply.error)
+      return reply.value
+    } finally {
+      this.#inFlight--
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /** Test hook (GATEWAY_TEST_HOOKS): ends the shard's thread the way a crash would; piscina starts a new one. */
+  async terminateThread(): Promise<void> {
+    await this.#pool.threads[0]?.terminate()
+  }
+
+  async destroy(): Promise<void> {
+    this.#destroying = true
+    this.#control.close()
+    await this.#pool.destroy()
+  }
+
+  #infrastructureError(err: unknown, task: Task): GatewayError {
+    if (err instanceof Error && err.message === 'Task queue is at limit') return new GatewayError('OVERLOADED')
+    this.#logger.warn({ err, session: task.sessionId, command: task.command.type }, 'shard worker died during a task')
+    return new GatewayError('WORKER_CRASHED')
+  }
+}
+
+/** Settles with `work`, or rejects with the signal's reason as soon as it aborts (the work itself goes on). */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}

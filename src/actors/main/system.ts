@@ -1,0 +1,237 @@
+/**
+ * @module actors/main/system
+ * The actor system as the HTTP front end sees it (`SessionSystem`): sessions sharded over SHARDS worker threads,
+ * a snapshot cache on the main thread for GET /session, and the session lifecycle calls.
+ *
+ * @example
+ * const system = await createActorSystem({ config, logger })
+ * const { id, sessionId } = await system.createSession()
+ * system.authenticate(id, sessionId)?.qrcode // '' until the first QR is rendered
+ * await system.close() // SIGTERM
+ */
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import type { Config } from '../../config.js'
+import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
+import { GatewayError, sessionsFull } from '../../protocol/errors.js'
+import type { SessionSnapshot } from '../../protocol/snapshot.js'
+import { compactStore } from '../../storage/compaction.js'
+import { openLmdbStore } from '../../storage/lmdb-store.js'
+import type { SessionRecord, Store } from '../../storage/types.js'
+import { Admission } from './admission.js'
+import { hashSecret, newSessionIds } from './ids.js'
+import { newMediaSlotMemory } from '../../media/media-slots.js'
+import { shardOf } from '../../protocol/shard.js'
+import { ShardPool, type ShardStats } from './shard-pool.js'
+import { SnapshotCache } from './snapshot-cache.js'
+import type { SessionSystem } from './types.js'
+import { UnpairedClients } from './unpaired-clients.js'
+import { ViewTokens } from './view-tokens.js'
+import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
+import { systemOps } from '../../metrics/system-ops.js'
+import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
+
+export type { ShardStats }
+
+export interface ActorSystemOptions {
+  config: Config
+  logger: Logger
+  /** Main-thread store; default: lmdb under config.DATA_DIR (then closed by `close()`). Workers open their own. */
+  store?: Store
+  /** Path or file URL of the module exporting the LinkFactory; default: the Baileys link. Tests pass a fake. */
+  linkModule?: string
+}
+
+export interface ActorSystem extends SessionSystem {
+  /** The shard (worker thread) that owns a session. */
+  shardOf(id: string): number
+  /** Per-shard load, for metrics and tests. */
+  stats(): ShardStats[]
+  /** Test hook (GATEWAY_TEST_HOOKS only): ends one shard's worker thread as a crash would. */
+  terminateShardThread(shard: number): Promise<void>
+}
+
+/** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
+const SHARD_SHUTDOWN_MS = 10_000
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** The snapshot GET /session shows before the actor published anything. */
+function initialSnapshot(record: SessionRecord, generatedId = ''): SessionSnapshot {
+  return {
+    id: record.id,
+    state: record.qrDeadline === null ? 'connecting' : 'awaiting-qr',
+    generatedId,
+    name: '',
+    isConnected: false,
+    qrcode: '',
+    picture: '',
+    qrDeadline: record.qrDeadline,
+    version: 0,
+  }
+}
+
+export async function createActorSystem(options: ActorSystemOptions): Promise<ActorSystem> {
+  const { config, logger } = options
+  const log = logger.child({ component: 'actors' })
+  const ownsStore = options.store === undefined
+  if (ownsStore) {
+    // Before any thread maps the file: drops the pages deleted and reset sessions left behind (storage/compaction.ts).
+    const compaction = await compactStore(config.DATA_DIR)
+    if (compaction.compacted) log.info(compaction, 'storage compacted: removed sessions left no bytes behind')
+    else if (compaction.reason === 'in use by another process') log.warn('storage not compacted: another process has DATA_DIR open')
+  }
+  const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY })
+  const channelName = `gateway-actors-${randomUUID()}`
+  // Listen before any worker exists, so no snapshot is missed.
+  const cache = new SnapshotCache(channelName)
+  const telemetry = new TelemetryReceiver(channelName) // counters, loop delays, restore announcements of the threads
+  // View-only QR links: they follow the snapshots (a paired session ends them) and die with the session.
+  const viewTokens = new ViewTokens(id => cache.snapshotOf(id))
+  cache.onChange(event => {
+    if (event.type === 'deleted') viewTokens.revoke(event.id)
+    else viewTokens.observe(event.snapshot)
+  })
+
+  // Restored sessions answer GET /session at once, before their actors publish.
+  const now = Date.now()
+  for (const record of await store.listSessions()) {
+    if (record.qrDeadline !== null && record.qrDeadline <= now) continue // the worker deletes it on restore
+    const creds = record.qrDeadline === null ? await store.auth(record.id).readCreds().catch(() => undefined) : undefined
+    cache.add(record.sessionIdHash, initialSnapshot(record, creds?.me?.id ?? ''))
+  }
+
+  const filename = workerFilename()
+  const mediaSlots = newMediaSlotMemory()
+  const linkModule = options.linkModule ?? defaultLinkModule()
+  const pools = Array.from({ length: config.SHARDS }, (_, shard) => new ShardPool({
+    filename,
+    logger: log,
+    data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName, mediaSlots },
+    onThreadLost: lost => {
+      telemetry.threadLost(lost)
+      cache.markDisconnected(id => shardOf(id, config.SHARDS) === lost)
+    },
+  }))
+  const poolOf = (id: string): ShardPool => pools[shardOf(id, config.SHARDS)]!
+  const admission = new Admission({
+    shards: config.SHARDS, perSession: config.MAX_PENDING_PER_SESSION, shardLimit: config.MAX_QUEUE_PER_SHARD,
+  })
+  const unpaired = new UnpairedClients(config.UNPAIRED_PER_CLIENT, id => cache.snapshotOf(id)?.qrDeadline ?? undefined)
+
+  const inFlight = new Set<Promise<unknown>>()
+  let closing: Promise<void> | undefined
+
+  function track<T>(work: Promise<T>): Promise<T> {
+    inFlight.add(work)
+    work.then(() => inFlight.delete(work), () => inFlight.delete(work))
+    return work
+  }
+
+  function assertOpen(): void {
+    if (closing) throw new GatewayError('OVERLOADED', 'server is shutting down')
+  }
+
+  function assertKnown(id: string): void {
+    if (!cache.has(id)) throw new GatewayError('SESSION_NOT_FOUND')
+  }
+
+  /** Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). */
+  async function admitted<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const leave = admission.enter(id, shardOf(id, config.SHARDS))
+    try {
+      return await track(work())
+    } finally {
+      leave()
+    }
+  }
+
+  async function createSession(client = 'unknown'): Promise<{ id: string; sessionId: string }> {
+    assertOpen()
+    // The cache holds every live session (awaiting a QR or paired): the one count of what this process hosts.
+    if (config.MAX_SESSIONS > 0 && cache.size >= config.MAX_SESSIONS) throw sessionsFull(config.MAX_SESSIONS)
+    unpaired.check(client)
+    const { id, sessionId } = newSessionIds()
+    const now = Date.now()
+    const record: SessionRecord = {
+      id, sessionIdHash: hashSecret(sessionId), createdAt: now, unpairedSince: now,
+      qrDeadline: now + Math.min(config.SESSION_QR_LIFETIME_MS, config.UNPAIRED_MAX_LIFETIME_MS),
+    }
+    try {
+      await store.putSession(record)
+    } catch (err) {
+      // Disk full, quota, read-only volume...: the operator's to fix, the client's to retry later (503).
+      log.error({ err }, 'could not register a new session')
+      throw new GatewayError('STORAGE_UNAVAILABLE')
+    }
+    cache.add(record.sessionIdHash, initialSnapshot(record))
+    unpaired.add(client, id)
+    // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
+    track(poolOf(id).run({ sessionId: id, command: { type: 'start', id } }, { bypassLimit: true }))
+      .catch(err => log.error({ err, session: id }, 'could not start the session actor'))
+    return { id, sessionId }
+  }
+
+  async function run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
+    assertOpen()
+    assertKnown(id)
+    return admitted(id, () => poolOf(id).run({ sessionId: id, command }, { signal })) as Promise<ReplyValue<C>>
+  }
+
+  // Reset and delete take their place in admission like any command: a flood of them cannot crowd the shard.
+  async function reset(id: string): Promise<void> {
+    assertOpen()
+    assertKnown(id)
+    // A reset opens a new QR window: links to the old one end now, even if the reset itself fails.
+    viewTokens.revoke(id)
+    await admitted(id, () => poolOf(id).run({ sessionId: id, command: { type: 'reset' } }))
+  }
+
+  async function deleteSession(id: string): Promise<void> {
+    assertOpen()
+    assertKnown(id)
+    await admitted(id, () => poolOf(id).run({ sessionId: id, command: { type: 'delete' } }))
+    cache.remove(id) // the 'deleted' event does the same; this makes the 404 immediate for the caller
+  }
+
+  async function shutdown(): Promise<void> {
+    // Let in-flight commands finish, up to the grace period.
+    let timer: NodeJS.Timeout | undefined
+    const grace = new Promise<void>(resolve => { timer = setTimeout(resolve, config.SHUTDOWN_GRACE_MS) })
+    await Promise.race([Promise.allSettled([...inFlight]), grace])
+    clearTimeout(timer)
+    // Close every socket without logging out: the sessions come back on the next start.
+    await Promise.allSettled(pools.map(pool => withTimeout(
+      pool.run({ sessionId: '', command: { type: 'shutdown' } }, { bypassLimit: true }),
+      SHARD_SHUTDOWN_MS,
+    ).catch(err => log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'))))
+    await Promise.allSettled(pools.map(pool => pool.destroy()))
+    cache.close()
+    telemetry.close()
+    if (ownsStore) await store.close()
+  }
+
+  return {
+    createSession,
+    authenticate: (id, sessionId) => cache.authenticate(id, sessionId),
+    issueViewToken: id => {
+      assertOpen()
+      return viewTokens.issue(id)
+    },
+    viewQr: token => viewTokens.view(token),
+    run,
+    reset,
+    deleteSession,
+    close: () => (closing ??= shutdown()),
+    shardOf: id => shardOf(id, config.SHARDS),
+    stats: () => pools.map(p => p.stats()),
+    terminateShardThread: async shard => { await pools[shard]?.terminateThread() },
+    ops: systemOps({ pools, cache, telemetry, isClosing: () => closing !== undefined }),
+  }
+}

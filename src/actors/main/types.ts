@@ -1,0 +1,43 @@
+/**
+ * @module actors/main/types
+ * What the HTTP front end needs from the actor system. `createApp(deps)` takes any `SessionSystem`, so route
+ * tests pass a fake and `src/main.ts` passes the real, worker-thread one (`system.ts`).
+ */
+import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
+import type { SessionSnapshot } from '../../protocol/snapshot.js'
+import type { OpsSource } from '../../metrics/source.js'
+import type { QrView, ViewToken } from './view-tokens.js'
+
+export interface SessionSystem {
+  /**
+   * Registers a session and starts its actor; returns at once (the QR is produced in the background). `client`
+   * (http/client-key.ts) is who asked, for the cap of unpaired sessions per client (429 beyond it).
+   */
+  createSession(client?: string): Promise<{ id: string; sessionId: string }>
+  /**
+   * The session's latest snapshot when `id` exists and `sessionId` is its secret (compared in constant time);
+   * undefined otherwise: an unknown id and a wrong secret look the same (404). Answered from the main thread's
+   * snapshot cache with no thread hop.
+   */
+  authenticate(id: string, sessionId: string): SessionSnapshot | undefined
+  /**
+   * Runs a command on the session's actor (in its worker thread) and resolves with the reply value; rejects with
+   * a `GatewayError` (SESSION_NOT_CONNECTED, WORKER_CRASHED, OVERLOADED, ...).
+   */
+  run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>>
+  /**
+   * A view-only token for session `id`'s QR (view-tokens.ts), good until its QR window closes; the caller has
+   * authenticated the session. Throws SESSION_NOT_FOUND, or SESSION_ALREADY_PAIRED when there is no QR to show.
+   */
+  issueViewToken(id: string): ViewToken
+  /** The QR a view token shows; throws VIEW_LINK_NOT_FOUND (unknown, expired, revoked) or VIEW_LINK_USED (paired). */
+  viewQr(token: string): QrView
+  /** Restarts QR pairing: logs a paired device out, clears credentials, new QR, new QR deadline. */
+  reset(id: string): Promise<void>
+  /** Logs out (if paired) and deletes the session and all its data. */
+  deleteSession(id: string): Promise<void>
+  /** SIGTERM: waits for in-flight commands (up to a grace period), closes sockets without logging out. */
+  close(): Promise<void>
+  /** Readiness and metrics sources for /readyz and /metrics; absent = always ready, no actor metrics. */
+  ops?: OpsSource
+}

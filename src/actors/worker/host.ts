@@ -1,0 +1,155 @@
+/**
+ * @module actors/worker/host
+ * The worker-thread side of one shard: the actors of the sessions this shard owns, keyed by id. On start it
+ * restores every registered session whose shard is this one — which is also how a replacement thread, started by
+ * piscina after a crash, brings its sessions back from storage.
+ */
+import type { Logger } from 'pino'
+import type { Config } from '../../config.js'
+import { GatewayError } from '../../protocol/errors.js'
+import type { LinkFactory, SandboxTrust } from '../../platform/link.js'
+import type { SessionRecord, Store } from '../../storage/types.js'
+import type { MediaSlots } from '../../media/media-slots.js'
+import type { SnapshotPublisher } from './publisher.js'
+import { SessionActor } from '../session/session-actor.js'
+import { shardOf } from '../../protocol/shard.js'
+import type { ShardTask } from '../../protocol/thread.js'
+
+const RESTORE_POLL_MS = 50
+
+export interface HostDeps {
+  shard: number
+  shards: number
+  store: Store
+  config: Config
+  logger: Logger
+  publisher: SnapshotPublisher
+  loadLinkFactory: () => Promise<LinkFactory>
+  sandbox: () => Promise<SandboxTrust | undefined>
+  /** The shard's bound on media sends at once (media-slots.ts). */
+  media: MediaSlots
+}
+
+export class SessionHost {
+  readonly #deps: HostDeps
+  readonly #actors = new Map<string, SessionActor>()
+  /** Actors being created (the link module may still be loading): later tasks for them wait here. */
+  readonly #starting = new Map<string, Promise<void>>()
+  #shuttingDown = false
+  #restoring: Promise<void> = Promise.resolve()
+
+  constructor(deps: HostDeps) {
+    this.#deps = deps
+  }
+
+  get size(): number {
+    return this.#actors.size
+  }
+
+  /**
+   * Starts an actor for every registered session of this shard, RESTORE_CONCURRENCY at a time: each holds its slot
+   * until its link opens (or shows a QR, or fails; at most RESTORE_SLOT_MS). Two thousand sockets logging in at
+   * once starve each other's handshakes and keep-alives into timeouts and retries; a bounded stream does not. A
+   * command for a session not restored yet starts it at once (#actorFor). Failures are per session, logged.
+   */
+  restore(): Promise<void> {
+    return (this.#restoring = this.#restoreAll())
+  }
+
+  async #restoreAll(): Promise<void> {
+    const { store, shard, shards, logger, config } = this.#deps
+    const mine = (await store.listSessions()).filter(r => shardOf(r.id, shards) === shard)
+    logger.info({ sessions: mine.length }, 'restoring sessions of this shard')
+    let next = 0
+    const lane = async (): Promise<void> => {
+      for (let i = next++; i < mine.length && !this.#shuttingDown; i = next++) {
+        const record = mine[i]!
+        try {
+          await this.#ensure(record)
+          await this.#settled(record.id, config.RESTORE_SLOT_MS)
+        } catch (err) {
+          logger.error({ err, session: record.id }, 'could not restore session')
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(config.RESTORE_CONCURRENCY, mine.length) }, lane))
+    logger.info({ sessions: mine.length }, 'restored the sessions of this shard')
+  }
+
+  /** Resolves once the session's actor is no longer connecting, or after `timeoutMs`. */
+  async #settled(id: string, timeoutMs: number): Promise<void> {
+    // polling a few dozen flags is cheaper and simpler than an event per actor that only the restore wants
+    for (const end = Date.now() + timeoutMs; Date.now() < end && !this.#shuttingDown;) {
+      if (!this.#actors.get(id)?.isConnecting) return
+      await new Promise(resolve => setTimeout(resolve, RESTORE_POLL_MS))
+    }
+  }
+
+  async handle(task: ShardTask, signal: AbortSignal): Promise<unknown> {
+    const { command } = task
+    switch (command.type) {
+      case 'shutdown':
+        await this.#shutdown()
+        return null
+      case 'start': {
+        const record = await this.#deps.store.getSession(command.id)
+        if (!record) throw new GatewayError('SESSION_NOT_FOUND')
+        await this.#ensure(record)
+        return null
+      }
+      default: {
+        const actor = await this.#actorFor(task.sessionId)
+        if (!actor) throw new GatewayError('SESSION_NOT_FOUND')
+        return actor.run(command, signal)
+      }
+    }
+  }
+
+  /** The session's actor; waits for one being created, and starts a registered one this thread has not seen. */
+  async #actorFor(id: string): Promise<SessionActor | undefined> {
+    await this.#starting.get(id)
+    const actor = this.#actors.get(id)
+    if (actor || this.#shuttingDown) return actor
+    const record = await this.#deps.store.getSession(id)
+    if (!record || shardOf(id, this.#deps.shards) !== this.#deps.shard) return undefined
+    await this.#ensure(record)
+    return this.#actors.get(id)
+  }
+
+  /** Creates and starts the actor unless it exists or is being created (a `start` may race the restore). */
+  #ensure(record: SessionRecord): Promise<void> {
+    const pending = this.#starting.get(record.id)
+    if (pending) return pending
+    if (this.#actors.has(record.id) || this.#shuttingDown) return Promise.resolve()
+    const starting = this.#create(record).finally(() => this.#starting.delete(record.id))
+    this.#starting.set(record.id, starting)
+    return starting
+  }
+
+  async #create(record: SessionRecord): Promise<void> {
+    const createLink = await this.#deps.loadLinkFactory()
+    if (this.#shuttingDown) return
+    const actor = new SessionActor({
+      record,
+      createLink,
+      store: this.#deps.store,
+      config: this.#deps.config,
+      logger: this.#deps.logger,
+      publisher: this.#deps.publisher,
+      sandbox: this.#deps.sandbox,
+      media: this.#deps.media,
+      onDeleted: id => this.#actors.delete(id),
+    })
+    this.#actors.set(record.id, actor)
+    await actor.start()
+  }
+
+  async #shutdown(): Promise<void> {
+    // as before the restore was staggered: let it finish (it also deletes sessions whose QR deadline passed)
+    await this.#restoring.catch(() => undefined)
+    this.#shuttingDown = true
+    const actors = [...this.#actors.values()]
+    this.#actors.clear()
+    await Promise.allSettled(actors.map(a => a.shutdown()))
+  }
+}

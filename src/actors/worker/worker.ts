@@ -1,0 +1,89 @@
+/**
+ * @module actors/worker/worker
+ * The piscina worker entry of one shard (one thread per shard). On load it opens the store, starts restoring the
+ * shard's sessions in the background, and listens for aborts from the main thread. The default export handles one
+ * task and always resolves with a `Reply`: errors travel as plain `{ code, message }` data.
+ */
+import { BroadcastChannel, workerData } from 'node:worker_threads'
+import type { Reply } from '../../protocol/commands.js'
+import { toWireError } from '../../protocol/errors.js'
+import { openLmdbStore } from '../../storage/lmdb-store.js'
+import { SessionHost } from './host.js'
+import { routeLibsignalConsole } from '../../platform/baileys/patches/libsignal-console.js'
+import { linkFactoryLoader } from './link-loader.js'
+import { SnapshotPublisher } from './publisher.js'
+import { sandboxTrustLoader } from './sandbox-trust.js'
+import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from '../../protocol/thread.js'
+import { startThreadTelemetry } from '../../metrics/thread-telemetry.js'
+import { createRootLogger } from '../../logger.js'
+import { MediaSlots } from '../../media/media-slots.js'
+import { closeThreadMediaPool } from '../../media/upload/media-pool.js'
+
+const data = workerData as ShardWorkerData
+const logger = createRootLogger(data.config.LOG_LEVEL, data.config.LOG_FORMAT === 'pretty').child({ shard: data.shard })
+
+// Baileys has async event listeners; one unhandled rejection must not take down every session of the shard.
+process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
+process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
+routeLibsignalConsole(logger)
+
+const store = openLmdbStore(data.dataDir, { dataKey: data.config.DATA_KEY })
+const publisher = new SnapshotPublisher(data.channelName)
+const host = new SessionHost({
+  shard: data.shard,
+  shards: data.shards,
+  store,
+  config: data.config,
+  logger,
+  publisher,
+  loadLinkFactory: linkFactoryLoader(data.linkModule),
+  sandbox: sandboxTrustLoader(data.config.SANDBOX_URL),
+  media: new MediaSlots({
+    perShard: data.config.MEDIA_SENDS_PER_SHARD, perProcess: data.config.MEDIA_SENDS_PER_PROCESS, shared: data.mediaSlots,
+  }),
+})
+// Not awaited: piscina only replaces a crashed thread that once reported ready, so the thread must become ready
+// quickly even when restoring many sessions takes a while. Tasks do not wait for it either: a command for a session
+// not restored yet starts that session at once (SessionHost), so the API answers throughout a long restore.
+const restored = host.restore().catch(err => logger.error({ err }, 'restore failed'))
+// Counters and event-loop delay to the main thread once a second; /readyz waits for the restore announcement.
+const telemetry = startThreadTelemetry(data.channelName, `shard-${data.shard}`)
+void restored.then(() => telemetry.announceRestored(data.shard))
+
+// Aborts arrive on a channel because aborting a running piscina task would terminate the whole thread.
+const running = new Map<number, AbortController>()
+const abortedEarly = new Set<number>()
+const control = new BroadcastChannel(controlChannel(data.channelName))
+control.onmessage = (event: unknown) => {
+  const message = (event as MessageEvent<ControlMessage>).data
+  if (message?.type !== 'abort') return
+  const controller = running.get(message.taskId)
+  if (controller) controller.abort()
+  else {
+    abortedEarly.add(message.taskId)
+    if (abortedEarly.size > 10_000) abortedEarly.clear()
+  }
+}
+control.unref()
+
+export default async function handle(task: ShardTask): Promise<Reply> {
+  const controller = new AbortController()
+  running.set(task.taskId, controller)
+  if (abortedEarly.delete(task.taskId)) controller.abort()
+  try {
+    return { ok: true, value: await host.handle(task, controller.signal) }
+  } catch (err) {
+    const error = toWireError(err)
+    if (error.code === 'INTERNAL' && !controller.signal.aborted) logger.error({ err, command: task.command.type }, 'command failed')
+    return { ok: false, error }
+  } finally {
+    running.delete(task.taskId)
+    if (task.command.type === 'shutdown') {
+      control.close()
+      publisher.close()
+      telemetry.stop()
+      await closeThreadMediaPool()
+      await store.close()
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * @module platform/baileys/link/connection-events
+ * Baileys' `creds.update` and `connection.update` → LinkEvents (BAILEYS-MAPPING §1, §4): QR, pairing, open, name
+ * changes, and the close reason. The link's connection state is a plain object the socket layer shares with these
+ * handlers; what to do about persistence, contacts and teardown stays with the socket layer (the hooks).
+ */
+import type { AuthenticationCreds, WASocket } from '@whiskeysockets/baileys'
+import type { Logger } from 'pino'
+import { closeReasonOf, disconnectFacts } from '../close-reason.js'
+import type { CloseReason, LinkEvents } from '../../link.js'
+
+export interface ConnectionState {
+  /** Logged in and usable (between `open` and `close`). */
+  open: boolean
+  /** The account has been paired (creds.me set or pair-success seen). */
+  paired: boolean
+  /** close() or logout() was called. */
+  closedByUs: boolean
+  /** The account's display name as last reported ('' while unknown). */
+  name: string
+}
+
+export interface ConnectionHooks {
+  events: LinkEvents
+  log: Logger
+  /** Baileys changed the credentials (in place). */
+  credsChanged(): void
+  /** The connection opened. */
+  opened(): void
+  /** The socket closed; `reason` already accounts for `closedByUs`. */
+  closed(reason: CloseReason, detail: string): void
+}
+
+export function wireConnectionEvents(sock: WASocket, creds: AuthenticationCreds, state: ConnectionState,
+  hooks: ConnectionHooks): void {
+  const { events } = hooks
+  sock.ev.on('creds.update', update => {
+    hooks.credsChanged()
+    if (update.me?.id) state.paired = true
+    const name = update.me?.name ?? creds.me?.name
+    if (name && name !== state.name) {
+      const hadName = !!state.name
+      state.name = name
+      if (state.open) {
+        events.name(name)
+        // Baileys skips `presence available` while the name is empty (§4): send it now that we have one
+        if (!hadName) sock.sendPresenceUpdate('available').catch(err => hooks.log.debug({ err }, 'presence available failed'))
+      }
+    }
+  })
+  sock.ev.on('connection.update', update => {
+    if (update.qr) events.qr(update.qr)
+    if (update.isNewLogin) {
+      state.paired = true
+      const me = creds.me
+      if (me?.id) events.paired({ id: me.id, ...(me.lid ? { lid: me.lid } : {}), ...(me.name ? { name: me.name } : {}) })
+    }
+    if (update.connection === 'open') {
+      state.open = true
+      const me = creds.me
+      state.name = me?.name ?? state.name
+      events.open({ id: me?.id ?? '', ...(me?.lid ? { lid: me.lid } : {}), name: me?.name ?? '' })
+      hooks.opened()
+    }
+    if (update.connection === 'close') {
+      state.open = false
+      const facts = disconnectFacts(update.lastDisconnect?.error)
+      const reason = closeReasonOf({ ...facts, paired: state.paired, closedByUs: state.closedByUs })
+      hooks.closed(reason, `${facts.statusCode ?? ''} ${facts.message ?? ''}`.trim())
+    }
+  })
+}

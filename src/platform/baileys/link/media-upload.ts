@@ -1,0 +1,99 @@
+/**
+ * @module platform/baileys/link/media-upload
+ * Media files are encrypted and uploaded in the shard's media pool (src/media/upload), off the shard thread and at
+ * a low CPU priority, instead of by Baileys on the thread that serves every session of the shard. The link asks
+ * the platform for the media connection (hosts and auth), hands the file to the pool, and gives Baileys the result
+ * through its media cache hook: `prepareWAMessageMedia` looks up `<type>:<url>` there first and, on a hit, builds
+ * the message from the cached proto plus the content's own fields (caption, mimetype, thumbnail...) without
+ * touching the file. So the message is exactly the one Baileys would have made, only the work moved.
+ */
+import {
+  getAudioDuration, MEDIA_HKDF_KEY_MAPPING, MEDIA_PATH_MAP, proto, unixTimestampSeconds, type CacheStore, type WASocket,
+} from '@whiskeysockets/baileys'
+import { threadMediaPool } from '../../../media/upload/media-pool.js'
+import type { UploadJob, UploadResult } from '../../../media/upload/job.js'
+import { GatewayError } from '../../../protocol/errors.js'
+import { withTimeout } from '../query.js'
+import type { LinkSocket } from './socket.js'
+
+export type UploadKind = 'image' | 'video' | 'audio' | 'document'
+
+const UPLOAD_TIMEOUT_MS = 120_000
+
+/** Uploads one file through the pool; a refused upload is retried once with a fresh media connection. */
+export async function uploadInPool(conn: LinkSocket, sock: WASocket, mode: UploadJob['mode'], kind: UploadKind,
+  filePath: string): Promise<UploadResult> {
+  const pool = threadMediaPool({ threads: conn.config.MEDIA_SENDS_PER_SHARD, nice: conn.config.MEDIA_THREAD_NICE })
+  let failure = ''
+  for (const force of [false, true]) {
+    const mediaConn = await withTimeout(sock.refreshMediaConn(force), conn.config.QUERY_TIMEOUT_MS)
+    const outcome = await pool.run({
+      mode, filePath,
+      ...(mode === 'encrypted' ? { keyInfo: `WhatsApp ${MEDIA_HKDF_KEY_MAPPING[kind]} Keys` } : {}),
+      target: {
+        hosts: mediaConn.hosts.map(h => h.hostname),
+        auth: mediaConn.auth,
+        pathPrefix: mode === 'encrypted' ? MEDIA_PATH_MAP[kind]! : `/newsletter/newsletter-${kind}`,
+        timeoutMs: UPLOAD_TIMEOUT_MS,
+        ...(conn.options.sandbox ? { ca: conn.options.sandbox.caCert } : {}),
+      },
+    })
+    if (outcome.ok) return outcome.result
+    failure = outcome.reason
+  }
+  conn.log.warn({ reason: failure, kind }, 'media upload failed')
+  throw new GatewayError('PLATFORM_REJECTED', 'the platform rejected the message (media upload failed)')
+}
+
+/**
+ * The end-to-end media file of a message content, if it has one: `{ document: { url: <temp file> } }` and so on,
+ * as message-content.ts builds them. Contents whose media is a buffer (a recompressed status image) are left to
+ * Baileys: they are small.
+ */
+export function mediaFileOf(content: object): { kind: UploadKind; filePath: string } | undefined {
+  for (const kind of ['image', 'video', 'audio', 'document'] as const) {
+    const media = (content as Record<string, unknown>)[kind]
+    if (media && typeof media === 'object' && 'url' in media && typeof media.url === 'string') {
+      return { kind, filePath: media.url }
+    }
+  }
+  return undefined
+}
+
+/** What `sendMessage`/`generateWAMessage` take as `mediaCache`: answers exactly this one file, stores nothing. */
+export function preparedMediaCache(kind: UploadKind, filePath: string, uploaded: UploadResult): CacheStore {
+  const encoded = proto.Message.encode(proto.Message.fromObject({
+    [`${kind}Message`]: {
+      url: uploaded.answer.url,
+      directPath: uploaded.answer.directPath,
+      mediaKey: uploaded.mediaKey,
+      fileEncSha256: uploaded.fileEncSha256,
+      fileSha256: uploaded.fileSha256,
+      fileLength: uploaded.fileLength,
+      mediaKeyTimestamp: unixTimestampSeconds(),
+    },
+  })).finish()
+  const key = `${kind}:${filePath}`
+  return {
+    get: <T>(k: string): T | undefined => (k === key ? encoded as T : undefined),
+    set: () => undefined,
+    del: () => undefined,
+    flushAll: () => undefined,
+  }
+}
+
+/**
+ * Uploads the content's media file (if any) in the pool and returns the options that make Baileys use it. An
+ * audio without a duration gets one measured here first, as Baileys would have (it skips that on a cache hit).
+ */
+export async function poolMediaOptions(conn: LinkSocket, sock: WASocket,
+  content: object): Promise<{ mediaCache?: CacheStore }> {
+  const media = mediaFileOf(content)
+  if (!media) return {}
+  if (media.kind === 'audio' && (content as { seconds?: number }).seconds === undefined) {
+    const seconds = await getAudioDuration(media.filePath).catch(() => undefined)
+    if (seconds !== undefined) (content as { seconds?: number }).seconds = seconds
+  }
+  const uploaded = await uploadInPool(conn, sock, 'encrypted', media.kind, media.filePath)
+  return { mediaCache: preparedMediaCache(media.kind, media.filePath, uploaded) }
+}

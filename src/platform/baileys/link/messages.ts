@@ -1,0 +1,117 @@
+/**
+ * @module platform/baileys/link/messages
+ * Sending on an open link (BAILEYS-MAPPING §2): media is downloaded by the gateway first, a 1:1 send goes to the
+ * contact's LID when one is known, and a send resolves only after the server's ack. Channel media takes the
+ * newsletter upload path (newsletter-media.ts); a refused channel post is explained from the account's role.
+ * Also chat states (typing), which need no ack.
+ */
+import {
+  generateMessageIDV2, jidNormalizedUser, type MiscMessageGenerationOptions, type WASocket,
+} from '@whiskeysockets/baileys'
+import { GatewayError } from '../../../protocol/errors.js'
+import type { Destination, MessageContent, TypingDestination } from '../../../protocol/spec-types.js'
+import { sendAndAwaitAck } from '../ack.js'
+import { isConnectionClosed } from '../boom.js'
+import { phoneJid } from '../mapping/jids.js'
+import type { PlatformLink } from '../../link.js'
+import { prepareMessageContent, type PreparedContent } from '../mapping/message-content.js'
+import {
+  explainChannelRejection, sendNewsletterMedia, type NewsletterMediaInput, type NewsletterMediaKind,
+} from '../newsletter-media.js'
+import { iqErrorCode, withTimeout } from '../query.js'
+import type { ChannelOps } from './channels.js'
+import { poolMediaOptions, uploadInPool } from './media-upload.js'
+import type { LinkSocket } from './socket.js'
+
+export type MessageOps = Pick<PlatformLink, 'sendMessage' | 'presence'>
+
+/** Runs `send` and waits for the server ack of `id`; a socket closing on the way is SESSION_NOT_CONNECTED. */
+export async function sendWithAck<T>(conn: LinkSocket, sock: WASocket, id: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await sendAndAwaitAck(sock.ws, id, conn.config.ACK_TIMEOUT_MS, send, conn.ended)
+  } catch (err) {
+    if (err instanceof GatewayError) throw err
+    if (isConnectionClosed(err)) throw new GatewayError('SESSION_NOT_CONNECTED')
+    throw err
+  }
+}
+
+/** A media message → the channel upload's input (with the thumbnail made while preparing it, if any). */
+function newsletterMediaInput(c: Extract<MessageContent, { type: NewsletterMediaKind }>,
+  media: NonNullable<PreparedContent['media']>, jpegThumbnail: string | undefined): NewsletterMediaInput {
+  return {
+    kind: media.kind,
+    filePath: media.file.path,
+    mimetype: c.type === 'image' ? c.image.mimetype : c.type === 'video' ? c.video.mimetype
+      : c.type === 'audio' ? c.audio.mimetype : c.document.mimetype,
+    ...('text' in c && c.text ? { caption: c.text } : {}),
+    ...(jpegThumbnail ? { jpegThumbnail } : {}),
+    ...(c.type === 'video' ? { seconds: c.video.duration } : c.type === 'audio' ? { seconds: c.audio.duration } : {}),
+    ...(c.type === 'document' ? { fileName: c.document.name } : {}),
+  }
+}
+
+export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'channelRole'>): MessageOps {
+  const timeoutMs = conn.config.QUERY_TIMEOUT_MS
+
+  /** Phone → the contact's LID when one is known (1:1 sends to LID-migrated contacts), else the PN JID. */
+  async function phoneDestination(sock: WASocket, digits: string): Promise<string> {
+    const pn = phoneJid(digits)
+    try {
+      const lid = await withTimeout(sock.signalRepository.lidMapping.getLIDForPN(pn), timeoutMs)
+      if (lid) return jidNormalizedUser(lid)
+    } catch (err) {
+      conn.log.debug({ err, pn }, 'LID lookup failed, sending to the phone-number JID')
+    }
+    return pn
+  }
+
+  return {
+    async sendMessage(destination: Destination, content: MessageContent, signal?: AbortSignal): Promise<{ messageId: string }> {
+      const sock = conn.requireOpen()
+      const prepared = await prepareMessageContent(content, { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log }, signal)
+      try {
+        const id = generateMessageIDV2(sock.user?.id)
+        if (destination.kind === 'newsletter' && prepared.media) {
+          const channelSock = {
+            query: sock.query,
+            uploadRaw: (kind: NewsletterMediaKind, filePath: string) => uploadInPool(conn, sock, 'raw', kind, filePath),
+          }
+          const input = newsletterMediaInput(content as Extract<MessageContent, { type: NewsletterMediaKind }>,
+            prepared.media, (prepared.content as { jpegThumbnail?: string }).jpegThumbnail)
+          await sendNewsletterMedia(channelSock, destination.jid, id, input, { ackTimeoutMs: conn.config.ACK_TIMEOUT_MS })
+          return { messageId: id }
+        }
+        const jid = destination.kind === 'phone' ? await phoneDestination(sock, destination.phone) : destination.jid
+        // the media file (if any) is encrypted and uploaded in the media pool; Baileys builds the message from it
+        const options: MiscMessageGenerationOptions = { messageId: id, ...await poolMediaOptions(conn, sock, prepared.content) }
+        const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
+        // kept before the 200, so a recipient's retry receipt is answered even after a crash (link/retry-messages.ts)
+        const chats = destination.kind === 'phone' ? [jid, phoneJid(destination.phone)] : [jid]
+        await conn.retries.remember(id, chats, sent?.message)
+        return { messageId: id }
+      } catch (err) {
+        // Baileys fetches the group's metadata before a group send: an unknown group (404) or one we are not in (403)
+        // surfaces as a bare iq error, which the caller should see as GROUP_NOT_FOUND.
+        if (destination.kind === 'group' && [403, 404].includes(iqErrorCode(err) ?? 0)) throw new GatewayError('GROUP_NOT_FOUND')
+        if (destination.kind !== 'newsletter') throw err
+        throw await explainChannelRejection(err, content.type, () => channels.channelRole(sock, destination.jid))
+      } finally {
+        await prepared.dispose()
+      }
+    },
+
+    async presence(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void> {
+      const sock = conn.requireOpen()
+      // the same address as messages: a contact moved to LID addressing would never see a typing sent to its number
+      const jid = destination.kind === 'group' ? destination.jid : await phoneDestination(sock, destination.phone)
+      try {
+        await sock.sendPresenceUpdate(state, jid)
+      } catch (err) {
+        // the socket closed under us (a drop the link has not reported yet): the spec's answer, not a 500 of our own
+        if (isConnectionClosed(err)) throw new GatewayError('SESSION_NOT_CONNECTED')
+        throw err
+      }
+    },
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * @module platform/baileys/link/socket-config
+ * Builds the one Baileys socket of a link: the `makeWASocket` options the gateway relies on (BAILEYS-MAPPING §1.1)
+ * and, against the loopback sandbox, the trust wiring that lets the unmodified client verify it (PLATFORM-PROTOCOL
+ * M1, M4).
+ */
+import makeWASocket, {
+  Browsers, makeCacheableSignalKeyStore, WA_CERT_DETAILS,
+  type AuthenticationCreds, type GroupMetadata, type WAMessageKey, type WASocket, type proto,
+} from '@whiskeysockets/baileys'
+import type { Logger } from 'pino'
+import type { LinkOptions } from '../../link.js'
+import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
+import { setPlatformSignatureCheck } from '../patches/signature-check.js'
+import { installSignalQueueContext } from '../patches/signal-queue-context.js'
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
+/** Baileys logs a lot at info, and at debug/trace whole stanzas, decrypted messages and key-store traffic: its child
+ * logger runs at warn even when LOG_LEVEL is debug or trace (SECURITY.md), or quieter with the gateway. */
+const quietLevel = (parent: string): string => (LEVELS.indexOf(parent) > LEVELS.indexOf('warn') ? parent : 'warn')
+
+export interface BaileysSocket {
+  sock: WASocket
+  /** The child logger handed to Baileys (also for Baileys helpers the link calls itself). */
+  logger: Logger
+  /** The sandbox's TLS agents; the link destroys them when it ends. Undefined for the real platform. */
+  agents: SandboxAgents | undefined
+}
+
+export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCreds,
+  cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>,
+  getMessage: (key: WAMessageKey) => Promise<proto.IMessage | undefined>): BaileysSocket {
+  const { auth, sandbox } = options
+  // the parent already names the session (`session: <id>`)
+  const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
+  const sandboxConfig: Record<string, unknown> = {}
+  let agents: SandboxAgents | undefined
+  setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)
+  installSignalQueueContext()
+  if (sandbox) {
+    // the very object noise-handler reads (PLATFORM-PROTOCOL M1): the sandbox signs its own certificate chain
+    WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(sandbox.rootPublicKey, 'base64')
+    agents = sandboxAgents(sandbox.caCert)
+    sandboxConfig.waWebSocketUrl = sandbox.wsUrl
+    sandboxConfig.fetchAgent = agents.https // media uploads go through node https with this agent
+    sandboxConfig.options = { dispatcher: agents.dispatcher } // Baileys-side downloads use global fetch
+    if (sandbox.wsUrl.startsWith('wss:')) sandboxConfig.agent = agents.https
+  }
+  try {
+    // Each socket enables an AsyncLocalStorage of its own (Baileys issue #2806). On Node 20 that made every async
+    // step cost more with each socket; on Node 24 storages live in async context frames and the cost stays flat
+    // however many sockets a thread holds (`npm run bench:scale:context`), so no workaround is needed.
+    const sock = makeWASocket({
+      auth: { creds, keys: makeCacheableSignalKeyStore(auth.keys, logger) },
+      logger,
+      browser: Browsers.macOS('Chrome'),
+      syncFullHistory: false,
+      markOnlineOnConnect: true,
+      cachedGroupMetadata,
+      // a recipient's retry receipt for a message Baileys no longer holds in memory (link/retry-messages.ts)
+      getMessage,
+      ...sandboxConfig,
+    })
+    return { sock, logger, agents }
+  } catch (err) {
+    agents?.destroy()
+    throw err
+  }
+}

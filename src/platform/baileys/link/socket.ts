@@ -1,0 +1,151 @@
+/**
+ * @module platform/baileys/link/socket
+ * The bottom layer of a link: one Baileys socket, never reused. It reads the credentials and opens the socket,
+ * persists credentials as Baileys mutates them, turns socket events into LinkEvents and stored contacts, and owns
+ * the one idempotent teardown (`close`, `logout`). The operation layers (groups, channels, messages, status) build
+ * on it through `requireOpen()` and the shared per-link state.
+ */
+import { initAuthCreds, jidNormalizedUser, type AuthenticationCreds, type WASocket } from '@whiskeysockets/baileys'
+import type { Logger } from 'pino'
+import type { Config } from '../../../config.js'
+import { downloadOptionsFromConfig, type DownloadOptions } from '../../../media/download.js'
+import { ffmpegOptionsFromConfig, type FfmpegOptions } from '../../../media/ffmpeg.js'
+import { GatewayError } from '../../../protocol/errors.js'
+import type { CloseReason, LinkEvents, LinkOptions } from '../../link.js'
+import { withTimeout } from '../query.js'
+import type { SandboxAgents } from '../sandbox-agents.js'
+import { resyncContactsIfEmpty, storeContactEvents } from './address-book.js'
+import { LinkCaches } from './caches.js'
+import { wireConnectionEvents, type ConnectionState } from './connection-events.js'
+import { guardEvents } from './guarded-events.js'
+import { RetryMessages } from './retry-messages.js'
+import { openBaileysSocket } from './socket-config.js'
+
+export class LinkSocket {
+  readonly options: LinkOptions
+  readonly config: Config
+  readonly log: Logger
+  /** How the link downloads media itself (trusting the sandbox CA when there is one). */
+  readonly download: DownloadOptions
+  /** How video thumbnails run ffmpeg (FFMPEG_* settings). */
+  readonly ffmpeg: FfmpegOptions
+  readonly caches: LinkCaches
+  /** Sent messages kept for retry receipts: sends record into it, Baileys' getMessage reads from it. */
+  readonly retries: RetryMessages
+  /** Aborted when the socket ends: pending ack waits fail at once instead of timing out. */
+  readonly #ended = new AbortController()
+  readonly #events: LinkEvents
+  readonly #state: ConnectionState = { open: false, paired: false, closedByUs: false, name: '' }
+  #sock: WASocket | undefined
+  #baileysLogger: Logger | undefined
+  #agents: SandboxAgents | undefined
+  #closeEmitted = false
+  #credsWrite: Promise<void> = Promise.resolve()
+
+  /** Starts connecting right away (credentials are read asynchronously). */
+  constructor(options: LinkOptions) {
+    this.options = options
+    this.config = options.config
+    this.log = options.logger
+    this.#events = guardEvents(options.events, this.log)
+    this.ffmpeg = ffmpegOptionsFromConfig(options.config)
+    this.caches = new LinkCaches(options.config.PICTURE_CACHE_MS)
+    this.retries = new RetryMessages(options.sentMessages, this.log)
+    this.download = {
+      ...downloadOptionsFromConfig(options.config),
+      ...(options.sandbox ? { ca: options.sandbox.caCert } : {}),
+    }
+    this.#start().catch(err => {
+      this.log.error({ err }, 'platform link failed to start')
+      this.#emitClose(this.#state.closedByUs ? 'closed-by-us' : 'connection-lost', (err as Error).message ?? String(err))
+    })
+  }
+
+  get ended(): AbortSignal { return this.#ended.signal }
+  /** The sandbox's TLS agents (the channel media upload needs them too). */
+  get agents(): SandboxAgents | undefined { return this.#agents }
+  /** The logger Baileys itself uses, for Baileys helpers the layers call. */
+  get baileysLogger(): Logger { return this.#baileysLogger ?? this.log }
+
+  async #start(): Promise<void> {
+    const creds = (await this.options.auth.readCreds()) ?? initAuthCreds()
+    if (this.#state.closedByUs) return this.#emitClose('closed-by-us', 'closed before connecting')
+    this.#state.paired = !!creds.me?.id
+    this.#state.name = creds.me?.name ?? ''
+    const opened = openBaileysSocket(this.options, creds, async jid => this.caches.groups.get(jid), this.retries.getMessage)
+    this.#baileysLogger = opened.logger
+    this.#agents = opened.agents
+    this.#sock = opened.sock
+    this.#wire(opened.sock, creds)
+  }
+
+  #wire(sock: WASocket, creds: AuthenticationCreds): void {
+    wireConnectionEvents(sock, creds, this.#state, {
+      events: this.#events,
+      log: this.log,
+      credsChanged: () => this.#persistCreds(creds),
+      opened: () => {
+        resyncContactsIfEmpty(sock, this.options.contacts, this.log, this.config.QUERY_TIMEOUT_MS)
+          .catch(err => this.log.warn({ err }, 'contact resync failed'))
+      },
+      closed: (reason, detail) => this.#emitClose(reason, detail),
+    })
+    storeContactEvents(sock, this.options.contacts, this.log)
+    this.caches.wire(sock)
+    this.retries.start(sock, this.config.RETRY_STORE_MAX_AGE_MS)
+  }
+
+  /** Baileys mutates creds in place: write the whole object, in order, never blocking the socket. */
+  #persistCreds(creds: AuthenticationCreds): void {
+    this.#credsWrite = this.#credsWrite
+      .then(() => this.options.auth.writeCreds(creds))
+      .catch(err => this.log.error({ err }, 'writing credentials failed'))
+  }
+
+  #emitClose(reason: CloseReason, detail: string): void {
+    if (this.#closeEmitted) return
+    this.#closeEmitted = true
+    this.#state.open = false
+    this.#ended.abort()
+    this.#agents?.destroy()
+    this.retries.stop()
+    // let pending credential writes land before the actor acts on the close (e.g. reconnects with the same store)
+    void this.#credsWrite.then(() => this.#events.close(reason, detail))
+  }
+
+  async close(): Promise<void> {
+    if (this.#state.closedByUs) return
+    this.#state.closedByUs = true
+    // not awaited: end() waits for the WebSocket to close, which must not hold up a shutdown
+    this.#sock?.end(undefined).catch(err => this.log.debug({ err }, 'socket end failed'))
+    if (this.#sock) this.#emitClose('closed-by-us', 'closed')
+    await this.#credsWrite
+  }
+
+  async logout(): Promise<void> {
+    const sock = this.#sock
+    if (sock && this.#state.open && !this.#state.closedByUs) {
+      this.#state.closedByUs = true
+      try {
+        await withTimeout(sock.logout(), this.config.QUERY_TIMEOUT_MS)
+      } catch (err) {
+        this.log.warn({ err }, 'logout on the platform failed; closing anyway')
+      }
+      this.#state.closedByUs = false // let close() run its idempotent path
+    }
+    await this.close()
+  }
+
+  /** The socket, when the link is open and not closing; else SESSION_NOT_CONNECTED. */
+  requireOpen(): WASocket {
+    if (!this.#sock || !this.#state.open || this.#state.closedByUs) throw new GatewayError('SESSION_NOT_CONNECTED')
+    return this.#sock
+  }
+
+  /** The account's own JID without device part (the socket knows it once paired). */
+  ownJid(sock: WASocket): string {
+    const id = sock.authState.creds.me?.id
+    if (!id) throw new GatewayError('SESSION_NOT_CONNECTED')
+    return jidNormalizedUser(id)
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * @module platform/baileys/link/status
+ * Posting a status on an open link (BAILEYS-MAPPING §3): the account's status privacy picks the recipients, the
+ * message is generated (and its media uploaded) once, then relayed in batches under one id, each batch waiting for
+ * its server ack.
+ */
+import { generateMessageIDV2, generateWAMessage, S_WHATSAPP_NET, type WASocket } from '@whiskeysockets/baileys'
+import type { StatusContent } from '../../../protocol/spec-types.js'
+import type { PlatformLink } from '../../link.js'
+import { prepareStatusContent, STATUS_BACKGROUND } from '../mapping/message-content.js'
+import { iqErrorCode, queryOrTimeout } from '../query.js'
+import { batches, parseStatusPrivacy, pickStatusRecipients, type StatusPrivacy } from '../mapping/status-recipients.js'
+import { poolMediaOptions } from './media-upload.js'
+import { sendWithAck } from './messages.js'
+import type { LinkSocket } from './socket.js'
+
+/** Recipients per status relay; one message id and one media upload are reused for every batch. */
+export const STATUS_BATCH_SIZE = 500
+const STATUS_JID = 'status@broadcast'
+
+export type StatusOps = Pick<PlatformLink, 'postStatus'>
+
+export function makeStatus(conn: LinkSocket): StatusOps {
+  async function statusPrivacy(sock: WASocket): Promise<StatusPrivacy> {
+    try {
+      const res = await queryOrTimeout(sock.query, {
+        tag: 'iq', attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'status' }, content: [{ tag: 'privacy', attrs: {} }],
+      }, conn.config.QUERY_TIMEOUT_MS)
+      return parseStatusPrivacy(res)
+    } catch (err) {
+      if (iqErrorCode(err) === 404) return parseStatusPrivacy(undefined) // no setting stored: "my contacts"
+      throw err
+    }
+  }
+
+  return {
+    async postStatus(status: StatusContent, signal?: AbortSignal): Promise<{ statusId: string }> {
+      const sock = conn.requireOpen()
+      const privacy = await statusPrivacy(sock)
+      const recipients = pickStatusRecipients(privacy, await conn.options.contacts.all(), conn.ownJid(sock))
+      const prepared = await prepareStatusContent(status, { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log }, signal)
+      try {
+        const id = generateMessageIDV2(sock.user?.id)
+        // generated (and media uploaded) once; each batch relays the same message under the same id
+        const message = await generateWAMessage(STATUS_JID, prepared.content, {
+          logger: conn.baileysLogger,
+          userJid: sock.authState.creds.me!.id,
+          upload: sock.waUploadToServer,
+          messageId: id,
+          ...(status.type === 'text' ? { backgroundColor: STATUS_BACKGROUND } : {}),
+          ...await poolMediaOptions(conn, sock, prepared.content),
+        })
+        for (const batch of batches(recipients, STATUS_BATCH_SIZE)) {
+          await sendWithAck(conn, sock, id, () =>
+            sock.relayMessage(STATUS_JID, message.message!, { messageId: id, statusJidList: batch }))
+        }
+        return { statusId: id }
+      } finally {
+        await prepared.dispose()
+      }
+    },
+  }
+}
