@@ -4,6 +4,8 @@
  * (`src/metrics/thread-counters.ts`); the main registry (`src/metrics/registry.ts`) exposes them under these names.
  * Label values must come from small fixed sets (codes, reasons), never from ids or URLs.
  */
+import type { CounterSample } from '../protocol/thread.js'
+
 export const THREAD_COUNTERS = {
   acks: {
     name: 'gateway_platform_acks_total',
@@ -34,25 +36,5 @@ export const THREAD_COUNTERS = {
 
 export type ThreadCounterKey = keyof typeof THREAD_COUNTERS
 
-export type CounterLabels = Record<string, string>
-
-/** One counter series and how much it grew (a batch) or its total (the main thread's sum). */
-export interface CounterSample {
-  key: ThreadCounterKey
-  labels: CounterLabels
-  value: number
-}
-
-/** Event-loop delay of one thread over the last interval, in seconds. */
-export interface LoopDelay {
-  p50: number
-  p99: number
-  max: number
-}
-
-/** What a thread posts on the metrics channel. */
-export type TelemetryMessage =
-  | { type: 'batch'; thread: string; counters: CounterSample[]; loop: LoopDelay }
-  | { type: 'restored'; shard: number }
-
-export const metricsChannel = (name: string): string => `${name}:metrics`
+/** A counter sample of one of these series (the thread contract's `CounterSample`, protocol/thread.ts). */
+export type ThreadCounterSample = CounterSample<ThreadCounterKey>

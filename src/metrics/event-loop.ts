@@ -4,7 +4,7 @@
  * A thread whose loop is late runs its timers late: for a shard, that means late keep-alives and lost sockets.
  */
 import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks'
-import type { LoopDelay } from './catalog.js'
+import type { LoopDelay } from '../protocol/thread.js'
 
 const NS_PER_S = 1e9
 

@@ -3,8 +3,7 @@
  * What `/readyz` and `/metrics` read from the actor system (`SessionSystem.ops`). A system without it (the HTTP
  * tests' fake) is always ready and reports HTTP and process metrics only.
  */
-import type { ShardStats } from '../actors/main/shard-pool.js'
-import type { CounterSample, LoopDelay } from './catalog.js'
+import type { CounterSample, LoopDelay, ShardStats } from '../protocol/thread.js'
 
 export type Readiness = { ready: true } | { ready: false; status: 'starting' | 'stopping' }
 

@@ -5,7 +5,7 @@
  * registry reads it at scrape time; `/readyz` asks it about the restore.
  */
 import { BroadcastChannel } from 'node:worker_threads'
-import { metricsChannel, type CounterSample, type LoopDelay, type TelemetryMessage } from './catalog.js'
+import { metricsChannel, type CounterSample, type LoopDelay, type TelemetryMessage } from '../protocol/thread.js'
 import { LoopDelayMonitor } from './event-loop.js'
 import { takeThreadCounts } from './thread-counters.js'
 import { TELEMETRY_INTERVAL_MS } from './thread-telemetry.js'

@@ -4,9 +4,10 @@
  * (`thread-telemetry.ts`) takes the sums once a second and posts them as one batch. A thread that never starts
  * telemetry (unit tests running a link in-process) just keeps a handful of sums: the label sets are small and fixed.
  */
-import type { CounterLabels, CounterSample, ThreadCounterKey } from './catalog.js'
+import type { CounterLabels } from '../protocol/thread.js'
+import type { ThreadCounterKey, ThreadCounterSample } from './catalog.js'
 
-const pending = new Map<string, CounterSample>()
+const pending = new Map<string, ThreadCounterSample>()
 
 export function countInThread(key: ThreadCounterKey, labels: CounterLabels = {}, by = 1): void {
   if (by <= 0) return
@@ -17,7 +18,7 @@ export function countInThread(key: ThreadCounterKey, labels: CounterLabels = {},
 }
 
 /** The increments since the last call, and forgets them. */
-export function takeThreadCounts(): CounterSample[] {
+export function takeThreadCounts(): ThreadCounterSample[] {
   const samples = [...pending.values()]
   pending.clear()
   return samples

@@ -5,7 +5,7 @@
  * done (`/readyz`). Nothing here keeps the thread alive.
  */
 import { BroadcastChannel } from 'node:worker_threads'
-import { metricsChannel, type TelemetryMessage } from './catalog.js'
+import { metricsChannel, type TelemetryMessage } from '../protocol/thread.js'
 import { LoopDelayMonitor } from './event-loop.js'
 import { takeThreadCounts } from './thread-counters.js'
 

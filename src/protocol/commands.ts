@@ -1,15 +1,14 @@
 /**
  * @module protocol/commands
- * The typed messages between the HTTP front end (main thread) and the session actors (worker threads).
- * A command names its session; the reply is `{ ok: true, value }` or `{ ok: false, error: WireError }`.
- * `ReplyValue<C>` ties each command to its result type, so the front end cannot read the wrong shape.
+ * The commands the HTTP front end (main thread) sends to a session's actor (its shard's worker thread), and what
+ * each one answers. `ReplyValue<C>` ties each command to its result type, so the front end cannot read the wrong
+ * shape. How they travel (task envelope, replies, aborts) is the thread contract, `thread.ts`.
  */
-import type { WireError } from './errors.js'
 import type {
   Channel, ChannelPage, Destination, Group, GroupMember, MessageContent, StatusContent, TypingDestination, TypingKind,
 } from './spec-types.js'
 
-/** Commands that act on a session's platform link; the actor runs them one at a time, in arrival order. */
+/** Commands that act on a session's platform link; each needs a connected session (checked after validation). */
 export type SessionCommand =
   | { type: 'sendMessage'; destination: Destination; content: MessageContent }
   | { type: 'postStatus'; content: StatusContent }
@@ -20,14 +19,13 @@ export type SessionCommand =
   | { type: 'listChannels' }
   | { type: 'channelMessages'; channelId: string; before?: number }
 
-/** Lifecycle commands, issued by the actor system itself. */
+/** Lifecycle commands, issued by the session system itself; they need no connection. */
 export type LifecycleCommand =
-  | { type: 'start'; id: string } // create or restore the actor for a registered session
   | { type: 'reset' } // log out if paired, clear credentials, new QR, new QR deadline
   | { type: 'delete' } // log out if paired, delete everything
-  | { type: 'shutdown' } // close sockets without logging out (SIGTERM)
 
-export type Command = SessionCommand | LifecycleCommand
+/** Everything an actor's mailbox runs. */
+export type ActorCommand = SessionCommand | LifecycleCommand
 
 export interface ReplyValues {
   sendMessage: { messageId: string }
@@ -38,23 +36,8 @@ export interface ReplyValues {
   listMembers: { docs: GroupMember[] }
   listChannels: { docs: Channel[] }
   channelMessages: ChannelPage
-  start: null
   reset: null
   delete: null
-  shutdown: null
 }
 
-export type ReplyValue<C extends Command> = ReplyValues[C['type']]
-
-export type Reply<T = unknown> = { ok: true; value: T } | { ok: false; error: WireError }
-
-/** The task a shard's worker receives from piscina. */
-export interface Task {
-  sessionId: string // the session's `id` (not its secret)
-  command: Command
-}
-
-/** Commands that need a connected session (checked by the actor after validation, spec order). */
-export const NEEDS_CONNECTION: ReadonlySet<SessionCommand['type']> = new Set([
-  'sendMessage', 'postStatus', 'typing', 'listGroups', 'getGroup', 'listMembers', 'listChannels', 'channelMessages',
-])
+export type ReplyValue<C extends ActorCommand> = ReplyValues[C['type']]

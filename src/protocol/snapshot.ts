@@ -1,6 +1,6 @@
 /**
  * @module protocol/snapshot
- * What an actor publishes on every state change. The main thread keeps the latest one per session and answers
+ * What an actor publishes on every state change (as a `SnapshotEvent`, thread.ts). The main thread keeps the latest one per session and answers
  * GET /session from it with no thread hop (clients poll it every 2-3 s).
  */
 export type SessionState =
@@ -24,8 +24,3 @@ export interface SessionSnapshot {
   /** Monotonic per session, so a late snapshot from a dead thread never overwrites a newer one. */
   version: number
 }
-
-/** Posted on the system's BroadcastChannel by actors. */
-export type SnapshotEvent =
-  | { type: 'snapshot'; snapshot: SessionSnapshot }
-  | { type: 'deleted'; id: string }

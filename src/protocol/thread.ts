@@ -1,11 +1,19 @@
 /**
  * @module protocol/thread
- * What flows between the main thread and the shard workers besides piscina's request/reply: the worker's start-up
- * data, the task envelope (a `Task` plus a correlation id for aborts), and the two BroadcastChannels: actors post
- * `SnapshotEvent`s on `<name>:events`; the main thread posts `ControlMessage`s (abort a task) on `<name>:control`.
+ * The thread contract: everything that crosses between the main thread and the shard workers, in one file.
+ *
+ * - start-up: `ShardWorkerData`, the worker's `workerData`;
+ * - piscina request/reply: a `ShardTask` (a command for one session's actor, `start` a session's actor, or
+ *   `shutdown` the whole shard) answered by a `Reply`, whose errors are plain `WireError` data;
+ * - three BroadcastChannels, named after the system instance: actors post `SnapshotEvent`s on `<name>:events`,
+ *   the main thread posts `ControlMessage`s (abort a task) on `<name>:control`, and every thread posts
+ *   `TelemetryMessage`s (counters, event-loop delay, restore done) on `<name>:metrics`;
+ * - `ShardStats`, the load of one shard as the main thread reads it from piscina.
  */
 import type { Config } from '../config.js'
-import type { Task } from './commands.js'
+import type { ActorCommand } from './commands.js'
+import type { WireError } from './errors.js'
+import type { SessionSnapshot } from './snapshot.js'
 
 export interface ShardWorkerData {
   shard: number
@@ -13,20 +21,69 @@ export interface ShardWorkerData {
   dataDir: string
   /** The parsed settings (plain data, so it crosses to the thread as is). */
   config: Config
-  /** Module whose `createLink` (or default) export is the `LinkFactory`: a path or file URL. */
+  /** The platform module (`platform/link.ts`, `PlatformModule`) the worker loads: a path or file URL. */
   linkModule: string
-  /** Base name of this actor system's BroadcastChannels (unique per system instance). */
+  /** Base name of this session system's BroadcastChannels (unique per system instance). */
   channelName: string
   /** The process-wide count of media sends, shared by every shard thread (media-slots.ts). */
   mediaSlots: SharedArrayBuffer
 }
 
-/** A piscina task: the protocol `Task` plus an id the main thread can name in an abort. */
-export interface ShardTask extends Task {
-  taskId: number
+/** What the main thread asks of a shard. `id` is the session's public id (never its secret). */
+export type ShardRequest =
+  /** Runs a command on the session's actor, in its mailbox order. */
+  | { type: 'command'; id: string; command: ActorCommand }
+  /** Creates (or finds) the actor of a registered session: a new session, or one this thread has not seen. */
+  | { type: 'start'; id: string }
+  /** SIGTERM: closes every socket of the shard without logging out, then the thread's resources. */
+  | { type: 'shutdown' }
+
+/** A piscina task: a request plus an id the main thread can name in an abort. */
+export type ShardTask = ShardRequest & { taskId: number }
+
+/** The worker's answer to every task: it always resolves, errors travel as `{ code, message }` data. */
+export type Reply<T = unknown> = { ok: true; value: T } | { ok: false; error: WireError }
+
+/** Main thread → workers, on the control channel (aborting a running piscina task would end the whole thread). */
+export type ControlMessage = { type: 'abort'; taskId: number }
+
+/** Actors → main thread, on the events channel. */
+export type SnapshotEvent =
+  | { type: 'snapshot'; snapshot: SessionSnapshot }
+  | { type: 'deleted'; id: string }
+
+export type CounterLabels = Record<string, string>
+
+/** One counter series and how much it grew (a batch) or its total (the main thread's sum); keys: metrics/catalog.ts. */
+export interface CounterSample<Key extends string = string> {
+  key: Key
+  labels: CounterLabels
+  value: number
 }
 
-export type ControlMessage = { type: 'abort'; taskId: number }
+/** Event-loop delay of one thread over the last interval, in seconds. */
+export interface LoopDelay {
+  p50: number
+  p99: number
+  max: number
+}
+
+/** Any thread → main thread, on the metrics channel. */
+export type TelemetryMessage =
+  | { type: 'batch'; thread: string; counters: CounterSample[]; loop: LoopDelay }
+  | { type: 'restored'; shard: number }
+
+/** Load of one shard; run/wait times are piscina's histograms (ms; run time includes the mailbox wait). */
+export interface ShardStats {
+  shard: number
+  inFlight: number
+  queued: number
+  completed: number
+  threads: number
+  runTimeMs: { p50: number; p99: number }
+  waitTimeMs: { p50: number; p99: number }
+}
 
 export const eventsChannel = (name: string): string => `${name}:events`
 export const controlChannel = (name: string): string => `${name}:control`
+export const metricsChannel = (name: string): string => `${name}:metrics`

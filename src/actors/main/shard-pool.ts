@@ -12,22 +12,13 @@ import { BroadcastChannel } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 import type { Config } from '../../config.js'
-import type { Reply, Task } from '../../protocol/commands.js'
 import { fromWire, GatewayError } from '../../protocol/errors.js'
 import { Admission } from './admission.js'
-import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from '../../protocol/thread.js'
+import {
+  controlChannel, type ControlMessage, type Reply, type ShardRequest, type ShardStats, type ShardTask, type ShardWorkerData,
+} from '../../protocol/thread.js'
 
 let lastTaskId = 0
-
-export interface ShardStats {
-  shard: number
-  inFlight: number
-  queued: number
-  completed: number
-  threads: number
-  runTimeMs: { p50: number; p99: number }
-  waitTimeMs: { p50: number; p99: number }
-}
 
 export interface ShardPoolOptions {
   data: ShardWorkerData
@@ -91,8 +82,8 @@ export class ShardPool {
     }
   }
 
-  /** Runs a task on the shard's thread; resolves with the reply value or rejects with a GatewayError. */
-  async run(task: Task, options: { signal?: AbortSignal; bypassLimit?: boolean } = {}): Promise<unknown> {
+  /** Runs a request on the shard's thread; resolves with the reply value or rejects with a GatewayError. */
+  async run(request: ShardRequest, options: { signal?: AbortSignal; bypassLimit?: boolean } = {}): Promise<unknown> {
     const { signal, bypassLimit = false } = options
     if (!bypassLimit && this.#inFlight >= this.#limit) throw new GatewayError('OVERLOADED')
     signal?.throwIfAborted()
@@ -102,15 +93,15 @@ export class ShardPool {
       throw new GatewayError('INTERNAL')
     }
     const taskId = ++lastTaskId
-    const shardTask: ShardTask = { ...task, taskId }
+    const task: ShardTask = { ...request, taskId }
     this.#inFlight++
     const onAbort = () => this.#control.postMessage({ type: 'abort', taskId } satisfies ControlMessage)
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      const work = this.#pool.run(shardTask) as Promise<Reply>
+      const work = this.#pool.run(task) as Promise<Reply>
       const reply = await (signal ? raceAbort(work, signal) : work).catch(err => {
         if (signal?.aborted && err === signal.reason) throw err
-        throw this.#infrastructureError(err, task)
+        throw this.#infrastructureError(err, request)
       })
       if (!reply.ok) throw fromWire(reply.error)
       return reply.value
@@ -131,9 +122,11 @@ export class ShardPool {
     await this.#pool.destroy()
   }
 
-  #infrastructureError(err: unknown, task: Task): GatewayError {
+  #infrastructureError(err: unknown, request: ShardRequest): GatewayError {
     if (err instanceof Error && err.message === 'Task queue is at limit') return new GatewayError('OVERLOADED')
-    this.#logger.warn({ err, session: task.sessionId, command: task.command.type }, 'shard worker died during a task')
+    const session = request.type === 'shutdown' ? undefined : request.id
+    const command = request.type === 'command' ? request.command.type : request.type
+    this.#logger.warn({ err, session, command }, 'shard worker died during a task')
     return new GatewayError('WORKER_CRASHED')
   }
 }

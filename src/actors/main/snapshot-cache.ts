@@ -6,9 +6,9 @@
  * (it was deleted, or never registered): without the secret's hash it could not be served anyway.
  */
 import { BroadcastChannel } from 'node:worker_threads'
-import type { SessionSnapshot, SnapshotEvent } from '../../protocol/snapshot.js'
+import type { SessionSnapshot } from '../../protocol/snapshot.js'
 import { hashSecret, newSessionIds, secretMatches } from './ids.js'
-import { eventsChannel } from '../../protocol/thread.js'
+import { eventsChannel, type SnapshotEvent } from '../../protocol/thread.js'
 
 /** Checked against when the id is unknown, so an unknown id costs the same hash and compare as a known one. */
 const DECOY_HASH = hashSecret(newSessionIds().sessionId)

@@ -22,16 +22,15 @@ import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
 import { newMediaSlotMemory } from '../../media/media-slots.js'
 import { shardOf } from '../../protocol/shard.js'
-import { ShardPool, type ShardStats } from './shard-pool.js'
+import { ShardPool } from './shard-pool.js'
+import type { ShardStats } from '../../protocol/thread.js'
 import { SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './types.js'
 import { UnpairedClients } from './unpaired-clients.js'
 import { ViewTokens } from './view-tokens.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
-import { systemOps } from '../../metrics/system-ops.js'
+import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
-
-export type { ShardStats }
 
 export interface ActorSystemOptions {
   config: Config
@@ -173,7 +172,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     cache.add(record.sessionIdHash, initialSnapshot(record))
     unpaired.add(client, id)
     // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
-    track(poolOf(id).run({ sessionId: id, command: { type: 'start', id } }, { bypassLimit: true }))
+    track(poolOf(id).run({ type: 'start', id }, { bypassLimit: true }))
       .catch(err => log.error({ err, session: id }, 'could not start the session actor'))
     return { id, sessionId }
   }
@@ -181,7 +180,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   async function run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
     assertOpen()
     assertKnown(id)
-    return admitted(id, () => poolOf(id).run({ sessionId: id, command }, { signal })) as Promise<ReplyValue<C>>
+    return admitted(id, () => poolOf(id).run({ type: 'command', id, command }, { signal })) as Promise<ReplyValue<C>>
   }
 
   // Reset and delete take their place in admission like any command: a flood of them cannot crowd the shard.
@@ -190,13 +189,13 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     assertKnown(id)
     // A reset opens a new QR window: links to the old one end now, even if the reset itself fails.
     viewTokens.revoke(id)
-    await admitted(id, () => poolOf(id).run({ sessionId: id, command: { type: 'reset' } }))
+    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'reset' } }))
   }
 
   async function deleteSession(id: string): Promise<void> {
     assertOpen()
     assertKnown(id)
-    await admitted(id, () => poolOf(id).run({ sessionId: id, command: { type: 'delete' } }))
+    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'delete' } }))
     cache.remove(id) // the 'deleted' event does the same; this makes the 404 immediate for the caller
   }
 
@@ -208,7 +207,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     clearTimeout(timer)
     // Close every socket without logging out: the sessions come back on the next start.
     await Promise.allSettled(pools.map(pool => withTimeout(
-      pool.run({ sessionId: '', command: { type: 'shutdown' } }, { bypassLimit: true }),
+      pool.run({ type: 'shutdown' }, { bypassLimit: true }),
       SHARD_SHUTDOWN_MS,
     ).catch(err => log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'))))
     await Promise.allSettled(pools.map(pool => pool.destroy()))

@@ -15,12 +15,13 @@
  * The parts, under `session/`: `lifecycle` (start, reset, delete, shutdown, QR deadline), `link-reactions`
  * (link events → state, with the close-reason table in `transitions`), `connection` (the current link,
  * generations, backoff), `view` (snapshot fields and publishing), `record` (persisted record and data),
- * `run-command` (what the mailbox runs for each command).
+ * `commands` (what each command does, as the mailbox runs it).
  */
 import { Mailbox } from './mailbox.js'
 import type { ActorDeps } from './deps.js'
 import { SessionLifecycle } from './lifecycle.js'
-import { type ActorCommand, runCommand } from './run-command.js'
+import type { ActorCommand } from '../../protocol/commands.js'
+import { runCommand } from './commands.js'
 
 export type { ActorDeps } from './deps.js'
 

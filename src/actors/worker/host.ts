@@ -13,7 +13,7 @@ import type { MediaSlots } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from './publisher.js'
 import { SessionActor } from '../session/session-actor.js'
 import { shardOf } from '../../protocol/shard.js'
-import type { ShardTask } from '../../protocol/thread.js'
+import type { ActorCommand } from '../../protocol/commands.js'
 
 const RESTORE_POLL_MS = 50
 
@@ -85,24 +85,19 @@ export class SessionHost {
     }
   }
 
-  async handle(task: ShardTask, signal: AbortSignal): Promise<unknown> {
-    const { command } = task
-    switch (command.type) {
-      case 'shutdown':
-        await this.#shutdown()
-        return null
-      case 'start': {
-        const record = await this.#deps.store.getSession(command.id)
-        if (!record) throw new GatewayError('SESSION_NOT_FOUND')
-        await this.#ensure(record)
-        return null
-      }
-      default: {
-        const actor = await this.#actorFor(task.sessionId)
-        if (!actor) throw new GatewayError('SESSION_NOT_FOUND')
-        return actor.run(command, signal)
-      }
-    }
+  /** Creates the actor of a registered session (a new one, or one this thread has not seen) unless it exists. */
+  async start(id: string): Promise<null> {
+    const record = await this.#deps.store.getSession(id)
+    if (!record) throw new GatewayError('SESSION_NOT_FOUND')
+    await this.#ensure(record)
+    return null
+  }
+
+  /** Runs a command on the session's actor, in its mailbox order. */
+  async run(id: string, command: ActorCommand, signal: AbortSignal): Promise<unknown> {
+    const actor = await this.#actorFor(id)
+    if (!actor) throw new GatewayError('SESSION_NOT_FOUND')
+    return actor.run(command, signal)
   }
 
   /** The session's actor; waits for one being created, and starts a registered one this thread has not seen. */
@@ -144,12 +139,14 @@ export class SessionHost {
     await actor.start()
   }
 
-  async #shutdown(): Promise<void> {
+  /** SIGTERM: closes every actor's link without logging out; no actor starts after this. */
+  async shutdown(): Promise<null> {
     // as before the restore was staggered: let it finish (it also deletes sessions whose QR deadline passed)
     await this.#restoring.catch(() => undefined)
     this.#shuttingDown = true
     const actors = [...this.#actors.values()]
     this.#actors.clear()
     await Promise.allSettled(actors.map(a => a.shutdown()))
+    return null
   }
 }

@@ -5,8 +5,8 @@
  * above anything its dead predecessor posted, so the main cache can drop stale snapshots by version alone.
  */
 import { BroadcastChannel } from 'node:worker_threads'
-import type { SessionSnapshot, SnapshotEvent } from '../../protocol/snapshot.js'
-import { eventsChannel } from '../../protocol/thread.js'
+import type { SessionSnapshot } from '../../protocol/snapshot.js'
+import { eventsChannel, type SnapshotEvent } from '../../protocol/thread.js'
 
 export class SnapshotPublisher {
   readonly #channel: BroadcastChannel

@@ -5,7 +5,6 @@
  * task and always resolves with a `Reply`: errors travel as plain `{ code, message }` data.
  */
 import { BroadcastChannel, workerData } from 'node:worker_threads'
-import type { Reply } from '../../protocol/commands.js'
 import { toWireError } from '../../protocol/errors.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
 import { SessionHost } from './host.js'
@@ -13,7 +12,7 @@ import { routeLibsignalConsole } from '../../platform/baileys/patches/libsignal-
 import { linkFactoryLoader } from './link-loader.js'
 import { SnapshotPublisher } from './publisher.js'
 import { sandboxTrustLoader } from './sandbox-trust.js'
-import { controlChannel, type ControlMessage, type ShardTask, type ShardWorkerData } from '../../protocol/thread.js'
+import { controlChannel, type ControlMessage, type Reply, type ShardTask, type ShardWorkerData } from '../../protocol/thread.js'
 import { startThreadTelemetry } from '../../metrics/thread-telemetry.js'
 import { createRootLogger } from '../../logger.js'
 import { MediaSlots } from '../../media/media-slots.js'
@@ -66,24 +65,37 @@ control.onmessage = (event: unknown) => {
 }
 control.unref()
 
+/** What each request of the thread contract does on this shard. */
+function dispatch(task: ShardTask, signal: AbortSignal): Promise<unknown> {
+  switch (task.type) {
+    case 'command': return host.run(task.id, task.command, signal)
+    case 'start': return host.start(task.id)
+    case 'shutdown': return host.shutdown()
+  }
+}
+
+/** Closes what the thread holds once its sessions are shut down (the thread itself ends with the pool). */
+async function closeThread(): Promise<void> {
+  control.close()
+  publisher.close()
+  telemetry.stop()
+  await closeThreadMediaPool()
+  await store.close()
+}
+
 export default async function handle(task: ShardTask): Promise<Reply> {
   const controller = new AbortController()
   running.set(task.taskId, controller)
   if (abortedEarly.delete(task.taskId)) controller.abort()
   try {
-    return { ok: true, value: await host.handle(task, controller.signal) }
+    return { ok: true, value: await dispatch(task, controller.signal) }
   } catch (err) {
     const error = toWireError(err)
-    if (error.code === 'INTERNAL' && !controller.signal.aborted) logger.error({ err, command: task.command.type }, 'command failed')
+    const command = task.type === 'command' ? task.command.type : task.type
+    if (error.code === 'INTERNAL' && !controller.signal.aborted) logger.error({ err, command }, 'command failed')
     return { ok: false, error }
   } finally {
     running.delete(task.taskId)
-    if (task.command.type === 'shutdown') {
-      control.close()
-      publisher.close()
-      telemetry.stop()
-      await closeThreadMediaPool()
-      await store.close()
-    }
+    if (task.type === 'shutdown') await closeThread()
   }
 }

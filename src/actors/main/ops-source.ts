@@ -1,12 +1,13 @@
 /**
- * @module metrics/system-ops
- * The actor system's `OpsSource`: readiness from its shard pools and the restore announcements, sessions by state
- * from the snapshot cache, load from piscina, counters and loop delays from the telemetry receiver.
+ * @module actors/main/ops-source
+ * The session system's `OpsSource` (metrics/source.ts): readiness from its shard pools and the restore
+ * announcements, sessions by state from the snapshot cache, load from piscina, counters and loop delays from the
+ * telemetry receiver.
  */
-import type { ShardPool } from '../actors/main/shard-pool.js'
-import type { SnapshotCache } from '../actors/main/snapshot-cache.js'
-import type { OpsSource } from './source.js'
-import type { TelemetryReceiver } from './telemetry-receiver.js'
+import type { ShardPool } from './shard-pool.js'
+import type { SnapshotCache } from './snapshot-cache.js'
+import type { OpsSource } from '../../metrics/source.js'
+import type { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
 
 export interface SystemOpsParts {
   pools: readonly ShardPool[]

@@ -1,0 +1,87 @@
+/**
+ * @module actors/session/commands
+ * The one place that says what each command does, as the actor's mailbox runs it: refuse it if the session is
+ * gone or the client hung up, run reset and delete on the lifecycle, and every other command on the open link
+ * (after the connection check, spec order: validation first, at the HTTP edge). A media send first waits for a
+ * media slot. Replies have the shapes of `ReplyValues` (protocol/commands.ts).
+ */
+import type { ActorCommand, ReplyValues } from '../../protocol/commands.js'
+import { GatewayError } from '../../protocol/errors.js'
+import type { MessageContent, StatusContent } from '../../protocol/spec-types.js'
+import type { PlatformLink } from '../../platform/link.js'
+import type { MediaSlots } from '../../media/media-slots.js'
+import type { TypingTimers } from './typing.js'
+
+/** The session as commands see it (SessionLifecycle). */
+export interface CommandTarget {
+  readonly id: string
+  readonly stopped: boolean
+  readonly isConnected: boolean
+  readonly link: PlatformLink | undefined
+  readonly typing: TypingTimers
+  /** The shard's bound on media sends at once. */
+  readonly media: Pick<MediaSlots, 'acquire'>
+  reset(): Promise<null>
+  delete(): Promise<null>
+}
+
+export async function runCommand(
+  command: ActorCommand,
+  session: CommandTarget,
+  signal: AbortSignal,
+): Promise<ReplyValues[ActorCommand['type']]> {
+  if (session.stopped) throw new GatewayError('SESSION_NOT_FOUND')
+  // The client hung up while this waited in the mailbox: nobody is left to read the result.
+  if (signal.aborted) throw new GatewayError('INTERNAL', 'request aborted by the client')
+  switch (command.type) {
+    case 'reset':
+      return session.reset()
+    case 'delete':
+      return session.delete()
+    case 'sendMessage': {
+      const link = connectedLink(session)
+      return withMediaSlot(command.content, session, signal, () => link.sendMessage(command.destination, command.content, signal))
+    }
+    case 'postStatus': {
+      const link = connectedLink(session)
+      return withMediaSlot(command.content, session, signal, () => link.postStatus(command.content, signal))
+    }
+    case 'typing':
+      await connectedLink(session).presence(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
+      session.typing.start(command.destination)
+      return { id: session.id }
+    case 'listGroups':
+      return { docs: await connectedLink(session).listGroups() }
+    case 'getGroup':
+      return connectedLink(session).getGroup(command.groupId)
+    case 'listMembers':
+      return { docs: await connectedLink(session).groupMembers(command.groupId) }
+    case 'listChannels':
+      return { docs: await connectedLink(session).listChannels() }
+    case 'channelMessages':
+      return connectedLink(session).channelMessages(command.channelId, command.before)
+  }
+}
+
+/** The open link of a connected session; SESSION_NOT_CONNECTED otherwise. */
+function connectedLink(session: CommandTarget): PlatformLink {
+  const link = session.link
+  if (!session.isConnected || !link) throw new GatewayError('SESSION_NOT_CONNECTED')
+  return link
+}
+
+const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'audio', 'document'])
+
+/** A message or status with a file (the gateway downloads, encrypts and uploads it) first waits for a place among
+ * the shard's and the process's media sends (media-slots.ts). */
+async function withMediaSlot<T>(
+  content: MessageContent | StatusContent, session: CommandTarget, signal: AbortSignal, send: () => Promise<T>,
+): Promise<T> {
+  if (!MEDIA_TYPES.has(content.type)) return send()
+  const release = await session.media.acquire(signal)
+  try {
+    return await send()
+  } finally {
+    release()
+  }
+}
