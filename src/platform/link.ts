@@ -2,8 +2,11 @@
  * @module platform/link
  * The narrow interface between a session actor and the platform. One `PlatformLink` wraps one platform socket
  * (one Baileys `makeWASocket`); it is not reusable after it closes: the actor decides whether to reconnect and
- * then asks the factory for a new link with the same stores. The Baileys implementation is `baileys-link.ts`;
- * actor unit tests use a fake.
+ * then asks the factory for a new link with the same stores.
+ *
+ * A shard worker loads the platform by module path (`PlatformModule`): the Baileys adapter is
+ * `baileys/baileys-link.ts`; actor tests load a fake that exports only a `LinkFactory`. Actors import this file
+ * and nothing under `baileys/`.
  */
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
@@ -82,3 +85,26 @@ export interface PlatformLink {
 }
 
 export type LinkFactory = (options: LinkOptions) => PlatformLink
+
+/**
+ * What the module a shard worker loads by path exports (`ShardWorkerData.linkModule`). Only the factory is
+ * required, as `createLink`, `createBaileysLink` or the default export; a module without the hooks gets no patches,
+ * no sandbox trust and a run guard that guards nothing.
+ */
+export interface PlatformModule {
+  createLink: LinkFactory
+  /** Once per worker thread, when the module is loaded, before any link: process-wide patches of the platform library. */
+  installPatches?: (logger: Logger) => void
+  /** Reads the loopback sandbox's trust material (SANDBOX_URL; GET /trust of its control API). */
+  fetchSandboxTrust?: (sandboxUrl: string) => Promise<SandboxTrust>
+  /** The guard of one session's stored platform state across unclean stops (one per actor, kept across its links). */
+  createRunGuard?: (auth: AuthStore, log: Logger) => RunGuard
+}
+
+/** Keeps a session's stored state usable after a crash: the platform knows which of it a crash leaves suspect. */
+export interface RunGuard {
+  /** Before each link opens: the auth store to give it (after an unclean stop, one that renews suspect state). */
+  authForLink(): Promise<AuthStore>
+  /** After a clean stop (link closed, every command settled): the next start may trust the stored state. */
+  release(): Promise<void>
+}

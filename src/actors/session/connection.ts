@@ -1,7 +1,7 @@
 /**
  * @module actors/session/connection
- * The session's current platform link: opening one (sandbox trust, factory), dropping it (logout or close), and
- * reconnecting after a backoff. It knows nothing of session states; link events go to the lifecycle.
+ * The session's current platform link: opening one (sandbox trust, run guard, factory), dropping it (logout or
+ * close), and reconnecting after a backoff. It knows nothing of session states; link events go to the lifecycle.
  *
  * Each link gets a generation number. Dropping or replacing the link bumps the generation, and events of a link
  * from an older generation are ignored, so one session never has two live links and a late `close` of an
@@ -9,19 +9,17 @@
  */
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
-import type { LinkEvents, LinkFactory, PlatformLink, SandboxTrust } from '../../platform/link.js'
-import { guardedKeys } from '../../platform/baileys/patches/signal-recovery/guarded-keys.js'
-import { RunMarker } from '../../platform/baileys/patches/signal-recovery/run-marker.js'
+import type { LinkEvents, PlatformLink, RunGuard, SandboxTrust } from '../../platform/link.js'
 import type { AuthStore, Store } from '../../storage/types.js'
 import { reconnectDelay } from './backoff.js'
 import { countReconnect } from '../../metrics/observe.js'
+import type { ShardPlatform } from './deps.js'
 
 export interface ConnectionDeps {
   sessionId: string
   store: Store
   config: Config
-  createLink: LinkFactory
-  sandbox: () => Promise<SandboxTrust | undefined>
+  platform: ShardPlatform
   log: Logger
   /** A stopped actor opens no links and schedules no reconnects. */
   isStopped: () => boolean
@@ -36,27 +34,17 @@ export class LinkConnection {
   #generation = 0
   #reconnectTimer: NodeJS.Timeout | undefined
   #attempt = 0
-  /** Whether the session's last run ended cleanly (platform/baileys/patches/signal-recovery). */
-  readonly #runMarker: RunMarker
+  /** Tells whether the session's last run ended cleanly, and gives each link the auth store to use. */
+  readonly #runGuard: RunGuard
 
   constructor(deps: ConnectionDeps) {
     this.#deps = deps
-    this.#runMarker = new RunMarker(deps.store.auth(deps.sessionId))
+    this.#runGuard = deps.platform.createRunGuard(deps.store.auth(deps.sessionId), deps.log)
   }
 
-  /** After a clean stop (link closed, commands settled): the next start may trust the stored Signal state. */
+  /** After a clean stop (link closed, commands settled): the next start may trust the stored state. */
   async markCleanStop(): Promise<void> {
-    await this.#runMarker.release()
-  }
-
-  /** The session's auth store; while it recovers from an unclean stop, with stale Signal state renewed as used. */
-  async #authForLink(): Promise<AuthStore> {
-    const { sessionId, store, log } = this.#deps
-    const auth = store.auth(sessionId)
-    const { recovery, crashed } = await this.#runMarker.prepare()
-    if (crashed) log.warn('the previous run ended uncleanly: Signal sessions from before it are renewed as they are used')
-    if (!recovery) return auth
-    return { ...auth, keys: guardedKeys(auth, { state: recovery, save: s => this.#runMarker.saveRecovery(s), log }) }
+    await this.#runGuard.release()
   }
 
   /** The current link; undefined while none is open or after it closed. */
@@ -66,21 +54,21 @@ export class LinkConnection {
 
   /** Opens a new link now; on failure schedules a retry. */
   async open(): Promise<void> {
-    const { sessionId, store, config, createLink, sandbox: sandboxTrust, log, isStopped, events } = this.#deps
+    const { sessionId, store, config, platform, log, isStopped, events } = this.#deps
     if (isStopped()) return
     clearTimeout(this.#reconnectTimer)
     const generation = ++this.#generation
     let sandbox: SandboxTrust | undefined
     let auth: AuthStore
     try {
-      sandbox = await sandboxTrust()
+      sandbox = await platform.sandboxTrust()
     } catch (err) {
       log.warn({ err }, 'sandbox trust unavailable')
       if (generation === this.#generation) this.scheduleReconnect()
       return
     }
     try {
-      auth = await this.#authForLink()
+      auth = await this.#runGuard.authForLink()
     } catch (err) {
       log.error({ err }, 'could not read the session\'s run marker')
       if (generation === this.#generation) this.scheduleReconnect()
@@ -100,7 +88,7 @@ export class LinkConnection {
       },
     }
     try {
-      this.#link = createLink({
+      this.#link = platform.createLink({
         sessionId, auth, contacts: store.contacts(sessionId),
         sentMessages: store.sentMessages(sessionId, { maxAgeMs: config.RETRY_STORE_MAX_AGE_MS, maxMessages: config.RETRY_STORE_MAX_MESSAGES }),
         logger: log, config, sandbox, events: guarded,

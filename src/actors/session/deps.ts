@@ -1,22 +1,30 @@
 /**
  * @module actors/session/deps
- * What the shard's host gives each session actor: its record, the stores, the link factory, and where to report.
+ * What the shard's host gives each session actor: its record, the stores, the platform, and where to report.
  */
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
-import type { LinkFactory, SandboxTrust } from '../../platform/link.js'
-import type { SessionRecord, Store } from '../../storage/types.js'
+import type { LinkFactory, RunGuard, SandboxTrust } from '../../platform/link.js'
+import type { AuthStore, SessionRecord, Store } from '../../storage/types.js'
 import type { MediaSlots } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
+
+/** The platform as a shard's actors use it (loaded from a `PlatformModule` by the worker's platform-loader.ts). */
+export interface ShardPlatform {
+  createLink: LinkFactory
+  /** The sandbox's trust material when SANDBOX_URL is set, else undefined (fetched once per thread). */
+  sandboxTrust: () => Promise<SandboxTrust | undefined>
+  /** One per actor: keeps the session's stored state usable across unclean stops. */
+  createRunGuard: (auth: AuthStore, log: Logger) => RunGuard
+}
 
 export interface ActorDeps {
   record: SessionRecord
   store: Store
-  createLink: LinkFactory
+  platform: ShardPlatform
   config: Config
   logger: Logger
   publisher: SnapshotPublisher
-  sandbox: () => Promise<SandboxTrust | undefined>
   /** The shard's bound on media sends at once, shared by its sessions. */
   media: MediaSlots
   /** Called once the session is deleted, so the host forgets the actor. */

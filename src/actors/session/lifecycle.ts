@@ -48,8 +48,7 @@ export class SessionLifecycle {
       restartPairing: () => this.#backToQr(),
     })
     this.#connection = new LinkConnection({
-      sessionId: this.id, store: deps.store, config: deps.config, createLink: deps.createLink,
-      sandbox: deps.sandbox, log, isStopped, events,
+      sessionId: this.id, store: deps.store, config: deps.config, platform: deps.platform, log, isStopped, events,
     })
   }
 
@@ -110,7 +109,7 @@ export class SessionLifecycle {
     await this.#dropLink({ logout: false })
   }
 
-  /** After shutdown() and every command settled: records the clean stop (platform/baileys/patches/signal-recovery). */
+  /** After shutdown() and every command settled: records the clean stop (the platform's `RunGuard`). */
   async markCleanStop(): Promise<void> {
     await this.#connection.markCleanStop()
   }

@@ -7,11 +7,11 @@
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { GatewayError } from '../../protocol/errors.js'
-import type { LinkFactory, SandboxTrust } from '../../platform/link.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import type { MediaSlots } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from './publisher.js'
 import { SessionActor } from '../session/session-actor.js'
+import type { ShardPlatform } from '../session/deps.js'
 import { shardOf } from '../../protocol/shard.js'
 import type { ActorCommand } from '../../protocol/commands.js'
 
@@ -24,8 +24,8 @@ export interface HostDeps {
   config: Config
   logger: Logger
   publisher: SnapshotPublisher
-  loadLinkFactory: () => Promise<LinkFactory>
-  sandbox: () => Promise<SandboxTrust | undefined>
+  /** The platform module, loaded on first use (platform-loader.ts). */
+  loadPlatform: () => Promise<ShardPlatform>
   /** The shard's bound on media sends at once (media-slots.ts). */
   media: MediaSlots
 }
@@ -33,7 +33,7 @@ export interface HostDeps {
 export class SessionHost {
   readonly #deps: HostDeps
   readonly #actors = new Map<string, SessionActor>()
-  /** Actors being created (the link module may still be loading): later tasks for them wait here. */
+  /** Actors being created (the platform module may still be loading): later tasks for them wait here. */
   readonly #starting = new Map<string, Promise<void>>()
   #shuttingDown = false
   #restoring: Promise<void> = Promise.resolve()
@@ -122,16 +122,15 @@ export class SessionHost {
   }
 
   async #create(record: SessionRecord): Promise<void> {
-    const createLink = await this.#deps.loadLinkFactory()
+    const platform = await this.#deps.loadPlatform()
     if (this.#shuttingDown) return
     const actor = new SessionActor({
       record,
-      createLink,
+      platform,
       store: this.#deps.store,
       config: this.#deps.config,
       logger: this.#deps.logger,
       publisher: this.#deps.publisher,
-      sandbox: this.#deps.sandbox,
       media: this.#deps.media,
       onDeleted: id => this.#actors.delete(id),
     })

@@ -8,10 +8,8 @@ import { BroadcastChannel, workerData } from 'node:worker_threads'
 import { toWireError } from '../../protocol/errors.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
 import { SessionHost } from './host.js'
-import { routeLibsignalConsole } from '../../platform/baileys/patches/libsignal-console.js'
-import { linkFactoryLoader } from './link-loader.js'
+import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
-import { sandboxTrustLoader } from './sandbox-trust.js'
 import { controlChannel, type ControlMessage, type Reply, type ShardTask, type ShardWorkerData } from '../../protocol/thread.js'
 import { startThreadTelemetry } from '../../metrics/thread-telemetry.js'
 import { createRootLogger } from '../../logger.js'
@@ -24,7 +22,6 @@ const logger = createRootLogger(data.config.LOG_LEVEL, data.config.LOG_FORMAT ==
 // Baileys has async event listeners; one unhandled rejection must not take down every session of the shard.
 process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
 process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
-routeLibsignalConsole(logger)
 
 const store = openLmdbStore(data.dataDir, { dataKey: data.config.DATA_KEY })
 const publisher = new SnapshotPublisher(data.channelName)
@@ -35,8 +32,8 @@ const host = new SessionHost({
   config: data.config,
   logger,
   publisher,
-  loadLinkFactory: linkFactoryLoader(data.linkModule),
-  sandbox: sandboxTrustLoader(data.config.SANDBOX_URL),
+  // the platform's own patches (e.g. libsignal's console) are installed when its module loads, before any link
+  loadPlatform: platformLoader({ linkModule: data.linkModule, sandboxUrl: data.config.SANDBOX_URL, logger }),
   media: new MediaSlots({
     perShard: data.config.MEDIA_SENDS_PER_SHARD, perProcess: data.config.MEDIA_SENDS_PER_PROCESS, shared: data.mediaSlots,
   }),

@@ -11,7 +11,8 @@
  * - `link/status.ts`: status posts relayed in batches.
  *
  * Pure mapping lives in the sibling files (close-reason, group-mapping, channel-mapping, status-recipients,
- * message-content). The actor worker imports this module by path and uses the default (or the named) export.
+ * message-content). The shard worker imports this module by path (a `PlatformModule`, platform/link.ts): the
+ * factory, and the adapter's hooks: the libsignal console patch, the sandbox trust fetch, the signal-recovery guard.
  */
 import type { LinkFactory, PlatformLink } from '../link.js'
 import { makeChannels } from './link/channels.js'
@@ -21,6 +22,9 @@ import { LinkSocket } from './link/socket.js'
 import { makeStatus } from './link/status.js'
 
 export { STATUS_BATCH_SIZE } from './link/status.js'
+export { routeLibsignalConsole as installPatches } from './patches/libsignal-console.js'
+export { fetchSandboxTrust } from './sandbox-trust.js'
+export { createRunGuard } from './patches/signal-recovery/run-guard.js'
 
 /** Creates a link and starts connecting right away (credentials are read asynchronously). */
 export const createBaileysLink: LinkFactory = options => {

@@ -1,0 +1,62 @@
+/**
+ * @module actors/worker/platform-loader
+ * Loads the platform module of a worker (`PlatformModule`, platform/link.ts) once and lazily (the Baileys adapter
+ * costs ~1.7 s and ~27 MB per thread), installs its patches, and gives the shard's actors what they use of it
+ * (`ShardPlatform`). The module may export its factory as `createBaileysLink`, `createLink` or `default`; tests
+ * point at a fake that exports nothing else.
+ */
+import { pathToFileURL } from 'node:url'
+import type { Logger } from 'pino'
+import type { LinkFactory, PlatformModule, RunGuard, SandboxTrust } from '../../platform/link.js'
+import type { AuthStore } from '../../storage/types.js'
+import type { ShardPlatform } from '../session/deps.js'
+
+export interface PlatformLoaderOptions {
+  /** Path or file URL of the platform module. */
+  linkModule: string
+  /** SANDBOX_URL: links then connect to the loopback sandbox and need its trust material. */
+  sandboxUrl: string | undefined
+  /** The shard's logger, for the module's patches. */
+  logger: Logger
+}
+
+export function platformLoader(options: PlatformLoaderOptions): () => Promise<ShardPlatform> {
+  let pending: Promise<ShardPlatform> | undefined
+  return () => (pending ??= load(options))
+}
+
+async function load({ linkModule, sandboxUrl, logger }: PlatformLoaderOptions): Promise<ShardPlatform> {
+  const url = linkModule.startsWith('file:') ? linkModule : pathToFileURL(linkModule).href
+  const mod = (await import(url)) as Partial<PlatformModule> & Record<string, unknown>
+  const factory = mod.createBaileysLink ?? mod.createLink ?? mod.default
+  if (typeof factory !== 'function') throw new Error(`${linkModule} exports no LinkFactory`)
+  mod.installPatches?.(logger)
+  return {
+    createLink: factory as LinkFactory,
+    sandboxTrust: sandboxTrustLoader(sandboxUrl, mod.fetchSandboxTrust),
+    createRunGuard: mod.createRunGuard ?? unguarded,
+  }
+}
+
+/** For a platform module without a run guard: its links get the auth store as it is. */
+const unguarded = (auth: AuthStore): RunGuard => ({ authForLink: async () => auth, release: async () => undefined })
+
+/**
+ * The sandbox's trust material, fetched once per worker thread and shared by every session on it; a failed fetch
+ * is forgotten, so the next link (the actor's reconnect backoff) tries again.
+ */
+function sandboxTrustLoader(
+  sandboxUrl: string | undefined, fetchTrust: PlatformModule['fetchSandboxTrust'],
+): () => Promise<SandboxTrust | undefined> {
+  let pending: Promise<SandboxTrust> | undefined
+  return async () => {
+    if (!sandboxUrl || !fetchTrust) return undefined
+    pending ??= fetchTrust(sandboxUrl)
+    try {
+      return await pending
+    } catch (err) {
+      pending = undefined
+      throw err
+    }
+  }
+}
