@@ -5,7 +5,7 @@
  */
 import { loadConfig, type Config } from './config.js'
 import { createRootLogger, wantsPrettyLogs } from './logger.js'
-import { createActorSystem } from './actors/main/system.js'
+import { createShardedSessionSystem } from './actors/main/system.js'
 import { createApp } from './http/app.js'
 import { createHttpServer } from './http/server.js'
 import { removeMediaTempDirs } from './media/temp-dir.js'
@@ -31,7 +31,7 @@ void sweepStaleMediaDirs().then(swept => {
 
 // Worker threads log like this thread; they cannot tell whether stdout is a terminal, so they get the answer.
 // A DATA_KEY that does not fit the DATA_DIR fails here, before any session starts.
-const system = await createActorSystem({ config: { ...config, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' }, logger })
+const system = await createShardedSessionSystem({ config: { ...config, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' }, logger })
   .catch(startupFailed)
 const app = createApp({ system, config, logger })
 installTestHooks(config, system, logger)

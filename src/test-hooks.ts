@@ -5,10 +5,10 @@
  * its sessions from storage.
  */
 import type { Logger } from 'pino'
-import type { ActorSystem } from './actors/main/system.js'
+import type { ShardedSessionSystem } from './actors/main/system.js'
 import type { Config } from './config.js'
 
-export function installTestHooks(config: Config, system: ActorSystem, logger: Logger): void {
+export function installTestHooks(config: Config, system: ShardedSessionSystem, logger: Logger): void {
   if (!config.GATEWAY_TEST_HOOKS) return
   logger.warn('GATEWAY_TEST_HOOKS is on: SIGUSR2 ends a worker thread; never use this in production')
   process.on('SIGUSR2', () => {

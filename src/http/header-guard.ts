@@ -5,7 +5,7 @@
  * The system compares the secret in constant time; an unknown id and a wrong secret answer the same way.
  */
 import type { Request, RequestHandler, Response } from 'express'
-import type { SessionSystem } from '../actors/main/types.js'
+import type { SessionSystem } from '../actors/main/session-system.js'
 import { GatewayError } from '../protocol/errors.js'
 import type { SessionSnapshot } from '../protocol/snapshot.js'
 

@@ -46,7 +46,7 @@ export interface SandboxTrust {
 }
 
 export interface LinkOptions {
-  sessionId: string
+  id: string
   auth: AuthStore
   contacts: ContactStore
   /** Sent messages kept to answer retry receipts after a restart (link/retry-messages.ts); absent: only Baileys'

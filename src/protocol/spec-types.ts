@@ -59,7 +59,7 @@ export interface ChannelPage {
 export type Destination =
   | { kind: 'phone'; phone: string } // digits only
   | { kind: 'group'; jid: string } // ...@g.us
-  | { kind: 'newsletter'; jid: string } // ...@newsletter
+  | { kind: 'channel'; jid: string } // ...@newsletter
 
 export type TypingDestination = Extract<Destination, { kind: 'phone' } | { kind: 'group' }>
 

@@ -14,10 +14,10 @@ import { frame, node } from './nodes.js'
 
 export interface ConnectionRouter {
   /** Called once the handshake is done and the ClientPayload is known. */
-  onAuthenticated(conn: Connection): Promise<void>
+  onAuthenticated(conn: CompanionConnection): Promise<void>
   /** Called for every stanza the client sends after the handshake. */
-  onNode(conn: Connection, stanza: BinaryNode): Promise<void>
-  onClose(conn: Connection): void
+  onNode(conn: CompanionConnection, stanza: BinaryNode): Promise<void>
+  onClose(conn: CompanionConnection): void
 }
 
 interface PendingQuery {
@@ -28,7 +28,7 @@ interface PendingQuery {
 
 let connectionSeq = 0
 
-export class Connection implements CompanionLink {
+export class CompanionConnection implements CompanionLink {
   readonly id = ++connectionSeq
   clientStatic?: Buffer
   payload?: proto.ClientPayload

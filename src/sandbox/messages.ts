@@ -10,7 +10,7 @@ import type { BinaryNode } from '@whiskeysockets/baileys'
 import { GroupCipher, GroupSessionBuilder, SenderKeyDistributionMessage, SenderKeyName } from '@whiskeysockets/baileys/lib/Signal/Group/index.js'
 import { ProtocolAddress, SessionCipher } from 'libsignal'
 import { deliverToCompanion, type Account } from './accounts.js'
-import type { Connection } from './connection.js'
+import type { CompanionConnection } from './connection.js'
 import type { SandboxContext } from './context.js'
 import { buildInboxMessage, type InboxMeta } from './inbox.js'
 import { bytes, child, children, node, unixNow } from './nodes.js'
@@ -46,7 +46,7 @@ export class MessageRouter {
     await Promise.all(this.#queues.values())
   }
 
-  async onClientMessage(conn: Connection, stanza: BinaryNode): Promise<void> {
+  async onClientMessage(conn: CompanionConnection, stanza: BinaryNode): Promise<void> {
     const sender = conn.account
     const senderDevice = conn.companion?.device
     const id = stanza.attrs.id ?? ''
@@ -192,7 +192,7 @@ export class MessageRouter {
     return proto.Message.decode(unpadRandomMax16(plain))
   }
 
-  async #record(account: Account, message: proto.Message, meta: InboxMeta, conn?: Connection): Promise<void> {
+  async #record(account: Account, message: proto.Message, meta: InboxMeta, conn?: CompanionConnection): Promise<void> {
     const record = await buildInboxMessage(message, meta, this.ctx.mediaHost(), this.ctx.caCert)
     if (!record) return
     if (meta.status) {

@@ -11,7 +11,7 @@ import { Curve, proto } from '@whiskeysockets/baileys'
 import { verifySignature } from 'libsignal/src/curve.js'
 import type { AccountRegistry } from './accounts.js'
 import { newKeyPair, type KeyPair } from './certs.js'
-import type { Connection } from './connection.js'
+import type { CompanionConnection } from './connection.js'
 import type { QrPolicy } from './context.js'
 import type { FaultState } from './faults.js'
 import { child, bytes, node, unixNow } from './nodes.js'
@@ -28,7 +28,7 @@ interface RefSlot {
 }
 
 interface PendingRegistration {
-  conn: Connection
+  conn: CompanionConnection
   refs: RefSlot[]
   identity: Buffer
   registrationId: number
@@ -77,7 +77,7 @@ export class PairingRegistry {
   ) {}
 
   /** A client without credentials finished the handshake: send it the QR refs. */
-  register(conn: Connection): void {
+  register(conn: CompanionConnection): void {
     const data = conn.payload?.devicePairingData
     if (!data?.eIdent || !data.eSkeyVal || !data.eSkeySig) throw new Error('registration payload without keys')
     const now = Date.now()
@@ -99,7 +99,7 @@ export class PairingRegistry {
     ]))
   }
 
-  forget(conn: Connection): void {
+  forget(conn: CompanionConnection): void {
     for (const [ref, pending] of this.#byRef) if (pending.conn === conn) this.#byRef.delete(ref)
   }
 

@@ -5,7 +5,7 @@
  */
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import type { AppStateKeys } from './app-state.js'
-import type { Connection, ConnectionRouter } from './connection.js'
+import type { CompanionConnection, ConnectionRouter } from './connection.js'
 import type { SandboxContext } from './context.js'
 import type { IqHandler } from './handlers/types.js'
 import type { MessageRouter } from './messages.js'
@@ -14,7 +14,7 @@ import type { PairingRegistry } from './pairing.js'
 import { sendInitialSync } from './sync.js'
 
 export class StanzaRouter implements ConnectionRouter {
-  readonly connections = new Set<Connection>()
+  readonly connections = new Set<CompanionConnection>()
 
   constructor(
     private readonly ctx: SandboxContext,
@@ -24,7 +24,7 @@ export class StanzaRouter implements ConnectionRouter {
     private readonly appState: AppStateKeys,
   ) {}
 
-  async onAuthenticated(conn: Connection): Promise<void> {
+  async onAuthenticated(conn: CompanionConnection): Promise<void> {
     this.connections.add(conn)
     const payload = conn.payload
     if (payload?.devicePairingData) {
@@ -58,7 +58,7 @@ export class StanzaRouter implements ConnectionRouter {
     this.ctx.logger.info({ phone, device }, 'companion logged in')
   }
 
-  async onNode(conn: Connection, stanza: BinaryNode): Promise<void> {
+  async onNode(conn: CompanionConnection, stanza: BinaryNode): Promise<void> {
     switch (stanza.tag) {
       case 'iq':
         return this.#onIq(conn, stanza)
@@ -75,7 +75,7 @@ export class StanzaRouter implements ConnectionRouter {
     }
   }
 
-  async #onIq(conn: Connection, iq: BinaryNode): Promise<void> {
+  async #onIq(conn: CompanionConnection, iq: BinaryNode): Promise<void> {
     if (iq.attrs.type !== 'get' && iq.attrs.type !== 'set') return
     const handler = this.handlers[iq.attrs.xmlns ?? '']
     let reply: BinaryNode | undefined
@@ -91,7 +91,7 @@ export class StanzaRouter implements ConnectionRouter {
     }
   }
 
-  #onChatState(conn: Connection, stanza: BinaryNode): void {
+  #onChatState(conn: CompanionConnection, stanza: BinaryNode): void {
     const sender = conn.account
     const to = stanza.attrs.to ?? ''
     const stateNode = children(stanza)[0]
@@ -110,7 +110,7 @@ export class StanzaRouter implements ConnectionRouter {
     target?.presence.push({ from: sender.phone, chat: sender.phone, state, at })
   }
 
-  onClose(conn: Connection): void {
+  onClose(conn: CompanionConnection): void {
     this.connections.delete(conn)
     this.pairing.forget(conn)
     if (conn.companion) this.ctx.stats.bump('loginsEnded') // a logged-in connection ended, for whatever reason

@@ -17,7 +17,7 @@ import { AccountRegistry, type Account } from './accounts.js'
 import { AppStateKeys } from './app-state.js'
 import { makeNoiseIdentity, makeTlsMaterial } from './certs.js'
 import { ChannelStore } from './channels.js'
-import { Connection } from './connection.js'
+import { CompanionConnection } from './connection.js'
 import type { QrPolicy, SandboxContext } from './context.js'
 import { makeControlApi } from './control-api.js'
 import { FaultState } from './faults.js'
@@ -171,7 +171,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // GET /stats `connections`: every platform connection a client opened (tests bound how often a gateway may)
     wss.handleUpgrade(req, socket, head, (ws) => {
       stats.bump('connections')
-      return new Connection(ctx, ws, router)
+      return new CompanionConnection(ctx, ws, router)
     })
   })
   await new Promise<void>((resolve, reject) => {

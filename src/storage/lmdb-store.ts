@@ -13,7 +13,7 @@
  *
  * @example
  * const store = openLmdbStore('./data', { dataKey: process.env.DATA_KEY }) // throws DataKeyError on a wrong key
- * await store.putSession({ id, sessionIdHash, createdAt: Date.now(), qrDeadline: null })
+ * await store.putSession({ id, secretHash, createdAt: Date.now(), qrDeadline: null })
  * const auth = store.auth(id) // Baileys AuthenticationState parts
  */
 import path from 'node:path'

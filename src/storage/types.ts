@@ -9,7 +9,7 @@ import type { SentMessageLimits, SentMessageStore } from './sent-messages.js'
 export interface SessionRecord {
   id: string
   /** sha256 of the session's secret `sessionId`, hex; the secret itself is never stored. */
-  sessionIdHash: string
+  secretHash: string
   createdAt: number
   /** Epoch ms at which an unscanned session is deleted; null once paired. */
   qrDeadline: number | null

@@ -11,7 +11,7 @@ import {
   cleanup, fake, fakeEvents, pairedSession, sessionOnShard, snapshotOf, startSystem, tempDataDir, waitFor, waitForQr,
   type Session,
 } from './helpers.js'
-import type { ActorSystem } from '../../src/actors/main/system.js'
+import type { ShardedSessionSystem } from '../../src/actors/main/system.js'
 import { openLmdbStore } from '../../src/storage/lmdb-store.js'
 
 afterEach(cleanup)
@@ -21,7 +21,7 @@ const text = (t: string) => ({
   content: { type: 'text' as const, text: t },
 })
 
-async function pair(system: ActorSystem, s: Session): Promise<void> {
+async function pair(system: ShardedSessionSystem, s: Session): Promise<void> {
   await waitForQr(system, s)
   fake(s.id, 'scan')
   await waitFor(() => snapshotOf(system, s)?.isConnected, `${s.id} connected`)

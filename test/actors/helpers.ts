@@ -10,13 +10,13 @@ import { BroadcastChannel } from 'node:worker_threads'
 import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import { loadConfig } from '../../src/config.js'
-import { createActorSystem, type ActorSystem } from '../../src/actors/main/system.js'
+import { createShardedSessionSystem, type ShardedSessionSystem } from '../../src/actors/main/system.js'
 import type { SessionSnapshot } from '../../src/protocol/snapshot.js'
 import { FAKE_CONTROL, FAKE_EVENTS, type FakeAction, type FakeEvent } from '../fixtures/actors/fake-link.js'
 
 export const fakeLinkModule = fileURLToPath(new URL('../fixtures/actors/fake-link.ts', import.meta.url))
 
-const systems: ActorSystem[] = []
+const systems: ShardedSessionSystem[] = []
 const dirs: string[] = []
 const channels: BroadcastChannel[] = []
 
@@ -26,13 +26,13 @@ export function tempDataDir(): string {
   return dir
 }
 
-export async function startSystem(env: Record<string, string> = {}, dataDir = tempDataDir()): Promise<ActorSystem> {
+export async function startSystem(env: Record<string, string> = {}, dataDir = tempDataDir()): Promise<ShardedSessionSystem> {
   // These tests create many sessions as one caller (sessionOnShard retries until the hash lands on a shard): the cap
   // of unpaired sessions per client would make them flaky; test/faults/unpaired-sessions.test.ts covers it.
   const config = loadConfig({
     DATA_DIR: dataDir, SHARDS: '2', LOG_LEVEL: 'silent', TYPING_MS: '300', UNPAIRED_PER_CLIENT: '0', ...env,
   })
-  const system = await createActorSystem({ config, logger: pino({ level: 'silent' }), linkModule: fakeLinkModule })
+  const system = await createShardedSessionSystem({ config, logger: pino({ level: 'silent' }), linkModule: fakeLinkModule })
   systems.push(system)
   return system
 }
@@ -71,14 +71,14 @@ export function fakeEvents(): FakeEvent[] {
 
 export type Session = { id: string; sessionId: string }
 
-export const snapshotOf = (system: ActorSystem, s: Session): SessionSnapshot | undefined =>
+export const snapshotOf = (system: ShardedSessionSystem, s: Session): SessionSnapshot | undefined =>
   system.authenticate(s.id, s.sessionId)
 
-export const waitForQr = (system: ActorSystem, s: Session) =>
+export const waitForQr = (system: ShardedSessionSystem, s: Session) =>
   waitFor(() => snapshotOf(system, s)?.qrcode, `a QR for ${s.id}`)
 
 /** Creates a session and pairs it through the fake (QR shown, scanned, 515 restart, open). */
-export async function pairedSession(system: ActorSystem): Promise<Session> {
+export async function pairedSession(system: ShardedSessionSystem): Promise<Session> {
   const s = await system.createSession()
   await waitForQr(system, s)
   fake(s.id, 'scan')
@@ -87,7 +87,7 @@ export async function pairedSession(system: ActorSystem): Promise<Session> {
 }
 
 /** Creates sessions until one lands on `shard`. */
-export async function sessionOnShard(system: ActorSystem, shard: number): Promise<Session> {
+export async function sessionOnShard(system: ShardedSessionSystem, shard: number): Promise<Session> {
   for (;;) {
     const s = await system.createSession()
     if (system.shardOf(s.id) === shard) return s
@@ -95,7 +95,7 @@ export async function sessionOnShard(system: ActorSystem, shard: number): Promis
 }
 
 /** Waits until every shard's thread is up (a session on it showed a QR or was already deleted). */
-export async function warmUp(system: ActorSystem, shards = 2): Promise<void> {
+export async function warmUp(system: ShardedSessionSystem, shards = 2): Promise<void> {
   for (let shard = 0; shard < shards; shard++) {
     const s = await sessionOnShard(system, shard)
     await waitFor(() => {

@@ -5,7 +5,7 @@
  * logger whose lines the test can read.
  */
 import pino from 'pino'
-import type { SessionSystem } from '../../src/actors/main/types.js'
+import type { SessionSystem } from '../../src/actors/main/session-system.js'
 import { ViewTokens, type QrView, type ViewToken } from '../../src/actors/main/view-tokens.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { createApp } from '../../src/http/app.js'

@@ -88,7 +88,7 @@ describe('POST /message: destination', () => {
     const group = '120363000000000001@g.us'
     const newsletter = '120363000000000002@newsletter'
     expect((await destinationOf({ phone: PHONE, newsletter, group })).destination).toStrictEqual({ kind: 'group', jid: group })
-    expect((await destinationOf({ phone: PHONE, newsletter })).destination).toStrictEqual({ kind: 'newsletter', jid: newsletter })
+    expect((await destinationOf({ phone: PHONE, newsletter })).destination).toStrictEqual({ kind: 'channel', jid: newsletter })
     expect((await destinationOf({ phone: PHONE, group: '' })).destination).toStrictEqual({ kind: 'phone', phone: PHONE })
   })
 

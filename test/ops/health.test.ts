@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createActorSystem } from '../../src/actors/main/system.js'
+import { createShardedSessionSystem } from '../../src/actors/main/system.js'
 import { loadConfig } from '../../src/config.js'
 import { createApp } from '../../src/http/app.js'
 import { cleanup, startSystem, tempDataDir, waitFor, waitForQr } from '../actors/helpers.js'
@@ -32,7 +32,7 @@ describe('/healthz and /readyz', () => {
     const gate = path.join(dataDir, 'open-the-gate')
     process.env.GATED_LINK_FILE = gate // read by the worker threads, which copy the environment at start
     const config = loadConfig({ DATA_DIR: dataDir, SHARDS: '2', LOG_LEVEL: 'silent' })
-    const system = await createActorSystem({ config, logger: pino({ level: 'silent' }), linkModule: gatedLink })
+    const system = await createShardedSessionSystem({ config, logger: pino({ level: 'silent' }), linkModule: gatedLink })
     const app = createApp({ system, config, logger: pino({ level: 'silent' }) })
     try {
       const starting = await request(app).get('/readyz')

@@ -18,7 +18,7 @@ describe('baileys link with the real Baileys socket', () => {
     await new Promise<void>(r => probe.close(() => r()))
     const closes: Array<[string, string]> = []
     const link = createBaileysLink({
-      sessionId: 'real', logger: pino({ level: 'silent' }), config: loadConfig({}),
+      id: 'real', logger: pino({ level: 'silent' }), config: loadConfig({}),
       auth: { readCreds: async () => undefined, writeCreds: async () => undefined,
         keys: { get: async () => ({}), set: async () => undefined }, clear: async () => undefined },
       contacts: { all: async () => [], upsert: async () => undefined, clear: async () => undefined },

@@ -38,7 +38,7 @@ const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '1
 function startLink(): { link: PlatformLink; events: Event[]; next(kind: string): Promise<Event> } {
   const events: Event[] = []
   const link = createBaileysLink({
-    sessionId: 'alice', auth, contacts, config, sandbox: trust, logger: pino({ level: process.env.LINK_LOG ?? 'silent' }),
+    id: 'alice', auth, contacts, config, sandbox: trust, logger: pino({ level: process.env.LINK_LOG ?? 'silent' }),
     events: {
       qr: qr => events.push(['qr', qr]), paired: me => events.push(['paired', me]), open: me => events.push(['open', me]),
       name: name => events.push(['name', name]), close: (reason: CloseReason, detail) => events.push(['close', reason, detail]),
@@ -156,7 +156,7 @@ describe('baileys link against the sandbox', () => {
     const members = await current.link.groupMembers(GROUP)
     expect(members.find(m => m.phone === BOB)?.name).toBe('Bob Builder')
     expect(await current.link.listChannels()).toEqual([{ id: CHANNEL, name: 'News', picture: '', isOwner: true, created: '2025-01-01T00:00:00.000Z' }])
-    await current.link.sendMessage({ kind: 'newsletter', jid: CHANNEL }, { type: 'text', text: 'channel post' })
+    await current.link.sendMessage({ kind: 'channel', jid: CHANNEL }, { type: 'text', text: 'channel post' })
     const posts = (await (await fetch(`${sandbox.url}/channels/${CHANNEL}/messages`)).json()) as { messages: Array<{ text?: string }> }
     expect(posts.messages.map(p => p.text)).toContain('channel post')
     expect(await current.link.ownPicture()).toMatch(/^https:\/\/127\.0\.0\.1:\d+\//)

@@ -84,7 +84,7 @@ async function harness(opts: { creds?: ReturnType<typeof initAuthCreds>; contact
   }
   const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '2000', QUERY_TIMEOUT_MS: '2000', ...opts.env })
   const link = createBaileysLink({
-    sessionId: 's1', auth, contacts: contactStore, logger: pino({ level: 'silent' }), config,
+    id: 's1', auth, contacts: contactStore, logger: pino({ level: 'silent' }), config,
     ...(opts.sandbox ? { sandbox: { wsUrl: 'wss://127.0.0.1:9/ws', rootPublicKey: Buffer.alloc(32, 7).toString('base64'), caCert: 'PEM' } } : {}),
     events: {
       qr: qr => events.push(['qr', qr]),

@@ -8,7 +8,7 @@ import { proto, type BinaryNode } from '@whiskeysockets/baileys'
 import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GatewayError } from '../../src/protocol/errors.js'
-import { sendNewsletterMedia, type NewsletterSocket } from '../../src/platform/baileys/newsletter-media.js'
+import { sendChannelMedia, type ChannelMediaSocket } from '../../src/platform/baileys/channel-media.js'
 import runUploadJob from '../../src/media/upload/run-job.js'
 
 let server: https.Server
@@ -46,7 +46,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const socket = (answer: (node: BinaryNode) => BinaryNode | undefined, sent: BinaryNode[]): NewsletterSocket => ({
+const socket = (answer: (node: BinaryNode) => BinaryNode | undefined, sent: BinaryNode[]): ChannelMediaSocket => ({
   query: async node => { sent.push(node); return answer(node) },
   // what the link's pool upload does for channel media (link/media-upload.ts), run in this thread
   uploadRaw: async (kind, filePath) => {
@@ -62,7 +62,7 @@ describe('channel media (upload + media_id)', () => {
   it('uploads raw bytes to the newsletter path and posts the handle with an unencrypted proto', async () => {
     const sent: BinaryNode[] = []
     const sock = socket(node => ({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id!, server_id: '9' } }), sent)
-    await sendNewsletterMedia(sock, '1@newsletter', 'MSG1', {
+    await sendChannelMedia(sock, '1@newsletter', 'MSG1', {
       kind: 'image', filePath: file, mimetype: 'image/jpeg', caption: 'cap', jpegThumbnail: Buffer.from('thumb').toString('base64'),
     }, { ackTimeoutMs: 5000 })
     const sha = createHash('sha256').update(bytes).digest()
@@ -89,10 +89,10 @@ describe('channel media (upload + media_id)', () => {
   it('an ack error is PLATFORM_REJECTED, no ack is PLATFORM_TIMEOUT', async () => {
     const input = { kind: 'document' as const, filePath: file, mimetype: 'application/pdf', fileName: 'a.pdf' }
     const opts = { ackTimeoutMs: 5000 }
-    const rejected = await sendNewsletterMedia(socket(n => ({ tag: 'ack', attrs: { id: n.attrs.id!, error: '479' } }), []), '1@newsletter', 'M2', input, opts)
+    const rejected = await sendChannelMedia(socket(n => ({ tag: 'ack', attrs: { id: n.attrs.id!, error: '479' } }), []), '1@newsletter', 'M2', input, opts)
       .catch((e: unknown) => e as GatewayError)
     expect([rejected?.code, rejected?.message]).toEqual(['PLATFORM_REJECTED', 'the platform rejected the message (error 479)'])
-    const timeout = await sendNewsletterMedia(socket(() => undefined, []), '1@newsletter', 'M3', input, opts)
+    const timeout = await sendChannelMedia(socket(() => undefined, []), '1@newsletter', 'M3', input, opts)
       .catch((e: unknown) => e as GatewayError)
     expect(timeout?.code).toBe('PLATFORM_TIMEOUT')
   })

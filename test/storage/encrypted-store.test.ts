@@ -35,7 +35,7 @@ const openError = (dir: string, dataKey?: string): unknown => {
 /** A session with creds, a pre-key, an app-state key and a contact; returns the creds written. */
 async function fill(store: Store, id = 's1') {
   const creds = initAuthCreds()
-  await store.putSession({ id, sessionIdHash: 'a'.repeat(64), createdAt: 1, qrDeadline: null })
+  await store.putSession({ id, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline: null })
   await store.auth(id).writeCreds(creds)
   await store.auth(id).keys.set({
     'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
@@ -132,7 +132,7 @@ describe('encrypted store', () => {
 
   it('a fresh or registry-only DATA_DIR takes a key (the first open writes the marker)', async () => {
     const dir = tempDir()
-    await openStore(dir).putSession({ id: 'x', sessionIdHash: 'b'.repeat(64), createdAt: 1, qrDeadline: 5 })
+    await openStore(dir).putSession({ id: 'x', secretHash: 'b'.repeat(64), createdAt: 1, qrDeadline: 5 })
     await closeAll()
     const keyed = openStore(dir, KEY)
     expect(await keyed.getSession('x')).toBeDefined()

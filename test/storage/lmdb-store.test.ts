@@ -12,7 +12,7 @@ import { storeHarness } from './store-harness.js'
 const { tempDir, openStore } = storeHarness('lmdb-store-')
 
 const record = (id: string, qrDeadline: number | null = null) =>
-  ({ id, sessionIdHash: 'a'.repeat(64), createdAt: 1, qrDeadline })
+  ({ id, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline })
 
 describe('lmdb store', () => {
   it('keeps sessions, creds, keys and contacts after close and reopen', async () => {
@@ -89,7 +89,7 @@ describe('lmdb store', () => {
         for (let i = 0; i < 200; i++) {
           await store.auth(workerData.id).keys.set({ session: { ['k' + i]: Buffer.from([i % 256]) } })
         }
-        await store.putSession({ id: workerData.id, sessionIdHash: 'h', createdAt: 1, qrDeadline: null })
+        await store.putSession({ id: workerData.id, secretHash: 'h', createdAt: 1, qrDeadline: null })
         await store.close()
         parentPort.postMessage('done')
       })().catch(err => { console.error(err); process.exit(1) })`
@@ -112,7 +112,7 @@ describe('lmdb store', () => {
     // main thread) before its event loop turns, must not read an old snapshot: that lost sessions under load.
     const dir = tempDir()
     const store = openStore(dir)
-    await store.putSession({ id: 'early', sessionIdHash: 'h', createdAt: 1, qrDeadline: null })
+    await store.putSession({ id: 'early', secretHash: 'h', createdAt: 1, qrDeadline: null })
     const storeUrl = new URL('../../src/storage/lmdb-store.ts', import.meta.url).href
     const flags = new Int32Array(new SharedArrayBuffer(8))
     const code = `
@@ -137,7 +137,7 @@ describe('lmdb store', () => {
       w.once('error', reject)
     })
     while (Atomics.load(flags, 0) === 0) await new Promise(r => setTimeout(r, 5))
-    await store.putSession({ id: 'late', sessionIdHash: 'h', createdAt: 2, qrDeadline: null })
+    await store.putSession({ id: 'late', secretHash: 'h', createdAt: 2, qrDeadline: null })
     Atomics.store(flags, 1, 1)
     Atomics.notify(flags, 1)
     expect(await reply).toEqual({ seenEarly: true, seenLate: true })

@@ -89,7 +89,7 @@ describe('sent messages kept for retry receipts', () => {
     const dir = tempDir()
     const store = openStore(dir)
     for (const id of ['s1', 's2', 's3']) {
-      await store.putSession({ id, sessionIdHash: 'a'.repeat(64), createdAt: 1, qrDeadline: null })
+      await store.putSession({ id, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline: null })
       await store.sentMessages(id, limits).put(`M-${id}`, sent(`from ${id}`))
     }
     await store.auth('s1').clear()

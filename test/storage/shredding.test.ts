@@ -27,7 +27,7 @@ const { tempDir, openStore, closeAll } = storeHarness('shred-store-')
 const KEY = randomBytes(32).toString('base64')
 const dataKeyCipher = () => createValueCipher(parseDataKey(KEY)!)
 const CONTACT = { id: '15550001234@s.whatsapp.net', name: 'Ophelia Shredwell', phone: '15550001234' }
-const record = (id: string, hash = 'a'): SessionRecord => ({ id, sessionIdHash: hash.repeat(64), createdAt: 1, qrDeadline: null })
+const record = (id: string, hash = 'a'): SessionRecord => ({ id, secretHash: hash.repeat(64), createdAt: 1, qrDeadline: null })
 
 const rawLmdb = (dir: string) => open({ path: path.join(dir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
 

@@ -13,12 +13,12 @@ export const newSessionIds = (): { id: string; sessionId: string } => ({
 
 const digest = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest()
 
-/** Hex sha256 of the secret, as kept in `SessionRecord.sessionIdHash`. */
+/** Hex sha256 of the secret, as kept in `SessionRecord.secretHash`. */
 export const hashSecret = (secret: string): string => digest(secret).toString('hex')
 
 /** Constant-time check of a presented secret against a stored hash (both sides are 32-byte digests). */
-export function secretMatches(sessionIdHash: string, presented: string): boolean {
-  const stored = Buffer.from(sessionIdHash, 'hex')
+export function secretMatches(secretHash: string, presented: string): boolean {
+  const stored = Buffer.from(secretHash, 'hex')
   const given = digest(presented)
   return stored.length === given.length && timingSafeEqual(stored, given)
 }

@@ -17,7 +17,7 @@ const DECOY_HASH = hashSecret(newSessionIds().sessionId)
 const DEADLINE_SLACK_MS = 10_000
 
 interface Entry {
-  sessionIdHash: string
+  secretHash: string
   snapshot: SessionSnapshot
 }
 
@@ -41,8 +41,8 @@ export class SnapshotCache {
   }
 
   /** Registers a session the main thread knows the secret hash of (created here, or loaded from the registry). */
-  add(sessionIdHash: string, snapshot: SessionSnapshot): void {
-    this.#entries.set(snapshot.id, { sessionIdHash, snapshot })
+  add(secretHash: string, snapshot: SessionSnapshot): void {
+    this.#entries.set(snapshot.id, { secretHash, snapshot })
   }
 
   has(id: string): boolean {
@@ -101,7 +101,7 @@ export class SnapshotCache {
   authenticate(id: string, secret: string, now = Date.now()): SessionSnapshot | undefined {
     const entry = this.#entries.get(id)
     // no early return for an unknown id: its answer takes as long as a wrong secret's (no timing oracle on ids)
-    const matches = this.#matches(entry?.sessionIdHash ?? DECOY_HASH, secret)
+    const matches = this.#matches(entry?.secretHash ?? DECOY_HASH, secret)
     if (!entry || !matches) return undefined
     const deadline = entry.snapshot.qrDeadline
     if (deadline !== null && now > deadline + DEADLINE_SLACK_MS) return undefined

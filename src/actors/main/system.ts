@@ -4,7 +4,7 @@
  * a snapshot cache on the main thread for GET /session, and the session lifecycle calls.
  *
  * @example
- * const system = await createActorSystem({ config, logger })
+ * const system = await createShardedSessionSystem({ config, logger })
  * const { id, sessionId } = await system.createSession()
  * system.authenticate(id, sessionId)?.qrcode // '' until the first QR is rendered
  * await system.close() // SIGTERM
@@ -25,14 +25,14 @@ import { shardOf } from '../../protocol/shard.js'
 import { ShardPool } from './shard-pool.js'
 import type { ShardStats } from '../../protocol/thread.js'
 import { SnapshotCache } from './snapshot-cache.js'
-import type { SessionSystem } from './types.js'
+import type { SessionSystem } from './session-system.js'
 import { UnpairedClients } from './unpaired-clients.js'
 import { ViewTokens } from './view-tokens.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
 import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
 
-export interface ActorSystemOptions {
+export interface ShardedSessionSystemOptions {
   config: Config
   logger: Logger
   /** Main-thread store; default: lmdb under config.DATA_DIR (then closed by `close()`). Workers open their own. */
@@ -41,7 +41,7 @@ export interface ActorSystemOptions {
   linkModule?: string
 }
 
-export interface ActorSystem extends SessionSystem {
+export interface ShardedSessionSystem extends SessionSystem {
   /** The shard (worker thread) that owns a session. */
   shardOf(id: string): number
   /** Per-shard load, for metrics and tests. */
@@ -76,7 +76,7 @@ function initialSnapshot(record: SessionRecord, generatedId = ''): SessionSnapsh
   }
 }
 
-export async function createActorSystem(options: ActorSystemOptions): Promise<ActorSystem> {
+export async function createShardedSessionSystem(options: ShardedSessionSystemOptions): Promise<ShardedSessionSystem> {
   const { config, logger } = options
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
@@ -103,7 +103,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
   for (const record of await store.listSessions()) {
     if (record.qrDeadline !== null && record.qrDeadline <= now) continue // the worker deletes it on restore
     const creds = record.qrDeadline === null ? await store.auth(record.id).readCreds().catch(() => undefined) : undefined
-    cache.add(record.sessionIdHash, initialSnapshot(record, creds?.me?.id ?? ''))
+    cache.add(record.secretHash, initialSnapshot(record, creds?.me?.id ?? ''))
   }
 
   const filename = workerFilename()
@@ -159,7 +159,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
     const { id, sessionId } = newSessionIds()
     const now = Date.now()
     const record: SessionRecord = {
-      id, sessionIdHash: hashSecret(sessionId), createdAt: now, unpairedSince: now,
+      id, secretHash: hashSecret(sessionId), createdAt: now, unpairedSince: now,
       qrDeadline: now + Math.min(config.SESSION_QR_LIFETIME_MS, config.UNPAIRED_MAX_LIFETIME_MS),
     }
     try {
@@ -169,7 +169,7 @@ export async function createActorSystem(options: ActorSystemOptions): Promise<Ac
       log.error({ err }, 'could not register a new session')
       throw new GatewayError('STORAGE_UNAVAILABLE')
     }
-    cache.add(record.sessionIdHash, initialSnapshot(record))
+    cache.add(record.secretHash, initialSnapshot(record))
     unpaired.add(client, id)
     // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
     track(poolOf(id).run({ type: 'start', id }, { bypassLimit: true }))

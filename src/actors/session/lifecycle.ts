@@ -9,12 +9,12 @@ import { GatewayError } from '../../protocol/errors.js'
 import type { Mailbox } from './mailbox.js'
 import type { MediaSlots } from '../../media/media-slots.js'
 import { TypingTimers } from './typing.js'
-import { LinkConnection } from './connection.js'
+import { LinkSupervisor } from './link-supervisor.js'
 import type { ActorDeps } from './deps.js'
 import { LinkReactions } from './link-reactions.js'
 import { QrDeadlineTimer } from './qr-deadline.js'
 import { SessionRecordKeeper } from './record.js'
-import { SessionView } from './view.js'
+import { PublishedState } from './published-state.js'
 
 export class SessionLifecycle {
   readonly id: string
@@ -22,10 +22,10 @@ export class SessionLifecycle {
   readonly #deps: ActorDeps
   readonly #log: Logger
   readonly #mailbox: Mailbox
-  readonly #view: SessionView
+  readonly #view: PublishedState
   readonly #record: SessionRecordKeeper
   readonly #deadline = new QrDeadlineTimer(() => this.#deadlineDue())
-  readonly #connection: LinkConnection
+  readonly #connection: LinkSupervisor
   /** Set for good once the session is deleted or the thread shuts down. */
   #stopped = false
 
@@ -36,7 +36,7 @@ export class SessionLifecycle {
     const log = (this.#log = deps.logger.child({ session: this.id }))
     const isStopped = () => this.#stopped
     this.#record = new SessionRecordKeeper(deps.record, deps.store, log)
-    this.#view = new SessionView({
+    this.#view = new PublishedState({
       id: this.id, publisher: deps.publisher, qrDeadline: () => this.#record.qrDeadline, isStopped,
     })
     this.typing = new TypingTimers(deps.config.TYPING_MS, destination => {
@@ -47,8 +47,8 @@ export class SessionLifecycle {
       connection: () => this.#connection,
       restartPairing: () => this.#backToQr(),
     })
-    this.#connection = new LinkConnection({
-      sessionId: this.id, store: deps.store, config: deps.config, platform: deps.platform, log, isStopped, events,
+    this.#connection = new LinkSupervisor({
+      id: this.id, store: deps.store, config: deps.config, platform: deps.platform, log, isStopped, events,
     })
   }
 

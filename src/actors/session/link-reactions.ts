@@ -8,21 +8,21 @@ import type { Logger } from 'pino'
 import type { CloseReason, LinkEvents } from '../../platform/link.js'
 import { renderQr } from './qr.js'
 import type { TypingTimers } from './typing.js'
-import type { LinkConnection } from './connection.js'
+import type { LinkSupervisor } from './link-supervisor.js'
 import type { QrDeadlineTimer } from './qr-deadline.js'
 import type { SessionRecordKeeper } from './record.js'
 import { afterClose } from './transitions.js'
-import type { SessionView } from './view.js'
+import type { PublishedState } from './published-state.js'
 
 export interface ReactionDeps {
-  view: SessionView
+  view: PublishedState
   record: SessionRecordKeeper
   deadline: QrDeadlineTimer
   typing: TypingTimers
   log: Logger
   isStopped: () => boolean
   /** The connection reporting to these reactions (created after them, hence a getter). */
-  connection: () => LinkConnection
+  connection: () => LinkSupervisor
   /** Logged out on the phone: clear credentials and start pairing over. */
   restartPairing: () => Promise<void>
 }

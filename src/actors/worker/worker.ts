@@ -7,7 +7,7 @@
 import { BroadcastChannel, workerData } from 'node:worker_threads'
 import { toWireError } from '../../protocol/errors.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
-import { SessionHost } from './host.js'
+import { ShardHost } from './shard-host.js'
 import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
 import { controlChannel, type ControlMessage, type Reply, type ShardTask, type ShardWorkerData } from '../../protocol/thread.js'
@@ -25,7 +25,7 @@ process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception
 
 const store = openLmdbStore(data.dataDir, { dataKey: data.config.DATA_KEY })
 const publisher = new SnapshotPublisher(data.channelName)
-const host = new SessionHost({
+const host = new ShardHost({
   shard: data.shard,
   shards: data.shards,
   store,
@@ -40,7 +40,7 @@ const host = new SessionHost({
 })
 // Not awaited: piscina only replaces a crashed thread that once reported ready, so the thread must become ready
 // quickly even when restoring many sessions takes a while. Tasks do not wait for it either: a command for a session
-// not restored yet starts that session at once (SessionHost), so the API answers throughout a long restore.
+// not restored yet starts that session at once (ShardHost), so the API answers throughout a long restore.
 const restored = host.restore().catch(err => logger.error({ err }, 'restore failed'))
 // Counters and event-loop delay to the main thread once a second; /readyz waits for the restore announcement.
 const telemetry = startThreadTelemetry(data.channelName, `shard-${data.shard}`)

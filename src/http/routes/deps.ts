@@ -3,7 +3,7 @@
  * What every route module receives from `createApp`.
  */
 import type { Logger } from 'pino'
-import type { SessionSystem } from '../../actors/main/types.js'
+import type { SessionSystem } from '../../actors/main/session-system.js'
 import type { Config } from '../../config.js'
 
 export interface AppDeps {

@@ -24,7 +24,7 @@ export function messageDestination(body: Record<string, unknown>): Destination |
   if (filled(body['group'])) return fromGroup(body['group'])
   if (filled(body['newsletter'])) {
     const value = body['newsletter']
-    return typeof value === 'string' && isChannelId(value) ? { kind: 'newsletter', jid: value } : undefined
+    return typeof value === 'string' && isChannelId(value) ? { kind: 'channel', jid: value } : undefined
   }
   if (filled(body['phone'])) return fromPhone(body['phone'])
   return undefined

@@ -16,8 +16,8 @@ import { phoneJid } from '../mapping/jids.js'
 import type { PlatformLink } from '../../link.js'
 import { prepareMessageContent, type PreparedContent } from '../mapping/message-content.js'
 import {
-  explainChannelRejection, sendNewsletterMedia, type NewsletterMediaInput, type NewsletterMediaKind,
-} from '../newsletter-media.js'
+  explainChannelRejection, sendChannelMedia, type ChannelMediaInput, type ChannelMediaKind,
+} from '../channel-media.js'
 import { iqErrorCode, withTimeout } from '../query.js'
 import type { ChannelOps } from './channels.js'
 import { poolMediaOptions, uploadInPool } from './media-upload.js'
@@ -37,8 +37,8 @@ export async function sendWithAck<T>(conn: LinkSocket, sock: WASocket, id: strin
 }
 
 /** A media message → the channel upload's input (with the thumbnail made while preparing it, if any). */
-function newsletterMediaInput(c: Extract<MessageContent, { type: NewsletterMediaKind }>,
-  media: NonNullable<PreparedContent['media']>, jpegThumbnail: string | undefined): NewsletterMediaInput {
+function channelMediaInput(c: Extract<MessageContent, { type: ChannelMediaKind }>,
+  media: NonNullable<PreparedContent['media']>, jpegThumbnail: string | undefined): ChannelMediaInput {
   return {
     kind: media.kind,
     filePath: media.file.path,
@@ -72,14 +72,14 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
       const prepared = await prepareMessageContent(content, { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log }, signal)
       try {
         const id = generateMessageIDV2(sock.user?.id)
-        if (destination.kind === 'newsletter' && prepared.media) {
+        if (destination.kind === 'channel' && prepared.media) {
           const channelSock = {
             query: sock.query,
-            uploadRaw: (kind: NewsletterMediaKind, filePath: string) => uploadInPool(conn, sock, 'raw', kind, filePath),
+            uploadRaw: (kind: ChannelMediaKind, filePath: string) => uploadInPool(conn, sock, 'raw', kind, filePath),
           }
-          const input = newsletterMediaInput(content as Extract<MessageContent, { type: NewsletterMediaKind }>,
+          const input = channelMediaInput(content as Extract<MessageContent, { type: ChannelMediaKind }>,
             prepared.media, (prepared.content as { jpegThumbnail?: string }).jpegThumbnail)
-          await sendNewsletterMedia(channelSock, destination.jid, id, input, { ackTimeoutMs: conn.config.ACK_TIMEOUT_MS })
+          await sendChannelMedia(channelSock, destination.jid, id, input, { ackTimeoutMs: conn.config.ACK_TIMEOUT_MS })
           return { messageId: id }
         }
         const jid = destination.kind === 'phone' ? await phoneDestination(sock, destination.phone) : destination.jid
@@ -94,7 +94,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
         // Baileys fetches the group's metadata before a group send: an unknown group (404) or one we are not in (403)
         // surfaces as a bare iq error, which the caller should see as GROUP_NOT_FOUND.
         if (destination.kind === 'group' && [403, 404].includes(iqErrorCode(err) ?? 0)) throw new GatewayError('GROUP_NOT_FOUND')
-        if (destination.kind !== 'newsletter') throw err
+        if (destination.kind !== 'channel') throw err
         throw await explainChannelRejection(err, content.type, () => channels.channelRole(sock, destination.jid))
       } finally {
         await prepared.dispose()

@@ -1,5 +1,5 @@
 /**
- * @module actors/session/connection
+ * @module actors/session/link-supervisor
  * The session's current platform link: opening one (sandbox trust, run guard, factory), dropping it (logout or
  * close), and reconnecting after a backoff. It knows nothing of session states; link events go to the lifecycle.
  *
@@ -15,8 +15,8 @@ import { reconnectDelay } from './backoff.js'
 import { countReconnect } from '../../metrics/observe.js'
 import type { ShardPlatform } from './deps.js'
 
-export interface ConnectionDeps {
-  sessionId: string
+export interface LinkSupervisorDeps {
+  id: string
   store: Store
   config: Config
   platform: ShardPlatform
@@ -27,8 +27,8 @@ export interface ConnectionDeps {
   events: LinkEvents
 }
 
-export class LinkConnection {
-  readonly #deps: ConnectionDeps
+export class LinkSupervisor {
+  readonly #deps: LinkSupervisorDeps
   #link: PlatformLink | undefined
   /** Bumped whenever the current link is abandoned; events carry the generation they were created with. */
   #generation = 0
@@ -37,9 +37,9 @@ export class LinkConnection {
   /** Tells whether the session's last run ended cleanly, and gives each link the auth store to use. */
   readonly #runGuard: RunGuard
 
-  constructor(deps: ConnectionDeps) {
+  constructor(deps: LinkSupervisorDeps) {
     this.#deps = deps
-    this.#runGuard = deps.platform.createRunGuard(deps.store.auth(deps.sessionId), deps.log)
+    this.#runGuard = deps.platform.createRunGuard(deps.store.auth(deps.id), deps.log)
   }
 
   /** After a clean stop (link closed, commands settled): the next start may trust the stored state. */
@@ -54,7 +54,7 @@ export class LinkConnection {
 
   /** Opens a new link now; on failure schedules a retry. */
   async open(): Promise<void> {
-    const { sessionId, store, config, platform, log, isStopped, events } = this.#deps
+    const { id, store, config, platform, log, isStopped, events } = this.#deps
     if (isStopped()) return
     clearTimeout(this.#reconnectTimer)
     const generation = ++this.#generation
@@ -89,8 +89,8 @@ export class LinkConnection {
     }
     try {
       this.#link = platform.createLink({
-        sessionId, auth, contacts: store.contacts(sessionId),
-        sentMessages: store.sentMessages(sessionId, { maxAgeMs: config.RETRY_STORE_MAX_AGE_MS, maxMessages: config.RETRY_STORE_MAX_MESSAGES }),
+        id, auth, contacts: store.contacts(id),
+        sentMessages: store.sentMessages(id, { maxAgeMs: config.RETRY_STORE_MAX_AGE_MS, maxMessages: config.RETRY_STORE_MAX_MESSAGES }),
         logger: log, config, sandbox, events: guarded,
       })
     } catch (err) {

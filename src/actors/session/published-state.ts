@@ -1,5 +1,5 @@
 /**
- * @module actors/session/view
+ * @module actors/session/published-state
  * What the main thread sees of one session: the fields of its snapshot, and publishing them. The lifecycle
  * changes these fields as the link comes and goes; nothing reaches the main thread until `publish()`, so a
  * transition that touches several fields shows up as one snapshot.
@@ -12,7 +12,7 @@
 import type { SessionState } from '../../protocol/snapshot.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
 
-export interface ViewDeps {
+export interface PublishedStateDeps {
   id: string
   publisher: SnapshotPublisher
   /** The persisted QR deadline (null once paired): the record owns it, the view only shows it. */
@@ -21,7 +21,7 @@ export interface ViewDeps {
   isStopped: () => boolean
 }
 
-export class SessionView {
+export class PublishedState {
   state: SessionState = 'connecting'
   generatedId = ''
   name = ''
@@ -30,9 +30,9 @@ export class SessionView {
   #qrcode = ''
   /** Bumped whenever the shown QR stops applying, so a rendering that finishes late cannot bring it back. */
   #qrSeq = 0
-  readonly #deps: ViewDeps
+  readonly #deps: PublishedStateDeps
 
-  constructor(deps: ViewDeps) {
+  constructor(deps: PublishedStateDeps) {
     this.#deps = deps
   }
 

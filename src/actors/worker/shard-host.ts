@@ -1,5 +1,5 @@
 /**
- * @module actors/worker/host
+ * @module actors/worker/shard-host
  * The worker-thread side of one shard: the actors of the sessions this shard owns, keyed by id. On start it
  * restores every registered session whose shard is this one — which is also how a replacement thread, started by
  * piscina after a crash, brings its sessions back from storage.
@@ -17,7 +17,7 @@ import type { ActorCommand } from '../../protocol/commands.js'
 
 const RESTORE_POLL_MS = 50
 
-export interface HostDeps {
+export interface ShardHostDeps {
   shard: number
   shards: number
   store: Store
@@ -30,15 +30,15 @@ export interface HostDeps {
   media: MediaSlots
 }
 
-export class SessionHost {
-  readonly #deps: HostDeps
+export class ShardHost {
+  readonly #deps: ShardHostDeps
   readonly #actors = new Map<string, SessionActor>()
   /** Actors being created (the platform module may still be loading): later tasks for them wait here. */
   readonly #starting = new Map<string, Promise<void>>()
   #shuttingDown = false
   #restoring: Promise<void> = Promise.resolve()
 
-  constructor(deps: HostDeps) {
+  constructor(deps: ShardHostDeps) {
     this.#deps = deps
   }
 

@@ -1,5 +1,5 @@
 /**
- * @module platform/baileys/newsletter-media
+ * @module platform/baileys/channel-media
  * Media to a channel (newsletter). Baileys rc14 uploads channel media to the normal `/mms/<type>` path and the
  * platform never shows it (BAILEYS-MAPPING §2.7). This is WhatsApp Web's / whatsmeow's recipe instead: upload the
  * raw (unencrypted) bytes to `/newsletter/newsletter-<kind>/<token>`, then send `<message type='media'
@@ -14,10 +14,10 @@ import { isConnectionClosed, isQueryTimeout } from './boom.js'
 import { isManagerRole } from './mapping/channel-mapping.js'
 import type { QueryFn } from './query.js'
 
-export type NewsletterMediaKind = 'image' | 'video' | 'audio' | 'document'
+export type ChannelMediaKind = 'image' | 'video' | 'audio' | 'document'
 
-export interface NewsletterMediaInput {
-  kind: NewsletterMediaKind
+export interface ChannelMediaInput {
+  kind: ChannelMediaKind
   filePath: string
   mimetype: string
   caption?: string
@@ -26,14 +26,14 @@ export interface NewsletterMediaInput {
   fileName?: string
 }
 
-export interface NewsletterSocket {
+export interface ChannelMediaSocket {
   query: QueryFn
   /** Uploads the file unencrypted to `/newsletter/newsletter-<kind>` (the media pool); throws when refused. */
-  uploadRaw(kind: NewsletterMediaKind, filePath: string): Promise<UploadResult>
+  uploadRaw(kind: ChannelMediaKind, filePath: string): Promise<UploadResult>
 }
 
 /** Builds the unencrypted media proto for a channel post (no mediaKey: channels are not end-to-end encrypted). */
-export function newsletterMediaMessage(input: NewsletterMediaInput, upload: UploadAnswer, sha256: Uint8Array,
+export function channelMediaMessage(input: ChannelMediaInput, upload: UploadAnswer, sha256: Uint8Array,
   length: number): proto.Message {
   const fields: Record<string, unknown> = {
     url: upload.url, directPath: upload.directPath, mimetype: input.mimetype, fileSha256: sha256, fileLength: length,
@@ -46,10 +46,10 @@ export function newsletterMediaMessage(input: NewsletterMediaInput, upload: Uplo
 }
 
 /** Uploads and posts; resolves after the server ack. Throws PLATFORM_REJECTED / PLATFORM_TIMEOUT. */
-export async function sendNewsletterMedia(sock: NewsletterSocket, channelJid: string, id: string,
-  input: NewsletterMediaInput, opts: { ackTimeoutMs: number }): Promise<void> {
+export async function sendChannelMedia(sock: ChannelMediaSocket, channelJid: string, id: string,
+  input: ChannelMediaInput, opts: { ackTimeoutMs: number }): Promise<void> {
   const { answer, fileSha256, fileLength } = await sock.uploadRaw(input.kind, input.filePath)
-  const message = newsletterMediaMessage(input, answer, fileSha256, fileLength)
+  const message = channelMediaMessage(input, answer, fileSha256, fileLength)
   const node: BinaryNode = {
     tag: 'message',
     attrs: { to: channelJid, id, type: 'media', ...(answer.handle ? { media_id: answer.handle } : {}) },
@@ -63,7 +63,7 @@ export async function sendNewsletterMedia(sock: NewsletterSocket, channelJid: st
  * Sends the post and waits for its ack. Baileys' `query` resolves undefined or throws `Timed Out` (408) when nothing
  * comes back in time (which one depends on timer order): both are PLATFORM_TIMEOUT, never an internal error.
  */
-async function awaitChannelAck(sock: NewsletterSocket, node: BinaryNode, timeoutMs: number): Promise<BinaryNode> {
+async function awaitChannelAck(sock: ChannelMediaSocket, node: BinaryNode, timeoutMs: number): Promise<BinaryNode> {
   let ack: BinaryNode | undefined
   try {
     ack = await sock.query(node, timeoutMs)

@@ -1,5 +1,5 @@
 /**
- * @module actors/main/types
+ * @module actors/main/session-system
  * What the HTTP front end needs from the actor system. `createApp(deps)` takes any `SessionSystem`, so route
  * tests pass a fake and `src/main.ts` passes the real, worker-thread one (`system.ts`).
  */
