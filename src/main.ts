@@ -1,6 +1,6 @@
 /**
  * @module main
- * The only place that listens. Reads settings, opens the actor system (worker threads + storage), serves HTTP,
+ * The only place that listens. Reads settings, opens the session system (worker threads + storage), serves HTTP,
  * and on SIGTERM/SIGINT drains in-flight requests and closes sockets without logging any device out.
  */
 import { loadConfig, type Config } from './config.js'

@@ -1,6 +1,6 @@
 /**
  * @module metrics/actor-metrics
- * Prometheus series read from the actor system at scrape time (prom-client `collect`): sessions by state,
+ * Prometheus series read from the session system at scrape time (prom-client `collect`): sessions by state,
  * per-shard load from piscina, per-thread event-loop delay, and the counters the worker threads report.
  * Nothing is pushed into the registry between scrapes.
  */

@@ -1,7 +1,7 @@
 /**
  * @module metrics/registry
  * One prom-client registry per app: the process's default metrics (CPU, memory, GC, main event loop), the HTTP
- * request histogram (added by the HTTP middleware, `src/http/ops/metrics.ts`) and, with an actor system, its
+ * request histogram (added by the HTTP middleware, `src/http/ops/metrics.ts`) and, with a sharded session system, its
  * sessions, shards, threads and platform counters.
  */
 import { collectDefaultMetrics, Registry } from 'prom-client'

@@ -1,6 +1,6 @@
 /**
  * @module metrics/source
- * What `/readyz` and `/metrics` read from the actor system (`SessionSystem.ops`). A system without it (the HTTP
+ * What `/readyz` and `/metrics` read from the session system (`SessionSystem.ops`). A system without it (the HTTP
  * tests' fake) is always ready and reports HTTP and process metrics only.
  */
 import type { CounterSample, LoopDelay, ShardStats } from '../protocol/thread.js'

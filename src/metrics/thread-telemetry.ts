@@ -16,7 +16,7 @@ export interface ThreadTelemetry {
   stop(): void
 }
 
-/** Starts posting this thread's telemetry on the actor system's metrics channel. */
+/** Starts posting this thread's telemetry on the session system's metrics channel. */
 export function startThreadTelemetry(channelName: string, thread: string,
   intervalMs = TELEMETRY_INTERVAL_MS): ThreadTelemetry {
   const channel = new BroadcastChannel(metricsChannel(channelName))

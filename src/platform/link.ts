@@ -46,6 +46,7 @@ export interface SandboxTrust {
 }
 
 export interface LinkOptions {
+  /** The session's public id (never its secret). */
   id: string
   auth: AuthStore
   contacts: ContactStore

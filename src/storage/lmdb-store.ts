@@ -30,6 +30,7 @@ import { privateDir, privateFile } from './file-modes.js'
 import { SentMessages, type StoredSentMessage } from './sent-messages.js'
 import { SessionKeys } from './session-keys.js'
 import { jsonOf, plainObject, plainText, sealedObject, sessionSealedText, Table } from './table.js'
+import { fromStoredRecord, registryRows, type StoredSessionRecord } from './registry-row.js'
 import { createValueCipher } from './value-cipher.js'
 
 interface Dbs {
@@ -160,7 +161,8 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
   const sealed = (db: string) => sessionSealedText(sessionKeys!, cipher!, db)
   dbs = {
     root,
-    sessions: new Table(root, 'sessions', cipher ? sealedObject<SessionRecord>(cipher, 'sessions') : plainObject<SessionRecord>()),
+    sessions: new Table(root, 'sessions',
+      registryRows(cipher ? sealedObject<StoredSessionRecord>(cipher, 'sessions') : plainObject<StoredSessionRecord>())),
     creds: new Table(root, 'creds', cipher ? sealed('creds') : plainText),
     keys: new Table(root, 'keys', cipher ? sealed('keys') : plainText),
     contacts: new Table(root, 'contacts', cipher ? jsonOf<StoredContact>(sealed('contacts')) : plainObject<StoredContact>()),
@@ -219,8 +221,8 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
 /** Seals the registry rows a DATA_DIR keyed before the registry was sealed still holds in plain msgpack (inside
  * the key check's transaction). */
 function sealRegistry(root: RootDatabase, sessions: Table<SessionRecord>): void {
-  const plain = root.openDB<SessionRecord, string>({ name: 'sessions', encoding: 'msgpack' })
+  const plain = root.openDB<StoredSessionRecord, string>({ name: 'sessions', encoding: 'msgpack' })
   const rows = [...plain.getRange()].filter(row => typeof row.key === 'string')
   for (const key of [...sessions.db.getKeys()]) sessions.db.removeSync(key)
-  for (const { key, value } of rows) sessions.putSync(key, value)
+  for (const { key, value } of rows) sessions.putSync(key, fromStoredRecord(value))
 }

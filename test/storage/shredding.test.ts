@@ -20,6 +20,7 @@ import { contactKey, signalKey } from '../../src/storage/keys.js'
 import { parseDataKey } from '../../src/storage/data-key.js'
 import { createSessionCipher, createValueCipher, SealedValueError } from '../../src/storage/value-cipher.js'
 import type { SessionRecord, Store } from '../../src/storage/types.js'
+import { toStoredRecord, type StoredSessionRecord } from '../../src/storage/registry-row.js'
 import { storeHarness } from './store-harness.js'
 
 const { tempDir, openStore, closeAll } = storeHarness('shred-store-')
@@ -136,13 +137,13 @@ describe('with DATA_KEY: data written before session keys', () => {
     const dir = tempDir()
     const cipher = dataKeyCipher()
     const raw = rawLmdb(dir)
-    const sessions = raw.openDB<SessionRecord, string>({ name: 'sessions', encoding: 'msgpack' })
+    const sessions = raw.openDB<StoredSessionRecord, string>({ name: 'sessions', encoding: 'msgpack' })
     const db = (name: string) => raw.openDB<Buffer, string>({ name, encoding: 'binary' })
     const put = (name: string, key: string, text: string) => {
       const stored = cipher.hideName(key)
       return db(name).put(stored, cipher.seal(name, stored, Buffer.from(text)))
     }
-    await sessions.put('old', record('old', 'c'))
+    await sessions.put('old', toStoredRecord(record('old', 'c')))
     await put('creds', 'old', encodeValue(creds))
     await put('keys', signalKey('old', 'pre-key', '3'), encodeValue({ public: Buffer.from([3]), private: Buffer.from([4]) }))
     await put('contacts', contactKey('old', CONTACT.id), JSON.stringify(CONTACT))
@@ -170,7 +171,7 @@ describe('with DATA_KEY: data written before session keys', () => {
     // the registry row is sealed now: a plain row written behind the store's back is refused
     await closeAll()
     const raw = rawLmdb(dir)
-    await raw.openDB<SessionRecord, string>({ name: 'sessions', encoding: 'msgpack' }).put('old', record('old', 'd'))
+    await raw.openDB<StoredSessionRecord, string>({ name: 'sessions', encoding: 'msgpack' }).put('old', toStoredRecord(record('old', 'd')))
     await raw.close()
     await expect(openStore(dir, KEY).getSession('old')).rejects.toBeInstanceOf(SealedValueError)
   })

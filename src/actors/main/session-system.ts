@@ -1,7 +1,8 @@
 /**
  * @module actors/main/session-system
- * What the HTTP front end needs from the actor system. `createApp(deps)` takes any `SessionSystem`, so route
- * tests pass a fake and `src/main.ts` passes the real, worker-thread one (`system.ts`).
+ * What the HTTP front end needs from the session system. `createApp(deps)` takes any `SessionSystem`, so route
+ * tests pass a fake and `src/main.ts` passes the real one, `ShardedSessionSystem` (`system.ts`: actors on
+ * worker-thread shards).
  */
 import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'

@@ -15,7 +15,8 @@ import type { Config } from '../../config.js'
 import { fromWire, GatewayError } from '../../protocol/errors.js'
 import { Admission } from './admission.js'
 import {
-  controlChannel, type ControlMessage, type Reply, type ShardRequest, type ShardStats, type ShardTask, type ShardWorkerData,
+  controlChannel, type ControlMessage, type Reply, type ShardRequest, type ShardStats, type ShardTask,
+  type ShardWorkerData,
 } from '../../protocol/thread.js'
 
 let lastTaskId = 0

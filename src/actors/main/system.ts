@@ -1,6 +1,6 @@
 /**
  * @module actors/main/system
- * The actor system as the HTTP front end sees it (`SessionSystem`): sessions sharded over SHARDS worker threads,
+ * The real session system (`ShardedSessionSystem`, a `SessionSystem`): sessions sharded over SHARDS worker threads,
  * a snapshot cache on the main thread for GET /session, and the session lifecycle calls.
  *
  * @example

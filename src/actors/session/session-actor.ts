@@ -14,7 +14,7 @@
  *
  * The parts, under `session/`: `lifecycle` (start, reset, delete, shutdown, QR deadline), `link-reactions`
  * (link events → state, with the close-reason table in `transitions`), `connection` (the current link,
- * generations, backoff), `view` (snapshot fields and publishing), `record` (persisted record and data),
+ * generations, backoff), `published-state` (snapshot fields and publishing), `record` (persisted record and data),
  * `commands` (what each command does, as the mailbox runs it).
  */
 import { Mailbox } from './mailbox.js'

@@ -2,7 +2,7 @@
  * @module platform/baileys/link/messages
  * Sending on an open link (BAILEYS-MAPPING §2): media is downloaded by the gateway first, a 1:1 send goes to the
  * contact's LID when one is known, and a send resolves only after the server's ack. Channel media takes the
- * newsletter upload path (newsletter-media.ts); a refused channel post is explained from the account's role.
+ * newsletter upload path (channel-media.ts); a refused channel post is explained from the account's role.
  * Also chat states (typing), which need no ack.
  */
 import {
