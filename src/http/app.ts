@@ -13,20 +13,14 @@
  * app.listen(config.PORT, config.HOST)
  */
 import express from 'express'
+import type { AppDeps } from './deps.js'
+import { ENDPOINTS } from './endpoints/index.js'
 import { errorHandler, notFoundHandler } from './errors.js'
-import { channelRoutes } from './routes/channel.js'
-import type { AppDeps } from './routes/deps.js'
-import { groupRoutes } from './routes/group.js'
-import { messageRoutes } from './routes/message.js'
 import { qrPageRoutes } from './qr-page/routes.js'
 import { openApiRoutes } from './openapi/router.js'
-import { sessionRoutes, sessionView } from './routes/session.js'
-import { statusRoutes } from './routes/status.js'
-import { typingRoutes } from './routes/typing.js'
-import { viewLinkRoutes } from './routes/view-link.js'
 import { opsParts } from './ops/index.js'
 
-export type { AppDeps } from './routes/deps.js'
+export type { AppDeps } from './deps.js'
 
 export function createApp(deps: AppDeps): express.Express {
   const app = express()
@@ -35,22 +29,15 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('etag', false)
   // Which proxies' X-Forwarded-For to believe for `req.ip`, the client of the per-client limits (TRUST_PROXY).
   app.set('trust proxy', deps.config.TRUST_PROXY)
-  // Request log + metrics first (they must see every request). Then the API, the polled GET /session first: every
-  // router a request passes costs it a path match (BENCHMARKS.md). Then /healthz, /readyz, /metrics and the pages.
+  // Request log + metrics first (they must see every request). Then the endpoints, the polled GET /session first:
+  // every router a request passes costs it a path match (BENCHMARKS.md). Then /metrics and the pages.
   const ops = opsParts(deps)
   app.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff')
     ops.observer(req, res, next)
   })
-  app.get('/session', sessionView(deps))
-  app.use(sessionRoutes(deps))
-  app.use(viewLinkRoutes(deps))
-  app.use(messageRoutes(deps))
-  app.use(statusRoutes(deps))
-  app.use(typingRoutes(deps))
-  app.use(groupRoutes(deps))
-  app.use(channelRoutes(deps))
-  app.use(...ops.routes)
+  for (const endpoint of ENDPOINTS) endpoint.mount(app, deps)
+  app.use(ops.metrics)
   // API_DOCS=false: /openapi.json and /docs are not mounted at all, so they answer the 404 of any unknown path.
   if (deps.config.API_DOCS) app.use(openApiRoutes())
   app.use(qrPageRoutes())

@@ -6,12 +6,13 @@
  */
 import type { Server } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { OTHER_MESSAGE } from '../protocol/messages.js'
 
 function statusOf(err: NodeJS.ErrnoException): { statusCode: number; message: string } {
   switch (err.code) {
-    case 'HPE_HEADER_OVERFLOW': return { statusCode: 431, message: 'request headers too large' }
-    case 'ERR_HTTP_REQUEST_TIMEOUT': return { statusCode: 408, message: 'request timeout' }
-    default: return { statusCode: 400, message: 'malformed HTTP request' }
+    case 'HPE_HEADER_OVERFLOW': return { statusCode: 431, message: OTHER_MESSAGE.HEADERS_TOO_LARGE }
+    case 'ERR_HTTP_REQUEST_TIMEOUT': return { statusCode: 408, message: OTHER_MESSAGE.REQUEST_TIMEOUT }
+    default: return { statusCode: 400, message: OTHER_MESSAGE.MALFORMED_REQUEST }
   }
 }
 

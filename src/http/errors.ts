@@ -6,14 +6,13 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import type { Logger } from 'pino'
-import { ERROR_MESSAGE, ERROR_STATUS, GatewayError, isWireError } from '../protocol/errors.js'
+import { ERROR_STATUS, GatewayError, isWireError } from '../protocol/errors.js'
+import { ERROR_MESSAGE, OTHER_MESSAGE } from '../protocol/messages.js'
 
 export interface ErrorBody {
   statusCode: number
   message: string
 }
-
-export const PATH_NOT_DECODABLE = 'path is not valid URL encoding'
 
 /** Codes worth a warning: the gateway or the platform misbehaved. Others (not connected, bad media URL...) are
  * the client's business and logged at debug only. */
@@ -31,7 +30,9 @@ export function toErrorBody(err: unknown): { body: ErrorBody; known: boolean } {
     return { body: { statusCode, message }, known: true }
   }
   // The router could not percent-decode a path parameter (`/group/%E0%A4%A`): the client's fault, not ours.
-  if (err instanceof URIError) return { body: { statusCode: 400, message: PATH_NOT_DECODABLE }, known: true }
+  if (err instanceof URIError) {
+    return { body: { statusCode: 400, message: OTHER_MESSAGE.PATH_NOT_DECODABLE }, known: true }
+  }
   return { body: { statusCode: 500, message: ERROR_MESSAGE.INTERNAL }, known: false }
 }
 

@@ -1,11 +1,14 @@
 /**
  * @module protocol/errors
- * The one error catalogue of the gateway. Every failure that reaches a client is a `GatewayError` with a stable
+ * The error codes of the gateway. Every failure that reaches a client is a `GatewayError` with a stable
  * `code`; `src/http/errors.ts` maps codes to HTTP statuses in one place. Errors cross worker threads as plain
  * `{ code, message }` data (class instances lose their fields over `postMessage`), and are rebuilt with `fromWire`.
+ * The words of every message are in ./messages.ts.
  */
+import { ERROR_MESSAGE, fill, MESSAGE_TEMPLATE } from './messages.js'
 
-/** Code → HTTP status. Messages are fixed where the spec fixes them, dynamic where it shows a pattern. */
+/** Code → HTTP status. Messages (./messages.ts) are fixed where the spec fixes them, dynamic where it shows a
+ * pattern. */
 export const ERROR_STATUS = {
   INVALID_HEADER: 400,
   VALIDATION: 400,
@@ -42,35 +45,6 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS
 
-/** Fixed messages, word for word from SPEC.md where the spec gives them. */
-export const ERROR_MESSAGE = {
-  INVALID_HEADER: 'invalid header',
-  INVALID_DESTINATION: 'invalid phone, group or newsletter',
-  INVALID_TYPING_DESTINATION: 'invalid phone or group',
-  INVALID_JSON: 'body is not valid JSON',
-  UNAUTHORIZED: 'missing or wrong bearer token',
-  SESSION_NOT_FOUND: 'session not found',
-  NOT_FOUND: 'not found',
-  VIEW_LINK_NOT_FOUND: 'view link not found or expired',
-  SESSION_ALREADY_PAIRED: 'session is already paired; there is no QR to show',
-  VIEW_LINK_USED: 'the session is linked; this view link no longer works',
-  BODY_TOO_LARGE: 'request body too large',
-  UNSUPPORTED_MEDIA_TYPE: 'content-type must be application/json',
-  TOO_MANY_REQUESTS: 'too many requests',
-  SESSION_NOT_CONNECTED: 'session not connected',
-  CHANNEL_NOT_FOUND: 'channel not found',
-  GROUP_NOT_FOUND: 'group not found',
-  CHANNEL_NOT_OWNED: 'channel not owned or administered by this account',
-  CONTACTS_NOT_SYNCED: 'contacts not synced, reconnect the session or set status privacy to "only share with"',
-  STATUS_ONLY_SHARE_EMPTY: 'status privacy "only share with" has no contacts',
-  PLATFORM_TIMEOUT: 'the platform did not acknowledge in time',
-  PLATFORM_CONNECTION_LOST: 'the connection dropped before the platform acknowledged the message; it may have been delivered',
-  WORKER_CRASHED: 'session worker restarted during the request, retry it',
-  INTERNAL: 'internal server error',
-  OVERLOADED: 'server busy, retry later',
-  STORAGE_UNAVAILABLE: 'storage write failed (disk full or not writable); the session was not created',
-} as const satisfies Partial<Record<ErrorCode, string>>
-
 /** What crosses a thread boundary. */
 export interface WireError {
   code: ErrorCode
@@ -99,19 +73,19 @@ export const gatewayError = (code: ErrorCode, message?: string): GatewayError =>
 
 /** `500 error parser file from url 404 Not Found`: the spec's media-download failure. */
 export const mediaDownloadFailed = (detail: string): GatewayError =>
-  new GatewayError('MEDIA_DOWNLOAD_FAILED', `error parser file from url ${detail}`)
+  new GatewayError('MEDIA_DOWNLOAD_FAILED', fill(MESSAGE_TEMPLATE.MEDIA_DOWNLOAD_FAILED, { detail }))
 
 /** `400 image.url leads to a private or local address`: the SSRF guard refused a media or thumbnail URL (or one
  * of its redirects). `field` is the request field the URL came from. */
 export const mediaUrlForbidden = (field = 'media url'): GatewayError =>
-  new GatewayError('MEDIA_URL_FORBIDDEN', `${field} leads to a private or local address`)
+  new GatewayError('MEDIA_URL_FORBIDDEN', fill(MESSAGE_TEMPLATE.MEDIA_URL_FORBIDDEN, { path: field }))
 /** `400 image is larger than the limit of 16777216 bytes`: a media file over its type's cap (README: Limits). */
 export const mediaTooLarge = (kind: string, maxBytes: number): GatewayError =>
-  new GatewayError('MEDIA_TOO_LARGE', `${kind} is larger than the limit of ${maxBytes} bytes`)
+  new GatewayError('MEDIA_TOO_LARGE', fill(MESSAGE_TEMPLATE.MEDIA_TOO_LARGE, { kind, max: maxBytes }))
 
 /** `503 session limit reached ...`: the process holds MAX_SESSIONS sessions. */
 export const sessionsFull = (max: number): GatewayError =>
-  new GatewayError('SESSIONS_FULL', `session limit reached (${max} sessions on this server), retry later`)
+  new GatewayError('SESSIONS_FULL', fill(MESSAGE_TEMPLATE.SESSIONS_FULL, { max }))
 
 /** Validation failures: every failing rule, joined by a line break (spec: Errors). */
 export const validationFailed = (messages: string[]): GatewayError =>

@@ -5,7 +5,7 @@
  * and the server's error acks 463 and 479 (500 with the code, no message id, nothing delivered, nothing resent later).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ERROR_MESSAGE } from '../../src/protocol/errors.js'
+import { ERROR_MESSAGE } from '../../src/protocol/messages.js'
 import { inbox, launchPaired, waitFor, type Gateway, type Session } from '../e2e/harness.js'
 import { ALICE, BOB, auditDelivery, clearFaults, connected, faultWorld, sessionWhere, setFaults, type SendOutcome } from './helpers.js'
 

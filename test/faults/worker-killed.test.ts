@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ERROR_MESSAGE } from '../../src/protocol/errors.js'
+import { ERROR_MESSAGE } from '../../src/protocol/messages.js'
 import { inbox, launchGateway, pair, waitFor, type Gateway, type Session } from '../e2e/harness.js'
 import { ALICE, BOB, CAROL, auditDelivery, connected, faultWorld, sessionOnShard, sessionWhere } from './helpers.js'
 

@@ -1,5 +1,5 @@
 /**
- * Reads the README the way an operator does: its sections and fenced shell blocks, and the Settings table.
+ * Reads the README the way an operator does: its sections and fenced shell blocks, the Settings and Errors tables.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -21,4 +21,16 @@ export function readmeSection(title: string): string {
 export function readmeSettings(): string[] {
   const rows = readmeSection('Settings').split('\n').filter(l => l.startsWith('| `'))
   return rows.flatMap(row => [...row.split('|')[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map(m => m[1]!))
+}
+
+/** The rows of the README's Errors table (`### Errors`, the last part of the API section): status and message. */
+export function readmeErrors(): { status: number; message: string }[] {
+  const api = readmeSection('API')
+  const start = api.indexOf('\n### Errors\n')
+  if (start < 0) throw new Error('README has no "### Errors" in its API section')
+  return api.slice(start).split('\n').filter(l => /^\| \d{3} \|/.test(l)).map(row => {
+    const [status = '', message = ''] = row.split('|').slice(1, 3).map(cell => cell.trim())
+    const quoted = /^`([^`]+)`$/.exec(message)?.[1]
+    return { status: Number(status), message: quoted ?? `(not one quoted message: ${message})` }
+  })
 }

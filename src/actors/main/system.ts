@@ -31,6 +31,7 @@ import { ViewTokens } from './view-tokens.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
 import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
+import { OTHER_MESSAGE } from '../../protocol/messages.js'
 
 export interface ShardedSessionSystemOptions {
   config: Config
@@ -134,7 +135,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   }
 
   function assertOpen(): void {
-    if (closing) throw new GatewayError('OVERLOADED', 'server is shutting down')
+    if (closing) throw new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
   }
 
   function assertKnown(id: string): void {

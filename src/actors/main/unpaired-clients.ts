@@ -8,6 +8,7 @@
  * empty (sessions restored from storage carry no client), which the lifetime cap bounds anyway.
  */
 import { GatewayError } from '../../protocol/errors.js'
+import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
 
 /** Epoch ms of the session's QR deadline while it is unpaired and alive; undefined once paired or gone. */
 export type UnpairedDeadline = (id: string) => number | undefined
@@ -37,7 +38,7 @@ export class UnpairedClients {
     if (ids.size < this.#cap) return
     const seconds = Math.max(1, Math.ceil((soonest - now) / 1000))
     throw new GatewayError('TOO_MANY_REQUESTS',
-      `too many unpaired sessions for this client (${this.#cap}); scan or delete one, or retry in ${seconds} s`, seconds)
+      fill(MESSAGE_TEMPLATE.UNPAIRED_CAP, { max: this.#cap, seconds }), seconds)
   }
 
   add(client: string, id: string): void {

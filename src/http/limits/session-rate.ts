@@ -13,27 +13,22 @@
  */
 import type { RequestHandler } from 'express'
 import { GatewayError } from '../../protocol/errors.js'
+import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
+import type { AppDeps } from '../deps.js'
 import { authOf } from '../header-guard.js'
-import type { AppDeps } from '../routes/deps.js'
 import { retryAfterSeconds, TokenBuckets } from './token-bucket.js'
 
 export interface SessionRateOptions {
   /** Tokens per second; 0 or less turns the limit off. */
   perSecond: number
   burst: number
-  /** The 429's message, given the seconds to wait. */
-  message: (seconds: number) => string
+  /** The 429's message, its `<seconds>` filled with the wait. */
+  message: RateMessage
   now?: () => number
 }
 
-export const sendRateMessage = (seconds: number): string =>
-  `too many messages for this session, retry in ${seconds} s`
-export const readRateMessage = (seconds: number): string =>
-  `too many requests for this session, retry in ${seconds} s`
-export const resetRateMessage = (seconds: number): string =>
-  `too many resets for this session, retry in ${seconds} s`
-export const deleteRateMessage = (seconds: number): string =>
-  `too many deletes for this session, retry in ${seconds} s`
+/** The templates of the four families' 429s. */
+type RateMessage = (typeof MESSAGE_TEMPLATE)['SEND_RATE' | 'READ_RATE' | 'RESET_RATE' | 'DELETE_RATE']
 
 /** Builds a limiter with its own buckets. */
 export function sessionRateLimit({ perSecond, burst, message, now }: SessionRateOptions): RequestHandler {
@@ -44,7 +39,7 @@ export function sessionRateLimit({ perSecond, burst, message, now }: SessionRate
     if (waitMs === 0) return next()
     const seconds = retryAfterSeconds(waitMs)
     res.setHeader('Retry-After', String(seconds))
-    next(new GatewayError('TOO_MANY_REQUESTS', message(seconds)))
+    next(new GatewayError('TOO_MANY_REQUESTS', fill(message, { seconds })))
   }
 }
 
@@ -53,15 +48,20 @@ export type RateFamily = 'send' | 'read' | 'reset' | 'delete'
 function limiterFor(family: RateFamily, config: AppDeps['config']): RequestHandler {
   switch (family) {
     case 'send':
-      return sessionRateLimit({ perSecond: config.SEND_RATE_PER_SECOND, burst: config.SEND_BURST, message: sendRateMessage })
+      return sessionRateLimit({
+        perSecond: config.SEND_RATE_PER_SECOND, burst: config.SEND_BURST, message: MESSAGE_TEMPLATE.SEND_RATE,
+      })
     case 'read':
-      return sessionRateLimit({ perSecond: config.READ_RATE_PER_SECOND, burst: config.READ_BURST, message: readRateMessage })
+      return sessionRateLimit({
+        perSecond: config.READ_RATE_PER_SECOND, burst: config.READ_BURST, message: MESSAGE_TEMPLATE.READ_RATE,
+      })
     case 'reset':
       return sessionRateLimit({
-        perSecond: config.RESET_INTERVAL_MS > 0 ? 1000 / config.RESET_INTERVAL_MS : 0, burst: 1, message: resetRateMessage,
+        perSecond: config.RESET_INTERVAL_MS > 0 ? 1000 / config.RESET_INTERVAL_MS : 0, burst: 1,
+        message: MESSAGE_TEMPLATE.RESET_RATE,
       })
     case 'delete':
-      return sessionRateLimit({ perSecond: 1, burst: 1, message: deleteRateMessage })
+      return sessionRateLimit({ perSecond: 1, burst: 1, message: MESSAGE_TEMPLATE.DELETE_RATE })
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi'
 import type { z } from 'zod'
+import { ERROR_MESSAGE } from '../../protocol/messages.js'
 import { errorBodySchema } from './response-schemas.js'
 
 const retryAfter = {
@@ -15,20 +16,23 @@ const wwwAuthenticate = {
   'WWW-Authenticate': { description: 'The scheme to authenticate with: `Bearer`', schema: { type: 'string' as const } },
 }
 
+/** `message` in backquotes, as the descriptions show it. */
+export const quoted = (message: string) => `\`${message}\``
+
 const ERROR_DESCRIPTIONS = {
-  400: '`invalid header` (header `id` or `session-id` missing or empty), or the request broke validation rules ' +
-    '(every failing rule, joined by a line break)',
-  401: '`missing or wrong bearer token` (with `WWW-Authenticate: Bearer`): only when the gateway is started with ' +
-    '`CREATE_SESSION_TOKEN`, and the request lacks `authorization: Bearer <that token>`',
-  404: '`session not found`: unknown or deleted session, or a wrong `session-id`',
-  413: '`request body too large`',
-  415: '`content-type must be application/json`',
-  429: '`too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ' +
-    'ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the ' +
-    'message says which and when to retry',
-  500: '`session not connected`, the operation failed (media download, unknown group or channel, the platform ' +
-    'rejected the message or did not acknowledge in time), or `internal server error`',
-  503: '`server busy, retry later`: the session\'s worker thread holds twice its queue limit',
+  400: `${quoted(ERROR_MESSAGE.INVALID_HEADER)} (header \`id\` or \`session-id\` missing or empty), or the request broke ` +
+    'validation rules (every failing rule, joined by a line break)',
+  401: `${quoted(ERROR_MESSAGE.UNAUTHORIZED)} (with \`WWW-Authenticate: Bearer\`): only when the gateway is started ` +
+    'with `CREATE_SESSION_TOKEN`, and the request lacks `authorization: Bearer <that token>`',
+  404: `${quoted(ERROR_MESSAGE.SESSION_NOT_FOUND)}: unknown or deleted session, or a wrong \`session-id\``,
+  413: quoted(ERROR_MESSAGE.BODY_TOO_LARGE),
+  415: quoted(ERROR_MESSAGE.UNSUPPORTED_MEDIA_TYPE),
+  429: `${quoted(ERROR_MESSAGE.TOO_MANY_REQUESTS)}: the client created too many sessions in the last minute, or holds ` +
+    'too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, ' +
+    'deletes): the message says which and when to retry',
+  500: `${quoted(ERROR_MESSAGE.SESSION_NOT_CONNECTED)}, the operation failed (media download, unknown group or channel, ` +
+    `the platform rejected the message or did not acknowledge in time), or ${quoted(ERROR_MESSAGE.INTERNAL)}`,
+  503: `${quoted(ERROR_MESSAGE.OVERLOADED)}: the session's worker thread holds twice its queue limit`,
 } as const
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS

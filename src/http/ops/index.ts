@@ -1,16 +1,15 @@
 /**
  * @module http/ops
  * Operations around the API. `createApp` mounts `observer` first (the request log and the request metrics see
- * every request; one middleware and one `close` listener for both) and `routes` (`/healthz`, `/readyz`, `/metrics`)
- * after the API's routes: their paths do not overlap, and the polled `GET /session` then passes as few layers as
- * possible (each costs it a path match; BENCHMARKS.md).
+ * every request; one middleware and one `close` listener for both) and `metrics` (`/metrics`) after the endpoints
+ * (the probes `/healthz` and `/readyz` among them, src/http/endpoints/health): their paths do not overlap, and the
+ * polled `GET /session` then passes as few layers as possible (each costs it a path match; BENCHMARKS.md).
  */
 import type { RequestHandler, Response, Router } from 'express'
 import { requestIdOf } from './request-id.js'
 import { routePattern } from './route-pattern.js'
 import { createMetricsRegistry } from '../../metrics/registry.js'
-import type { AppDeps } from '../routes/deps.js'
-import { healthRoutes } from './health.js'
+import type { AppDeps } from '../deps.js'
 import { metricsRoute, requestMetrics } from './metrics.js'
 import { requestLog } from './request-log.js'
 
@@ -18,7 +17,7 @@ import { requestLog } from './request-log.js'
 interface Observed { started: number; reqId: string }
 const OBSERVED = 'observedRequest'
 
-export function opsParts({ system, logger, config }: AppDeps): { observer: RequestHandler; routes: Router[] } {
+export function opsParts({ system, logger, config }: AppDeps): { observer: RequestHandler; metrics: Router } {
   const registry = createMetricsRegistry(system.ops)
   const log = requestLog(logger)
   const time = requestMetrics(registry)
@@ -36,5 +35,5 @@ export function opsParts({ system, logger, config }: AppDeps): { observer: Reque
     res.on('close', onClose)
     next()
   }
-  return { observer, routes: [healthRoutes(system.ops), metricsRoute(registry, config.METRICS_TOKEN)] }
+  return { observer, metrics: metricsRoute(registry, config.METRICS_TOKEN) }
 }

@@ -1,8 +1,8 @@
 /**
  * @module http/qr-page/routes
  * Serves the QR page (`GET /`) and its script and stylesheet. The page is public (it holds no secret: it is opened
- * with a view link's token in the URL fragment, routes/view-link.ts), so these routes need no headers; every answer
- * carries the page's strict CSP, `no-referrer` (an old link with a secret in its query must not leak it anywhere)
+ * with a view link's token in the URL fragment, endpoints/view-link/route.ts), so these routes need no headers;
+ * every answer carries the page's strict CSP, `no-referrer` (an old link with a secret in its query must not leak it anywhere)
  * and `no-cache` (a gateway upgrade is seen at the next load).
  *
  * @example

@@ -3,16 +3,11 @@
  * The parsed JSON body as a plain object. No body at all validates like `{}` (every required field reports
  * `should not be empty`); a JSON array or scalar is refused outright.
  */
+import { OTHER_MESSAGE } from '../../protocol/messages.js'
 import { type Checked } from './format.js'
-
-export const BODY_NOT_OBJECT = 'body must be a JSON object'
 
 export function bodyObject(body: unknown): Checked<Record<string, unknown>> {
   if (body === undefined || body === null) return { ok: true, value: {} }
-  if (typeof body !== 'object' || Array.isArray(body)) return { ok: false, messages: [BODY_NOT_OBJECT] }
+  if (typeof body !== 'object' || Array.isArray(body)) return { ok: false, messages: [OTHER_MESSAGE.BODY_NOT_OBJECT] }
   return { ok: true, value: body as Record<string, unknown> }
 }
-
-/** Keeps only the lines of failed checks. */
-export const failures = (...results: Checked<unknown>[]): string[] =>
-  results.flatMap(r => (r.ok ? [] : r.messages))

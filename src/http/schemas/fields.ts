@@ -5,6 +5,7 @@
  * also report `must be an http or https URL`.
  */
 import { z } from 'zod'
+import { fill, RULE } from '../../protocol/messages.js'
 import { normalisePhone } from './phone.js'
 
 const blankToUndefined = (value: unknown): unknown => (value === null || value === '' ? undefined : value)
@@ -19,10 +20,10 @@ export const requiredString = () => z.string().min(1, { abort: true })
 
 export const optionalString = () => z.preprocess(blankToUndefined, z.string().optional())
 
-export const httpUrl = () => requiredString().refine(isHttpUrl, 'must be an http or https URL')
+export const httpUrl = () => requiredString().refine(isHttpUrl, RULE.HTTP_URL)
 
 export const optionalHttpUrl = () =>
-  z.preprocess(blankToUndefined, z.string().refine(isHttpUrl, 'must be an http or https URL').optional())
+  z.preprocess(blankToUndefined, z.string().refine(isHttpUrl, RULE.HTTP_URL).optional())
 
 /** Durations (seconds) and sizes (bytes): SPEC: greater than 0. */
 export const positiveNumber = () => z.number().positive()
@@ -30,11 +31,11 @@ export const positiveNumber = () => z.number().positive()
 /** Latitude/longitude: SPEC says must not be 0; the range keeps nonsense away from the platform. */
 export const coordinate = (limit: number) =>
   z.number()
-    .refine(v => v !== 0, 'must not be 0')
-    .refine(v => v >= -limit && v <= limit, `must be between -${limit} and ${limit}`)
+    .refine(v => v !== 0, RULE.NOT_ZERO)
+    .refine(v => v >= -limit && v <= limit, fill(RULE.BETWEEN, { limit }))
 
 /** A phone number in international format, normalised to digits. */
 export const phoneNumber = () =>
   requiredString()
-    .refine(v => normalisePhone(v) !== undefined, 'must be a valid phone number')
+    .refine(v => normalisePhone(v) !== undefined, RULE.PHONE)
     .transform(v => normalisePhone(v) as string)

@@ -5,6 +5,7 @@
  * whatever rule zod tripped on. Custom refinements carry only the rule (`must not be 0`); the path is added here.
  */
 import type { z } from 'zod'
+import { fill, RULE } from '../../protocol/messages.js'
 
 type Issue = z.core.$ZodIssue
 
@@ -18,29 +19,24 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value
 }
 
-const TYPE_NAMES: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  object: 'an object',
-  boolean: 'a boolean',
-  array: 'an array',
-}
+/** The types the schemas' fields have. */
+const TYPE_RULES: Record<string, string> = { string: RULE.STRING, number: RULE.NUMBER, object: RULE.OBJECT }
 
+/** Only the issues the schemas can raise have words of their own; any other reads `is invalid` until a schema
+ * needs it, and it gets its message in the catalogue (src/protocol/messages.ts) and the README. */
 function rule(issue: Issue, value: unknown): string {
-  if (value === undefined || value === null || value === '') return 'should not be empty'
+  if (value === undefined || value === null || value === '') return RULE.EMPTY
   switch (issue.code) {
     case 'invalid_type':
-      return `must be ${TYPE_NAMES[issue.expected] ?? `a ${issue.expected}`}`
+      return TYPE_RULES[issue.expected] ?? RULE.INVALID
     case 'invalid_value':
-      return `must be one of the following values: ${issue.values.map(String).join(', ')}`
+      return fill(RULE.ONE_OF, { values: issue.values.map(String).join(', ') })
     case 'too_small':
-      return issue.inclusive ? `must not be less than ${String(issue.minimum)}` : `must be greater than ${String(issue.minimum)}`
-    case 'too_big':
-      return issue.inclusive ? `must not be greater than ${String(issue.maximum)}` : `must be less than ${String(issue.maximum)}`
+      return issue.inclusive ? RULE.INVALID : fill(RULE.GREATER_THAN, { minimum: String(issue.minimum) })
     case 'custom':
       return issue.message
     default:
-      return 'is invalid'
+      return RULE.INVALID
   }
 }
 
@@ -55,6 +51,10 @@ export function formatIssues(issues: readonly Issue[], input: unknown, prefix: r
 
 /** Result of validating one part of a request: the typed value, or the spec's lines. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; messages: string[] }
+
+/** Keeps only the lines of failed checks. */
+export const failures = (...results: Checked<unknown>[]): string[] =>
+  results.flatMap(r => (r.ok ? [] : r.messages))
 
 /** Parses `input` with `schema`; on failure returns the formatted lines. */
 export function check<S extends z.ZodType>(schema: S, input: unknown): Checked<z.output<S>> {

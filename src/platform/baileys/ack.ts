@@ -10,6 +10,7 @@ import type { BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../../protocol/errors.js'
 import { isQueryTimeout } from './boom.js'
 import { observeAck } from '../../metrics/observe.js'
+import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
 
 export const ACK_EVENT = 'CB:ack,class:message'
 
@@ -19,7 +20,7 @@ export interface AckEmitter {
 }
 
 export const rejectedError = (code: string): GatewayError =>
-  new GatewayError('PLATFORM_REJECTED', `the platform rejected the message (error ${code})`)
+  new GatewayError('PLATFORM_REJECTED', fill(MESSAGE_TEMPLATE.PLATFORM_REJECTED, { code }))
 
 export interface AckWait {
   promise: Promise<BinaryNode>

@@ -13,6 +13,7 @@ import { rejectedError } from './ack.js'
 import { isConnectionClosed, isQueryTimeout } from './boom.js'
 import { isManagerRole } from './mapping/channel-mapping.js'
 import type { QueryFn } from './query.js'
+import { MESSAGE_TEMPLATE } from '../../protocol/messages.js'
 
 export type ChannelMediaKind = 'image' | 'video' | 'audio' | 'document'
 
@@ -79,7 +80,8 @@ async function awaitChannelAck(sock: ChannelMediaSocket, node: BinaryNode, timeo
 /** What the channel lookup after a refusal found: `undefined` = no such channel. */
 export type ChannelRoleLookup = () => Promise<{ role: string } | undefined>
 
-const POSTABLE_HINT = 'channels accept only text, image, video, audio and document posts'
+/** What CHANNEL_POST_REJECTED adds to the platform's refusal (the refusal itself already carries the code). */
+const POSTABLE_HINT = MESSAGE_TEMPLATE.CHANNEL_POST_REJECTED.slice(MESSAGE_TEMPLATE.PLATFORM_REJECTED.length)
 
 /**
  * A channel send the platform refused: find out why, so the caller gets a clear error instead of a bare code. Only
@@ -98,7 +100,7 @@ export async function explainChannelRejection(err: unknown, contentType: string,
   if (!found) return new GatewayError('CHANNEL_NOT_FOUND')
   if (!isManagerRole(found.role)) return new GatewayError('CHANNEL_NOT_OWNED')
   if (contentType === 'location' || contentType === 'contact') {
-    return new GatewayError('PLATFORM_REJECTED', `${err.message}: ${POSTABLE_HINT}`)
+    return new GatewayError('PLATFORM_REJECTED', `${err.message}${POSTABLE_HINT}`)
   }
   return err
 }

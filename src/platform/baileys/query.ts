@@ -7,6 +7,7 @@
  */
 import { getBinaryNodeChild, S_WHATSAPP_NET, type BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../../protocol/errors.js'
+import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
 
 export type QueryFn = (node: BinaryNode, timeoutMs?: number) => Promise<BinaryNode | undefined>
 
@@ -77,7 +78,8 @@ export async function subscribedChannelsQuery<T>(query: QueryFn, queryId: string
   } catch (err) {
     if (!isPlatformRefusal(err)) throw err
     const code = err instanceof MexError ? err.errorCode : iqErrorCode(err)
-    throw new GatewayError('PLATFORM_REJECTED', `the platform refused the channel list query ${queryId}` +
-      `${code === undefined ? '' : ` (error ${code})`}; the id may be outdated, set CHANNEL_LIST_QUERY_ID`)
+    const text = fill(MESSAGE_TEMPLATE.CHANNEL_LIST_REFUSED, { id: queryId, code: code ?? '' })
+    // the " (error <code>)" part only when the platform gave a code
+    throw new GatewayError('PLATFORM_REJECTED', code === undefined ? text.replace(' (error )', '') : text)
   }
 }

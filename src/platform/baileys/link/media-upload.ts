@@ -15,6 +15,7 @@ import type { UploadJob, UploadResult } from '../../../media/upload/job.js'
 import { GatewayError } from '../../../protocol/errors.js'
 import { withTimeout } from '../query.js'
 import type { LinkSocket } from './socket.js'
+import { OTHER_MESSAGE } from '../../../protocol/messages.js'
 
 export type UploadKind = 'image' | 'video' | 'audio' | 'document'
 
@@ -42,7 +43,7 @@ export async function uploadInPool(conn: LinkSocket, sock: WASocket, mode: Uploa
     failure = outcome.reason
   }
   conn.log.warn({ reason: failure, kind }, 'media upload failed')
-  throw new GatewayError('PLATFORM_REJECTED', 'the platform rejected the message (media upload failed)')
+  throw new GatewayError('PLATFORM_REJECTED', OTHER_MESSAGE.MEDIA_UPLOAD_FAILED)
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * @module http/routes/view-link
+ * @module http/endpoints/view-link/route
  * The view-only QR link, an addition to the spec (README: "QR page"):
  *
  * - POST /session/view-link, headers `id` + `session-id` like every guarded endpoint: a link to the QR page carrying
@@ -13,10 +13,10 @@
  * GET /session/qr          (view-token)     → { qrcode: '<base64 PNG>', expiresAt }
  */
 import { Router, type Request } from 'express'
-import { GatewayError } from '../../protocol/errors.js'
-import { authOf, headerGuard } from '../header-guard.js'
-import { QR_PAGE_PATH } from '../qr-page/paths.js'
-import type { AppDeps } from './deps.js'
+import { GatewayError } from '../../../protocol/errors.js'
+import { authOf, headerGuard } from '../../header-guard.js'
+import { QR_PAGE_PATH } from '../../qr-page/paths.js'
+import type { AppDeps } from '../../deps.js'
 
 export const VIEW_LINK_PATH = '/session/view-link'
 export const VIEW_QR_PATH = '/session/qr'

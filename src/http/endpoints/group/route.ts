@@ -1,15 +1,15 @@
 /**
- * @module http/routes/group
+ * @module http/endpoints/group/route
  * GET /group, GET /group/member?groupId=, GET /group/:groupId. `/group/member` is registered before
  * `/group/:groupId` so it is never read as a group ID (a group ID always ends in `@g.us`, `member` does not).
  */
 import { Router } from 'express'
-import type { Group, GroupMember } from '../../protocol/spec-types.js'
-import { authOf, headerGuard } from '../header-guard.js'
-import { sessionRateOf } from '../limits/session-rate.js'
-import { requestSignal } from '../request-signal.js'
-import { parseGroupId } from '../schemas/query.js'
-import type { AppDeps } from './deps.js'
+import type { Group, GroupMember } from '../../../protocol/spec-types.js'
+import { authOf, headerGuard } from '../../header-guard.js'
+import { sessionRateOf } from '../../limits/session-rate.js'
+import { requestSignal } from '../../request-signal.js'
+import { parseGroupId } from './schema.js'
+import type { AppDeps } from '../../deps.js'
 
 /** Response bodies carry exactly the spec's fields, whatever the system sent. */
 const groupView = (g: Group): Group =>

@@ -1,20 +1,20 @@
 /**
- * @module http/routes/session
+ * @module http/endpoints/session/route
  * GET /session (the Session object from the snapshot cache, no thread hop), POST /session (create, no headers),
  * and two endpoints the spec leaves unshown: POST /session/reset (restart QR pairing) and DELETE /session.
  */
 import { Router, type RequestHandler } from 'express'
-import { ERROR_STATUS, GatewayError } from '../../protocol/errors.js'
-import type { SessionView } from '../../protocol/spec-types.js'
-import { authenticate, authOf, headerGuard } from '../header-guard.js'
-import type { AppDeps } from './deps.js'
-import { clientKey } from '../client-key.js'
-import { sessionRateOf } from '../limits/session-rate.js'
-import { rateLimit } from '../rate-limit.js'
-import { requireBearerToken } from '../../security/bearer-token.js'
+import { ERROR_STATUS, GatewayError } from '../../../protocol/errors.js'
+import type { SessionView } from '../../../protocol/spec-types.js'
+import { authenticate, authOf, headerGuard } from '../../header-guard.js'
+import type { AppDeps } from '../../deps.js'
+import { clientKey } from '../../client-key.js'
+import { sessionRateOf } from '../../limits/session-rate.js'
+import { rateLimit } from '../../rate-limit.js'
+import { requireBearerToken } from '../../../security/bearer-token.js'
 
 /**
- * GET /session. `createApp` mounts it on the app itself, ahead of every router, and it authenticates in the handler
+ * GET /session. ./index.ts mounts it on the app itself, ahead of every router, and it authenticates in the handler
  * rather than through a guard layer: every client polls it, and each layer costs a poll a path match (BENCHMARKS.md).
  */
 export function sessionView({ system }: Pick<AppDeps, 'system'>): RequestHandler {

@@ -1,24 +1,25 @@
 /**
- * @module http/schemas/message
+ * @module http/endpoints/message/schema
  * POST /message. Lines come in this order: destination first (`invalid phone, group or newsletter`), then
  * `type`, then the fields of the chosen type; type-specific fields are checked only once `type` is valid. A body
  * whose only problem is its destination fails with INVALID_DESTINATION, anything else with VALIDATION (both 400).
  */
 import { z } from 'zod'
-import { ERROR_MESSAGE, GatewayError, validationFailed } from '../../protocol/errors.js'
-import { MESSAGE_TYPES, type Destination, type MessageContent } from '../../protocol/spec-types.js'
-import { bodyObject } from './body.js'
-import { messageDestination } from './destination.js'
-import { check, type Checked } from './format.js'
+import { GatewayError, validationFailed } from '../../../protocol/errors.js'
+import { ERROR_MESSAGE } from '../../../protocol/messages.js'
+import { MESSAGE_TYPES, type Destination, type MessageContent } from '../../../protocol/spec-types.js'
+import { bodyObject } from '../../schemas/body.js'
+import { messageDestination } from '../../schemas/destination.js'
+import { check, type Checked } from '../../schemas/format.js'
 import {
   audioSchema, contactSchema, documentSchema, imageSchema, locationSchema, toAudio, toContact, toDocument, toImage,
   toLocation, toVideo, videoSchema,
-} from './media.js'
-import { optionalString, requiredString } from './fields.js'
+} from '../../schemas/media.js'
+import { optionalString, requiredString } from '../../schemas/fields.js'
 
 const typeSchema = z.object({ type: z.enum(MESSAGE_TYPES) })
 
-/** The fields each `type` needs; also the source of the OpenAPI request body (src/http/openapi). */
+/** The fields each `type` needs; also the source of the OpenAPI request body (./openapi.ts). */
 export const contentSchemas = {
   text: z.object({ text: requiredString() }),
   image: z.object({ image: imageSchema, text: optionalString() }),

@@ -1,18 +1,18 @@
 /**
- * @module http/schemas/status
+ * @module http/endpoints/status/schema
  * POST /status: `type` (text, image, video), then the fields of that type; `text` is the caption for media.
  */
 import { z } from 'zod'
-import { validationFailed } from '../../protocol/errors.js'
-import { STATUS_TYPES, type StatusContent } from '../../protocol/spec-types.js'
-import { bodyObject } from './body.js'
-import { optionalString, requiredString } from './fields.js'
-import { check, type Checked } from './format.js'
-import { imageSchema, toImage, toVideo, videoSchema } from './media.js'
+import { validationFailed } from '../../../protocol/errors.js'
+import { STATUS_TYPES, type StatusContent } from '../../../protocol/spec-types.js'
+import { bodyObject } from '../../schemas/body.js'
+import { optionalString, requiredString } from '../../schemas/fields.js'
+import { check, type Checked } from '../../schemas/format.js'
+import { imageSchema, toImage, toVideo, videoSchema } from '../../schemas/media.js'
 
 const typeSchema = z.object({ type: z.enum(STATUS_TYPES) })
 
-/** The fields each `type` needs; also the source of the OpenAPI request body (src/http/openapi). */
+/** The fields each `type` needs; also the source of the OpenAPI request body (./openapi.ts). */
 export const contentSchemas = {
   text: z.object({ text: requiredString() }),
   image: z.object({ image: imageSchema, text: optionalString() }),

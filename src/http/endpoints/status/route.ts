@@ -1,15 +1,15 @@
 /**
- * @module http/routes/status
+ * @module http/endpoints/status/route
  * POST /status: validated body → `postStatus` command → `{ statusId }`.
  */
 import { Router } from 'express'
-import { authOf, headerGuard } from '../header-guard.js'
-import { jsonBody } from '../json-body.js'
-import { requestSignal } from '../request-signal.js'
-import { parsePostStatus } from '../schemas/status.js'
-import type { AppDeps } from './deps.js'
-import { sessionRateOf } from '../limits/session-rate.js'
-import { assertTextLength } from '../limits/text-length.js'
+import { authOf, headerGuard } from '../../header-guard.js'
+import { jsonBody } from '../../json-body.js'
+import { requestSignal } from '../../request-signal.js'
+import { parsePostStatus } from './schema.js'
+import type { AppDeps } from '../../deps.js'
+import { sessionRateOf } from '../../limits/session-rate.js'
+import { assertTextLength } from '../../limits/text-length.js'
 
 export function statusRoutes(deps: AppDeps): Router {
   const { system, config } = deps

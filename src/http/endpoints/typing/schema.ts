@@ -1,16 +1,17 @@
 /**
- * @module http/schemas/typing
+ * @module http/endpoints/typing/schema
  * POST /typing: `phone` or `group` (group wins), `type` optional: `text` (default, 'typing') or `audio`
  * ('recording audio'). Destination line first, as for /message.
  */
 import { z } from 'zod'
-import { ERROR_MESSAGE, GatewayError, validationFailed } from '../../protocol/errors.js'
-import type { TypingDestination, TypingKind } from '../../protocol/spec-types.js'
-import { bodyObject } from './body.js'
-import { typingDestination } from './destination.js'
-import { check } from './format.js'
+import { GatewayError, validationFailed } from '../../../protocol/errors.js'
+import { ERROR_MESSAGE } from '../../../protocol/messages.js'
+import type { TypingDestination, TypingKind } from '../../../protocol/spec-types.js'
+import { bodyObject } from '../../schemas/body.js'
+import { typingDestination } from '../../schemas/destination.js'
+import { check } from '../../schemas/format.js'
 
-export const TYPING_KINDS = ['text', 'audio'] as const satisfies readonly TypingKind[]
+const TYPING_KINDS = ['text', 'audio'] as const satisfies readonly TypingKind[]
 
 export const typingSchema = z.object({
   type: z.preprocess(v => (v === null || v === '' ? undefined : v), z.enum(TYPING_KINDS).default('text')),

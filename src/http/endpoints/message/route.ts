@@ -1,15 +1,15 @@
 /**
- * @module http/routes/message
+ * @module http/endpoints/message/route
  * POST /message: validated body → `sendMessage` command → `{ messageId }`.
  */
 import { Router } from 'express'
-import { authOf, headerGuard } from '../header-guard.js'
-import { jsonBody } from '../json-body.js'
-import { requestSignal } from '../request-signal.js'
-import { parseSendMessage } from '../schemas/message.js'
-import type { AppDeps } from './deps.js'
-import { sessionRateOf } from '../limits/session-rate.js'
-import { assertTextLength } from '../limits/text-length.js'
+import { authOf, headerGuard } from '../../header-guard.js'
+import { jsonBody } from '../../json-body.js'
+import { requestSignal } from '../../request-signal.js'
+import { parseSendMessage } from './schema.js'
+import type { AppDeps } from '../../deps.js'
+import { sessionRateOf } from '../../limits/session-rate.js'
+import { assertTextLength } from '../../limits/text-length.js'
 
 export function messageRoutes(deps: AppDeps): Router {
   const { system, config } = deps

@@ -1,14 +1,14 @@
 /**
- * @module http/routes/channel
+ * @module http/endpoints/channel/route
  * GET /channel and GET /channel/message?channelId=&before=.
  */
 import { Router } from 'express'
-import type { Channel, ChannelMessage } from '../../protocol/spec-types.js'
-import { authOf, headerGuard } from '../header-guard.js'
-import { sessionRateOf } from '../limits/session-rate.js'
-import { requestSignal } from '../request-signal.js'
-import { parseChannelQuery } from '../schemas/query.js'
-import type { AppDeps } from './deps.js'
+import type { Channel, ChannelMessage } from '../../../protocol/spec-types.js'
+import { authOf, headerGuard } from '../../header-guard.js'
+import { sessionRateOf } from '../../limits/session-rate.js'
+import { requestSignal } from '../../request-signal.js'
+import { parseChannelQuery } from './schema.js'
+import type { AppDeps } from '../../deps.js'
 
 const channelView = (c: Channel): Channel =>
   ({ id: c.id, name: c.name, picture: c.picture, isOwner: c.isOwner, created: c.created })

@@ -1,14 +1,14 @@
 /**
- * @module http/routes/typing
+ * @module http/endpoints/typing/route
  * POST /typing: validated body → `typing` command → `{ id }`, the session's own id (SPEC: not a message ID).
  */
 import { Router } from 'express'
-import { authOf, headerGuard } from '../header-guard.js'
-import { jsonBody } from '../json-body.js'
-import { requestSignal } from '../request-signal.js'
-import { parseTyping } from '../schemas/typing.js'
-import type { AppDeps } from './deps.js'
-import { sessionRateOf } from '../limits/session-rate.js'
+import { authOf, headerGuard } from '../../header-guard.js'
+import { jsonBody } from '../../json-body.js'
+import { requestSignal } from '../../request-signal.js'
+import { parseTyping } from './schema.js'
+import type { AppDeps } from '../../deps.js'
+import { sessionRateOf } from '../../limits/session-rate.js'
 
 export function typingRoutes(deps: AppDeps): Router {
   const { system, config } = deps

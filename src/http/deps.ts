@@ -1,0 +1,13 @@
+/**
+ * @module http/deps
+ * What every endpoint and part of the app receives from `createApp`.
+ */
+import type { Logger } from 'pino'
+import type { SessionSystem } from '../actors/main/session-system.js'
+import type { Config } from '../config.js'
+
+export interface AppDeps {
+  system: SessionSystem
+  config: Config
+  logger: Logger
+}

@@ -1,0 +1,9 @@
+/**
+ * @module http/endpoints/message
+ * POST /message: a validated body (./schema.ts) → `sendMessage` command → `{ messageId }` (./route.ts).
+ */
+import { routerEndpoint } from '../endpoint.js'
+import { messagePaths } from './openapi.js'
+import { messageRoutes } from './route.js'
+
+export const messageEndpoint = routerEndpoint(messageRoutes, messagePaths)

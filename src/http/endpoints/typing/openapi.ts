@@ -1,0 +1,26 @@
+/**
+ * @module http/endpoints/typing/openapi
+ * POST /typing in the OpenAPI document.
+ */
+import { z } from 'zod'
+import type { ZodOpenApiPathsObject } from 'zod-openapi'
+import { guarded, jsonRequestBody } from '../../openapi/operations.js'
+import { groupField, phoneField } from '../../openapi/request-bodies.js'
+import { sessionIdOnlySchema } from '../../openapi/response-schemas.js'
+import { GUARDED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
+import { typingSchema } from './schema.js'
+
+const typingBodySchema = z.object({ phone: phoneField(), group: groupField(), ...typingSchema.shape }).meta({
+  id: 'Typing',
+  description: '`group` wins over `phone`. `type` is `text` (typing, the default) or `audio` (recording audio).',
+})
+
+export const typingPaths: ZodOpenApiPathsObject = {
+  '/typing': {
+    post: guarded({
+      operationId: 'sendTyping', tags: ['Messages'], summary: 'Show typing or recording for 5 seconds',
+      requestBody: jsonRequestBody(typingBodySchema),
+      responses: responses(ok(sessionIdOnlySchema, 'The session\'s own id (not a message ID)'), ...GUARDED_WITH_BODY),
+    }),
+  },
+}
