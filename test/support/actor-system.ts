@@ -1,0 +1,106 @@
+/**
+ * @module test/actors/helpers
+ * Real actor systems (real worker threads, real lmdb) on a temp DATA_DIR with the fake link; polling helpers
+ * (no fixed sleeps), and the cross-thread handles of the fake link.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { BroadcastChannel } from 'node:worker_threads'
+import { fileURLToPath } from 'node:url'
+import pino from 'pino'
+import { loadConfig } from '../../src/config.js'
+import { createShardedSessionSystem, type ShardedSessionSystem } from '../../src/actors/main/system.js'
+import type { SessionSnapshot } from '../../src/protocol/snapshot.js'
+import { FAKE_CONTROL, FAKE_EVENTS, type FakeAction, type FakeEvent } from './fakes/fake-link.js'
+
+export const fakeLinkModule = fileURLToPath(new URL('./fakes/fake-link.ts', import.meta.url))
+
+const systems: ShardedSessionSystem[] = []
+const dirs: string[] = []
+const channels: BroadcastChannel[] = []
+
+export function tempDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actors-'))
+  dirs.push(dir)
+  return dir
+}
+
+export async function startSystem(env: Record<string, string> = {}, dataDir = tempDataDir()): Promise<ShardedSessionSystem> {
+  // These tests create many sessions as one caller (sessionOnShard retries until the hash lands on a shard): the cap
+  // of unpaired sessions per client would make them flaky; test/faults/unpaired-sessions.test.ts covers it.
+  const config = loadConfig({
+    DATA_DIR: dataDir, SHARDS: '2', LOG_LEVEL: 'silent', TYPING_MS: '300', UNPAIRED_PER_CLIENT: '0', ...env,
+  })
+  const system = await createShardedSessionSystem({ config, logger: pino({ level: 'silent' }), linkModule: fakeLinkModule })
+  systems.push(system)
+  return system
+}
+
+/** Closes every system, channel and temp dir a test started (call from afterEach). */
+export async function cleanup(): Promise<void> {
+  for (const s of systems.splice(0)) await s.close()
+  for (const c of channels.splice(0)) c.close()
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+}
+
+/** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 20_000): Promise<NonNullable<T>> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value) return value as NonNullable<T>
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await new Promise(resolve => setTimeout(resolve, 25))
+  }
+}
+
+const control = new BroadcastChannel(FAKE_CONTROL)
+control.unref()
+export const fake = (session: string, action: FakeAction): void => control.postMessage({ session, action })
+
+/** Records everything the fake links report, from every thread. */
+export function fakeEvents(): FakeEvent[] {
+  const seen: FakeEvent[] = []
+  const channel = new BroadcastChannel(FAKE_EVENTS)
+  channel.unref()
+  channel.onmessage = (msg: unknown) => seen.push((msg as MessageEvent<FakeEvent>).data)
+  channels.push(channel)
+  return seen
+}
+
+export type Session = { id: string; sessionId: string }
+
+export const snapshotOf = (system: ShardedSessionSystem, s: Session): SessionSnapshot | undefined =>
+  system.authenticate(s.id, s.sessionId)
+
+export const waitForQr = (system: ShardedSessionSystem, s: Session) =>
+  waitFor(() => snapshotOf(system, s)?.qrcode, `a QR for ${s.id}`)
+
+/** Creates a session and pairs it through the fake (QR shown, scanned, 515 restart, open). */
+export async function pairedSession(system: ShardedSessionSystem): Promise<Session> {
+  const s = await system.createSession()
+  await waitForQr(system, s)
+  fake(s.id, 'scan')
+  await waitFor(() => snapshotOf(system, s)?.isConnected, `${s.id} connected`)
+  return s
+}
+
+/** Creates sessions until one lands on `shard`. */
+export async function sessionOnShard(system: ShardedSessionSystem, shard: number): Promise<Session> {
+  for (;;) {
+    const s = await system.createSession()
+    if (system.shardOf(s.id) === shard) return s
+  }
+}
+
+/** Waits until every shard's thread is up (a session on it showed a QR or was already deleted). */
+export async function warmUp(system: ShardedSessionSystem, shards = 2): Promise<void> {
+  for (let shard = 0; shard < shards; shard++) {
+    const s = await sessionOnShard(system, shard)
+    await waitFor(() => {
+      const snap = snapshotOf(system, s)
+      return snap === undefined || snap.qrcode !== ''
+    }, `shard ${shard} up`)
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * @module test/http/fake-system
+ * A `SessionSystem` for route tests: sessions live in a map, every command is recorded, replies are canned per
+ * command type and can be replaced by a function (to return odd shapes or throw). Also builds the app with a
+ * logger whose lines the test can read.
+ */
+import pino from 'pino'
+import type { SessionSystem } from '../../../src/actors/main/session-system.js'
+import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/main/view-tokens.js'
+import { loadConfig, type Config } from '../../../src/config.js'
+import { createApp } from '../../../src/http/app.js'
+import { GatewayError } from '../../../src/protocol/errors.js'
+import type { ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
+import type { SessionSnapshot } from '../../../src/protocol/snapshot.js'
+
+export interface RecordedCommand {
+  id: string
+  command: SessionCommand
+  signal: AbortSignal | undefined
+}
+
+type RunHandler = (id: string, command: SessionCommand) => unknown
+
+export const GROUP = { id: '120363000000000001@g.us', name: 'Team', description: '', picture: '', created: null }
+export const MEMBER = { id: '5511999999999@s.whatsapp.net', name: 'Ana', phone: '5511999999999' }
+export const CHANNEL = {
+  id: '120363000000000002@newsletter', name: 'News', picture: 'https://example.test/p.jpg', isOwner: true,
+  created: '2025-01-01T00:00:00.000Z',
+}
+
+const CANNED: { [K in SessionCommand['type']]: ReplyValue<Extract<SessionCommand, { type: K }>> } = {
+  sendMessage: { messageId: 'MSG1' },
+  postStatus: { statusId: 'STATUS1' },
+  typing: { id: 'ignored' },
+  listGroups: { docs: [GROUP] },
+  getGroup: GROUP,
+  listMembers: { docs: [MEMBER] },
+  listChannels: { docs: [CHANNEL] },
+  channelMessages: { docs: [], before: 0 },
+}
+
+export function snapshotFor(id: string, patch: Partial<SessionSnapshot> = {}): SessionSnapshot {
+  return {
+    id, state: 'awaiting-qr', generatedId: '', name: '', isConnected: false, qrcode: 'iVBORw0KGgo=', picture: '',
+    qrDeadline: Date.now() + 180_000, version: 1, ...patch,
+  }
+}
+
+export class FakeSystem implements SessionSystem {
+  readonly sessions = new Map<string, { sessionId: string; snapshot: SessionSnapshot }>()
+  readonly commands: RecordedCommand[] = []
+  readonly resets: string[] = []
+  readonly deletes: string[] = []
+  /** Replace to make `run` return something else or throw. */
+  onRun: RunHandler | undefined
+  /** Replace to make `createSession` fail. */
+  onCreate: (() => Promise<{ id: string; sessionId: string }>) | undefined
+  /** The real view-token book, over this fake's sessions. */
+  readonly viewTokens = new ViewTokens(id => this.sessions.get(id)?.snapshot)
+  private counter = 0
+
+  /** Adds a session; connected by default, since most endpoints need it. */
+  add(id = 'sess-1', sessionId = 'secret-1', patch: Partial<SessionSnapshot> = {}): { id: string; sessionId: string } {
+    this.sessions.set(id, {
+      sessionId,
+      snapshot: snapshotFor(id, { state: 'connected', isConnected: true, qrcode: '', qrDeadline: null, ...patch }),
+    })
+    return { id, sessionId }
+  }
+
+  async createSession(): Promise<{ id: string; sessionId: string }> {
+    if (this.onCreate) return this.onCreate()
+    this.counter += 1
+    const id = `new-${this.counter}`
+    const sessionId = `secret-new-${this.counter}`
+    this.sessions.set(id, { sessionId, snapshot: snapshotFor(id) })
+    return { id, sessionId }
+  }
+
+  authenticate(id: string, sessionId: string): SessionSnapshot | undefined {
+    const entry = this.sessions.get(id)
+    return entry !== undefined && entry.sessionId === sessionId ? entry.snapshot : undefined
+  }
+
+  async run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
+    this.commands.push({ id, command, signal })
+    if (this.onRun) return (await this.onRun(id, command)) as ReplyValue<C>
+    const entry = this.sessions.get(id)
+    if (!entry?.snapshot.isConnected) throw new GatewayError('SESSION_NOT_CONNECTED')
+    return CANNED[command.type] as ReplyValue<C>
+  }
+
+  issueViewToken(id: string): ViewToken {
+    return this.viewTokens.issue(id)
+  }
+
+  viewQr(token: string): QrView {
+    return this.viewTokens.view(token)
+  }
+
+  async reset(id: string): Promise<void> {
+    this.resets.push(id)
+    this.viewTokens.revoke(id)
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    this.deletes.push(id)
+    this.sessions.delete(id)
+    this.viewTokens.revoke(id)
+  }
+
+  async close(): Promise<void> {}
+
+  /** The last command that reached the system. */
+  last(): SessionCommand | undefined {
+    return this.commands.at(-1)?.command
+  }
+}
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>
+  system: FakeSystem
+  config: Config
+  /** Every log line the app wrote, parsed. */
+  logs: Record<string, unknown>[]
+  /** Headers of the default connected session. */
+  auth: { id: string; 'session-id': string }
+}
+
+export function makeApp(env: NodeJS.ProcessEnv = {}): TestApp {
+  const system = new FakeSystem()
+  const config = loadConfig({ BODY_LIMIT_BYTES: '4096', ...env })
+  const logs: Record<string, unknown>[] = []
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) })
+  const app = createApp({ system, config, logger })
+  const { id, sessionId } = system.add()
+  return { app, system, config, logs, auth: { id, 'session-id': sessionId } }
+}
+
+/** Exact key set of a response body. */
+export const keys = (body: object): string[] => Object.keys(body).sort()

@@ -1,0 +1,88 @@
+/**
+ * Keeps the README's API section true: every request example in it is replayed, in order, against the real gateway
+ * and the sandbox's built-in demo world, with a session paired as Alice. The status must match, error bodies word
+ * for word, and success bodies field for field with the same value types (ids and URLs differ from run to run).
+ */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchPaired, mediaServer, startWorld, type Gateway, type Session } from '../../support/system/harness.js'
+
+interface Example { title: string; method: string; route: string; headers: Record<string, string>; body?: string; status: number; response: unknown }
+
+function readExamples(): Example[] {
+  const readme = readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8')
+  const api = readme.slice(readme.indexOf('\n## API\n'), readme.indexOf('\n## ', readme.indexOf('\n## API\n') + 1))
+  const blocks = [...api.matchAll(/^### (.+)$|```http\n([\s\S]*?)```\n```json\n(\d{3}) ([\s\S]*?)```/gm)]
+  const out: Example[] = []
+  let title = ''
+  for (const b of blocks) {
+    if (b[1]) { title = b[1]; continue }
+    const [head, ...rest] = b[2]!.split('\n\n')
+    const [requestLine, ...headerLines] = head!.trim().split('\n')
+    const [method, route] = requestLine!.split(' ')
+    const headers = Object.fromEntries(headerLines.map(l => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]))
+    const body = rest.join('\n\n').trim() || undefined
+    out.push({ title, method: method!, route: route!, headers, body, status: Number(b[3]), response: JSON.parse(b[4]!) })
+  }
+  return out
+}
+
+/** The shape of a JSON value: keys and value types, recursively; an array is the set of its elements' shapes. */
+function shape(v: unknown): unknown {
+  if (Array.isArray(v)) return [...new Set(v.map(e => JSON.stringify(shape(e))))].sort()
+  if (v === null) return 'null'
+  if (typeof v === 'object') return Object.fromEntries(Object.keys(v as object).sort().map(k => [k, shape((v as Record<string, unknown>)[k])]))
+  return typeof v
+}
+
+const examples = readExamples()
+/** The example credentials every README request carries. */
+const README_ID = 'kefG0UDa3leSW1ibIUDY1_7j'
+const README_SECRET = 'nuMgDQrvxzZVZ63ANj3P2VxN'
+
+describe('README API examples', () => {
+  let world: Awaited<ReturnType<typeof startWorld>>
+  let gw: Gateway
+  let media: Awaited<ReturnType<typeof mediaServer>>
+  let session: Session
+
+  beforeAll(async () => {
+    world = await startWorld() // the sandbox's built-in demo world: Alice, Bob, Carol, the Team group, the News channel
+    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } }).jpeg().toBuffer()
+    media = await mediaServer({ '/photo.jpg': { body: jpeg, type: 'image/jpeg' } })
+    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, '15550000001'))
+    // the account name arrives with the app-state sync, shortly after the connection opens
+    for (let i = 0; i < 100 && !(await gw.session(session)).body.name; i++) await new Promise(r => setTimeout(r, 100))
+  }, 120_000)
+  afterAll(async () => { await gw?.proc.stop(); await media?.close(); await world?.cleanup() })
+
+  it('documents every endpoint', () => {
+    const documented = new Set(examples.map(e => `${e.method} ${e.route.split('?')[0]!.replace(/\/group\/\d+@g\.us$/, '/group/{groupId}')}`))
+    for (const endpoint of ['POST /session', 'GET /session', 'POST /message', 'POST /status', 'POST /typing', 'GET /group',
+      'GET /group/{groupId}', 'GET /group/member', 'GET /channel', 'GET /channel/message', 'POST /session/reset', 'POST /session/view-link', 'GET /session/qr',
+      'DELETE /session']) {
+      expect(documented, endpoint).toContain(endpoint)
+    }
+  })
+
+  it('answers each example as the README shows, in order', async () => {
+    // The README's example credentials stand for the paired session's, its example view token for the last one
+    // POST /session/view-link handed out; any other header value is sent as written.
+    const real = new Map([[README_ID, session.id], [README_SECRET, session.sessionId]])
+    for (const ex of examples) {
+      const headers = Object.fromEntries(Object.entries(ex.headers).map(([k, v]) => [k, real.get(v) ?? v]))
+      const res = await gw.raw(ex.method, ex.route, headers, ex.body?.replaceAll('https://example.com', media.base))
+      const body = res.body
+      if (ex.route === '/session/view-link' && res.status === 200) {
+        real.set(new URLSearchParams(new URL((ex.response as { url: string }).url).hash.slice(1)).get('view')!,
+          new URLSearchParams(new URL(body.url).hash.slice(1)).get('view')!)
+      }
+      const where = `${ex.title}: ${ex.method} ${ex.route} ${ex.body ?? ''}`
+      expect(res.status, where).toBe(ex.status)
+      if (ex.status >= 400) expect(body, where).toEqual(ex.response)
+      else expect(shape(body), where).toEqual(shape(ex.response))
+    }
+  }, 120_000)
+})

@@ -1,0 +1,76 @@
+/**
+ * A worker thread of a real gateway process dies (the GATEWAY_TEST_HOOKS switch: SIGUSR2 ends shard 0's thread):
+ * only that shard's session blinks (isConnected false, its in-flight send a clear 500, nothing half-sent arrives),
+ * the session on the other shard stays connected and keeps sending, and the lost one comes back connected from
+ * storage, same device, no new scan.
+ */
+import { createServer, type Server } from 'node:http'
+import { once } from 'node:events'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ERROR_MESSAGE } from '../../../src/protocol/messages.js'
+import { inbox, launchGateway, pair, waitFor, type Gateway, type Session } from '../../support/system/harness.js'
+import { ALICE, BOB, CAROL, auditDelivery, connected, faultWorld, sessionOnShard, sessionWhere } from '../../support/system/faults.js'
+
+/** A media host that never finishes its answer: a send downloading from it stays in flight. */
+async function stallingMediaHost(): Promise<{ url: string; server: Server; requested: Promise<unknown> }> {
+  const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 100_000 }); res.write(Buffer.alloc(10)) })
+  const requested = once(server, 'request')
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/stall.jpg`, server, requested }
+}
+
+describe('a worker thread dies in a running gateway', () => {
+  let world: Awaited<ReturnType<typeof faultWorld>>
+  let gw: Gateway
+  let victim: Session
+  let bystander: Session
+
+  beforeAll(async () => {
+    world = await faultWorld()
+    gw = await launchGateway(world.sandbox.url, world.dataDir, { GATEWAY_TEST_HOOKS: 'true', SHARDS: '2' })
+    victim = await sessionOnShard(gw, 0, 2)
+    bystander = await sessionOnShard(gw, 1, 2)
+    await pair(gw, world.sandbox.url, victim, ALICE)
+    await pair(gw, world.sandbox.url, bystander, CAROL)
+  }, 240_000)
+  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+
+  it('blinks only its own sessions, fails their in-flight request clearly, and restores them from storage', async () => {
+    const before = (await gw.session(victim)).body
+    const stall = await stallingMediaHost()
+    try {
+      const inFlight = gw.call('POST', '/message', victim, { phone: BOB, type: 'image', image: { url: stall.url, mimetype: 'image/jpeg' } })
+      await stall.requested // the download is under way on shard 0
+      gw.proc.child.kill('SIGUSR2')
+
+      const lost = await inFlight
+      expect(lost).toEqual({ status: 500, body: { statusCode: 500, message: ERROR_MESSAGE.WORKER_CRASHED } })
+      const down = await sessionWhere(gw, victim, 'the victim shown disconnected', b => b.isConnected === false, 30_000)
+        .catch(() => undefined)
+      // The bystander on the other thread never blinks and can send while shard 0 restores.
+      expect((await gw.session(bystander)).body.isConnected).toBe(true)
+      const duringText = `bystander ${Date.now()}`
+      const during = await gw.call('POST', '/message', bystander, { phone: BOB, type: 'text', text: duringText })
+      expect(during.status).toBe(200)
+
+      const back = await connected(gw, victim, 120_000)
+      expect(back.generatedId).toBe(before.generatedId)
+      // A restore fast enough to hide the blink from a 250 ms poll is fine; if seen, it showed the same device.
+      if (down) expect(down.generatedId).toBe(before.generatedId)
+      expect((await gw.session(bystander)).body.isConnected).toBe(true)
+
+      const afterText = `restored ${Date.now()}`
+      const after = await waitFor('a send from the restored session', async () => {
+        const r = await gw.call('POST', '/message', victim, { phone: BOB, type: 'text', text: afterText })
+        return r.status === 200 ? r : undefined
+      }, 60_000)
+      await auditDelivery(world.sandbox.url, BOB, [{ text: duringText, ...during }, { text: afterText, ...after }], [])
+      // The image whose download the crash cut never went out.
+      expect((await inbox(world.sandbox.url, BOB)).filter(m => m.type === 'image')).toEqual([])
+    } finally {
+      stall.server.closeAllConnections()
+      await new Promise(r => stall.server.close(r))
+    }
+  }, 240_000)
+})

@@ -1,0 +1,31 @@
+/**
+ * An unscanned session is deleted once its QR lifetime passes: GET /session turns from 200 into 404
+ * `session not found`. The lifetime is shortened here; the default stays about 3 minutes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Gateway, launchGateway, reply, startWorld, waitFor, withSession } from '../../support/system/harness.js'
+
+describe('QR expiry', () => {
+  let world: Awaited<ReturnType<typeof startWorld>>
+  let gw: Gateway
+
+  beforeAll(async () => {
+    world = await startWorld()
+    gw = await launchGateway(world.sandbox.url, world.dataDir, { SESSION_QR_LIFETIME_MS: '6000' })
+  }, 120_000)
+  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+
+  it('shows a QR, then answers 404 session not found once the lifetime passes', async () => {
+    const s = await gw.createSession()
+    await waitFor('a QR', async () => (await gw.session(s)).body.qrcode || undefined)
+    const gone = await waitFor('404 after expiry', async () => {
+      const r = await gw.session(s)
+      return r.status === 404 ? r : undefined
+    }, 60_000)
+    expect(gone.body).toEqual({ statusCode: 404, message: 'session not found' })
+    // and it stays gone for every endpoint
+    const send = await reply(gw.api.POST('/message',
+      withSession(s, { body: { phone: '15550000002', type: 'text', text: 'x' } })))
+    expect(send.status).toBe(404)
+  }, 90_000)
+})

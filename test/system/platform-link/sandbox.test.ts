@@ -1,0 +1,179 @@
+/**
+ * The real link (real Baileys) against the project's loopback sandbox: pairing, reconnect, sends with server acks,
+ * status, groups, channels list, and the close reasons the actor depends on.
+ * Not covered here because the sandbox does not serve them yet: channel history (the sandbox reads the channel from
+ * the iq `to`, the link addresses s.whatsapp.net as whatsmeow does) and channel media uploads (/newsletter/…).
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import pino from 'pino'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { loadConfig } from '../../../src/config.js'
+import { createBaileysLink } from '../../../src/platform/baileys/baileys-link.js'
+import type { CloseReason, PlatformLink } from '../../../src/platform/link.js'
+import { fetchSandboxTrust } from '../../../src/platform/baileys/sandbox-trust.js'
+import type { SandboxTrust } from '../../../src/platform/link.js'
+import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
+import type { GatewayError } from '../../../src/protocol/errors.js'
+import { removeMediaTempDirs } from '../../../src/media/temp-dir.js'
+import { memoryAuthStore, memoryContactStore } from '../../support/fakes/memory-stores.js'
+
+const ALICE = '15550000001'
+const BOB = '15550000002'
+const CAROL = '15550000003'
+const GROUP = '120363000000000001@g.us'
+const CHANNEL = '120363000000000009@newsletter'
+
+type Event = [string, ...unknown[]]
+
+let sandbox: Sandbox
+let trust: SandboxTrust
+let media: http.Server
+let mediaUrl: string
+const auth = memoryAuthStore()
+const contacts = memoryContactStore()
+const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '15000', QUERY_TIMEOUT_MS: '15000' })
+
+function startLink(): { link: PlatformLink; events: Event[]; next(kind: string): Promise<Event> } {
+  const events: Event[] = []
+  const link = createBaileysLink({
+    id: 'alice', auth, contacts, config, sandbox: trust, logger: pino({ level: process.env.LINK_LOG ?? 'silent' }),
+    events: {
+      qr: qr => events.push(['qr', qr]), paired: me => events.push(['paired', me]), open: me => events.push(['open', me]),
+      name: name => events.push(['name', name]), close: (reason: CloseReason, detail) => events.push(['close', reason, detail]),
+    },
+  })
+  const next = async (kind: string): Promise<Event> => {
+    for (let i = 0; i < 600; i++) {
+      const hit = events.find(e => e[0] === kind)
+      if (hit) return hit
+      await new Promise(r => setTimeout(r, 50))
+    }
+    throw new Error(`no ${kind} event; saw ${JSON.stringify(events.map(e => e[0]))}`)
+  }
+  return { link, events, next }
+}
+
+const post = async (path: string, body: unknown) =>
+  (await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()
+const inbox = async (phone: string) =>
+  ((await (await fetch(`${sandbox.url}/accounts/${phone}/inbox`)).json()) as { messages: Array<Record<string, unknown>> }).messages
+const errorOf = async (p: Promise<unknown>) => (await p.then(() => undefined, (e: unknown) => e)) as GatewayError
+
+let current: ReturnType<typeof startLink>
+
+beforeAll(async () => {
+  vi.spyOn(console, 'info').mockImplementation(() => undefined) // libsignal prints every session it closes
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+  sandbox = await createSandbox({
+    port: 0,
+    world: {
+      accounts: [
+        { phone: ALICE, name: 'Alice', picture: true, syncContacts: true, contacts: [{ phone: BOB, name: 'Bob Builder' }, { phone: CAROL, name: 'Carol' }], statusPrivacy: { setting: 'blacklist', list: [CAROL] } },
+        { phone: BOB, name: 'Bob', picture: true },
+      ],
+      groups: [{ id: GROUP, name: 'Team', description: 'the team', created: '2025-01-01T00:00:00Z', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL, hidePhone: true }] }],
+      channels: [{ id: CHANNEL, name: 'News', created: '2025-01-01T00:00:00Z', owner: ALICE, followers: [BOB], messages: [{ type: 'text', text: 'hello' }] }],
+    },
+  } as Parameters<typeof createSandbox>[0])
+  trust = await fetchSandboxTrust(sandbox.url)
+  const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#884422' } }).jpeg().toBuffer()
+  media = http.createServer((req, res) => {
+    if (req.url === '/a.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(jpeg) } else { res.writeHead(404); res.end() }
+  })
+  await new Promise<void>(r => media.listen(0, '127.0.0.1', r))
+  mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  await current?.link.close()
+  media?.closeAllConnections()
+  await new Promise<void>(r => (media ? media.close(() => r()) : r()))
+  await sandbox?.close()
+  await removeMediaTempDirs()
+  vi.restoreAllMocks()
+})
+
+describe('baileys link against the sandbox', () => {
+  it('QR → scan → paired → 515 restart-required; the next link opens with the persisted creds', async () => {
+    const first = startLink()
+    const [, qr] = await first.next('qr')
+    await post('/scan', { qr, phone: ALICE })
+    expect((await first.next('paired'))[1]).toMatchObject({ id: expect.stringMatching(/^15550000001:\d+@s\.whatsapp\.net$/) })
+    expect((await first.next('close'))[1]).toBe('restart-required')
+    expect(auth.hasCreds()).toBe(true)
+    current = startLink()
+    expect((await current.next('open'))[1]).toMatchObject({ name: 'Alice' })
+    expect(current.events.some(e => e[0] === 'qr')).toBe(false)
+  })
+
+  it('stores the synced address book', async () => {
+    for (let i = 0; i < 300 && !contacts.rows.some(c => c.name === 'Bob Builder'); i++) await new Promise(r => setTimeout(r, 50))
+    expect(contacts.rows.map(c => c.name).sort()).toEqual(['Bob Builder', 'Carol'])
+  })
+
+  it('sends text and an image; the recipient phone decrypts them', async () => {
+    const text = await current.link.sendMessage({ kind: 'phone', phone: BOB }, { type: 'text', text: 'hello bob' })
+    const image = await current.link.sendMessage({ kind: 'phone', phone: BOB }, { type: 'image', image: { url: `${mediaUrl}/a.jpg`, mimetype: 'image/jpeg' }, text: 'cap' })
+    // the simulated phone fetches and decrypts media after acking: poll
+    let got = await inbox(BOB)
+    for (let i = 0; i < 300 && !got.some(m => m.id === image.messageId); i++) {
+      await new Promise(r => setTimeout(r, 50))
+      got = await inbox(BOB)
+    }
+    expect(got.find(m => m.id === text.messageId)).toMatchObject({ type: 'text', text: 'hello bob' })
+    expect(got.find(m => m.id === image.messageId)).toMatchObject({ type: 'image', caption: 'cap', media: { mimetype: 'image/jpeg', hasThumbnail: true } })
+  })
+
+  it('a media URL that fails gives the spec message and sends nothing', async () => {
+    const before = (await inbox(BOB)).length
+    const err = await errorOf(current.link.sendMessage({ kind: 'phone', phone: BOB }, { type: 'image', image: { url: `${mediaUrl}/nope.jpg`, mimetype: 'image/jpeg' } }))
+    expect(err.message).toBe('error parser file from url 404 Not Found')
+    expect((await inbox(BOB)).length).toBe(before)
+  })
+
+  it('a server nack becomes PLATFORM_REJECTED with the code', async () => {
+    await post('/faults', { rejectRecipient: BOB, rejectCode: 463 })
+    try {
+      const err = await errorOf(current.link.sendMessage({ kind: 'phone', phone: BOB }, { type: 'text', text: 'x' }))
+      expect([err.code, err.message]).toEqual(['PLATFORM_REJECTED', 'the platform rejected the message (error 463)'])
+    } finally {
+      await fetch(`${sandbox.url}/faults`, { method: 'DELETE' })
+    }
+  })
+
+  it('posts a status, reads groups, members and channels', async () => {
+    const { statusId } = await current.link.postStatus({ type: 'text', text: 'my status' })
+    let status: Record<string, unknown> | undefined
+    for (let i = 0; i < 300 && !status; i++) {
+      status = (await inbox(BOB)).find(m => m.id === statusId)
+      if (!status) await new Promise(r => setTimeout(r, 50))
+    }
+    expect(status).toMatchObject({ status: true, text: 'my status' }) // Bob is in the address book, not excluded
+    expect(await current.link.listGroups()).toEqual([{ id: GROUP, name: 'Team', description: 'the team', picture: '', created: '2025-01-01T00:00:00.000Z' }])
+    expect((await errorOf(current.link.getGroup('120363999999999999@g.us'))).code).toBe('GROUP_NOT_FOUND')
+    const members = await current.link.groupMembers(GROUP)
+    expect(members.find(m => m.phone === BOB)?.name).toBe('Bob Builder')
+    expect(await current.link.listChannels()).toEqual([{ id: CHANNEL, name: 'News', picture: '', isOwner: true, created: '2025-01-01T00:00:00.000Z' }])
+    await current.link.sendMessage({ kind: 'channel', jid: CHANNEL }, { type: 'text', text: 'channel post' })
+    const posts = (await (await fetch(`${sandbox.url}/channels/${CHANNEL}/messages`)).json()) as { messages: Array<{ text?: string }> }
+    expect(posts.messages.map(p => p.text)).toContain('channel post')
+    expect(await current.link.ownPicture()).toMatch(/^https:\/\/127\.0\.0\.1:\d+\//)
+  })
+
+  it('a dropped connection is connection-lost; with an empty contact table the next link resyncs contacts', async () => {
+    await post('/faults', { dropSessionOf: ALICE })
+    expect((await current.next('close'))[1]).toBe('connection-lost')
+    await contacts.clear()
+    current = startLink()
+    await current.next('open')
+    for (let i = 0; i < 300 && contacts.rows.length < 2; i++) await new Promise(r => setTimeout(r, 50))
+    expect(contacts.rows.map(c => c.name).sort()).toEqual(['Bob Builder', 'Carol'])
+  })
+
+  it('an unlinked device is logged-out', async () => {
+    await post('/faults', { logoutDeviceOf: ALICE })
+    expect((await current.next('close'))[1]).toBe('logged-out')
+  })
+})

@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
+import type { World } from '../../../src/sandbox/types.js'
+import { eventually, getJson, postJson } from '../../support/system/baileys-client.js'
+
+describe('sandbox control API', () => {
+  let sandbox: Sandbox
+  beforeAll(async () => {
+    sandbox = await createSandbox({ port: 0 })
+  })
+  afterAll(async () => {
+    await sandbox.close()
+  })
+
+  it('starts with the demo world and merges posted worlds, adding mentioned phones as accounts', async () => {
+    const before = await getJson<World>(`${sandbox.url}/world`)
+    expect(before.accounts.length).toBeGreaterThan(0)
+    const res = await postJson(`${sandbox.url}/world`, {
+      accounts: [{ phone: '+1 555 000 0001', name: 'Alice Renamed' }],
+      groups: [{ id: '120363000000000077@g.us', name: 'New', participants: [{ phone: '15550000077' }] }],
+    })
+    expect(res.status).toBe(200)
+    const after = await getJson<World>(`${sandbox.url}/world`)
+    expect(after.accounts.find((a) => a.phone === '15550000001')?.name).toBe('Alice Renamed')
+    expect(after.accounts.some((a) => a.phone === '15550000077')).toBe(true)
+    expect(after.groups.map((g) => g.id)).toContain('120363000000000077@g.us')
+  })
+
+  it('rejects a malformed world with 400', async () => {
+    const res = await postJson(`${sandbox.url}/world`, { groups: [{ id: 'not-a-group', participants: [] }] })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatch(/g\.us/)
+  })
+
+  it('answers empty inbox and presence for a quiet account and 404 for unknown routes and channels', async () => {
+    expect(await getJson(`${sandbox.url}/accounts/15550000002/inbox`)).toEqual({ messages: [] })
+    expect(await getJson(`${sandbox.url}/accounts/15550000002/presence`)).toEqual({ events: [] })
+    expect((await fetch(`${sandbox.url}/nope`)).status).toBe(404)
+    expect((await fetch(`${sandbox.url}/channels/1@newsletter/messages`)).status).toBe(404)
+  })
+
+  it('sets and clears faults', async () => {
+    const set = await postJson(`${sandbox.url}/faults`, { rejectRecipient: '15550000002', delayMs: 5 })
+    expect(set.body.faults).toEqual({ rejectRecipient: '15550000002', delayMs: 5 })
+    const cleared = await (await fetch(`${sandbox.url}/faults`, { method: 'DELETE' })).json()
+    expect(cleared).toEqual({ faults: {} })
+  })
+
+  it('the CLI serves a world file on the port it is given', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-cli-'))
+    const worldFile = join(dir, 'world.json')
+    await writeFile(worldFile, JSON.stringify({ accounts: [{ phone: '15559990000', name: 'Solo' }] }))
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', '--port', '0', '--world', worldFile, '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    try {
+      const url = await eventually(() => /SANDBOX_URL=(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 30_000, 'CLI ready line')
+      const world = await getJson<World>(`${url}/world`)
+      expect(world.accounts.map((a) => a.phone)).toEqual(['15559990000'])
+      const trust = await getJson<{ wsUrl: string }>(`${url}/trust`)
+      expect(trust.wsUrl).toBe(`${url.replace('http', 'ws')}/ws/chat`)
+    } finally {
+      child.kill('SIGTERM')
+      await new Promise((r) => child.once('exit', r))
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

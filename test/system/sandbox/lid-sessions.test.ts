@@ -1,0 +1,40 @@
+/**
+ * A client that messages a contact by LID keeps its Signal sessions: the sandbox answers a device query under the
+ * JID asked for (by default, as the platform does), so Baileys' device cache hits and it fetches key bundles (GET /stats `bundleFetches`) only for
+ * the first message, not for every one (which cost a round trip and a new session per send).
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import { createSandbox, type InboxMessage, type Sandbox } from '../../../src/sandbox/index.js'
+import { eventually, fetchTrust, getJson, pairAndLogin, type TestSocket } from '../../support/system/baileys-client.js'
+
+const ALICE = '15550002001'
+const BOB = '15550002002'
+let sandbox: Sandbox
+let alice: TestSocket | undefined
+
+afterAll(async () => {
+  alice?.end()
+  await sandbox?.close()
+})
+
+describe('sessions with a contact addressed by LID', () => {
+  it('are set up once, not for every message', async () => {
+    sandbox = await createSandbox({ port: 0, world: { accounts: [{ phone: ALICE }, { phone: BOB }] } })
+    alice = (await pairAndLogin(sandbox.url, await fetchTrust(sandbox.url), ALICE)).socket
+    const bobLid = (await getJson<{ lid: string }>(`${sandbox.url}/accounts/${BOB}/lid`)).lid
+    const fetches = async () => (await getJson<Record<string, number>>(`${sandbox.url}/stats`)).bundleFetches ?? 0
+    const ids: string[] = []
+    let afterFirst = 0
+    for (let i = 0; i < 4; i++) {
+      ids.push((await alice.sock.sendMessage(bobLid.includes('@') ? bobLid : `${bobLid}@lid`, { text: `hi ${i}` }))!.key.id!)
+      if (i === 0) afterFirst = await fetches()
+    }
+    expect(afterFirst).toBeGreaterThan(0)
+    expect(await fetches()).toBe(afterFirst)
+    const inbox = await eventually(async () => {
+      const got = (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages
+      return ids.every(id => got.some(m => m.id === id)) ? got : undefined
+    }, 20_000, 'all four in Bob inbox')
+    expect(inbox.filter(m => ids.includes(m.id)).map(m => m.text)).toEqual(['hi 0', 'hi 1', 'hi 2', 'hi 3'])
+  })
+})

@@ -1,0 +1,71 @@
+import type { WAMessage } from '@whiskeysockets/baileys'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
+import type { InboxMessage } from '../../../src/sandbox/types.js'
+import { eventually, fetchTrust, getJson, pairAndLogin, postJson, connect, type TestSocket } from '../../support/system/baileys-client.js'
+
+const ALICE = '15550000001'
+const BOB = '15550000002'
+const GROUP = '120363000000000001@g.us'
+
+describe('sandbox: two linked clients talk through the platform', () => {
+  let sandbox: Sandbox
+  let alice: TestSocket
+  let bob: TestSocket
+  let bobAuth: Awaited<ReturnType<typeof pairAndLogin>>['auth']
+  const bobGot: WAMessage[] = []
+
+  beforeAll(async () => {
+    sandbox = await createSandbox({
+      port: 0,
+      world: {
+        accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }],
+        groups: [{ id: GROUP, name: 'Pair', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }] }],
+      },
+    })
+    const trust = await fetchTrust(sandbox.url)
+    alice = (await pairAndLogin(sandbox.url, trust, ALICE)).socket
+    const bobLogin = await pairAndLogin(sandbox.url, trust, BOB)
+    bob = bobLogin.socket
+    bobAuth = bobLogin.auth
+    bob.sock.ev.on('messages.upsert', ({ messages }) => bobGot.push(...messages))
+  })
+  afterAll(async () => {
+    alice?.end()
+    bob?.end()
+    await sandbox.close()
+  })
+
+  it('a 1:1 text reaches both the recipient phone and its linked client', async () => {
+    const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'to both devices' })
+    const upsert = await eventually(() => bobGot.find((m) => m.key.id === sent?.key.id), 30_000, 'Bob client upsert')
+    expect(upsert.message?.extendedTextMessage?.text ?? upsert.message?.conversation).toBe('to both devices')
+    expect(upsert.key.fromMe).toBe(false)
+    expect(upsert.key.remoteJid).toBe(`${ALICE}@s.whatsapp.net`)
+    const onPhone = await eventually(async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find((m) => m.id === sent?.key.id), 20_000, 'Bob phone inbox')
+    expect(onPhone.text).toBe('to both devices')
+  })
+
+  it('group messages reach the other participant client (sender key then skmsg only)', async () => {
+    const first = await alice.sock.sendMessage(GROUP, { text: 'group one' })
+    const second = await alice.sock.sendMessage(GROUP, { text: 'group two' })
+    for (const sent of [first, second]) {
+      const upsert = await eventually(() => bobGot.find((m) => m.key.id === sent?.key.id && m.message), 30_000, 'group upsert')
+      expect(upsert.key.remoteJid).toBe(GROUP)
+    }
+  })
+
+  it('a client that was offline gets what arrived meanwhile on its next login', async () => {
+    bob.end()
+    await bob.closed()
+    const res = await postJson(`${sandbox.url}/accounts/${ALICE}/send`, { to: BOB, text: 'while you were away', id: 'SBXOFFLINE1' })
+    expect(res.body.delivered).toBe(1)
+    const trust = await fetchTrust(sandbox.url)
+    bob = connect(trust, bobAuth)
+    const got: WAMessage[] = []
+    bob.sock.ev.on('messages.upsert', ({ messages }) => got.push(...messages))
+    await bob.opened()
+    const msg = await eventually(() => got.find((m) => m.key.id === 'SBXOFFLINE1'), 30_000, 'offline message')
+    expect(msg.message?.conversation).toBe('while you were away')
+  })
+})

@@ -1,0 +1,122 @@
+import request from 'supertest'
+import { describe, expect, it } from 'vitest'
+import { GatewayError } from '../../../../../src/protocol/errors.js'
+import { expectError } from '../../../../support/expect-error.js'
+import { keys, makeApp } from '../../../../support/fakes/fake-system.js'
+
+describe('POST /session', () => {
+  it('creates a session without any header and answers exactly { id, sessionId }', async () => {
+    const { app, system } = makeApp()
+    const res = await request(app).post('/session')
+    expect(res.status).toBe(200)
+    expect(keys(res.body)).toEqual(['id', 'sessionId'])
+    expect(res.body).toEqual({ id: 'new-1', sessionId: 'secret-new-1' })
+    expect(system.sessions.has('new-1')).toBe(true)
+  })
+
+  it('ignores headers and a body', async () => {
+    const { app, auth } = makeApp()
+    const res = await request(app).post('/session').set(auth).set('Content-Type', 'application/json').send('{oops')
+    expect(res.status).toBe(200)
+    expect(res.body.id).toBe('new-1')
+  })
+
+  it('answers 500 internal server error when creation fails, with the cause logged only', async () => {
+    const { app, system, logs } = makeApp()
+    system.onCreate = () => Promise.reject(new Error('disk full at /var/data'))
+    const res = await request(app).post('/session')
+    expectError(res, 500, 'internal server error')
+    expect(res.text).not.toContain('disk full')
+    expect(JSON.stringify(logs)).toContain('disk full')
+    system.onCreate = () => Promise.reject(new GatewayError('PLATFORM_TIMEOUT'))
+    expectError(await request(app).post('/session'), 500, 'internal server error')
+  })
+
+  it('passes 503 back-pressure through', async () => {
+    const { app, system } = makeApp()
+    system.onCreate = () => Promise.reject(new GatewayError('OVERLOADED'))
+    expectError(await request(app).post('/session'), 503, 'server busy, retry later')
+  })
+
+  it('never answers with an extra field the system returned', async () => {
+    const { app, system } = makeApp()
+    system.onCreate = async () => ({ id: 'a', sessionId: 'b', secretKey: 'k' }) as { id: string; sessionId: string }
+    const res = await request(app).post('/session')
+    expect(res.body).toStrictEqual({ id: 'a', sessionId: 'b' })
+  })
+})
+
+describe('GET /session', () => {
+  it('answers exactly the seven Session fields, from the snapshot, with the session-id echoed', async () => {
+    const { app, system } = makeApp()
+    system.add('s2', 'secret-2', {
+      generatedId: '5511999999999:3@s.whatsapp.net', name: 'Ana', picture: 'https://p.test/a.jpg', version: 9,
+    })
+    const res = await request(app).get('/session').set({ id: 's2', 'session-id': 'secret-2' })
+    expect(res.status).toBe(200)
+    expect(keys(res.body)).toEqual(['generatedId', 'id', 'isConnected', 'name', 'picture', 'qrcode', 'sessionId'])
+    expect(res.body).toEqual({
+      id: 's2', generatedId: '5511999999999:3@s.whatsapp.net', name: 'Ana', sessionId: 'secret-2',
+      isConnected: true, qrcode: '', picture: 'https://p.test/a.jpg',
+    })
+  })
+
+  it('shows the QR of a session awaiting its scan, without a data: prefix', async () => {
+    const { app, system } = makeApp()
+    const created = (await request(app).post('/session')).body as { id: string; sessionId: string }
+    const res = await request(app).get('/session').set({ id: created.id, 'session-id': created.sessionId })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ isConnected: false, qrcode: 'iVBORw0KGgo=', generatedId: '', name: '' })
+    expect(system.commands).toHaveLength(0)
+  })
+
+  it('answers 404 for a snapshot already marked deleted', async () => {
+    const { app, system } = makeApp()
+    system.add('gone', 'secret-gone', { state: 'deleted' })
+    expectError(await request(app).get('/session').set({ id: 'gone', 'session-id': 'secret-gone' }), 404,
+      'session not found')
+  })
+})
+
+describe('POST /session/reset and DELETE /session', () => {
+  it('resets pairing and answers exactly { id, sessionId }', async () => {
+    const { app, auth, system } = makeApp()
+    const res = await request(app).post('/session/reset').set(auth)
+    expect(res.status).toBe(200)
+    expect(res.body).toStrictEqual({ id: auth.id, sessionId: auth['session-id'] })
+    expect(system.resets).toEqual([auth.id])
+  })
+
+  it('deletes the session and answers exactly { id }; the session is then not found', async () => {
+    const { app, auth, system } = makeApp()
+    const res = await request(app).delete('/session').set(auth)
+    expect(res.status).toBe(200)
+    expect(res.body).toStrictEqual({ id: auth.id })
+    expect(system.deletes).toEqual([auth.id])
+    expectError(await request(app).get('/session').set(auth), 404, 'session not found')
+  })
+
+  it('passes system errors to the mapper', async () => {
+    const { app, auth, system } = makeApp()
+    system.reset = () => Promise.reject(new GatewayError('OVERLOADED'))
+    expectError(await request(app).post('/session/reset').set(auth), 503, 'server busy, retry later')
+    system.deleteSession = () => Promise.reject(new Error('lmdb closed'))
+    expectError(await request(app).delete('/session').set(auth), 500, 'internal server error')
+  })
+})
+
+describe('POST /session rate limit', () => {
+  it('answers 429 too many requests past the per-client limit, with Retry-After, and other endpoints still work', async () => {
+    const { app, auth } = makeApp({ SESSION_CREATE_PER_MINUTE: '3' })
+    for (let i = 0; i < 3; i++) expect((await request(app).post('/session')).status).toBe(200)
+    const limited = await request(app).post('/session')
+    expectError(limited, 429, 'too many requests')
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    expect((await request(app).get('/session').set(auth)).status).toBe(200)
+  })
+
+  it('can be turned off', async () => {
+    const { app } = makeApp({ SESSION_CREATE_PER_MINUTE: '0' })
+    for (let i = 0; i < 40; i++) expect((await request(app).post('/session')).status).toBe(200)
+  })
+})

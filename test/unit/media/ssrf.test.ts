@@ -1,0 +1,234 @@
+/**
+ * @module test/media/ssrf
+ * The SSRF guard of the media downloader: every refused address class, every IPv4 spelling and IPv6 form that
+ * hides one, host names checked on the resolved address (a stub DNS), every redirect hop, and DNS rebinding (the
+ * address checked is the address connected to). Two loopback servers play the parts: 127.0.0.1 is "the internet"
+ * (the test guard lets it through) and 127.0.0.2 is "the internal service" that must never see a request.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import type { LookupAddress } from 'node:dns'
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
+import { downloadToTemp, type DownloadOptions } from '../../../src/media/download.js'
+import { createAddressGuard, type Resolve } from '../../../src/media/address-guard.js'
+import { isPrivateAddress } from '../../../src/media/private-address.js'
+import { GatewayError } from '../../../src/protocol/errors.js'
+import { prepareMessageContent } from '../../../src/platform/baileys/mapping/message-content.js'
+import { defaultFfmpeg } from '../../support/ffmpeg.js'
+
+const PUBLIC = '127.0.0.1'
+const INTERNAL = '127.0.0.2'
+
+let port = 0
+const hits = { public: 0, internal: 0 }
+const servers: http.Server[] = []
+
+function serve(host: string, onRequest: http.RequestListener, listenPort: number): Promise<http.Server> {
+  const server = http.createServer(onRequest)
+  servers.push(server)
+  return new Promise(resolve => server.listen(listenPort, host, () => resolve(server)))
+}
+
+beforeAll(async () => {
+  const pub = await serve(PUBLIC, (req, res) => {
+    hits.public++
+    const url = new URL(req.url ?? '/', 'http://x')
+    if (url.pathname === '/file.bin') { res.writeHead(200); res.end(Buffer.alloc(100, 7)); return }
+    if (url.pathname === '/jump') { res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }); res.end(); return }
+    res.writeHead(404); res.end()
+  }, 0)
+  port = (pub.address() as AddressInfo).port
+  // same port on the second loopback address, so one host name can point at either
+  await serve(INTERNAL, (_req, res) => { hits.internal++; res.writeHead(200); res.end('secret') }, port)
+})
+
+afterAll(async () => {
+  for (const s of servers) {
+    s.closeAllConnections()
+    await new Promise<void>(resolve => s.close(() => resolve()))
+  }
+})
+
+let tempDir: string
+let base: DownloadOptions
+beforeEach(async () => {
+  hits.public = 0
+  hits.internal = 0
+  tempDir = await mkdtemp(path.join(os.tmpdir(), 'ssrf-test-'))
+  base = { maxBytes: 1_000_000, timeoutMs: 15_000, maxRedirects: 5, blockPrivate: true, tempDir, urlField: 'image.url' }
+})
+afterEach(async () => { await rm(tempDir, { recursive: true, force: true }) })
+
+/** A stub DNS: each name answers from its list of answers, one answer per query (the last one repeats). */
+function stubDns(answers: Record<string, string[][]>) {
+  const queries: string[] = []
+  const resolve: Resolve = async hostname => {
+    queries.push(hostname)
+    const list = answers[hostname]
+    if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
+    const n = queries.filter(q => q === hostname).length
+    const ips = list[Math.min(n, list.length) - 1]!
+    return ips.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }))
+  }
+  return { resolve, queries }
+}
+
+/** The test's policy: the real one, except that 127.0.0.1 stands for a public host. */
+const testGuard = (resolve: Resolve) =>
+  createAddressGuard({ resolve, isRefused: ip => ip !== PUBLIC && isPrivateAddress(ip) })
+
+async function outcome(url: string, options: DownloadOptions): Promise<string> {
+  try {
+    const file = await downloadToTemp(url, options)
+    await file.dispose()
+    return 'downloaded'
+  } catch (err) {
+    expect(err).toBeInstanceOf(GatewayError)
+    return `${(err as GatewayError).status} ${(err as GatewayError).message}`
+  }
+}
+
+const REFUSED = '400 image.url leads to a private or local address'
+
+describe('private address classes', () => {
+  it.each([
+    '127.0.0.1', '127.255.255.254', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254',
+    '169.254.0.1', '100.64.0.1', '100.127.255.255', '0.0.0.0', '0.1.2.3', '192.0.0.8', '198.18.0.1', '224.0.0.1',
+    '255.255.255.255', '::', '::1', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'fec0::1', 'ff02::1',
+    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::127.0.0.1', '64:ff9b::7f00:1',
+    '64:ff9b::a9fe:a9fe', '64:ff9b:1::1', '2002:7f00:1::1', '2002:c0a8:101::', '2001:0:4136:e378::1', '2001:db8::1',
+    // IPv4-translated ::ffff:0:0:0/96 (SIIT), whatever IPv4 address it carries
+    '::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '::ffff:0:a9fe:a9fe', '::ffff:0:808:808', '::ffff:0:0:0', '0:0:0:0:ffff:0:ffff:ffff',
+  ])('%s is refused', ip => expect(isPrivateAddress(ip)).toBe(true))
+
+  it.each([
+    '8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.0.1', '11.0.0.1',
+    '2001:4860:4860::8888', '2a00:1450::1', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1',
+  ])('%s is allowed', ip => expect(isPrivateAddress(ip)).toBe(false))
+
+  it('host names are not addresses (the guard resolves them first)', () => {
+    expect(isPrivateAddress('localhost')).toBe(false)
+  })
+})
+
+describe('URL hosts refused before any connection', () => {
+  // The real policy and the system resolver: none of these may reach a lookup or a socket.
+  it.each([
+    'http://127.0.0.1:PORT/file.bin', 'http://2130706433:PORT/file.bin', 'http://0x7f.1:PORT/file.bin',
+    'http://0177.0.0.1:PORT/file.bin', 'http://127.1:PORT/file.bin', 'http://0x7f000001:PORT/file.bin',
+    'http://0:PORT/file.bin', 'http://0.0.0.0:PORT/file.bin', 'http://localhost:PORT/file.bin',
+    'http://LOCALHOST.:PORT/file.bin', 'http://[::1]:PORT/file.bin', 'http://[::ffff:127.0.0.1]:PORT/file.bin',
+    'http://[::ffff:7f00:1]:PORT/file.bin', 'http://[64:ff9b::7f00:1]:PORT/file.bin', 'http://127.0.0.2:PORT/x',
+    'http://169.254.169.254/latest/meta-data/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'https://10.0.0.1/x',
+    'http://[::ffff:0:7f00:1]:PORT/file.bin', 'http://[::ffff:0:127.0.0.1]:PORT/file.bin',
+  ])('%s', async template => {
+    const guard = createAddressGuard({ resolve: async () => { throw new Error('no lookup expected') } })
+    expect(await outcome(template.replace('PORT', String(port)), { ...base, guard })).toBe(REFUSED)
+    expect(hits).toEqual({ public: 0, internal: 0 })
+    expect(await readdir(tempDir)).toEqual([])
+  })
+})
+
+describe('host names are judged by what they resolve to', () => {
+  it('a name resolving to the internal service is refused without contacting it', async () => {
+    const dns = stubDns({ 'media.example': [[INTERNAL]] })
+    expect(await outcome(`http://media.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    expect(hits.internal).toBe(0)
+  })
+
+  it('the metadata address, IPv4-mapped and IPv4-translated answers are refused by the real policy', async () => {
+    for (const answer of ['169.254.169.254', '::ffff:127.0.0.1', '::1', '10.9.8.7', 'fd00::5', '::ffff:0:a9fe:a9fe']) {
+      const dns = stubDns({ 'cloud.example': [[answer]] })
+      const guard = createAddressGuard({ resolve: dns.resolve })
+      expect(await outcome('http://cloud.example/latest/meta-data/', { ...base, guard }), answer).toBe(REFUSED)
+    }
+  })
+
+  it('one private answer among public ones is enough to refuse', async () => {
+    const dns = stubDns({ 'mixed.example': [[PUBLIC, INTERNAL]] })
+    expect(await outcome(`http://mixed.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    expect(hits).toEqual({ public: 0, internal: 0 })
+  })
+
+  it('https URLs go through the same resolver', async () => {
+    const dns = stubDns({ 'secure.example': [[INTERNAL]] })
+    expect(await outcome(`https://secure.example:${port}/x`, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    expect(dns.queries).toEqual(['secure.example'])
+  })
+
+  it('a public answer is fetched, and the guard can be switched off (MEDIA_ALLOW_PRIVATE_URLS)', async () => {
+    const dns = stubDns({ 'media.example': [[PUBLIC]], 'intranet.example': [[INTERNAL]] })
+    expect(await outcome(`http://media.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe('downloaded')
+    expect(await outcome(`http://${INTERNAL}:${port}/x`, { ...base, blockPrivate: false })).toBe('downloaded')
+    expect(hits).toEqual({ public: 1, internal: 1 })
+  })
+})
+
+describe('redirects', () => {
+  const jump = (to: string) => `http://${PUBLIC}:${port}/jump?to=${encodeURIComponent(to)}`
+
+  it('every hop is checked: literal, spelled and named private targets are refused', async () => {
+    const dns = stubDns({ 'intranet.example': [[INTERNAL]] })
+    const guard = testGuard(dns.resolve)
+    for (const target of [`http://${INTERNAL}:${port}/x`, `http://2130706434:${port}/x`, `http://[::ffff:7f00:2]:${port}/x`,
+      `http://intranet.example:${port}/x`, 'http://169.254.169.254/latest/meta-data/']) {
+      expect(await outcome(jump(target), { ...base, guard }), target).toBe(REFUSED)
+    }
+    expect(hits.internal).toBe(0)
+  })
+
+  it('a chain of two public redirects ending inside is refused at its last hop', async () => {
+    const dns = stubDns({ 'intranet.example': [[INTERNAL]] })
+    const inner = jump(jump(`http://intranet.example:${port}/x`))
+    expect(await outcome(inner, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    expect(hits).toEqual({ public: 2, internal: 0 })
+  })
+
+  it('only http and https are followed', async () => {
+    expect(await outcome(jump('file:///etc/passwd'), { ...base, guard: testGuard(stubDns({}).resolve) }))
+      .toBe('500 error parser file from url unsupported protocol file:')
+  })
+})
+
+describe('DNS rebinding', () => {
+  it('the address checked is the address connected to: one lookup per connection, never a second one', async () => {
+    // First answer public, every later answer internal: a check-then-connect downloader would connect inside.
+    const dns = stubDns({ 'rebind.example': [[PUBLIC], [INTERNAL]] })
+    const guard = testGuard(dns.resolve)
+    expect(await outcome(`http://rebind.example:${port}/file.bin`, { ...base, guard })).toBe('downloaded')
+    expect(dns.queries).toEqual(['rebind.example'])
+    expect(hits).toEqual({ public: 1, internal: 0 })
+    // the next connection to the same name asks again and is refused
+    expect(await outcome(`http://rebind.example:${port}/file.bin`, { ...base, guard })).toBe(REFUSED)
+    expect(hits.internal).toBe(0)
+  })
+
+  it('a redirect back to the same name is resolved and checked again', async () => {
+    const dns = stubDns({ 'rebind.example': [[PUBLIC], [INTERNAL]] })
+    const url = `http://rebind.example:${port}/jump?to=${encodeURIComponent(`http://rebind.example:${port}/file.bin`)}`
+    expect(await outcome(url, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    expect(dns.queries).toEqual(['rebind.example', 'rebind.example'])
+    expect(hits).toEqual({ public: 1, internal: 0 })
+  })
+})
+
+describe('thumbnail URLs', () => {
+  it('a private thumbnail is the same 400 naming the field, not a silent fallback to a default thumbnail', async () => {
+    const dns = stubDns({ 'media.example': [[PUBLIC]], 'intranet.example': [[INTERNAL]] })
+    const download = { ...base, guard: testGuard(dns.resolve) }
+    const message = {
+      type: 'video' as const,
+      video: { url: `http://media.example:${port}/file.bin`, mimetype: 'video/mp4', duration: 1,
+        thumbnail: `http://intranet.example:${port}/thumb.jpg` },
+    }
+    const err = await prepareMessageContent(message, { download, ffmpeg: defaultFfmpeg(), logger: { warn: () => {} } }).then(() => undefined, e => e)
+    expect(err).toBeInstanceOf(GatewayError)
+    expect((err as GatewayError).status).toBe(400)
+    expect((err as GatewayError).message).toBe('video.thumbnail leads to a private or local address')
+    expect(hits.internal).toBe(0)
+    expect(await readdir(tempDir)).toEqual([])
+  })
+})

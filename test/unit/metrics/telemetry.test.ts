@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { afterEach, describe, expect, it } from 'vitest'
+import { downloadToTemp, type DownloadOptions } from '../../../src/media/download.js'
+import { GatewayError, mediaTooLarge } from '../../../src/protocol/errors.js'
+import { observeAck, observeMediaDownload } from '../../../src/metrics/observe.js'
+import { TelemetryReceiver } from '../../../src/metrics/telemetry-receiver.js'
+import { countInThread, takeThreadCounts } from '../../../src/metrics/thread-counters.js'
+import { waitFor } from '../../support/actor-system.js'
+
+const receivers: TelemetryReceiver[] = []
+afterEach(() => {
+  for (const r of receivers.splice(0)) r.close()
+  takeThreadCounts()
+})
+
+describe('thread counters', () => {
+  it('add up increments per series until taken, then start again', () => {
+    countInThread('acks', { result: 'ok' })
+    countInThread('acks', { result: 'ok' })
+    countInThread('acks', { result: 'error' })
+    countInThread('mediaBytes', {}, 1500)
+    countInThread('mediaBytes', {}, 0)
+    expect(takeThreadCounts()).toEqual([
+      { key: 'acks', labels: { result: 'ok' }, value: 2 },
+      { key: 'acks', labels: { result: 'error' }, value: 1 },
+      { key: 'mediaBytes', labels: {}, value: 1500 },
+    ])
+    expect(takeThreadCounts()).toEqual([])
+  })
+})
+
+describe('observe hooks', () => {
+  it('count ok acks, error acks with their code and timeouts, and pass the outcome through', async () => {
+    await expect(observeAck(Promise.resolve('node'))).resolves.toBe('node')
+    const rejected = new GatewayError('PLATFORM_REJECTED', 'the platform rejected the message (error 463)')
+    await expect(observeAck(Promise.reject(rejected))).rejects.toBe(rejected)
+    await expect(observeAck(Promise.reject(new GatewayError('PLATFORM_TIMEOUT')))).rejects.toThrow()
+    await expect(observeAck(Promise.reject(new GatewayError('SESSION_NOT_CONNECTED')))).rejects.toThrow()
+    expect(takeThreadCounts()).toEqual([
+      { key: 'acks', labels: { result: 'ok' }, value: 1 },
+      { key: 'acks', labels: { result: 'error' }, value: 1 },
+      { key: 'errorAcks', labels: { code: '463' }, value: 1 },
+      { key: 'acks', labels: { result: 'timeout' }, value: 1 },
+    ])
+  })
+
+  it('count media bytes and a fixed failure reason', async () => {
+    await observeMediaDownload(Promise.resolve({ bytes: 321 }))
+    await expect(observeMediaDownload(Promise.reject(new Error('something else entirely')))).rejects.toThrow()
+    expect(takeThreadCounts()).toEqual([
+      { key: 'mediaDownloads', labels: { result: 'ok' }, value: 1 },
+      { key: 'mediaBytes', labels: {}, value: 321 },
+      { key: 'mediaDownloads', labels: { result: 'network' }, value: 1 },
+    ])
+  })
+
+  it('classify real download failures by their typed error, whatever the client-facing message says', async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === '/missing') { res.writeHead(404); res.end(); return }
+      if (req.url === '/stall') return // never answers: the timeout
+      res.writeHead(200); res.end(Buffer.alloc(3_000, 1))
+    })
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const tempDir = await mkdtemp(path.join(os.tmpdir(), 'telemetry-media-'))
+    const options: DownloadOptions = { maxBytes: 10_000, timeoutMs: 5_000, maxRedirects: 1, blockPrivate: false, tempDir }
+    const attempts: Array<[string, () => Promise<{ bytes: number }>, string]> = [
+      // the SSRF guard's 400 (`image.url leads to a private or local address`)
+      ['private_address', () => downloadToTemp(`${base}/file`, { ...options, blockPrivate: true, urlField: 'image.url' }),
+        'image.url leads to a private or local address'],
+      // a per-type cap's 400 (`image is larger than the limit of 1000 bytes`)
+      ['too_large', () => downloadToTemp(`${base}/file`, { ...options, maxBytes: 1_000, tooLarge: max => mediaTooLarge('image', max) }),
+        'image is larger than the limit of 1000 bytes'],
+      ['too_large', () => downloadToTemp(`${base}/file`, { ...options, maxBytes: 1_000 }), 'error parser file from url file larger than 1000 bytes'],
+      ['http_status', () => downloadToTemp(`${base}/missing`, options), 'error parser file from url 404 Not Found'],
+      ['timeout', () => downloadToTemp(`${base}/stall`, { ...options, timeoutMs: 200 }), 'error parser file from url timeout after 200 ms'],
+      ['bad_url', () => downloadToTemp('ftp://example.com/x', options), 'error parser file from url unsupported protocol ftp:'],
+      ['aborted', () => downloadToTemp(`${base}/stall`, { ...options, signal: AbortSignal.abort() }), 'error parser file from url aborted'],
+      ['network', () => downloadToTemp('http://127.0.0.1:1/x', options), 'error parser file from url connect ECONNREFUSED 127.0.0.1:1'],
+    ]
+    try {
+      for (const [reason, download, message] of attempts) {
+        await expect(observeMediaDownload(download()), reason).rejects.toThrow(message)
+        expect(takeThreadCounts(), message).toEqual([{ key: 'mediaDownloads', labels: { result: reason }, value: 1 }])
+      }
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>(resolve => server.close(() => resolve()))
+      await rm(tempDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('worker → main telemetry', () => {
+  it('a worker thread\'s counts and event-loop delay reach the main thread in batches; restores are announced', async () => {
+    const channelName = `ops-test-${randomUUID()}`
+    const receiver = new TelemetryReceiver(channelName)
+    receivers.push(receiver)
+    const worker = new Worker(new URL('../../support/fakes/counting-worker.mjs', import.meta.url), { workerData: { channelName } })
+    try {
+      const acks = await waitFor(() => receiver.counters().find(c => c.key === 'acks' && c.value === 1000), 'the batched counts')
+      expect(acks.labels).toEqual({ result: 'ok' })
+      expect(receiver.loopDelays().get('shard-7')).toBeDefined()
+      await waitFor(() => receiver.isRestored(7), 'the restore announcement')
+      receiver.threadLost(7)
+      expect(receiver.isRestored(7)).toBe(false)
+      expect(receiver.loopDelays().has('shard-7')).toBe(false)
+    } finally {
+      await worker.terminate()
+    }
+  }, 30_000)
+})

@@ -1,0 +1,172 @@
+/**
+ * @module test/storage/encrypted-store
+ * DATA_KEY: credentials, Signal keys and contacts round-trip sealed; the raw lmdb file holds none of them in the
+ * clear, not even the phone numbers inside row names; a wrong key, a missing key, or a key on plain data is refused at open with a clear message; a changed or
+ * swapped value fails instead of being read.
+ */
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { initAuthCreds, proto } from '@whiskeysockets/baileys'
+import { open } from 'lmdb'
+import { loadConfig } from '../../../src/config.js'
+import { DataKeyError, parseDataKey } from '../../../src/storage/data-key.js'
+import { KEY_MISSING, PLAIN_DATA, WRONG_KEY } from '../../../src/storage/key-check.js'
+import { SealedValueError } from '../../../src/storage/value-cipher.js'
+import type { Store } from '../../../src/storage/types.js'
+import { storeHarness } from '../../support/store-harness.js'
+
+const { tempDir, openStore, closeAll } = storeHarness('sealed-store-')
+
+const KEY = randomBytes(32).toString('base64')
+const OTHER_KEY = randomBytes(32).toString('hex')
+const CONTACT = { id: '15550009876@s.whatsapp.net', name: 'Zebediah Quux', phone: '15550009876' }
+
+const openError = (dir: string, dataKey?: string): unknown => {
+  try {
+    openStore(dir, dataKey)
+    return undefined
+  } catch (err) {
+    return err
+  }
+}
+
+/** A session with creds, a pre-key, an app-state key and a contact; returns the creds written. */
+async function fill(store: Store, id = 's1') {
+  const creds = initAuthCreds()
+  await store.putSession({ id, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline: null })
+  await store.auth(id).writeCreds(creds)
+  await store.auth(id).keys.set({
+    'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
+    session: { [`${CONTACT.phone}.0`]: Buffer.from('signal session record') }, // key ids name contacts
+    'app-state-sync-key': { k1: proto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from([9, 9]) }) },
+  })
+  await store.contacts(id).upsert([CONTACT])
+  return creds
+}
+
+/** The secrets a leaked DATA_DIR must not show, in the spellings the store could use (raw bytes, base64, text). */
+function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
+  const keys = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private]
+  return [
+    ...keys.map(k => Buffer.from(k)),
+    ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
+    Buffer.from(creds.advSecretKey), Buffer.from(CONTACT.name), Buffer.from(CONTACT.phone),
+  ]
+}
+const rawFile = (dir: string): Buffer => fs.readFileSync(path.join(dir, 'gateway.mdb'))
+
+describe('DATA_KEY setting', () => {
+  it('accepts 32 bytes as hex, base64 or base64url and refuses anything else with one clear line', () => {
+    const bytes = randomBytes(32)
+    for (const text of [bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url')]) {
+      expect(parseDataKey(text)?.equals(bytes)).toBe(true)
+      expect(loadConfig({ DATA_KEY: text }).DATA_KEY).toBe(text)
+    }
+    for (const bad of ['short', bytes.toString('hex').slice(2), randomBytes(31).toString('base64'), `${'z'.repeat(64)}`]) {
+      expect(() => loadConfig({ DATA_KEY: bad })).toThrow(
+        'DATA_KEY: must be 32 bytes written as 64 hex characters or as base64 (44 characters)')
+    }
+    expect(loadConfig({ DATA_KEY: '' }).DATA_KEY).toBeUndefined()
+  })
+})
+
+describe('encrypted store', () => {
+  it('round-trips creds, Signal keys and contacts across a reopen with the same key', async () => {
+    const dir = tempDir()
+    const creds = await fill(openStore(dir, KEY))
+    await closeAll()
+    const again = openStore(dir, KEY)
+    const read = await again.auth('s1').readCreds()
+    expect(Buffer.from(read!.noiseKey.private)).toEqual(Buffer.from(creds.noiseKey.private))
+    expect(read!.registrationId).toBe(creds.registrationId)
+    expect(Object.keys(await again.auth('s1').keys.get('pre-key', ['7', '8']))).toEqual(['7'])
+    const sessions = await again.auth('s1').keys.get('session', [`${CONTACT.phone}.0`])
+    expect(Buffer.from(sessions[`${CONTACT.phone}.0`]!).toString()).toBe('signal session record')
+    const app = await again.auth('s1').keys.get('app-state-sync-key', ['k1'])
+    expect(app.k1).toBeInstanceOf(proto.Message.AppStateSyncKeyData)
+    expect(await again.contacts('s1').all()).toEqual([CONTACT])
+    await again.deleteSession('s1')
+    expect(await again.auth('s1').readCreds()).toBeUndefined()
+    expect(await again.auth('s1').keys.get('session', [`${CONTACT.phone}.0`])).toEqual({})
+    expect(await again.contacts('s1').all()).toEqual([])
+  })
+
+  it('the raw lmdb file holds no private key, secret, contact name or number (it does without DATA_KEY)', async () => {
+    const sealedDir = tempDir()
+    const sealedSecrets = secretsOf(await fill(openStore(sealedDir, KEY)))
+    const plainDir = tempDir()
+    const plainSecrets = secretsOf(await fill(openStore(plainDir)))
+    await closeAll()
+    const sealed = rawFile(sealedDir)
+    for (const secret of sealedSecrets) expect(sealed.includes(secret), secret.toString('hex')).toBe(false)
+    // the control: the same search finds them in a store written without a key
+    const plain = rawFile(plainDir)
+    expect(plainSecrets.filter(secret => plain.includes(secret)).length).toBeGreaterThan(0)
+    expect(plain.includes(Buffer.from(CONTACT.name))).toBe(true)
+  })
+
+  it('a wrong key is refused at open, before anything is read', async () => {
+    const dir = tempDir()
+    await fill(openStore(dir, KEY))
+    await closeAll()
+    const err = openError(dir, OTHER_KEY)
+    expect(err).toBeInstanceOf(DataKeyError)
+    expect((err as Error).message).toBe(WRONG_KEY)
+    expect(WRONG_KEY).toBe('DATA_KEY does not match the key this DATA_DIR was written with')
+  })
+
+  it('an encrypted DATA_DIR opened without a key, or plain data opened with one, is a clear error', async () => {
+    const sealedDir = tempDir()
+    await fill(openStore(sealedDir, KEY))
+    const plainDir = tempDir()
+    await fill(openStore(plainDir))
+    await closeAll()
+    expect((openError(sealedDir) as Error).message).toBe(KEY_MISSING)
+    expect((openError(plainDir, KEY) as Error).message).toBe(PLAIN_DATA)
+    // and the refusals changed nothing: each still opens the way it was written
+    expect(await openStore(plainDir).contacts('s1').all()).toEqual([CONTACT])
+    expect(await openStore(sealedDir, KEY).contacts('s1').all()).toEqual([CONTACT])
+  })
+
+  it('a fresh or registry-only DATA_DIR takes a key (the first open writes the marker)', async () => {
+    const dir = tempDir()
+    await openStore(dir).putSession({ id: 'x', secretHash: 'b'.repeat(64), createdAt: 1, qrDeadline: 5 })
+    await closeAll()
+    const keyed = openStore(dir, KEY)
+    expect(await keyed.getSession('x')).toBeDefined()
+    await closeAll()
+    expect((openError(dir) as Error).message).toBe(KEY_MISSING)
+  })
+
+  it('a changed byte fails authentication instead of being read', async () => {
+    const dir = tempDir()
+    await fill(openStore(dir, KEY), 'a')
+    await closeAll()
+    const raw = open({ path: path.join(dir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
+    const creds = raw.openDB<Buffer, string>({ name: 'creds', encoding: 'binary' })
+    const tampered = Buffer.from(creds.get('a')!)
+    tampered[tampered.length - 20]! ^= 1
+    await creds.put('a', tampered)
+    await raw.close()
+    const reopened = openStore(dir, KEY)
+    await expect(reopened.auth('a').readCreds()).rejects.toThrow(
+      'a stored creds value failed authentication (wrong DATA_KEY, or the data was altered)')
+  })
+
+  it('a value copied from one row to another (same key, valid ciphertext) is refused', async () => {
+    const dir = tempDir()
+    const store = openStore(dir, KEY)
+    await fill(store, 'a')
+    await fill(store, 'b')
+    await closeAll()
+    const raw = open({ path: path.join(dir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
+    const creds = raw.openDB<Buffer, string>({ name: 'creds', encoding: 'binary' })
+    await creds.put('b', Buffer.from(creds.get('a')!)) // an intact value of session a, on session b's row
+    await raw.close()
+    const reopened = openStore(dir, KEY)
+    expect(await reopened.auth('a').readCreds()).toBeDefined()
+    await expect(reopened.auth('b').readCreds()).rejects.toBeInstanceOf(SealedValueError)
+  })
+})
