@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # Messaging gateway: build with the README's install and build commands, run the compiled gateway as a non-root
 # user with ffmpeg from Debian, its storage on a volume, and a health check on /healthz.
-# test/ops/container.test.ts checks that these commands stay the README's.
+# test/system/build/container.test.ts checks that these commands stay the README's.
 
 # ---- build: install every dependency, compile TypeScript to dist/, then drop the dev dependencies ----
 # dist/ holds the gateway only: tsconfig.build.json (and .dockerignore) leave the platform sandbox and the demo out,

@@ -223,7 +223,7 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema>
 
-/** Every setting's name, for the README check (test/ops/config.test.ts). */
+/** Every setting's name, for the README check (test/unit/config.test.ts). */
 export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape)
 
 /** Parses settings; throws a ConfigError whose message is one line naming every bad variable. */

@@ -3,7 +3,7 @@
  * Every message the gateway answers a client with, in one place: the fixed message of each error code, the other
  * fixed messages, the messages with a variable part, and the rules a validation line is made of. Word for word
  * from SPEC.md where the spec gives them; clients and tests match them byte for byte. The README's "Errors" table
- * lists each of `CLIENT_MESSAGES` (test/http/messages-readme.test.ts keeps the two in step).
+ * lists each of `CLIENT_MESSAGES` (test/unit/protocol/messages-readme.test.ts keeps the two in step).
  *
  * In a template, `<name>` stands for the variable part and `fill` puts it in; in a validation line, `<path>` is the
  * field path joined with a dot (`image.url`), put in front of the rule by src/http/schemas/format.ts.

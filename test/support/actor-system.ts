@@ -1,5 +1,5 @@
 /**
- * @module test/actors/helpers
+ * @module test/support/actor-system
  * Real actor systems (real worker threads, real lmdb) on a temp DATA_DIR with the fake link; polling helpers
  * (no fixed sleeps), and the cross-thread handles of the fake link.
  */
@@ -28,7 +28,7 @@ export function tempDataDir(): string {
 
 export async function startSystem(env: Record<string, string> = {}, dataDir = tempDataDir()): Promise<ShardedSessionSystem> {
   // These tests create many sessions as one caller (sessionOnShard retries until the hash lands on a shard): the cap
-  // of unpaired sessions per client would make them flaky; test/faults/unpaired-sessions.test.ts covers it.
+  // of unpaired sessions per client would make them flaky; test/system/faults/unpaired-sessions.test.ts covers it.
   const config = loadConfig({
     DATA_DIR: dataDir, SHARDS: '2', LOG_LEVEL: 'silent', TYPING_MS: '300', UNPAIRED_PER_CLIENT: '0', ...env,
   })

@@ -1,5 +1,5 @@
 /**
- * Which Chromium the browser tests (test/e2e/qr-page.test.ts) drive, and what happens when there is none.
+ * Which Chromium the browser tests (test/system/qr-page/qr-page.test.ts) drive, and what happens when there is none.
  *
  * 1. The Chromium that the npm package `@sparticuz/chromium` ships inside its tarball (a dev dependency): `npm install`
  *    brings it on Linux x64 and arm64 with no download from elsewhere (puppeteer's and playwright's own browser
@@ -96,6 +96,6 @@ export const MISSING_BROWSER = 'no Chromium for the browser tests: neither the n
 export function missingBrowser(env: NodeJS.ProcessEnv = process.env, warn: (text: string) => void = console.warn): void {
   if (env['CI'] === 'true') throw new Error(`${MISSING_BROWSER}. CI=true makes the browser tests required.`)
   const line = '!'.repeat(100)
-  warn(`\n${line}\n!! SKIPPED: the QR page browser tests (test/e2e/qr-page.test.ts) did not run.\n!! ${MISSING_BROWSER}.\n` +
+  warn(`\n${line}\n!! SKIPPED: the QR page browser tests (test/system/qr-page/qr-page.test.ts) did not run.\n!! ${MISSING_BROWSER}.\n` +
     `!! Set CI=true to make them required.\n${line}\n`)
 }

@@ -1,5 +1,5 @@
 /**
- * @module test/http/expect-error
+ * @module test/support/expect-error
  * Every error response must be JSON with exactly `{ statusCode, message }`, the status repeated in the body,
  * and no stack trace anywhere.
  */

@@ -1,5 +1,5 @@
 /**
- * @module test/platform/fake-socket
+ * @module test/support/fakes/fake-socket
  * A stand-in for Baileys' socket, enough for the link's glue: event emitters for `ev` and `ws`, scripted queries,
  * and sends that answer with a server ack. Used with `vi.mock('@whiskeysockets/baileys')` in baileys-link.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * @module test/http/fake-system
+ * @module test/support/fakes/fake-system
  * A `SessionSystem` for route tests: sessions live in a map, every command is recorded, replies are canned per
  * command type and can be replaced by a function (to return odd shapes or throw). Also builds the app with a
  * logger whose lines the test can read.

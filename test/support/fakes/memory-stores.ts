@@ -1,5 +1,5 @@
 /**
- * @module test/platform/memory-stores
+ * @module test/support/fakes/memory-stores
  * In-memory AuthStore / ContactStore for link tests. Creds and keys round-trip through BufferJSON like a real
  * store, so a second link built on the same stores sees exactly what the first persisted.
  */

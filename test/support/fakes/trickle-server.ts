@@ -1,5 +1,5 @@
 /**
- * @module test/actors/trickle-server
+ * @module test/support/fakes/trickle-server
  * A loopback HTTP server whose one file trickles: it sends the headers and a first chunk at once, then holds the
  * rest until the test calls `release()`. A send that downloads it is "in progress" for as long as the test wants,
  * with no timing involved.

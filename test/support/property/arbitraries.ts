@@ -1,5 +1,5 @@
 /**
- * @module test/property/arbitraries
+ * @module test/support/property/arbitraries
  * fast-check generators for requests to every endpoint: the auth headers (valid, empty, unicode, huge, repeated),
  * extra headers, content types, and bodies from random JSON to field-aware objects whose fields take valid, wrong-type,
  * unicode and oversized values. `media` lists the only URLs a generated body may carry, so a run against a real

@@ -1,5 +1,5 @@
 /**
- * @module test/property/raw-http
+ * @module test/support/property/raw-http
  * A raw HTTP/1.1 client over a TCP socket, so a property test can send what fetch and supertest refuse or tidy up:
  * duplicate headers, UTF-8 bytes in header values, any content type, any bytes as a body. Plus the one check every
  * response must pass: an allowed status, JSON, and for errors exactly `{ statusCode, message }`, no stack trace.

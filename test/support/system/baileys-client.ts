@@ -1,5 +1,5 @@
 /**
- * @module test/sandbox/helpers
+ * @module test/support/system/baileys-client
  * Drives the unmodified Baileys client against a sandbox: in-memory auth (no files), a socket factory configured
  * from GET /trust, and small wait helpers that poll instead of sleeping.
  */

@@ -1,5 +1,5 @@
 /**
- * The world of test/e2e/channels.test.ts, and a sandbox started in this process with an extra "subscribed
+ * The world of test/system/channels/channels.test.ts, and a sandbox started in this process with an extra "subscribed
  * channels" query id (the platform rotates those ids; the gateway takes its id from CHANNEL_LIST_QUERY_ID).
  */
 import { mkdtempSync, rmSync } from 'node:fs'

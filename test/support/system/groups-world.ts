@@ -1,5 +1,5 @@
 /**
- * The world of test/e2e/groups.test.ts: who is in which group, who hides their number, who is in the linked
+ * The world of test/system/groups/groups.test.ts: who is in which group, who hides their number, who is in the linked
  * account's address book, and the 200 extra groups of the picture-cache test.
  */
 

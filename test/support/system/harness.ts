@@ -1,6 +1,6 @@
 /**
  * End-to-end harness: the platform sandbox and the real gateway process, driven over HTTP only, plus a local media
- * server. Shared by the files under test/e2e. Every gateway call goes through the typed client (src/client), whose
+ * server. Shared by the system tests (test/system). Every gateway call goes through the typed client (src/client), whose
  * responses are validated against the OpenAPI document (./response-validator.ts).
  */
 import { createHash } from 'node:crypto'

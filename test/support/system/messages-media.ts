@@ -1,7 +1,7 @@
 /**
  * Media files for the POST /message end-to-end tests, made on the spot: a JPEG photo, a tall JPEG used as an explicit
  * thumbnail (its shape tells it apart from a thumbnail made from the photo), an MP4 and an MP3 made with the system's
- * ffmpeg (NOT_A_VIDEO without one: the tests that send them are then skipped, see test/fixtures/ffmpeg.ts), and a
+ * ffmpeg (NOT_A_VIDEO without one: the tests that send them are then skipped, see test/support/ffmpeg.ts), and a
  * small PDF.
  */
 import sharp from 'sharp'

@@ -1,5 +1,5 @@
 /**
- * Real headless Chromium for the QR page tests (test/e2e/qr-page.test.ts): the one `findChromium()` found (npm's,
+ * Real headless Chromium for the QR page tests (test/system/qr-page/qr-page.test.ts): the one `findChromium()` found (npm's,
  * else Debian's; chromium.ts) driven by playwright-core, a fresh profile per launch, and what the tests read off the page (the QR in a screenshot, the
  * console errors a CSP violation or a script failure would print).
  */

@@ -1,5 +1,5 @@
 /**
- * Helpers for test/e2e/signature.test.ts: a sandbox process started with its CLI fault environment, and a QR scan
+ * Helpers for test/system/pairing/signature.test.ts: a sandbox process started with its CLI fault environment, and a QR scan
  * whose refusal the test inspects (the harness's `pair` expects success).
  */
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'

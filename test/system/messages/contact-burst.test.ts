@@ -3,7 +3,7 @@
  * decrypt on the contact's phone. libsignal queues the work on one contact address for the whole thread, and a job
  * queued behind another session's used to run in the wrong key-store transaction, so a ratchet step was lost and
  * the next message reused its counter; the phone refused it ("Key used already"), about one burst in three
- * (src/platform/baileys/patches/signal-queue-context.ts; test/platform/signal-queue-context.test.ts pins the mechanism).
+ * (src/platform/baileys/patches/signal-queue-context.ts; test/unit/platform/baileys/patches/signal-queue-context.test.ts pins the mechanism).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ALICE, BOB, CAROL, DAVE, auditDelivery, faultWorld, type SendOutcome } from '../../support/system/faults.js'

@@ -31,7 +31,7 @@ interface Case {
   body(base: string): Body
   /** Checks one decrypted inbox record against what was sent. */
   check(record: any): void
-  /** Its media is made with ffmpeg: without one the case is skipped (test/fixtures/ffmpeg.ts). */
+  /** Its media is made with ffmpeg: without one the case is skipped (test/support/ffmpeg.ts). */
   ffmpeg?: true
 }
 

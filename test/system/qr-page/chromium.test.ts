@@ -28,7 +28,7 @@ describe('the browser tests\' Chromium', () => {
     const warnings: string[] = []
     missingBrowser({}, w => warnings.push(w))
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toContain('SKIPPED: the QR page browser tests (test/e2e/qr-page.test.ts) did not run')
+    expect(warnings[0]).toContain('SKIPPED: the QR page browser tests (test/system/qr-page/qr-page.test.ts) did not run')
     expect(warnings[0]).toContain(MISSING_BROWSER)
 
     expect(() => missingBrowser({ CI: 'true' }, w => warnings.push(w))).toThrow(/CI=true makes the browser tests required/)

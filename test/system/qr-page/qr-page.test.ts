@@ -178,7 +178,7 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     const session = await gw.createSession()
     const { page } = await openPage((await viewLink(gw, session)).url)
     await shownQrSrc(page)
-    // The same 404 the link answers once an unscanned QR expires (test/e2e/view-link.test.ts), without the wait.
+    // The same 404 the link answers once an unscanned QR expires (test/system/qr-page/view-link.test.ts), without the wait.
     expect((await gw.call('DELETE', '/session', session)).status).toBe(200)
     await waitForState(page, 'not-found', 60_000)
     expect((await statusOf(page)).text).toMatch(/^This view link has expired or was withdrawn/)

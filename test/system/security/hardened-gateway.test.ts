@@ -1,5 +1,5 @@
 /**
- * @module test/security/hardened-gateway
+ * @module test/system/security/hardened-gateway
  * The real gateway process with every protection on (CREATE_SESSION_TOKEN, DATA_KEY, the SSRF guard), against the
  * sandbox: session creation needs the token; a paired session sends; media URLs on private addresses are a 400
  * without a request reaching them; the lmdb file holds no private key in the clear, and not even the sessionId's

@@ -1,5 +1,5 @@
 /**
- * @module test/security/log-hygiene
+ * @module test/system/security/log-hygiene
  * The gateway's own log, at LOG_LEVEL=trace (which includes debug), holds none of the secrets a full session
  * handles: the `sessionId`, the QR string, the account's private keys (read back from its store), the text of
  * messages sent and received, or the query token of a media URL. The whole stdout + stderr of the gateway

@@ -1,5 +1,5 @@
 /**
- * @module test/actors/units
+ * @module test/unit/actors/units
  * The small parts of the actor system, without threads: mailbox order, backoff bounds, ids and secrets, shard
  * routing, and the snapshot cache's rules (versions, deletions, secrets, QR deadline).
  */

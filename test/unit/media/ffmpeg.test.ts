@@ -2,7 +2,7 @@
  * ffmpeg runs on tenants' untrusted videos contained (src/media/ffmpeg.ts, SECURITY.md "Decoding untrusted media"):
  * an empty environment, only the file protocol, only the video demuxers, a wall-clock time-out, memory and CPU caps.
  * Stand-in ffmpegs are small shell scripts; the refusals are checked with the real (Debian) ffmpeg (skipped without
- * one, or failing under CI=true: test/fixtures/ffmpeg.ts).
+ * one, or failing under CI=true: test/support/ffmpeg.ts).
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'

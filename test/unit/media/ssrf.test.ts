@@ -1,5 +1,5 @@
 /**
- * @module test/media/ssrf
+ * @module test/unit/media/ssrf
  * The SSRF guard of the media downloader: every refused address class, every IPv4 spelling and IPv6 form that
  * hides one, host names checked on the resolved address (a stub DNS), every redirect hop, and DNS rebinding (the
  * address checked is the address connected to). Two loopback servers play the parts: 127.0.0.1 is "the internet"

@@ -1,5 +1,5 @@
 /**
- * @module test/media/temp-dir
+ * @module test/unit/media/temp-dir
  * Downloaded media waits in a folder nobody else can read or predict: `gateway-media-<pid>-XXXXXX` from mkdtemp
  * (0700), files 0600, never a folder planted under the old predictable name. Shutdown removes this process's
  * folders; a start sweeps the folders of dead gateway processes, and day-old files of live ones, touching nothing

@@ -1,6 +1,6 @@
 /**
  * The README's Errors table and the message catalogue (src/protocol/messages.ts) hold the same messages: one added
- * to either without the other fails here, as the Settings table is held to the config (test/ops/config.test.ts).
+ * to either without the other fails here, as the Settings table is held to the config (test/unit/config.test.ts).
  */
 import { describe, expect, it } from 'vitest'
 import { ERROR_STATUS, type ErrorCode } from '../../../src/protocol/errors.js'

@@ -1,5 +1,5 @@
 /**
- * @module test/security/log-redaction
+ * @module test/unit/security/log-redaction
  * The redaction safety net of every gateway logger: secret fields, at the top or one object down, never reach the
  * output; URLs keep origin and path but lose their query; error messages and ids stay readable.
  */

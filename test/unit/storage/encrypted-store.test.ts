@@ -1,5 +1,5 @@
 /**
- * @module test/storage/encrypted-store
+ * @module test/unit/storage/encrypted-store
  * DATA_KEY: credentials, Signal keys and contacts round-trip sealed; the raw lmdb file holds none of them in the
  * clear, not even the phone numbers inside row names; a wrong key, a missing key, or a key on plain data is refused at open with a clear message; a changed or
  * swapped value fails instead of being read.

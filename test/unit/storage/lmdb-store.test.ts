@@ -1,5 +1,5 @@
 /**
- * @module test/storage/lmdb-store
+ * @module test/unit/storage/lmdb-store
  * The lmdb store keeps sessions, credentials, Signal keys and contacts across a restart, deletes a session
  * completely, and can be written from two worker threads at once.
  */

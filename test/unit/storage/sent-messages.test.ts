@@ -1,5 +1,5 @@
 /**
- * @module test/storage/sent-messages
+ * @module test/unit/storage/sent-messages
  * The store of sent messages that answers retry receipts: round trip (also after reopening), bounded by count
  * (oldest first, across a reopen too) and by age (never returned, then removed), nothing kept with 0, emptied by a
  * reset (credentials cleared) and by deleting the session, and sealed with DATA_KEY like the other rows (the raw

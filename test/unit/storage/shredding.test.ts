@@ -1,5 +1,5 @@
 /**
- * @module test/storage/shredding
+ * @module test/unit/storage/shredding
  * A deleted or reset session's credentials and Signal keys cannot be read back from DATA_DIR. lmdb leaves freed
  * pages as they were, so with DATA_KEY every session's rows are sealed with its own key, kept outside lmdb and
  * destroyed on delete and reset; without DATA_KEY the next start compacts the file. Data written before session keys

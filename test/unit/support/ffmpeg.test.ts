@@ -35,11 +35,11 @@ describe('the tests\' ffmpeg', () => {
     expect(ffmpegTestMode(false, {})).toBe('skip')
     expect(ffmpegTestMode(false, { CI: 'true' })).toBe('require')
 
-    const lines = skippedFfmpegWarning('test/media/x.test.ts', {}).trim().split('\n')
+    const lines = skippedFfmpegWarning('test/unit/media/x.test.ts', {}).trim().split('\n')
     expect(lines[0]).toBe('!'.repeat(100))
     expect(lines.at(-1)).toBe('!'.repeat(100))
     expect(lines.slice(1, -1).every(l => l.startsWith('!! '))).toBe(true)
-    expect(lines[1]).toContain('SKIPPED: the tests in test/media/x.test.ts that need a real ffmpeg')
+    expect(lines[1]).toContain('SKIPPED: the tests in test/unit/media/x.test.ts that need a real ffmpeg')
     expect(lines[2]).toBe(`!! ffmpeg is not on PATH: install Debian's (${INSTALL}; .ci/run does it; other systems: README "ffmpeg"), or set FFMPEG_PATH to one.`)
     expect(lines[3]).toBe('!! Set CI=true to make them required.')
 

@@ -1,5 +1,5 @@
 /**
- * The end-to-end suite's response validator (test/e2e/response-validator.ts) must catch a response that drifted
+ * The end-to-end suite's response validator (test/support/response-validator.ts) must catch a response that drifted
  * from the document, else "validated against the document" would mean nothing. Also its openapi-fetch middleware:
  * a mismatching answer makes the client call fail.
  */

@@ -10,8 +10,8 @@
  * transaction and lost, the next message to the contact reused its counter, and the contact's phone refused it
  * ("Key used already or never filled") although the server had acknowledged it with 200. One queue per address is
  * shared by every session of the thread, so several sessions sending to one contact at once kept the queue busy:
- * about one burst in three right after pairing lost a message (test/platform/signal-queue-context.test.ts shows the
- * mechanism with one session; test/e2e/contact-burst.test.ts the bursts).
+ * about one burst in three right after pairing lost a message (test/unit/platform/baileys/patches/signal-queue-context.test.ts shows the
+ * mechanism with one session; test/system/messages/contact-burst.test.ts the bursts).
  *
  * How: `SessionCipher` queues every job through its `queueJob` method, which is wrapped to bind the job to the
  * caller's context. `SessionBuilder.initOutgoing` calls the queue function directly, so it runs with a view of its

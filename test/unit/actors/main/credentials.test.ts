@@ -1,5 +1,5 @@
 /**
- * @module test/security/credentials
+ * @module test/unit/actors/main/credentials
  * Session credentials: `id` and `sessionId` carry 144 random bits each, only a SHA-256 of the secret is kept, and
  * a presented secret must match exactly (compared as digests, in constant time).
  */

@@ -1,5 +1,5 @@
 /**
- * @module test/security/side-doors
+ * @module test/unit/http/app/side-doors
  * The endpoints that answer without a session's credentials, and how an operator closes them: METRICS_TOKEN puts
  * `GET /metrics` behind a bearer token (401 in the spec's error shape without it, compared like
  * CREATE_SESSION_TOKEN), API_DOCS=false takes `/openapi.json` and `/docs` away (404 like any unknown path). The

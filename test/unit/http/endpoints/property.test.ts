@@ -19,7 +19,7 @@ let server: Server
 let port: number
 
 beforeAll(async () => {
-  // No send, read or reset rate (test/http/limits covers them; here they would turn most requests into 429s, which
+  // No send, read or reset rate (test/unit/http/limits/limits covers them; here they would turn most requests into 429s, which
   // stop before the parsing under test); a creation limit the runs hit.
   t = makeApp({ SEND_RATE_PER_SECOND: '0', READ_RATE_PER_SECOND: '0', RESET_INTERVAL_MS: '0', SESSION_CREATE_PER_MINUTE: '50' })
   server = createHttpServer(t.app) // the production server's settings: client errors, timeouts

@@ -1,5 +1,5 @@
 /**
- * @module test/actors/crash-restart
+ * @module test/unit/actors/main/system/crash-restart
  * A worker thread that dies mid-request fails only that request (WORKER_CRASHED), the other shard keeps working,
  * and the replacement thread brings the shard's sessions back from storage. A full restart (close the system,
  * start a new one on the same DATA_DIR) keeps every session.

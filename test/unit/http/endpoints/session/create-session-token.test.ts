@@ -1,5 +1,5 @@
 /**
- * @module test/security/create-session-token
+ * @module test/unit/http/endpoints/session/create-session-token
  * CREATE_SESSION_TOKEN: unset, POST /session stays open (the spec's behaviour); set, it needs
  * `authorization: Bearer <token>` and answers 401 otherwise, without creating anything or logging the token.
  * Other endpoints keep authenticating with id + session-id only.

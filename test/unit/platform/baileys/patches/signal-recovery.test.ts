@@ -2,7 +2,7 @@
  * The stored Signal state after an unclean stop (src/platform/baileys/patches/signal-recovery): the run marker tells a crash from a
  * clean stop, and the guarded key store renews what a crash may have left behind the recipients (1:1 sessions,
  * our own group sender keys) while keeping what others send us decryptable. The end-to-end proof is
- * test/faults/kill-9.test.ts; these pin the rules.
+ * test/system/faults/kill-9.test.ts; these pin the rules.
  */
 import { initAuthCreds, type SignalDataTypeMap } from '@whiskeysockets/baileys'
 import pino from 'pino'

@@ -1,7 +1,7 @@
 /**
  * The gateway's restored signature check (src/platform/baileys/patches/signature-check.ts): the verify itself, and that swapping
  * it on Baileys' exported `Curve` reaches Baileys' own pairing code (validate-connection), which rc14 leaves
- * unchecked. The Noise chain check is proven end to end in test/e2e/signature.test.ts.
+ * unchecked. The Noise chain check is proven end to end in test/system/pairing/signature.test.ts.
  */
 import { randomBytes } from 'node:crypto'
 import { configureSuccessfulPairing, Curve, initAuthCreds, proto, type BinaryNode } from '@whiskeysockets/baileys'
