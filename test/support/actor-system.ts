@@ -1,7 +1,7 @@
 /**
  * @module test/support/actor-system
- * Real actor systems (real worker threads, real lmdb) on a temp DATA_DIR with the fake link; polling helpers
- * (no fixed sleeps), and the cross-thread handles of the fake link.
+ * Real actor systems (real worker threads, real lmdb) on a temp DATA_DIR with the fake link; waits on their state
+ * (polled every 25 ms: tests with QR lifetimes of 1-2 s need the quick poll), and the cross-thread handles of the fake link.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config.js'
 import { createShardedSessionSystem, type ShardedSessionSystem } from '../../src/actors/main/system.js'
 import type { SessionSnapshot } from '../../src/protocol/snapshot.js'
 import { FAKE_CONTROL, FAKE_EVENTS, type FakeAction, type FakeEvent } from './fakes/fake-link.js'
+import { waitFor } from './wait-for.js'
 
 export const fakeLinkModule = fileURLToPath(new URL('./fakes/fake-link.ts', import.meta.url))
 
@@ -44,16 +45,6 @@ export async function cleanup(): Promise<void> {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
 }
 
-/** Polls until `check` returns a truthy value (or throws after `timeoutMs`). */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 20_000): Promise<NonNullable<T>> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value) return value as NonNullable<T>
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise(resolve => setTimeout(resolve, 25))
-  }
-}
 
 const control = new BroadcastChannel(FAKE_CONTROL)
 control.unref()
@@ -75,14 +66,14 @@ export const snapshotOf = (system: ShardedSessionSystem, s: Session): SessionSna
   system.authenticate(s.id, s.sessionId)
 
 export const waitForQr = (system: ShardedSessionSystem, s: Session) =>
-  waitFor(() => snapshotOf(system, s)?.qrcode, `a QR for ${s.id}`)
+  waitFor(`a QR for ${s.id}`, () => snapshotOf(system, s)?.qrcode, 20_000, 25)
 
 /** Creates a session and pairs it through the fake (QR shown, scanned, 515 restart, open). */
 export async function pairedSession(system: ShardedSessionSystem): Promise<Session> {
   const s = await system.createSession()
   await waitForQr(system, s)
   fake(s.id, 'scan')
-  await waitFor(() => snapshotOf(system, s)?.isConnected, `${s.id} connected`)
+  await waitFor(`${s.id} connected`, () => snapshotOf(system, s)?.isConnected, 20_000, 25)
   return s
 }
 
@@ -98,9 +89,9 @@ export async function sessionOnShard(system: ShardedSessionSystem, shard: number
 export async function warmUp(system: ShardedSessionSystem, shards = 2): Promise<void> {
   for (let shard = 0; shard < shards; shard++) {
     const s = await sessionOnShard(system, shard)
-    await waitFor(() => {
+    await waitFor(`shard ${shard} up`, () => {
       const snap = snapshotOf(system, s)
       return snap === undefined || snap.qrcode !== ''
-    }, `shard ${shard} up`)
+    }, 20_000, 25)
   }
 }

@@ -89,7 +89,8 @@ export function connect(trust: Trust, auth: { state: AuthenticationState }, extr
     updates.push(update)
     for (const w of waiters.splice(0)) w()
   })
-  const waitFor = <T>(pick: () => T | undefined, timeoutMs = 60_000): Promise<T> =>
+  /** Resolves with `pick()` once it is defined, checked at each connection.update (events, not polling). */
+  const nextUpdate = <T>(pick: () => T | undefined, timeoutMs = 60_000): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('timed out waiting for connection.update')), timeoutMs)
       const check = (): void => {
@@ -111,28 +112,18 @@ export function connect(trust: Trust, auth: { state: AuthenticationState }, extr
     sock,
     updates,
     contacts,
-    qr: () => waitFor(() => updates.find((u) => u.qr)?.qr),
-    opened: () => waitFor(() => {
+    qr: () => nextUpdate(() => updates.find((u) => u.qr)?.qr),
+    opened: () => nextUpdate(() => {
       if (updates.some((u) => u.connection === 'open')) return true
       const closed = closeInfo()
       if (closed) throw new Error(`closed before open: ${closed.statusCode} ${closed.message}`)
       return undefined
     }).then(() => undefined),
-    closed: () => waitFor(closeInfo),
+    closed: () => nextUpdate(closeInfo),
     end: () => sock.end(undefined),
   }
 }
 
-/** Polls `probe` until it returns a value (not undefined), or fails after timeoutMs. */
-export async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })

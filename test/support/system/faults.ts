@@ -7,7 +7,8 @@
 import { expect } from 'vitest'
 import { shardOf } from '../../../src/protocol/shard.js'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
-import { inbox, sandboxCall, startWorld, waitFor, type Gateway, type Session } from './harness.js'
+import { inbox, sandboxCall, startWorld, type Gateway, type Session } from './harness.js'
+import { waitFor } from '../wait-for.js'
 
 export const ALICE = '15550000001'
 export const BOB = '15550000002'

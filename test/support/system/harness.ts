@@ -10,13 +10,14 @@ import os from 'node:os'
 import path from 'node:path'
 import { once } from 'node:events'
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
-import { startGateway, startSandbox, waitFor, type GatewayProcess, type SandboxProcess } from '../../../src/demo/processes.js'
+import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../../../src/demo/processes.js'
 import {
   createGatewayClient, sessionHeaders, withSession, type GatewayClient, type SessionCredentials,
 } from '../../../src/client/index.js'
 import { documentValidator, validatingMiddleware, type RecordedResponse } from '../response-validator.js'
+import { waitFor } from '../wait-for.js'
 
-export { waitFor, withSession }
+export { withSession }
 
 export type Session = SessionCredentials
 
@@ -87,7 +88,7 @@ export async function launchPaired(sandboxUrl: string, dataDir: string, phone: s
 
 /** Reads the QR off GET /session, decodes the PNG like a phone camera, and has the sandbox phone scan it. */
 export async function pair(gw: Gateway, sandboxUrl: string, s: Session, phone: string) {
-  const png = await waitFor('a QR in GET /session', async () => (await gw.session(s)).body.qrcode || undefined)
+  const png = await waitFor('a QR in GET /session', async () => (await gw.session(s)).body.qrcode || undefined, 60_000)
   const qr = decodeQrPng(png)
   const scan = await sandboxCall(sandboxUrl, 'POST', '/scan', { qr, phone })
   if (scan.status !== 200) throw new Error(`scan → ${scan.status} ${JSON.stringify(scan.body)}`)

@@ -4,7 +4,8 @@
  */
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
 import { startSandbox, type SandboxProcess } from '../../../src/demo/processes.js'
-import { sandboxCall, waitFor, type Gateway, type Session } from './harness.js'
+import { sandboxCall, type Gateway, type Session } from './harness.js'
+import { waitFor } from '../wait-for.js'
 
 /** Starts the sandbox CLI with extra environment (e.g. SANDBOX_WRONG_CHAIN_KEY=1); the child inherits it. */
 export async function startSandboxWithEnv(env: Record<string, string>): Promise<SandboxProcess> {

@@ -3,7 +3,8 @@
  * simulated phones did (and did not) receive a given status.
  */
 import type { components } from '../../../src/client/index.js'
-import { inbox, reply, sandboxCall, waitFor, withSession, type Gateway, type Session } from './harness.js'
+import { inbox, reply, sandboxCall, withSession, type Gateway, type Session } from './harness.js'
+import { waitFor } from '../wait-for.js'
 
 export const NOT_SYNCED = 'contacts not synced, reconnect the session or set status privacy to "only share with"'
 export const ONLY_SHARE_EMPTY = 'status privacy "only share with" has no contacts'

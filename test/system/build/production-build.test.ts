@@ -11,7 +11,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../../src/demo/processes.js'
 import { openApiDocument } from '../../../src/http/openapi/document.js'
-import { Gateway, inbox, pair, reply, sandboxCall, startWorld, waitFor, withSession } from '../../support/system/harness.js'
+import { Gateway, inbox, pair, reply, sandboxCall, startWorld, withSession } from '../../support/system/harness.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const root = path.resolve(import.meta.dirname, '../../..')
 
@@ -38,7 +39,7 @@ describe('the compiled gateway', () => {
     await waitFor(`the compiled gateway on ${url}`, async () => {
       if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}:\n${out}`)
       return (await fetch(`${url}/x`).catch(() => undefined))?.status === 404 || undefined
-    })
+    }, 60_000)
     gw = new Gateway({
       url, child, output: () => out,
       async stop() { if (child.exitCode === null) { child.kill('SIGTERM'); await new Promise(r => child.once('exit', r)) } return child.exitCode },
@@ -97,7 +98,7 @@ describe('the compiled gateway', () => {
       'POST /session 200', 'GET /session 200', 'POST /message 200',
     ]))
     await waitFor('the text from the compiled gateway', async () =>
-      (await inbox(world.sandbox.url, '15550000002')).find(m => m.id === sent.body.messageId))
+      (await inbox(world.sandbox.url, '15550000002')).find(m => m.id === sent.body.messageId), 60_000)
     expect(await gw.proc.stop()).toBe(0)
   }, 120_000)
 })

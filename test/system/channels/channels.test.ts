@@ -7,12 +7,13 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchTrusted } from '../../support/system/fetch-trusted.js'
 import {
-  Gateway, launchGateway, launchPaired, mediaServer, reply, sandboxCall, sha256hex, waitFor, withSession, type Session,
+  Gateway, launchGateway, launchPaired, mediaServer, reply, sandboxCall, sha256hex, withSession, type Session,
 } from '../../support/system/harness.js'
 import {
   ADMINED, ALICE, CUSTOM_LIST_QUERY_ID, DEFAULT_LIST_QUERY_ID, FOLLOWED, NOT_FOLLOWED, OWNED, seededMessages,
   startChannelsWorld,
 } from '../../support/system/channels-world.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const iso = (s: string) => new Date(s).toISOString()
 const key = (id: string) => id.split('@')[0]
@@ -111,7 +112,7 @@ describe('channels through the gateway', () => {
       withSession(session, { body: { newsletter: OWNED.id, type: 'text', text: 'fresh from the gateway' } })))
     expect(sent.status).toBe(200)
     const record = await waitFor('the post in the sandbox', async () =>
-      (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId))
+      (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId), 60_000)
     expect(record.serverId).toBe(251)
     const r = await reply(gw.api.GET('/channel/message',
       withSession(session, { params: { query: { channelId: OWNED.id } } })))
@@ -134,7 +135,7 @@ describe('channels through the gateway', () => {
       } })))
       expect(sent.status).toBe(200)
       const record = await waitFor('the image post in the sandbox', async () =>
-        (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId))
+        (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId), 60_000)
       expect(record.error).toBeUndefined()
       const top = (await reply(gw.api.GET('/channel/message',
         withSession(session, { params: { query: { channelId: OWNED.id } } })))).body.docs[0]

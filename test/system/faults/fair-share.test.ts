@@ -6,8 +6,9 @@
  * Retry-After for the rest, while the neighbour's sends and reads on the same shard all succeed and arrive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { headersOf, launchGateway, pair, waitFor, type Gateway, type Session } from '../../support/system/harness.js'
+import { headersOf, launchGateway, pair, type Gateway, type Session } from '../../support/system/harness.js'
 import { ALICE, BOB, CAROL, auditDelivery, clearFaults, faultWorld, setFaults, type SendOutcome } from '../../support/system/faults.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const FLOOD = 1_000
 const PER_SESSION = 32 // the default MAX_PENDING_PER_SESSION

@@ -5,8 +5,9 @@
  * once and no send twice (a send cut by the kill may or may not have arrived; it never arrives twice).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchGateway, launchPaired, pair, sandboxCall, waitFor, inbox, type Gateway, type Session } from '../../support/system/harness.js'
+import { launchGateway, launchPaired, pair, sandboxCall, inbox, type Gateway, type Session } from '../../support/system/harness.js'
 import { ALICE, BOB, CAROL, DAVE, auditDelivery, connected, faultWorld, type SendOutcome } from '../../support/system/faults.js'
+import { waitFor } from '../../support/wait-for.js'
 
 describe('kill -9 during a burst of sends, then a start', () => {
   let world: Awaited<ReturnType<typeof faultWorld>>

@@ -11,8 +11,9 @@ import { randomBytes } from 'node:crypto'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
-import { inbox, launchGateway, launchPaired, mediaServer, sandboxCall, sha256hex, waitFor, type Gateway, type Session } from '../../support/system/harness.js'
+import { inbox, launchGateway, launchPaired, mediaServer, sandboxCall, sha256hex, type Gateway, type Session } from '../../support/system/harness.js'
 import { ALICE, BOB, clearFaults, connected, faultWorld, setFaults } from '../../support/system/faults.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const DATA_KEY = randomBytes(32).toString('base64')
 const LIMITS = { maxAgeMs: 86_400_000, maxMessages: 1_000 }

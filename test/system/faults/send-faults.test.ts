@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_MESSAGE } from '../../../src/protocol/messages.js'
-import { inbox, launchPaired, waitFor, type Gateway, type Session } from '../../support/system/harness.js'
+import { inbox, launchPaired, type Gateway, type Session } from '../../support/system/harness.js'
 import { ALICE, BOB, auditDelivery, clearFaults, connected, faultWorld, sessionWhere, setFaults, type SendOutcome } from '../../support/system/faults.js'
+import { waitFor } from '../../support/wait-for.js'
 
 describe('sends under platform faults', () => {
   let world: Awaited<ReturnType<typeof faultWorld>>

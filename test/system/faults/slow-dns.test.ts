@@ -5,9 +5,10 @@
  * sends, from a host the same server does answer, and its GET /session all succeed in the meantime.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inbox, launchGateway, mediaServer, pair, waitFor, type Gateway, type Session } from '../../support/system/harness.js'
+import { inbox, launchGateway, mediaServer, pair, type Gateway, type Session } from '../../support/system/harness.js'
 import { startDnsServer, type DnsServer } from '../../support/fakes/dns-server.js'
 import { ALICE, BOB, CAROL, faultWorld } from '../../support/system/faults.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const PDF = { body: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'), type: 'application/pdf' }
 

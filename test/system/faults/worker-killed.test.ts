@@ -8,8 +8,9 @@ import { createServer, type Server } from 'node:http'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_MESSAGE } from '../../../src/protocol/messages.js'
-import { inbox, launchGateway, pair, waitFor, type Gateway, type Session } from '../../support/system/harness.js'
+import { inbox, launchGateway, pair, type Gateway, type Session } from '../../support/system/harness.js'
 import { ALICE, BOB, CAROL, auditDelivery, connected, faultWorld, sessionOnShard, sessionWhere } from '../../support/system/faults.js'
+import { waitFor } from '../../support/wait-for.js'
 
 /** A media host that never finishes its answer: a send downloading from it stays in flight. */
 async function stallingMediaHost(): Promise<{ url: string; server: Server; requested: Promise<unknown> }> {

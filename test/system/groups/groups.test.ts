@@ -5,9 +5,10 @@
  * and the sandbox's wire counters (GET /stats) show that group pictures are cached and fetched a few at a time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchPaired, reply, sandboxCall, startWorld, waitFor, withSession, type Session } from '../../support/system/harness.js'
+import { Gateway, launchPaired, reply, sandboxCall, startWorld, withSession, type Session } from '../../support/system/harness.js'
 import { fetchTrusted } from '../../support/system/fetch-trusted.js'
 import { ALICE, BOB, BUILDERS, CAROL, DAVE, ELSEWHERE, EVE, FRANK, QUIET, manyGroups, world as groupsWorld } from '../../support/system/groups-world.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const PICTURE_CONCURRENCY = 3
 const iso = (s: string) => new Date(s).toISOString()
@@ -95,7 +96,7 @@ describe('groups through the gateway', () => {
         withSession(session, { params: { query: { groupId: BUILDERS.id } } })))
       expect(r.status).toBe(200)
       return r.body.docs.some((m: any) => m.name === 'Bob Builder') ? r.body.docs : undefined
-    })
+    }, 60_000)
     expect(docs).toEqual([
       { id: `${ALICE}@s.whatsapp.net`, name: ALICE, phone: ALICE },
       { id: `${BOB}@s.whatsapp.net`, name: 'Bob Builder', phone: BOB },
@@ -108,7 +109,7 @@ describe('groups through the gateway', () => {
       const r = await reply(gw.api.GET('/group/member', withSession(session, { params: { query: { groupId: QUIET.id } } })))
       expect(r.status).toBe(200)
       return r.body.docs.some((m: any) => m.name === 'Carol Known') ? r.body.docs : undefined
-    })
+    }, 60_000)
     for (const m of docs) expect(Object.keys(m).sort()).toEqual(['id', 'name', 'phone'])
     expect(docs).toEqual([
       // shown numbers: the platform lists members by LID but gives their number, so the ID is the phone JID

@@ -9,8 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inbox, launchGateway, mediaServer, pair, reply, startWorld, waitFor, withSession, type Gateway, type Session } from '../../support/system/harness.js'
+import { inbox, launchGateway, mediaServer, pair, reply, startWorld, withSession, type Gateway, type Session } from '../../support/system/harness.js'
 import { makeFixtures } from '../../support/system/messages-media.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
@@ -44,7 +45,7 @@ async function sendVideo(g: Gateway): Promise<any> {
     body: { phone: BOB, type: 'video', video: { url: `${media.base}/clip.mp4`, mimetype: 'video/mp4', duration: 2 } },
   })))
   expect(sent.status).toBe(200)
-  return waitFor('the video in Bob\'s inbox', async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))
+  return waitFor('the video in Bob\'s inbox', async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
 }
 
 /** The default thumbnail: 72×72 grey (204), where one made from the 160×120 test pattern is 4:3 and colourful. */

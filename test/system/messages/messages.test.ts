@@ -7,12 +7,12 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchPaired, mediaServer, reply, sandboxCall, sha256hex,
-  startWorld, waitFor, withSession, type Session,
+  Gateway, inbox, launchPaired, mediaServer, reply, sandboxCall, sha256hex, startWorld, withSession, type Session,
 } from '../../support/system/harness.js'
 import { makeFixtures, type MessageFixtures } from '../../support/system/messages-media.js'
 import { ffmpegTests } from '../../support/ffmpeg.js'
 import type { components } from '../../../src/client/index.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001' // the gateway's account
 const BOB = '15550000002'
@@ -109,7 +109,7 @@ describe('POST /message end to end', () => {
 
   const send = (body: Body) => reply(gw.api.POST('/message', withSession(session, { body })))
   const received = (phone: string, id: string) =>
-    waitFor(`message ${id} in ${phone}'s inbox`, async () => (await inbox(sandbox(), phone)).find(m => m.id === id))
+    waitFor(`message ${id} in ${phone}'s inbox`, async () => (await inbox(sandbox(), phone)).find(m => m.id === id), 60_000)
   const channelPosts = async (channel: string): Promise<any[]> =>
     (await sandboxCall(sandbox(), 'GET', `/channels/${channel}/messages`)).body.messages
 
@@ -219,7 +219,7 @@ describe('POST /message end to end', () => {
         const sent = await send({ newsletter: OWN_CHANNEL, ...c.body(media.base) })
         expect(sent.status).toBe(200)
         postIds[c.type] = sent.body.messageId
-        const post = await waitFor('the channel post', async () => (await channelPosts(OWN_CHANNEL)).find(p => p.id === sent.body.messageId))
+        const post = await waitFor('the channel post', async () => (await channelPosts(OWN_CHANNEL)).find(p => p.id === sent.body.messageId), 60_000)
         expect(post.error).toBeUndefined()
         expected[c.type]!(post)
       }, 60_000)
@@ -249,7 +249,7 @@ describe('POST /message end to end', () => {
         expect((await sandboxCall(sandbox(), 'GET', '/faults')).body.faults.strictChannelPosts).toBeUndefined()
         const sent = await send({ newsletter: OWN_CHANNEL, ...c.body(media.base) })
         expect(sent.status).toBe(200)
-        const post = await waitFor('the channel post', async () => (await channelPosts(OWN_CHANNEL)).find(p => p.id === sent.body.messageId))
+        const post = await waitFor('the channel post', async () => (await channelPosts(OWN_CHANNEL)).find(p => p.id === sent.body.messageId), 60_000)
         c.check(post)
         const history = await reply(gw.api.GET('/channel/message',
           withSession(session, { params: { query: { channelId: OWN_CHANNEL } } })))

@@ -5,7 +5,8 @@
  * over a phone, and the answer is exactly `{ id }`, the session's id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchPaired, reply, sandboxCall, startWorld, waitFor, withSession, type Session } from '../../support/system/harness.js'
+import { Gateway, launchPaired, reply, sandboxCall, startWorld, withSession, type Session } from '../../support/system/harness.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15553330001'
 const BOB = '15553330002'

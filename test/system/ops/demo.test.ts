@@ -5,9 +5,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { freePort, waitFor } from '../../../src/demo/processes.js'
+import { freePort } from '../../../src/demo/processes.js'
 import { parseProm, sumOf } from '../../support/prom-text.js'
 import { repoRoot } from '../../support/readme.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const run = promisify(execFile)
 

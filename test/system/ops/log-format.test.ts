@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freePort, waitFor } from '../../../src/demo/processes.js'
+import { freePort } from '../../../src/demo/processes.js'
 import { repoRoot } from '../../support/readme.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const started: Array<{ child: ChildProcess; dir: string }> = []
 

@@ -5,9 +5,10 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startGateway, startSandbox, waitFor, type GatewayProcess, type SandboxProcess } from '../../../src/demo/processes.js'
+import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../../../src/demo/processes.js'
 import { scanSession } from '../../../src/demo/scan.js'
 import { has, parseProm, sumOf, type Series } from '../../support/prom-text.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
@@ -84,9 +85,9 @@ describe('/metrics after real traffic through the sandbox', () => {
     const reconnected = await waitFor('a reconnect', async () => {
       const m = await scrape()
       return sumOf(m, 'gateway_reconnects_total') >= 1 ? m : undefined
-    })
+    }, 60_000)
     expect(sumOf(reconnected, 'gateway_reconnects_total')).toBeGreaterThanOrEqual(1)
-    await waitFor('connected again', async () => (await call('GET', '/session')).body.isConnected === true || undefined)
+    await waitFor('connected again', async () => (await call('GET', '/session')).body.isConnected === true || undefined, 60_000)
 
     // Threads flush their counters once a second: poll until everything arrived.
     const m = await waitFor('the worker counters', async () => {
@@ -94,7 +95,7 @@ describe('/metrics after real traffic through the sandbox', () => {
       return sumOf(s, 'gateway_platform_acks_total', { result: 'ok' }) >= 2
         && sumOf(s, 'gateway_platform_error_acks_total', { code: '479' }) >= 1
         && sumOf(s, 'gateway_media_downloads_total', { result: 'http_status' }) >= 1 ? s : undefined
-    })
+    }, 60_000)
     expect(sumOf(m, 'gateway_platform_acks_total', { result: 'ok' })).toBe(2)
     expect(sumOf(m, 'gateway_platform_acks_total', { result: 'error' })).toBe(1)
     expect(sumOf(m, 'gateway_platform_error_acks_total', { code: '479' })).toBe(1)

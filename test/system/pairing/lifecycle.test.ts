@@ -9,9 +9,9 @@ import { once } from 'node:events'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchPaired, pair, reply, sandboxCall, sha256hex,
-  startWorld, waitFor, withSession, type Session,
+  Gateway, inbox, launchPaired, pair, reply, sandboxCall, sha256hex, startWorld, withSession, type Session,
 } from '../../support/system/harness.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
@@ -45,7 +45,7 @@ describe('session lifecycle under faults', () => {
     const sent = await reply(gw.api.POST('/message',
       withSession(session, { body: { phone: BOB, type: 'text', text: 'back again' } })))
     expect(sent.status).toBe(200)
-    await waitFor('the text after reconnecting', async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))
+    await waitFor('the text after reconnecting', async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
   }, 120_000)
 
   it('returns to awaiting a QR when the phone logs the device out, and pairs again with a new scan', async () => {
@@ -90,7 +90,7 @@ describe('session lifecycle under faults', () => {
       expect(sent.status).toBe(200)
       expect(await exited).toBe(0)
       const got = await waitFor('the image sent during shutdown', async () =>
-        (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))
+        (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
       expect(got.media.sha256).toBe(sha256hex(jpeg))
     } finally {
       await new Promise(r => slow.close(r))

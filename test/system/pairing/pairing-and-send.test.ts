@@ -6,9 +6,9 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchGateway, mediaServer, pair, reply, sandboxCall, sha256hex,
-  startWorld, waitFor, withSession, type Session,
+  Gateway, inbox, launchGateway, mediaServer, pair, reply, sandboxCall, sha256hex, startWorld, withSession, type Session,
 } from '../../support/system/harness.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
@@ -54,7 +54,7 @@ describe('pairing and sending through the sandbox', () => {
     const named = await waitFor('the account name', async () => {
       const r = await gw.session(session)
       return r.body.name ? r.body : undefined
-    })
+    }, 60_000)
     expect(named.name).toBe('Alice')
   }, 120_000)
 
@@ -64,7 +64,7 @@ describe('pairing and sending through the sandbox', () => {
     expect(sent.status).toBe(200)
     expect(Object.keys(sent.body)).toEqual(['messageId'])
     const got = await waitFor('the text in Bob\'s inbox', async () =>
-      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))
+      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
     expect(got).toMatchObject({ type: 'text', text: 'hello Bob', from: ALICE, chat: ALICE, status: false })
   }, 60_000)
 
@@ -74,7 +74,7 @@ describe('pairing and sending through the sandbox', () => {
     } })))
     expect(sent.status).toBe(200)
     const got = await waitFor('the image in Bob\'s inbox', async () =>
-      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))
+      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
     expect(got.type).toBe('image')
     expect(got.caption).toBe('a red square')
     expect(got.media.sha256).toBe(sha256hex(jpeg))
@@ -101,6 +101,6 @@ describe('pairing and sending through the sandbox', () => {
       withSession(session, { body: { phone: BOB, type: 'text', text: 'after restart' } })))
     expect(sent.status).toBe(200)
     await waitFor('the text after restart', async () =>
-      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))
+      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
   }, 150_000)
 })

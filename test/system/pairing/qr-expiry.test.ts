@@ -3,7 +3,8 @@
  * `session not found`. The lifetime is shortened here; the default stays about 3 minutes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchGateway, reply, startWorld, waitFor, withSession } from '../../support/system/harness.js'
+import { Gateway, launchGateway, reply, startWorld, withSession } from '../../support/system/harness.js'
+import { waitFor } from '../../support/wait-for.js'
 
 describe('QR expiry', () => {
   let world: Awaited<ReturnType<typeof startWorld>>
@@ -17,7 +18,7 @@ describe('QR expiry', () => {
 
   it('shows a QR, then answers 404 session not found once the lifetime passes', async () => {
     const s = await gw.createSession()
-    await waitFor('a QR', async () => (await gw.session(s)).body.qrcode || undefined)
+    await waitFor('a QR', async () => (await gw.session(s)).body.qrcode || undefined, 60_000)
     const gone = await waitFor('404 after expiry', async () => {
       const r = await gw.session(s)
       return r.status === 404 ? r : undefined

@@ -12,10 +12,11 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readQrPng } from '../../../src/demo/qr-decode.js'
 import { findChromium, missingBrowser } from '../../support/chromium.js'
-import { launchGateway, sandboxCall, startWorld, waitFor, type Gateway } from '../../support/system/harness.js'
+import { launchGateway, sandboxCall, startWorld, type Gateway } from '../../support/system/harness.js'
 import {
   errorsOf, openBrowser, qrOnScreen, requestsOf, secretLink, shownQrSrc, statusOf, viewLink, waitForState, type Browser,
 } from '../../support/system/qr-page.js'
+import { waitFor } from '../../support/wait-for.js'
 
 // No browser: fail with how to get one under CI=true, else a loud warning and the tests below are skipped.
 const chromium = await findChromium()
@@ -108,7 +109,7 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     const rotated = await qrOnScreen(page)
     expect(rotated).toBeDefined()
     expect(rotated).not.toBe(first)
-    const current = await waitFor('the QR in GET /session', async () => (await gw.session(session)).body.qrcode || undefined)
+    const current = await waitFor('the QR in GET /session', async () => (await gw.session(session)).body.qrcode || undefined, 60_000)
     expect(rotated).toBe(readQrPng(current))
 
     await scan(rotated!, '15550000002')
@@ -169,7 +170,7 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
       s.textContent = 'document.body.dataset.injected = "yes"'
       document.head.append(s)
     })
-    await waitFor('the CSP report in the console', async () => errors.find(e => e.includes('Content Security Policy')))
+    await waitFor('the CSP report in the console', async () => errors.find(e => e.includes('Content Security Policy')), 60_000)
     expect(await page.evaluate(() => document.body.dataset.injected)).toBeUndefined()
     await page.close()
   }, 120_000)

@@ -8,8 +8,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
-import { launchGateway, sandboxCall, startWorld, waitFor, type Gateway, type Session } from '../../support/system/harness.js'
+import { launchGateway, sandboxCall, startWorld, type Gateway, type Session } from '../../support/system/harness.js'
 import { viewLink } from '../../support/system/qr-page.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const GONE = { status: 404, body: { statusCode: 404, message: 'view link not found or expired' } }
 const LINKED = { status: 410, body: { statusCode: 410, message: 'the session is linked; this view link no longer works' } }
@@ -52,7 +53,7 @@ describe('view-only QR links', () => {
     const session = await gw.createSession()
     const { token, expiresAt } = await viewLink(gw, session)
     expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now() + 120_000) // the QR window: about 3 minutes
-    const png = await waitFor('a QR through the view link', async () => (await qrWith(token)).body.qrcode || undefined)
+    const png = await waitFor('a QR through the view link', async () => (await qrWith(token)).body.qrcode || undefined, 60_000)
     expect((await qrWith(token)).body).toEqual({ qrcode: png, expiresAt })
     expect(png).toBe((await gw.session(session)).body.qrcode)
 
@@ -69,7 +70,7 @@ describe('view-only QR links', () => {
     const fresh = await waitFor('a view link after the reset', async () => {
       const r = await gw.call('POST', '/session/view-link', session)
       return r.status === 200 ? new URLSearchParams(new URL(r.body.url).hash.slice(1)).get('view')! : undefined
-    })
+    }, 60_000)
     expect(await qrWith(token)).toMatchObject(GONE) // the reset revoked it: still no QR through the old link
     expect((await qrWith(fresh)).status).toBe(200)
     expect((await gw.call('DELETE', '/session', session)).status).toBe(200)

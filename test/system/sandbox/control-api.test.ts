@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { World } from '../../../src/sandbox/types.js'
-import { eventually, getJson, postJson } from '../../support/system/baileys-client.js'
+import { getJson, postJson } from '../../support/system/baileys-client.js'
+import { waitFor } from '../../support/wait-for.js'
 
 describe('sandbox control API', () => {
   let sandbox: Sandbox
@@ -58,7 +59,7 @@ describe('sandbox control API', () => {
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     try {
-      const url = await eventually(() => /SANDBOX_URL=(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 30_000, 'CLI ready line')
+      const url = await waitFor('CLI ready line', () => /SANDBOX_URL=(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 30_000)
       const world = await getJson<World>(`${url}/world`)
       expect(world.accounts.map((a) => a.phone)).toEqual(['15559990000'])
       const trust = await getJson<{ wsUrl: string }>(`${url}/trust`)

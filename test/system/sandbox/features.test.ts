@@ -4,7 +4,8 @@ import { encodeBase64EncodedStringForUpload, getBinaryNodeChild, getBinaryNodeCh
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { InboxMessage, PresenceEvent } from '../../../src/sandbox/types.js'
-import { eventually, fetchTrust, getJson, pairAndLogin, type TestSocket } from '../../support/system/baileys-client.js'
+import { fetchTrust, getJson, pairAndLogin, type TestSocket } from '../../support/system/baileys-client.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
@@ -44,7 +45,7 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
 
   it('shares the address book through app-state contact mutations', async () => {
     const contacts = alice.contacts
-    const bob = await eventually(() => contacts.find((c) => c.id === `${BOB}@s.whatsapp.net` && c.name), 30_000, 'Bob contact')
+    const bob = await waitFor('Bob contact', () => contacts.find((c) => c.id === `${BOB}@s.whatsapp.net` && c.name), 30_000)
     expect(bob.name).toBe('Bob Builder')
     expect(bob.lid).toBe(sandbox.account(BOB)?.lidJid)
     expect(contacts.some((c) => c.id === `${CAROL}@s.whatsapp.net` && c.name === 'Carol')).toBe(true)
@@ -56,7 +57,7 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
     const bob = await pairAndLogin(sandbox.url, trust, BOB)
     try {
       // accountSyncCounter increments when Baileys has finished the initial history + app-state sync.
-      await eventually(() => ((bob.auth.state.creds.accountSyncCounter ?? 0) >= 1 ? true : undefined), 30_000, 'initial sync done')
+      await waitFor('initial sync done', () => ((bob.auth.state.creds.accountSyncCounter ?? 0) >= 1 ? true : undefined), 30_000)
       expect(bob.socket.contacts.filter((c) => c.name)).toEqual([])
     } finally {
       bob.socket.end()
@@ -78,10 +79,10 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
     const first = await alice.sock.sendMessage(GROUP, { text: 'hi team' })
     const second = await alice.sock.sendMessage(GROUP, { text: 'again' })
     for (const phone of [BOB, CAROL]) {
-      const inbox = await eventually(async () => {
+      const inbox = await waitFor(`group messages for ${phone}`, async () => {
         const list = await inboxOf(phone)
         return list.some((m) => m.id === second?.key.id) ? list : undefined
-      }, 30_000, `group messages for ${phone}`)
+      }, 30_000)
       expect(inbox.find((m) => m.id === first?.key.id)).toMatchObject({ chat: GROUP, from: ALICE, text: 'hi team', status: false })
       expect(inbox.find((m) => m.id === second?.key.id)?.text).toBe('again')
     }
@@ -91,7 +92,7 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
     sandbox.setWorld({ accounts: [{ phone: BOB, contacts: [{ phone: ALICE, name: 'Alice A' }] }] })
     const sent = await alice.sock.sendMessage('status@broadcast', { text: 'my status' }, { statusJidList: [`${BOB}@s.whatsapp.net`, `${CAROL}@s.whatsapp.net`], backgroundColor: '#075E54' })
     for (const [phone, visible] of [[BOB, true], [CAROL, false]] as const) {
-      const got = await eventually(async () => (await inboxOf(phone)).find((m) => m.id === sent?.key.id), 30_000, `status for ${phone}`)
+      const got = await waitFor(`status for ${phone}`, async () => (await inboxOf(phone)).find((m) => m.id === sent?.key.id), 30_000)
       expect(got).toMatchObject({ chat: 'status@broadcast', from: ALICE, type: 'text', text: 'my status', status: true, backgroundColor: '#075E54', visible })
     }
   })
@@ -99,10 +100,10 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
   it('records chat states as presence events', async () => {
     await alice.sock.sendPresenceUpdate('composing', `${BOB}@s.whatsapp.net`)
     await alice.sock.sendPresenceUpdate('recording', `${BOB}@s.whatsapp.net`)
-    const events = await eventually(async () => {
+    const events = await waitFor('presence events', async () => {
       const list = (await getJson<{ events: PresenceEvent[] }>(`${sandbox.url}/accounts/${BOB}/presence`)).events
       return list.length >= 2 ? list : undefined
-    }, 10_000, 'presence events')
+    }, 10_000)
     expect(events.map((e) => e.state)).toEqual(['composing', 'recording'])
     expect(events[0]).toMatchObject({ from: ALICE, chat: ALICE })
   })

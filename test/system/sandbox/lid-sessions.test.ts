@@ -5,7 +5,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSandbox, type InboxMessage, type Sandbox } from '../../../src/sandbox/index.js'
-import { eventually, fetchTrust, getJson, pairAndLogin, type TestSocket } from '../../support/system/baileys-client.js'
+import { fetchTrust, getJson, pairAndLogin, type TestSocket } from '../../support/system/baileys-client.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550002001'
 const BOB = '15550002002'
@@ -31,10 +32,10 @@ describe('sessions with a contact addressed by LID', () => {
     }
     expect(afterFirst).toBeGreaterThan(0)
     expect(await fetches()).toBe(afterFirst)
-    const inbox = await eventually(async () => {
+    const inbox = await waitFor('all four in Bob inbox', async () => {
       const got = (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages
       return ids.every(id => got.some(m => m.id === id)) ? got : undefined
-    }, 20_000, 'all four in Bob inbox')
+    }, 20_000)
     expect(inbox.filter(m => ids.includes(m.id)).map(m => m.text)).toEqual(['hi 0', 'hi 1', 'hi 2', 'hi 3'])
   })
 })

@@ -4,7 +4,8 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { InboxMessage } from '../../../src/sandbox/types.js'
-import { eventually, fetchTrust, getJson, pairAndLogin, postJson, type TestSocket, type Trust } from '../../support/system/baileys-client.js'
+import { fetchTrust, getJson, pairAndLogin, postJson, type TestSocket, type Trust } from '../../support/system/baileys-client.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
@@ -35,24 +36,24 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const receipts: BinaryNode[] = []
     alice.sock.ws.on('CB:receipt', (node: BinaryNode) => receipts.push(node))
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'hello bob' })
-    const got = await eventually(async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000, 'text in Bob inbox')
+    const got = await waitFor('text in Bob inbox', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000)
     expect(got).toMatchObject({ chat: ALICE, from: ALICE, type: 'text', text: 'hello bob', status: false })
     // Bob's phone sends a delivery receipt back (no type attribute = delivered).
-    const receipt = await eventually(() => receipts.find((r) => r.attrs.id === sent?.key.id), 20_000, 'delivery receipt')
+    const receipt = await waitFor('delivery receipt', () => receipts.find((r) => r.attrs.id === sent?.key.id), 20_000)
     expect(receipt.attrs.type).toBeUndefined()
     expect(receipt.attrs.from).toMatch(new RegExp(`^(${BOB}|\\d+)(:\\d+)?@(s\\.whatsapp\\.net|lid)$`))
   })
 
   it('a follow-up text (msg, not pkmsg) is decrypted too', async () => {
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'second' })
-    const got = await eventually(async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000, 'second text')
+    const got = await waitFor('second text', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000)
     expect(got.text).toBe('second')
   })
 
   it('the recipient downloads, MAC-checks and decrypts an image', async () => {
     const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 10, b: 10 } } }).jpeg().toBuffer()
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { image: jpeg, caption: 'red' })
-    const got = await eventually(async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 30_000, 'image in Bob inbox')
+    const got = await waitFor('image in Bob inbox', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 30_000)
     expect(got.error).toBeUndefined()
     expect(got).toMatchObject({ type: 'image', caption: 'red' })
     expect(got.media?.sha256).toBe(createHash('sha256').update(jpeg).digest('hex'))
@@ -72,11 +73,11 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
       await alice.sock.sendMessage(to, { contacts: { displayName: 'Carol', contacts: [{ displayName: 'Carol', vcard }] } }),
     ]
     const ids = sent.map((m) => m?.key.id)
-    const got = await eventually(async () => {
+    const got = await waitFor('four typed messages', async () => {
       const inbox = await inboxOf(BOB)
       const found = ids.map((id) => inbox.find((m) => m.id === id))
       return found.every(Boolean) ? (found as InboxMessage[]) : undefined
-    }, 30_000, 'four typed messages')
+    }, 30_000)
     const [d, a, l, c] = got
     expect(d).toMatchObject({ type: 'document', caption: 'the report', media: { mimetype: 'application/pdf', fileName: 'report.pdf', size: doc.length, sha256: createHash('sha256').update(doc).digest('hex') } })
     expect(a).toMatchObject({ type: 'audio', media: { ptt: false, seconds: 3, size: audio.length } })
@@ -89,14 +90,14 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const [onPlatform] = (await alice.sock.onWhatsApp(stranger)) ?? []
     expect(onPlatform?.exists).toBe(true)
     const sent = await alice.sock.sendMessage(`${stranger}@s.whatsapp.net`, { text: 'hello stranger' })
-    const got = await eventually(async () => (await inboxOf(stranger)).find((m) => m.id === sent?.key.id), 20_000, 'stranger inbox')
+    const got = await waitFor('stranger inbox', async () => (await inboxOf(stranger)).find((m) => m.id === sent?.key.id), 20_000)
     expect(got.text).toBe('hello stranger')
   })
 
   it('a simulated peer can message the client (inbound pkmsg decrypted by Baileys)', async () => {
     const res = await postJson(`${sandbox.url}/accounts/${BOB}/send`, { to: ALICE, text: 'hi alice', id: 'SBXINBOUND1' })
     expect(res.body.delivered).toBe(1)
-    const msg = await eventually(() => upserts.find((m) => m.key.id === 'SBXINBOUND1'), 30_000, 'inbound upsert')
+    const msg = await waitFor('inbound upsert', () => upserts.find((m) => m.key.id === 'SBXINBOUND1'), 30_000)
     expect(msg.message?.conversation).toBe('hi alice')
     expect(msg.pushName).toBe('Bob')
   })

@@ -2,7 +2,8 @@ import type { WAMessage } from '@whiskeysockets/baileys'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { InboxMessage } from '../../../src/sandbox/types.js'
-import { eventually, fetchTrust, getJson, pairAndLogin, postJson, connect, type TestSocket } from '../../support/system/baileys-client.js'
+import { fetchTrust, getJson, pairAndLogin, postJson, connect, type TestSocket } from '../../support/system/baileys-client.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
@@ -38,11 +39,11 @@ describe('sandbox: two linked clients talk through the platform', () => {
 
   it('a 1:1 text reaches both the recipient phone and its linked client', async () => {
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'to both devices' })
-    const upsert = await eventually(() => bobGot.find((m) => m.key.id === sent?.key.id), 30_000, 'Bob client upsert')
+    const upsert = await waitFor('Bob client upsert', () => bobGot.find((m) => m.key.id === sent?.key.id), 30_000)
     expect(upsert.message?.extendedTextMessage?.text ?? upsert.message?.conversation).toBe('to both devices')
     expect(upsert.key.fromMe).toBe(false)
     expect(upsert.key.remoteJid).toBe(`${ALICE}@s.whatsapp.net`)
-    const onPhone = await eventually(async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find((m) => m.id === sent?.key.id), 20_000, 'Bob phone inbox')
+    const onPhone = await waitFor('Bob phone inbox', async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find((m) => m.id === sent?.key.id), 20_000)
     expect(onPhone.text).toBe('to both devices')
   })
 
@@ -50,7 +51,7 @@ describe('sandbox: two linked clients talk through the platform', () => {
     const first = await alice.sock.sendMessage(GROUP, { text: 'group one' })
     const second = await alice.sock.sendMessage(GROUP, { text: 'group two' })
     for (const sent of [first, second]) {
-      const upsert = await eventually(() => bobGot.find((m) => m.key.id === sent?.key.id && m.message), 30_000, 'group upsert')
+      const upsert = await waitFor('group upsert', () => bobGot.find((m) => m.key.id === sent?.key.id && m.message), 30_000)
       expect(upsert.key.remoteJid).toBe(GROUP)
     }
   })
@@ -65,7 +66,7 @@ describe('sandbox: two linked clients talk through the platform', () => {
     const got: WAMessage[] = []
     bob.sock.ev.on('messages.upsert', ({ messages }) => got.push(...messages))
     await bob.opened()
-    const msg = await eventually(() => got.find((m) => m.key.id === 'SBXOFFLINE1'), 30_000, 'offline message')
+    const msg = await waitFor('offline message', () => got.find((m) => m.key.id === 'SBXOFFLINE1'), 30_000)
     expect(msg.message?.conversation).toBe('while you were away')
   })
 })

@@ -8,7 +8,8 @@ import type { BinaryNode, WAMessage } from '@whiskeysockets/baileys'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { InboxMessage } from '../../../src/sandbox/types.js'
-import { connect, eventually, fetchTrust, getJson, pairAndLogin, postJson, type Trust } from '../../support/system/baileys-client.js'
+import { connect, fetchTrust, getJson, pairAndLogin, postJson, type Trust } from '../../support/system/baileys-client.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
@@ -37,7 +38,7 @@ describe('sandbox: retry receipts', () => {
 
       const sent = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'first try fails' })
       const id = sent!.key.id!
-      const got = await eventually(async () => (await inbox()).find(m => m.id === id), 30_000, 'the message sent again')
+      const got = await waitFor('the message sent again', async () => (await inbox()).find(m => m.id === id), 30_000)
       expect(got).toMatchObject({ text: 'first try fails', from: ALICE })
       expect((await retryStats())[id]).toBe(1)
 
@@ -52,7 +53,7 @@ describe('sandbox: retry receipts', () => {
       // the count ran out: the next message is decrypted at the first try
       expect((await getJson<{ faults: Record<string, unknown> }>(`${sandbox.url}/faults`)).faults.failDecryptCount).toBe(0)
       const next = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'second goes through' })
-      await eventually(async () => (await inbox()).find(m => m.id === next!.key.id), 30_000, 'the next message')
+      await waitFor('the next message', async () => (await inbox()).find(m => m.id === next!.key.id), 30_000)
       expect((await retryStats())[next!.key.id!]).toBeUndefined()
       await sandbox.settled()
       expect((await inbox()).filter(m => m.id === id)).toHaveLength(1)
@@ -70,14 +71,14 @@ describe('sandbox: retry receipts', () => {
       await postJson(`${sandbox.url}/faults`, { failDecryptOf: BOB, retryAfterReconnect: true })
       const sent = (await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'asked for after a restart' }))!
       kept.set(sent.key.id!, sent)
-      await eventually(async () => (await retryStats())[sent.key.id!], 30_000, 'the failed decryption')
+      await waitFor('the failed decryption', async () => (await retryStats())[sent.key.id!], 30_000)
       await sandbox.settled()
       expect((await inbox()).some(m => m.id === sent.key.id)).toBe(false) // held: the sender is still online
       socket.end()
 
       again = connect(trust, auth, { getMessage: async key => kept.get(key.id ?? '')?.message ?? undefined })
       await again.opened()
-      const got = await eventually(async () => (await inbox()).find(m => m.id === sent.key.id), 30_000, 'the message sent again')
+      const got = await waitFor('the message sent again', async () => (await inbox()).find(m => m.id === sent.key.id), 30_000)
       expect(got).toMatchObject({ text: 'asked for after a restart', from: ALICE })
       await sandbox.settled()
       expect((await inbox()).filter(m => m.id === sent.key.id)).toHaveLength(1)

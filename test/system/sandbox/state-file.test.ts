@@ -8,7 +8,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createSandbox, type InboxMessage, type Sandbox } from '../../../src/sandbox/index.js'
-import { connect, eventually, fetchTrust, getJson, pairAndLogin, type TestSocket } from '../../support/system/baileys-client.js'
+import { connect, fetchTrust, getJson, pairAndLogin, type TestSocket } from '../../support/system/baileys-client.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550001001'
 const BOB = '15550001002'
@@ -32,10 +33,10 @@ describe('sandbox state file', () => {
     open.push(first)
     const { socket, auth } = await pairAndLogin(first.url, await fetchTrust(first.url), ALICE)
     const before = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'before the restart' })
-    await eventually(async () => (await inboxOf(first, BOB)).find(m => m.id === before?.key.id), 20_000, 'first text')
+    await waitFor('first text', async () => (await inboxOf(first, BOB)).find(m => m.id === before?.key.id), 20_000)
     expect(await stats(first)).toMatchObject({ logins: 1 })
     socket.end()
-    await eventually(async () => ((await stats(first)).loginsEnded === 1) || undefined, 20_000, 'login ended')
+    await waitFor('login ended', async () => ((await stats(first)).loginsEnded === 1) || undefined, 20_000)
     await first.close()
 
     const prekeysOnServer = first.account(ALICE)!.companions.get(1)!.preKeys.size
@@ -49,7 +50,7 @@ describe('sandbox state file', () => {
     open.push(again)
     await again.opened()
     const after = await again.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'after the restart' })
-    const got = await eventually(async () => (await inboxOf(second, BOB)).find(m => m.id === after?.key.id), 20_000, 'second text')
+    const got = await waitFor('second text', async () => (await inboxOf(second, BOB)).find(m => m.id === after?.key.id), 20_000)
     expect(got).toMatchObject({ from: ALICE, text: 'after the restart' })
     expect(got.error).toBeUndefined()
     expect(await stats(second)).toMatchObject({ logins: 1 })

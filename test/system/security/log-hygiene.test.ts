@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
 import {
-  Gateway, inbox, launchGateway, mediaServer, sandboxCall, startWorld, waitFor, type Session,
+  Gateway, inbox, launchGateway, mediaServer, sandboxCall, startWorld, type Session,
 } from '../../support/system/harness.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001' // the default world: Alice has Bob in her address book (status needs a contact)
 const BOB = '15550000002'
@@ -46,7 +47,7 @@ afterAll(async () => {
 describe('logs at trace level', () => {
   it('a full session (pair, send, receive, read) leaves no secret in the log', async () => {
     session = await gw.createSession()
-    const png = await waitFor('a QR', async () => (await gw.session(session)).body.qrcode || undefined)
+    const png = await waitFor('a QR', async () => (await gw.session(session)).body.qrcode || undefined, 60_000)
     qr = decodeQrPng(png)
     expect((await sandboxCall(world.sandbox.url, 'POST', '/scan', { qr, phone: ALICE })).status).toBe(200)
     await waitFor('isConnected', async () => (await gw.session(session)).body.isConnected || undefined, 90_000)
@@ -64,7 +65,7 @@ describe('logs at trace level', () => {
     expect(missing.status).toBe(500) // a failed download is logged too: still without its URL
     const status = await gw.call('POST', '/status', session, { type: 'text', text: `${MARKER} status` })
     expect(status, JSON.stringify(status.body)).toMatchObject({ status: 200 })
-    await waitFor('Bob got both messages', async () => ((await inbox(world.sandbox.url, BOB)).length >= 2) || undefined)
+    await waitFor('Bob got both messages', async () => ((await inbox(world.sandbox.url, BOB)).length >= 2) || undefined, 60_000)
     // Bob writes back: the gateway decrypts it (incoming content must not be logged either)
     const reply = await sandboxCall(world.sandbox.url, 'POST', `/accounts/${BOB}/send`, { to: ALICE, text: `${MARKER} reply` })
     expect(reply.status).toBe(200)

@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, launchGateway, launchPaired, mediaServer, pair, reply, sandboxCall, sha256hex,
-  startWorld, waitFor, withSession, type Session,
+  Gateway, launchGateway, launchPaired, mediaServer, pair, reply, sandboxCall, sha256hex, startWorld, withSession, type Session,
 } from '../../support/system/harness.js'
 import { blueVideo, largePhoto } from '../../support/system/status-media.js'
 import { ffmpegTests } from '../../support/ffmpeg.js'
 import {
   holders, NOT_SYNCED, ONLY_SHARE_EMPTY, postStatusWhenSynced, setStatusPrivacy, uploads, waitForStatus,
 } from '../../support/system/status.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15551110001' // the sender: address book Bob, Carol, Dave
 const BOB = '15551110002'

@@ -14,7 +14,8 @@ import { shardOf } from '../../../src/protocol/shard.js'
 import { SnapshotCache } from '../../../src/actors/main/snapshot-cache.js'
 import { eventsChannel } from '../../../src/protocol/thread.js'
 import type { SessionSnapshot } from '../../../src/protocol/snapshot.js'
-import { waitFor } from '../../support/actor-system.js'
+import {  } from '../../support/actor-system.js'
+import { waitFor } from '../../support/wait-for.js'
 
 describe('Mailbox', () => {
   it('runs jobs one at a time in posting order, and a failure does not stop the queue', async () => {
@@ -90,13 +91,13 @@ describe('SnapshotCache', () => {
       actor.postMessage({ type: 'snapshot', snapshot: snap(id, 5, { qrcode: 'new' }) })
       actor.postMessage({ type: 'snapshot', snapshot: snap(id, 3, { qrcode: 'stale' }) })
       actor.postMessage({ type: 'snapshot', snapshot: snap('stranger', 9) })
-      await waitFor(() => cache.authenticate(id, sessionId)?.version === 5, 'the new snapshot')
+      await waitFor('the new snapshot', () => cache.authenticate(id, sessionId)?.version === 5, 20_000, 25)
       await new Promise(resolve => setTimeout(resolve, 50))
       expect(cache.authenticate(id, sessionId)?.qrcode).toBe('new')
       expect(cache.authenticate(id, 'wrong')).toBeUndefined()
       expect(cache.has('stranger')).toBe(false)
       actor.postMessage({ type: 'deleted', id })
-      await waitFor(() => !cache.has(id), 'the deletion')
+      await waitFor('the deletion', () => !cache.has(id), 20_000, 25)
       expect(cache.authenticate(id, sessionId)).toBeUndefined()
     } finally {
       actor.close()

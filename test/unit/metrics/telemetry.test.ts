@@ -11,7 +11,8 @@ import { GatewayError, mediaTooLarge } from '../../../src/protocol/errors.js'
 import { observeAck, observeMediaDownload } from '../../../src/metrics/observe.js'
 import { TelemetryReceiver } from '../../../src/metrics/telemetry-receiver.js'
 import { countInThread, takeThreadCounts } from '../../../src/metrics/thread-counters.js'
-import { waitFor } from '../../support/actor-system.js'
+import {  } from '../../support/actor-system.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const receivers: TelemetryReceiver[] = []
 afterEach(() => {
@@ -104,10 +105,10 @@ describe('worker → main telemetry', () => {
     receivers.push(receiver)
     const worker = new Worker(new URL('../../support/fakes/counting-worker.mjs', import.meta.url), { workerData: { channelName } })
     try {
-      const acks = await waitFor(() => receiver.counters().find(c => c.key === 'acks' && c.value === 1000), 'the batched counts')
+      const acks = await waitFor('the batched counts', () => receiver.counters().find(c => c.key === 'acks' && c.value === 1000), 20_000, 25)
       expect(acks.labels).toEqual({ result: 'ok' })
       expect(receiver.loopDelays().get('shard-7')).toBeDefined()
-      await waitFor(() => receiver.isRestored(7), 'the restore announcement')
+      await waitFor('the restore announcement', () => receiver.isRestored(7), 20_000, 25)
       receiver.threadLost(7)
       expect(receiver.isRestored(7)).toBe(false)
       expect(receiver.loopDelays().has('shard-7')).toBe(false)

@@ -13,6 +13,7 @@ import type { CloseReason, LinkEvents, PlatformLink } from '../../../../src/plat
 import type { AuthStore, ContactStore, StoredContact } from '../../../../src/storage/types.js'
 import { removeMediaTempDirs } from '../../../../src/media/temp-dir.js'
 import { FakeSocket } from '../../../support/fakes/fake-socket.js'
+import { waitFor } from '../../../support/wait-for.js'
 
 const holder = vi.hoisted(() => ({ sockets: [] as unknown[] }))
 
@@ -30,14 +31,6 @@ vi.mock('@whiskeysockets/baileys', async importOriginal => {
 const { createBaileysLink } = await import('../../../../src/platform/baileys/baileys-link.js')
 ;(holder as unknown as { FakeSocket: typeof FakeSocket }).FakeSocket = FakeSocket
 
-const waitFor = async <T>(fn: () => T | undefined, what = 'condition'): Promise<T> => {
-  for (let i = 0; i < 500; i++) {
-    const v = fn()
-    if (v !== undefined && v !== false) return v
-    await new Promise(r => setTimeout(r, 10))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 interface Harness {
   link: PlatformLink
@@ -94,7 +87,7 @@ async function harness(opts: { creds?: ReturnType<typeof initAuthCreds>; contact
       close: (reason, detail) => events.push(['close', reason, detail]),
     },
   })
-  const sock = await waitFor(() => holder.sockets[0] as FakeSocket | undefined, 'socket')
+  const sock = await waitFor('socket', () => holder.sockets[0] as FakeSocket | undefined, 5_000, 10)
   return { link, sock, events, credsWrites, contacts }
 }
 
@@ -114,7 +107,7 @@ describe('baileys link: lifecycle', () => {
     h.sock.authState.creds.me.name = 'Ana'
     h.sock.ev.emit('creds.update', { me: h.sock.authState.creds.me })
     h.sock.end(Object.assign(new Error('Stream Errored (restart required)'), { output: { statusCode: 515 } }))
-    await waitFor(() => closeEvents(h).length > 0, 'close')
+    await waitFor('close', () => closeEvents(h).length > 0, 5_000, 10)
     expect(h.events).toEqual([
       ['qr', 'QR-1'],
       ['paired', { id: '5500000000000:7@s.whatsapp.net', lid: '900:7@lid' }],
@@ -123,14 +116,14 @@ describe('baileys link: lifecycle', () => {
       ['close', 'restart-required', '515 Stream Errored (restart required)'],
     ])
     expect(h.sock.presence).toContainEqual(['available', undefined])
-    await waitFor(() => h.credsWrites.length >= 2, 'creds writes')
+    await waitFor('creds writes', () => h.credsWrites.length >= 2, 5_000, 10)
     expect((h.credsWrites.at(-1) as { me: { name: string } }).me.name).toBe('Ana')
   })
 
   it('QR refs ending before a scan is qr-expired', async () => {
     const h = await harness()
     h.sock.end(Object.assign(new Error('QR refs attempts ended'), { output: { statusCode: 408 } }))
-    await waitFor(() => closeEvents(h).length > 0, 'close')
+    await waitFor('close', () => closeEvents(h).length > 0, 5_000, 10)
     expect(closeEvents(h)[0]?.[1]).toBe<CloseReason>('qr-expired')
   })
 
@@ -139,7 +132,7 @@ describe('baileys link: lifecycle', () => {
     h.sock.open()
     await h.link.close()
     await h.link.close()
-    await waitFor(() => closeEvents(h).length > 0, 'close')
+    await waitFor('close', () => closeEvents(h).length > 0, 5_000, 10)
     await new Promise(r => setTimeout(r, 30))
     expect(closeEvents(h)).toHaveLength(1)
     expect(closeEvents(h)[0]?.[1]).toBe('closed-by-us')
@@ -151,7 +144,7 @@ describe('baileys link: lifecycle', () => {
     const h = await harness({ creds: initAuthCreds() })
     h.sock.open()
     await h.link.logout()
-    await waitFor(() => closeEvents(h).length > 0, 'close')
+    await waitFor('close', () => closeEvents(h).length > 0, 5_000, 10)
     expect(closeEvents(h)).toEqual([['close', 'closed-by-us', expect.any(String)]])
   })
 
@@ -160,7 +153,7 @@ describe('baileys link: lifecycle', () => {
     h.sock.ev.emit('contacts.upsert', [{ id: '5511111111111@s.whatsapp.net', name: 'Ana' }, { id: '5522@s.whatsapp.net', notify: 'push' }])
     h.sock.ev.emit('contacts.update', [{ id: '333@lid', name: 'Caio' }])
     h.sock.ev.emit('messaging-history.set', { contacts: [{ id: '5544444444444@s.whatsapp.net', name: 'Dora' }], chats: [], messages: [] })
-    await waitFor(() => h.contacts.length === 3 || undefined, 'contacts')
+    await waitFor('contacts', () => h.contacts.length === 3 || undefined, 5_000, 10)
     expect(h.contacts.map(c => c.name)).toEqual(['Ana', 'Caio', 'Dora'])
   })
 
@@ -356,10 +349,10 @@ describe('baileys link: socket ends during a send', () => {
     h.sock.open()
     h.sock.ackAttrs = null
     const pending = errorOf(h.link.sendMessage({ kind: 'group', jid: '1@g.us' }, { type: 'text', text: 'x' }))
-    await waitFor(() => h.sock.sent.length > 0 || undefined, 'send')
+    await waitFor('send', () => h.sock.sent.length > 0 || undefined, 5_000, 10)
     void h.sock.end(Object.assign(new Error('Connection Closed'), { output: { statusCode: 428 } }))
     expect((await pending).code).toBe('PLATFORM_CONNECTION_LOST')
-    await waitFor(() => closeEvents(h).length > 0, 'close')
+    await waitFor('close', () => closeEvents(h).length > 0, 5_000, 10)
     expect(closeEvents(h)[0]?.[1]).toBe('connection-lost')
   })
 })

@@ -8,11 +8,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { GatewayError } from '../../../../../src/protocol/errors.js'
 import { FAKE_ME } from '../../../../support/fakes/fake-link.js'
 import {
-  cleanup, fake, fakeEvents, pairedSession, sessionOnShard, snapshotOf, startSystem, tempDataDir, waitFor, waitForQr,
-  type Session,
+  cleanup, fake, fakeEvents, pairedSession, sessionOnShard, snapshotOf, startSystem, tempDataDir, waitForQr, type Session,
 } from '../../../../support/actor-system.js'
 import type { ShardedSessionSystem } from '../../../../../src/actors/main/system.js'
 import { openLmdbStore } from '../../../../../src/storage/lmdb-store.js'
+import { waitFor } from '../../../../support/wait-for.js'
 
 afterEach(cleanup)
 
@@ -24,7 +24,7 @@ const text = (t: string) => ({
 async function pair(system: ShardedSessionSystem, s: Session): Promise<void> {
   await waitForQr(system, s)
   fake(s.id, 'scan')
-  await waitFor(() => snapshotOf(system, s)?.isConnected, `${s.id} connected`)
+  await waitFor(`${s.id} connected`, () => snapshotOf(system, s)?.isConnected, 20_000, 25)
 }
 
 const linksOf = (events: { session: string; event: string }[], id: string) =>
@@ -44,7 +44,7 @@ describe('a worker thread dies', () => {
     const linksBefore = linksOf(events, victim.id)
 
     const slow = system.run(bystander.id, text('slow:60000')) // in flight on the thread that dies
-    await waitFor(() => events.some(e => e.session === bystander.id && e.text === 'slow:60000'), 'the slow send')
+    await waitFor('the slow send', () => events.some(e => e.session === bystander.id && e.text === 'slow:60000'), 20_000, 25)
     const crash = system.run(victim.id, text('crash'))
     for (const r of await Promise.allSettled([slow, crash])) {
       expect(r.status).toBe('rejected')
@@ -63,16 +63,16 @@ describe('a worker thread dies', () => {
     expect(snapshotOf(system, other)?.isConnected).toBe(true)
 
     // The replacement thread restored the shard from storage: same id and secret, paired sessions reconnect.
-    await waitFor(() => linksOf(events, victim.id) > linksBefore, 'the victim restored')
-    await waitFor(() => snapshotOf(system, victim)?.isConnected, 'the victim connected again')
-    await waitFor(() => snapshotOf(system, bystander)?.isConnected, 'the bystander connected again')
+    await waitFor('the victim restored', () => linksOf(events, victim.id) > linksBefore, 20_000, 25)
+    await waitFor('the victim connected again', () => snapshotOf(system, victim)?.isConnected, 20_000, 25)
+    await waitFor('the bystander connected again', () => snapshotOf(system, bystander)?.isConnected, 20_000, 25)
     expect(snapshotOf(system, victim)).toMatchObject({ generatedId: FAKE_ME.id, qrDeadline: null })
     expect(await system.run(victim.id, text('after the crash'))).toEqual({ messageId: expect.any(String) })
     expect(await system.run(bystander.id, { type: 'typing', destination: { kind: 'phone', phone: '1' }, kind: 'text' }))
       .toEqual({ id: bystander.id })
     // The unpaired one is awaiting its QR again, with its original deadline.
-    await waitFor(() => linksOf(events, unpaired.id) >= 2, 'the unpaired session restored')
-    await waitFor(() => snapshotOf(system, unpaired)?.qrcode, 'a QR for the unpaired session')
+    await waitFor('the unpaired session restored', () => linksOf(events, unpaired.id) >= 2, 20_000, 25)
+    await waitFor('a QR for the unpaired session', () => snapshotOf(system, unpaired)?.qrcode, 20_000, 25)
     expect(snapshotOf(system, unpaired)?.qrDeadline).toBe(unpairedDeadline)
     expect(system.stats().map(s => s.threads)).toEqual([1, 1])
   })
@@ -95,9 +95,9 @@ describe('a full restart on the same DATA_DIR', () => {
     expect(snapshotOf(second, unpaired)).toMatchObject({ id: unpaired.id, qrDeadline: deadline })
     expect(second.authenticate(paired.id, unpaired.sessionId)).toBeUndefined()
 
-    await waitFor(() => snapshotOf(second, paired)?.isConnected, 'the paired session reconnected')
+    await waitFor('the paired session reconnected', () => snapshotOf(second, paired)?.isConnected, 20_000, 25)
     expect(snapshotOf(second, paired)).toMatchObject({ name: FAKE_ME.name, qrcode: '' })
-    await waitFor(() => snapshotOf(second, unpaired)?.qrcode, 'a QR for the unpaired session')
+    await waitFor('a QR for the unpaired session', () => snapshotOf(second, unpaired)?.qrcode, 20_000, 25)
     expect(snapshotOf(second, unpaired)).toMatchObject({ isConnected: false, qrDeadline: deadline })
     expect(await second.run(paired.id, text('after restart'))).toEqual({ messageId: expect.any(String) })
     // Closing did not log anybody out.
@@ -115,7 +115,7 @@ describe('a full restart on the same DATA_DIR', () => {
     expect(snapshotOf(second, s)).toBeUndefined()
     await expect(second.run(s.id, text('x'))).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' })
     // the restore (which deletes the expired session) runs behind the API; readiness says it finished
-    await waitFor(() => second.ops?.readiness().ready || undefined, 'the restore finished')
+    await waitFor('the restore finished', () => second.ops?.readiness().ready || undefined, 20_000, 25)
     await second.close()
     const store = openLmdbStore(dir)
     try {

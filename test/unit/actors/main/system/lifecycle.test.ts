@@ -7,10 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { openLmdbStore } from '../../../../../src/storage/lmdb-store.js'
 import { GatewayError } from '../../../../../src/protocol/errors.js'
 import {
-  cleanup, fake, fakeEvents, pairedSession, snapshotOf, startSystem, tempDataDir, waitFor, waitForQr, warmUp,
+  cleanup, fake, fakeEvents, pairedSession, snapshotOf, startSystem, tempDataDir, waitForQr, warmUp,
 } from '../../../../support/actor-system.js'
 import { FAKE_ME } from '../../../../support/fakes/fake-link.js'
 import { readQrPng } from '../../../../../src/demo/qr-decode.js'
+import { waitFor } from '../../../../support/wait-for.js'
 
 afterEach(cleanup)
 
@@ -36,10 +37,10 @@ describe('awaiting QR scan', () => {
     const first = await waitForQr(system, s)
     expect(readQrPng(first)).toMatch(new RegExp(`^fake-qr:${s.id}:\\d+$`))
     fake(s.id, 'qr')
-    const second = await waitFor(() => {
+    const second = await waitFor('a new QR', () => {
       const q = snapshotOf(system, s)?.qrcode
       return q && q !== first ? q : undefined
-    }, 'a new QR')
+    }, 20_000, 25)
     expect(readQrPng(second)).not.toBe(readQrPng(first))
   })
 
@@ -64,7 +65,7 @@ describe('awaiting QR scan', () => {
     const system = await startSystem({ SESSION_QR_LIFETIME_MS: '1500' }, dir)
     const s = await system.createSession()
     expect(snapshotOf(system, s)).toBeDefined()
-    await waitFor(() => snapshotOf(system, s) === undefined, 'the session to be deleted')
+    await waitFor('the session to be deleted', () => snapshotOf(system, s) === undefined, 20_000, 25)
     expect(await codeOf(system.run(s.id, text('hi')))).toBe('SESSION_NOT_FOUND')
     await system.close()
     const store = openLmdbStore(dir)
@@ -81,8 +82,8 @@ describe('awaiting QR scan', () => {
     const s = await system.createSession()
     const first = await waitForQr(system, s)
     fake(s.id, 'qr-expired')
-    await waitFor(() => events.filter(e => e.session === s.id && e.event === 'link-created').length >= 2, 'a new link')
-    await waitFor(() => snapshotOf(system, s)?.qrcode !== first, 'a fresh QR')
+    await waitFor('a new link', () => events.filter(e => e.session === s.id && e.event === 'link-created').length >= 2, 20_000, 25)
+    await waitFor('a fresh QR', () => snapshotOf(system, s)?.qrcode !== first, 20_000, 25)
     expect(snapshotOf(system, s)?.qrcode).not.toBe('')
   })
 })
@@ -92,7 +93,7 @@ describe('pairing and connected sessions', () => {
     const system = await startSystem({ SESSION_QR_LIFETIME_MS: '2000' })
     await warmUp(system) // so a 2 s QR lifetime is enough to pair
     const s = await pairedSession(system)
-    await waitFor(() => snapshotOf(system, s)?.picture, 'the picture')
+    await waitFor('the picture', () => snapshotOf(system, s)?.picture, 20_000, 25)
     expect(snapshotOf(system, s)).toMatchObject({
       isConnected: true, qrcode: '', generatedId: FAKE_ME.id, name: FAKE_ME.name, qrDeadline: null,
       picture: 'http://127.0.0.1/fake-picture.jpg',
@@ -109,11 +110,11 @@ describe('pairing and connected sessions', () => {
     const s = await pairedSession(system)
     const reply = await system.run(s.id, { type: 'typing', destination: { kind: 'phone', phone: '5511' }, kind: 'audio' })
     expect(reply).toEqual({ id: s.id })
-    await waitFor(() => events.some(e => e.session === s.id && e.state === 'paused'), 'paused')
+    await waitFor('paused', () => events.some(e => e.session === s.id && e.state === 'paused'), 20_000, 25)
     const states = events.filter(e => e.session === s.id && e.event === 'presence').map(e => e.state)
     expect(states).toEqual(['recording', 'paused'])
     await system.run(s.id, { type: 'typing', destination: { kind: 'group', jid: '1@g.us' }, kind: 'text' })
-    await waitFor(() => events.filter(e => e.session === s.id && e.state === 'paused').length === 2, 'second pause')
+    await waitFor('second pause', () => events.filter(e => e.session === s.id && e.state === 'paused').length === 2, 20_000, 25)
     expect(events.filter(e => e.session === s.id && e.event === 'presence').map(e => e.state))
       .toEqual(['recording', 'paused', 'composing', 'paused'])
   })
@@ -123,8 +124,8 @@ describe('pairing and connected sessions', () => {
     const events = fakeEvents()
     const s = await pairedSession(system)
     fake(s.id, 'drop')
-    await waitFor(() => events.filter(e => e.session === s.id && e.event === 'link-created').length >= 3, 'a new link')
-    await waitFor(() => snapshotOf(system, s)?.isConnected, 'connected again')
+    await waitFor('a new link', () => events.filter(e => e.session === s.id && e.event === 'link-created').length >= 3, 20_000, 25)
+    await waitFor('connected again', () => snapshotOf(system, s)?.isConnected, 20_000, 25)
     expect(snapshotOf(system, s)?.generatedId).toBe(FAKE_ME.id)
   })
 
@@ -133,7 +134,7 @@ describe('pairing and connected sessions', () => {
     const s = await pairedSession(system)
     const before = Date.now()
     fake(s.id, 'logout')
-    await waitFor(() => snapshotOf(system, s)?.qrcode, 'a new QR')
+    await waitFor('a new QR', () => snapshotOf(system, s)?.qrcode, 20_000, 25)
     const snap = snapshotOf(system, s)!
     expect(snap).toMatchObject({ isConnected: false, generatedId: '', name: '' })
     expect(snap.qrDeadline).toBeGreaterThanOrEqual(before + 180_000)
@@ -145,7 +146,7 @@ describe('pairing and connected sessions', () => {
     const s = await pairedSession(system)
     const links = () => events.filter(e => e.session === s.id && e.event === 'link-created').length
     fake(s.id, 'replaced')
-    await waitFor(() => snapshotOf(system, s)?.isConnected === false, 'disconnected')
+    await waitFor('disconnected', () => snapshotOf(system, s)?.isConnected === false, 20_000, 25)
     const seen = links()
     await new Promise(resolve => setTimeout(resolve, 500))
     expect(links()).toBe(seen)
@@ -161,7 +162,7 @@ describe('reset and delete', () => {
     const before = Date.now()
     await system.reset(s.id)
     // The fake link reports on its own channel, which may arrive after the command's reply.
-    await waitFor(() => events.some(e => e.session === s.id && e.event === 'logout'), 'the device logged out')
+    await waitFor('the device logged out', () => events.some(e => e.session === s.id && e.event === 'logout'), 20_000, 25)
     const qr = await waitForQr(system, s)
     expect(readQrPng(qr)).toMatch(/^fake-qr:/)
     const snap = snapshotOf(system, s)!
@@ -169,7 +170,7 @@ describe('reset and delete', () => {
     expect(snap.qrDeadline).toBeGreaterThanOrEqual(before + 180_000)
     // And it can be paired again.
     fake(s.id, 'scan')
-    await waitFor(() => snapshotOf(system, s)?.isConnected, 'paired again')
+    await waitFor('paired again', () => snapshotOf(system, s)?.isConnected, 20_000, 25)
   })
 
   it('reset of an unpaired session gives a new QR and a later deadline', async () => {
@@ -179,10 +180,10 @@ describe('reset and delete', () => {
     const firstDeadline = snapshotOf(system, s)!.qrDeadline!
     await new Promise(resolve => setTimeout(resolve, 20))
     await system.reset(s.id)
-    await waitFor(() => {
+    await waitFor('a new QR', () => {
       const q = snapshotOf(system, s)?.qrcode
       return q && q !== first
-    }, 'a new QR')
+    }, 20_000, 25)
     expect(snapshotOf(system, s)!.qrDeadline!).toBeGreaterThan(firstDeadline)
   })
 
@@ -194,7 +195,7 @@ describe('reset and delete', () => {
     await system.deleteSession(s.id)
     expect(snapshotOf(system, s)).toBeUndefined()
     // The fake link reports on its own channel, which may arrive after the command's reply.
-    await waitFor(() => events.some(e => e.session === s.id && e.event === 'logout'), 'the device logged out')
+    await waitFor('the device logged out', () => events.some(e => e.session === s.id && e.event === 'logout'), 20_000, 25)
     expect(await codeOf(system.run(s.id, text('x')))).toBe('SESSION_NOT_FOUND')
     expect(await codeOf(system.deleteSession(s.id))).toBe('SESSION_NOT_FOUND')
     await system.close()

@@ -5,8 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { GatewayError } from '../../../../../src/protocol/errors.js'
-import { cleanup, fake, fakeEvents, pairedSession, sessionOnShard, snapshotOf, startSystem, waitFor } from '../../../../support/actor-system.js'
+import { cleanup, fake, fakeEvents, pairedSession, sessionOnShard, snapshotOf, startSystem } from '../../../../support/actor-system.js'
 import { startTrickleServer, type TrickleServer } from '../../../../support/fakes/trickle-server.js'
+import { waitFor } from '../../../../support/wait-for.js'
 
 let server: TrickleServer | undefined
 afterEach(async () => {
@@ -38,9 +39,9 @@ describe('mailbox', () => {
     const a = await sessionOnShard(system, 0)
     const b = await sessionOnShard(system, 0)
     for (const s of [a, b]) {
-      await waitFor(() => snapshotOf(system, s)?.qrcode, 'a QR')
+      await waitFor('a QR', () => snapshotOf(system, s)?.qrcode, 20_000, 25)
       fake(s.id, 'scan')
-      await waitFor(() => snapshotOf(system, s)?.isConnected, 'connected')
+      await waitFor('connected', () => snapshotOf(system, s)?.isConnected, 20_000, 25)
     }
 
     let slowDone = false
@@ -100,7 +101,7 @@ describe('mailbox', () => {
     await first
     // The worker skipped the aborted command; later commands still run.
     expect(await system.run(s.id, text('next'))).toEqual({ messageId: expect.any(String) })
-    await waitFor(() => events.some(e => e.text === 'next'), 'the next send')
+    await waitFor('the next send', () => events.some(e => e.text === 'next'), 20_000, 25)
     expect(events.filter(e => e.event === 'send-started').map(e => e.text)).toEqual(['slow:400', 'next'])
   })
 })

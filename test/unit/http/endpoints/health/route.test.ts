@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createShardedSessionSystem } from '../../../../../src/actors/main/system.js'
 import { loadConfig } from '../../../../../src/config.js'
 import { createApp } from '../../../../../src/http/app.js'
-import { cleanup, startSystem, tempDataDir, waitFor, waitForQr } from '../../../../support/actor-system.js'
+import { cleanup, startSystem, tempDataDir, waitForQr } from '../../../../support/actor-system.js'
 import { makeApp } from '../../../../support/fakes/fake-system.js'
+import { waitFor } from '../../../../support/wait-for.js'
 
 const gatedLink = fileURLToPath(new URL('../../../../support/fakes/gated-link.ts', import.meta.url))
 
@@ -41,10 +42,10 @@ describe('/healthz and /readyz', () => {
       expect((await request(app).get('/healthz')).status).toBe(200)
 
       writeFileSync(gate, '')
-      const ready = await waitFor(async () => {
+      const ready = await waitFor('/readyz to turn 200', async () => {
         const res = await request(app).get('/readyz')
         return res.status === 200 ? res : undefined
-      }, '/readyz to turn 200', 30_000)
+      }, 30_000, 25)
       expect(ready.body).toEqual({ status: 'ready' })
     } finally {
       await system.close()
