@@ -16,7 +16,7 @@
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
 import path from 'node:path'
-import { freePort } from '../src/demo/processes.js'
+import { freePort } from '../test/support/processes.js'
 import { runLoad, type LoadResult } from './lib/http-load.js'
 import { cpuSeconds } from './lib/proc.js'
 import { ProfiledPhase } from './lib/profiled.js'

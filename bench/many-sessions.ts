@@ -7,7 +7,7 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { startGateway, startSandbox } from '../src/demo/processes.js'
+import { startGateway, startSandbox } from '../test/support/processes.js'
 import { pairOne } from './lib/fleet.js'
 
 const N = Number(process.env.BENCH_SESSIONS ?? 100)

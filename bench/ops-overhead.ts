@@ -9,7 +9,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import path from 'node:path'
-import { freePort } from '../src/demo/processes.js'
+import { freePort } from '../test/support/processes.js'
 import { BenchReport, median } from './lib/results.js'
 import { runLoad } from './lib/http-load.js'
 

@@ -7,7 +7,7 @@
  *
  * Load comes from this process (fetch); CPU and memory are read from the gateway process's /proc entries.
  */
-import { startGateway, startSandbox, type GatewayProcess } from '../src/demo/processes.js'
+import { startGateway, startSandbox, type GatewayProcess } from '../test/support/processes.js'
 import { FleetCache } from './lib/fleet-cache.js'
 import { pairFleet, sessionHeaders, type FleetSession } from './lib/fleet.js'
 import { cpuSeconds, measureCpu, rssMb } from './lib/proc.js'

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../../src/demo/processes.js'
+import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../../test/support/processes.js'
 import type { FleetCache } from './fleet-cache.js'
 
 export interface BenchWorld {

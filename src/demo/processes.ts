@@ -1,6 +1,7 @@
 /**
  * Starts the real gateway (src/main.ts, worker threads and all) as a child process on a free port, the way an
- * operator runs it, and stops it with a signal.
+ * operator runs it, and stops it with a signal. The demo (main.ts, scan.ts) uses them; the system tests and the benches
+ * take the same launchers through test/support/processes.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'

@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { once } from 'node:events'
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
-import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../../../src/demo/processes.js'
+import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../processes.js'
 import {
   createGatewayClient, sessionHeaders, withSession, type GatewayClient, type SessionCredentials,
 } from '../../../src/client/index.js'

@@ -3,7 +3,7 @@
  * whose refusal the test inspects (the harness's `pair` expects success).
  */
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
-import { startSandbox, type SandboxProcess } from '../../../src/demo/processes.js'
+import { startSandbox, type SandboxProcess } from '../processes.js'
 import { sandboxCall, type Gateway, type Session } from './harness.js'
 import { waitFor } from '../wait-for.js'
 

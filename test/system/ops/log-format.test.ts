@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freePort } from '../../../src/demo/processes.js'
+import { freePort } from '../../support/processes.js'
 import { repoRoot } from '../../support/readme.js'
 import { waitFor } from '../../support/wait-for.js'
 

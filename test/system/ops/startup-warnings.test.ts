@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startGateway, type GatewayProcess } from '../../../src/demo/processes.js'
+import { startGateway, type GatewayProcess } from '../../support/processes.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const running: Array<{ gateway: GatewayProcess; dir: string }> = []
