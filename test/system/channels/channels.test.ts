@@ -4,11 +4,10 @@
  * through the real gateway process against the sandbox, every value checked against what the sandbox holds.
  */
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { fetchTrusted } from '../../support/system/fetch-trusted.js'
-import {
-  Gateway, launchGateway, launchPaired, mediaServer, reply, sandboxCall, sha256hex, withSession, type Session,
-} from '../../support/system/harness.js'
+import { launchGateway, mediaServer, reply, sandboxCall, sha256hex, withSession } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import {
   ADMINED, ALICE, CUSTOM_LIST_QUERY_ID, DEFAULT_LIST_QUERY_ID, FOLLOWED, NOT_FOLLOWED, OWNED, seededMessages,
   startChannelsWorld,
@@ -19,24 +18,15 @@ const iso = (s: string) => new Date(s).toISOString()
 const key = (id: string) => id.split('@')[0]
 
 describe('channels through the gateway', () => {
-  let world: Awaited<ReturnType<typeof startChannelsWorld>>
-  let gw: Gateway
-  let session: Session
+  const paired = pairedGateway(ALICE, {
+    start: startChannelsWorld, env: { CHANNEL_LIST_QUERY_ID: CUSTOM_LIST_QUERY_ID }, timeoutMs: 150_000,
+  })
   let mediaHost: string
 
-  beforeAll(async () => {
-    world = await startChannelsWorld()
-    mediaHost = world.sandbox.trust().mediaHost
-    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, { CHANNEL_LIST_QUERY_ID: CUSTOM_LIST_QUERY_ID }))
-  }, 150_000)
-
-  afterAll(async () => {
-    await gw?.proc.stop()
-    await world?.cleanup()
-  })
+  beforeAll(() => { mediaHost = paired.sandbox.trust().mediaHost })
 
   it('lists owned, administered and followed channels, not others, with the configured query id', async () => {
-    const r = await reply(gw.api.GET('/channel', withSession(session)))
+    const r = await reply(paired.gw.api.GET('/channel', withSession(paired.session)))
     expect(r.status).toBe(200)
     expect(Object.keys(r.body)).toEqual(['docs'])
     const docs = [...r.body.docs].sort((a: any, b: any) => a.id.localeCompare(b.id))
@@ -48,11 +38,11 @@ describe('channels through the gateway', () => {
     expect(docs.map((d: any) => d.id)).not.toContain(NOT_FOLLOWED.id)
     for (const d of docs) expect(Object.keys(d).sort()).toEqual(['created', 'id', 'isOwner', 'name', 'picture'])
     // the picture is a real image a client can download
-    const picture = await fetchTrusted(docs[0].picture, world.sandbox.trust().caCert)
+    const picture = await fetchTrusted(docs[0].picture, paired.sandbox.trust().caCert)
     expect(picture.subarray(0, 2).toString('hex')).toBe('ffd8')
 
     // the list came from the id in CHANNEL_LIST_QUERY_ID, never from the built-in default
-    const stats = (await sandboxCall(world.sandbox.url, 'GET', '/stats')).body
+    const stats = (await sandboxCall(paired.sandbox.url, 'GET', '/stats')).body
     expect(stats.mexQueryIds[CUSTOM_LIST_QUERY_ID]).toBeGreaterThanOrEqual(1)
     expect(stats.mexQueryIds[DEFAULT_LIST_QUERY_ID]).toBeUndefined()
   }, 60_000)
@@ -67,7 +57,7 @@ describe('channels through the gateway', () => {
     let before: number | undefined
     for (let page = 0; page < 10; page++) {
       const query = { channelId: OWNED.id, ...(before ? { before } : {}) }
-      const r = await reply(gw.api.GET('/channel/message', withSession(session, { params: { query } })))
+      const r = await reply(paired.gw.api.GET('/channel/message', withSession(paired.session, { params: { query } })))
       expect(r.status).toBe(200)
       expect(Object.keys(r.body).sort()).toEqual(['before', 'docs'])
       pageSizes.push(r.body.docs.length)
@@ -100,22 +90,22 @@ describe('channels through the gateway', () => {
   }, 90_000)
 
   it('answers an unknown channel with 500 channel not found, and validates channelId as the spec words it', async () => {
-    const unknown = await reply(gw.api.GET('/channel/message',
-      withSession(session, { params: { query: { channelId: '120363299999999999@newsletter' } } })))
+    const unknown = await reply(paired.gw.api.GET('/channel/message',
+      withSession(paired.session, { params: { query: { channelId: '120363299999999999@newsletter' } } })))
     expect(unknown).toEqual({ status: 500, body: { statusCode: 500, message: 'channel not found' } })
-    const missing = await gw.call('GET', '/channel/message', session)
+    const missing = await paired.gw.call('GET', '/channel/message', paired.session)
     expect(missing).toEqual({ status: 400, body: { statusCode: 400, message: 'channelId should not be empty\nchannelId must be a string' } })
   }, 30_000)
 
   it('shows a post the account makes through POST /message at the top of its channel', async () => {
-    const sent = await reply(gw.api.POST('/message',
-      withSession(session, { body: { newsletter: OWNED.id, type: 'text', text: 'fresh from the gateway' } })))
+    const sent = await reply(paired.gw.api.POST('/message',
+      withSession(paired.session, { body: { newsletter: OWNED.id, type: 'text', text: 'fresh from the gateway' } })))
     expect(sent.status).toBe(200)
     const record = await waitFor('the post in the sandbox', async () =>
       (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId), 60_000)
     expect(record.serverId).toBe(251)
-    const r = await reply(gw.api.GET('/channel/message',
-      withSession(session, { params: { query: { channelId: OWNED.id } } })))
+    const r = await reply(paired.gw.api.GET('/channel/message',
+      withSession(paired.session, { params: { query: { channelId: OWNED.id } } })))
     expect(r.status).toBe(200)
     expect(r.body.docs).toHaveLength(100)
     expect(r.body.docs[0]).toEqual({
@@ -130,15 +120,15 @@ describe('channels through the gateway', () => {
     const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 10, g: 160, b: 90 } } }).jpeg().toBuffer()
     const media = await mediaServer({ '/channel.jpg': { body: jpeg, type: 'image/jpeg' } })
     try {
-      const sent = await reply(gw.api.POST('/message', withSession(session, { body: {
+      const sent = await reply(paired.gw.api.POST('/message', withSession(paired.session, { body: {
         newsletter: OWNED.id, type: 'image', text: 'green field', image: { url: `${media.base}/channel.jpg`, mimetype: 'image/jpeg' },
       } })))
       expect(sent.status).toBe(200)
       const record = await waitFor('the image post in the sandbox', async () =>
         (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId), 60_000)
       expect(record.error).toBeUndefined()
-      const top = (await reply(gw.api.GET('/channel/message',
-        withSession(session, { params: { query: { channelId: OWNED.id } } })))).body.docs[0]
+      const top = (await reply(paired.gw.api.GET('/channel/message',
+        withSession(paired.session, { params: { query: { channelId: OWNED.id } } })))).body.docs[0]
       expect(Object.keys(top).sort()).toEqual(['created', 'id', 'image', 'serverId', 'text', 'type', 'url'])
       expect(top).toMatchObject({
         id: sent.body.messageId, serverId: record.serverId, type: 'image', text: 'green field', created: record.created,
@@ -147,7 +137,7 @@ describe('channels through the gateway', () => {
       expect(Object.keys(top.image).sort()).toEqual(['mimetype', 'thumbnail', 'url'])
       expect(top.image.mimetype).toBe('image/jpeg')
       expect(top.image.url.startsWith(`https://${mediaHost}/`)).toBe(true)
-      const downloaded = await fetchTrusted(top.image.url, world.sandbox.trust().caCert)
+      const downloaded = await fetchTrusted(top.image.url, paired.sandbox.trust().caCert)
       expect(sha256hex(downloaded)).toBe(record.media.sha256)
       expect(top.image.thumbnail.startsWith('data:image/jpeg;base64,')).toBe(true)
       expect(Buffer.from(top.image.thumbnail.slice('data:image/jpeg;base64,'.length), 'base64').subarray(0, 2).toString('hex')).toBe('ffd8')
@@ -157,8 +147,8 @@ describe('channels through the gateway', () => {
   }, 60_000)
 
   it('reads an administered channel whose invite is its id', async () => {
-    const r = await reply(gw.api.GET('/channel/message',
-      withSession(session, { params: { query: { channelId: ADMINED.id } } })))
+    const r = await reply(paired.gw.api.GET('/channel/message',
+      withSession(paired.session, { params: { query: { channelId: ADMINED.id } } })))
     const [record] = await channelRecords(ADMINED.id)
     expect(r).toEqual({
       status: 200,
@@ -173,10 +163,10 @@ describe('channels through the gateway', () => {
   }, 30_000)
 
   it('after a restart with a query id the platform does not know, says so instead of an internal error', async () => {
-    expect(await gw.proc.stop('SIGTERM')).toBe(0)
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { CHANNEL_LIST_QUERY_ID: '1111222233334444' })
-    await waitFor('reconnection after restart', async () => (await gw.session(session)).body.isConnected || undefined, 90_000)
-    const r = await reply(gw.api.GET('/channel', withSession(session)))
+    expect(await paired.gw.proc.stop('SIGTERM')).toBe(0)
+    paired.gw = await launchGateway(paired.sandbox.url, paired.dataDir, { CHANNEL_LIST_QUERY_ID: '1111222233334444' })
+    await waitFor('reconnection after restart', async () => (await paired.gw.session(paired.session)).body.isConnected || undefined, 90_000)
+    const r = await reply(paired.gw.api.GET('/channel', withSession(paired.session)))
     expect(r).toEqual({
       status: 500,
       body: {
@@ -185,14 +175,14 @@ describe('channels through the gateway', () => {
       },
     })
     // history does not depend on that id
-    const history = await reply(gw.api.GET('/channel/message',
-      withSession(session, { params: { query: { channelId: ADMINED.id } } })))
+    const history = await reply(paired.gw.api.GET('/channel/message',
+      withSession(paired.session, { params: { query: { channelId: ADMINED.id } } })))
     expect(history.status).toBe(200)
     expect(history.body.docs.map((d: any) => d.text)).toEqual(['board opened'])
   }, 150_000)
 
   async function channelRecords(channelId: string): Promise<any[]> {
-    const r = await sandboxCall(world.sandbox.url, 'GET', `/channels/${encodeURIComponent(channelId)}/messages`)
+    const r = await sandboxCall(paired.sandbox.url, 'GET', `/channels/${encodeURIComponent(channelId)}/messages`)
     expect(r.status).toBe(200)
     return r.body.messages
   }

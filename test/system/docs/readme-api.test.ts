@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchPaired, mediaServer, startWorld, type Gateway, type Session } from '../../support/system/harness.js'
+import { mediaServer } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 
 interface Example { title: string; method: string; route: string; headers: Record<string, string>; body?: string; status: number; response: unknown }
 
@@ -43,20 +44,17 @@ const README_ID = 'kefG0UDa3leSW1ibIUDY1_7j'
 const README_SECRET = 'nuMgDQrvxzZVZ63ANj3P2VxN'
 
 describe('README API examples', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
+  // The sandbox's built-in demo world: Alice, Bob, Carol, the Team group, the News channel.
+  const alice = pairedGateway('15550000001')
   let media: Awaited<ReturnType<typeof mediaServer>>
-  let session: Session
 
   beforeAll(async () => {
-    world = await startWorld() // the sandbox's built-in demo world: Alice, Bob, Carol, the Team group, the News channel
     const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } }).jpeg().toBuffer()
     media = await mediaServer({ '/photo.jpg': { body: jpeg, type: 'image/jpeg' } })
-    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, '15550000001'))
     // the account name arrives with the app-state sync, shortly after the connection opens
-    for (let i = 0; i < 100 && !(await gw.session(session)).body.name; i++) await new Promise(r => setTimeout(r, 100))
-  }, 120_000)
-  afterAll(async () => { await gw?.proc.stop(); await media?.close(); await world?.cleanup() })
+    for (let i = 0; i < 100 && !(await alice.gw.session(alice.session)).body.name; i++) await new Promise(r => setTimeout(r, 100))
+  })
+  afterAll(async () => { await media?.close() })
 
   it('documents every endpoint', () => {
     const documented = new Set(examples.map(e => `${e.method} ${e.route.split('?')[0]!.replace(/\/group\/\d+@g\.us$/, '/group/{groupId}')}`))
@@ -70,10 +68,10 @@ describe('README API examples', () => {
   it('answers each example as the README shows, in order', async () => {
     // The README's example credentials stand for the paired session's, its example view token for the last one
     // POST /session/view-link handed out; any other header value is sent as written.
-    const real = new Map([[README_ID, session.id], [README_SECRET, session.sessionId]])
+    const real = new Map([[README_ID, alice.session.id], [README_SECRET, alice.session.sessionId]])
     for (const ex of examples) {
       const headers = Object.fromEntries(Object.entries(ex.headers).map(([k, v]) => [k, real.get(v) ?? v]))
-      const res = await gw.raw(ex.method, ex.route, headers, ex.body?.replaceAll('https://example.com', media.base))
+      const res = await alice.gw.raw(ex.method, ex.route, headers, ex.body?.replaceAll('https://example.com', media.base))
       const body = res.body
       if (ex.route === '/session/view-link' && res.status === 200) {
         real.set(new URLSearchParams(new URL((ex.response as { url: string }).url).hash.slice(1)).get('view')!,

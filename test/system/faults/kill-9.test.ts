@@ -5,7 +5,8 @@
  * once and no send twice (a send cut by the kill may or may not have arrived; it never arrives twice).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchGateway, launchPaired, pair, sandboxCall, inbox, type Gateway, type Session } from '../../support/system/harness.js'
+import { launchGateway, pair, inbox, type Gateway, type Session } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { ALICE, BOB, CAROL, DAVE, auditDelivery, connected, faultWorld, type SendOutcome } from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -77,35 +78,28 @@ describe('kill -9 during a burst of sends, then a start', () => {
  */
 describe('kill -9 during a burst of group sends, then a start', () => {
   const GROUP = '120363000000000077@g.us'
-  let world: Awaited<ReturnType<typeof faultWorld>>
-  let gw: Gateway
-  let alice: Session
-
-  beforeAll(async () => {
-    world = await faultWorld()
-    await sandboxCall(world.sandbox.url, 'POST', '/world', {
-      groups: [{ id: GROUP, name: 'Crash test', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL }] }],
-    })
-    ;({ gw, session: alice } = await launchPaired(world.sandbox.url, world.dataDir, ALICE))
-  }, 300_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  const paired = pairedGateway(ALICE, {
+    start: faultWorld,
+    world: { groups: [{ id: GROUP, name: 'Crash test', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL }] }] },
+    timeoutMs: 300_000,
+  })
 
   it('the first group message after the restart decrypts for every member', async () => {
     const stamp = Date.now()
-    const burst = Array.from({ length: 12 }, (_, i) => gw.call('POST', '/message', alice, { group: GROUP, type: 'text', text: `group burst ${stamp} #${i}` })
+    const burst = Array.from({ length: 12 }, (_, i) => paired.gw.call('POST', '/message', paired.session, { group: GROUP, type: 'text', text: `group burst ${stamp} #${i}` })
       .catch(() => undefined))
     await waitFor('the group burst under way', async () =>
-      (await inbox(world.sandbox.url, BOB)).some(m => String(m.text).startsWith(`group burst ${stamp}`)) || undefined, 60_000)
-    expect(await gw.proc.stop('SIGKILL')).toBe(null)
+      (await inbox(paired.sandbox.url, BOB)).some(m => String(m.text).startsWith(`group burst ${stamp}`)) || undefined, 60_000)
+    expect(await paired.gw.proc.stop('SIGKILL')).toBe(null)
     await Promise.all(burst)
 
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
-    await connected(gw, alice, 120_000)
-    const after = await gw.call('POST', '/message', alice, { group: GROUP, type: 'text', text: `group after restart ${stamp}` })
+    paired.gw = await launchGateway(paired.sandbox.url, paired.dataDir)
+    await connected(paired.gw, paired.session, 120_000)
+    const after = await paired.gw.call('POST', '/message', paired.session, { group: GROUP, type: 'text', text: `group after restart ${stamp}` })
     expect(after.status).toBe(200)
     for (const member of [BOB, CAROL]) {
       const got = await waitFor(`the message at ${member}`, async () =>
-        (await inbox(world.sandbox.url, member)).find(m => m.id === after.body.messageId), 60_000)
+        (await inbox(paired.sandbox.url, member)).find(m => m.id === after.body.messageId), 60_000)
       expect(got.error).toBeUndefined()
       expect(got).toMatchObject({ text: `group after restart ${stamp}`, chat: GROUP })
     }

@@ -4,27 +4,22 @@
  * Retry-After instead of waiting behind them, GET /session keeps answering, and the queued sends all finish
  * (delivered once each) when the platform recovers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { headersOf, launchPaired, type Gateway, type Session } from '../../support/system/harness.js'
+import { describe, expect, it } from 'vitest'
+import { headersOf } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { ALICE, BOB, auditDelivery, clearFaults, faultWorld, setFaults, type SendOutcome } from '../../support/system/faults.js'
 
 describe('a full session queue', () => {
-  let world: Awaited<ReturnType<typeof faultWorld>>
-  let gw: Gateway
-  let session: Session
-
-  beforeAll(async () => {
-    world = await faultWorld()
-    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, {
-      SHARDS: '1', MAX_PENDING_PER_SESSION: '3', ACK_TIMEOUT_MS: '60000', SEND_RATE_PER_SECOND: '0',
-    }))
-  }, 180_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  const paired = pairedGateway(ALICE, {
+    start: faultWorld,
+    env: { SHARDS: '1', MAX_PENDING_PER_SESSION: '3', ACK_TIMEOUT_MS: '60000', SEND_RATE_PER_SECOND: '0' },
+    timeoutMs: 180_000,
+  })
 
   it('refuses the send past the bound with 429 and Retry-After; the queued ones complete', async () => {
-    await setFaults(world.sandbox.url, { delayMs: 2_000 })
+    await setFaults(paired.sandbox.url, { delayMs: 2_000 })
     const send = async (text: string): Promise<SendOutcome> => ({
-      text, ...(await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text })),
+      text, ...(await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text })),
     })
     const stamp = Date.now()
     const queued = [0, 1, 2].map(i => send(`queued ${stamp} #${i}`))
@@ -32,8 +27,8 @@ describe('a full session queue', () => {
       // The three are on the shard once a fourth is refused; poll rather than guess when they arrived.
       let refused: Response | undefined
       for (let i = 0; i < 100 && refused === undefined; i++) {
-        const res = await fetch(`${gw.url}/message`, {
-          method: 'POST', headers: { ...headersOf(session), 'content-type': 'application/json' },
+        const res = await fetch(`${paired.gw.url}/message`, {
+          method: 'POST', headers: { ...headersOf(paired.session), 'content-type': 'application/json' },
           body: JSON.stringify({ phone: BOB, type: 'location', location: { latitude: 1, longitude: 1 } }),
           signal: AbortSignal.timeout(1_000),
         }).catch(() => undefined) // a probe that got in line instead is abandoned
@@ -43,12 +38,12 @@ describe('a full session queue', () => {
       expect(refused?.headers.get('retry-after')).toBe('1')
       expect(await refused?.json())
         .toEqual({ statusCode: 429, message: 'too many requests in flight for this session, retry in 1 s' })
-      expect((await gw.session(session)).status).toBe(200) // answered from the cache, not the busy thread
+      expect((await paired.gw.session(paired.session)).status).toBe(200) // answered from the cache, not the busy thread
     } finally {
-      await clearFaults(world.sandbox.url)
+      await clearFaults(paired.sandbox.url)
     }
     const outcomes = await Promise.all(queued)
     for (const o of outcomes) expect(o.status).toBe(200)
-    await auditDelivery(world.sandbox.url, BOB, outcomes, [])
+    await auditDelivery(paired.sandbox.url, BOB, outcomes, [])
   }, 180_000)
 })

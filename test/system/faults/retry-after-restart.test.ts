@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
-import { inbox, launchGateway, launchPaired, mediaServer, sandboxCall, sha256hex, type Gateway, type Session } from '../../support/system/harness.js'
+import { inbox, launchGateway, mediaServer, sandboxCall, sha256hex } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { ALICE, BOB, clearFaults, connected, faultWorld, setFaults } from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -35,27 +36,23 @@ const retryReceipts = async (sandboxUrl: string): Promise<Record<string, number>
   (await sandboxCall(sandboxUrl, 'GET', '/stats')).body.retryReceipts ?? {}
 
 describe('a retry receipt that reaches the gateway after a restart', () => {
-  let world: Awaited<ReturnType<typeof faultWorld>>
   let media: Awaited<ReturnType<typeof mediaServer>>
   let photo: Buffer
-  let gw: Gateway
-  let alice: Session
   const env = { DATA_KEY, RETRY_STORE_MAX_MESSAGES: '3' }
+  const paired = pairedGateway(ALICE, { start: faultWorld, env, timeoutMs: 300_000 })
 
   beforeAll(async () => {
     photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toBuffer()
     media = await mediaServer({ '/photo.jpg': { body: photo, type: 'image/jpeg' } })
-    world = await faultWorld()
-    ;({ gw, session: alice } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, env))
-  }, 300_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup(); await media?.close() })
+  })
+  afterAll(async () => { await media?.close() })
 
   it('is answered from the kept message: each arrives once, with the right content', async () => {
-    const url = world.sandbox.url
+    const url = paired.sandbox.url
     await setFaults(url, { failDecryptOf: BOB, failDecryptCount: 2, retryAfterReconnect: true })
     const text = `asked for again ${Date.now()}`
-    const first = await gw.call('POST', '/message', alice, { phone: BOB, type: 'text', text })
-    const image = await gw.call('POST', '/message', alice, {
+    const first = await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text })
+    const image = await paired.gw.call('POST', '/message', paired.session, {
       phone: BOB, type: 'image', text: 'blue', image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
     })
     expect([first.status, image.status]).toEqual([200, 200])
@@ -66,9 +63,9 @@ describe('a retry receipt that reaches the gateway after a restart', () => {
     }, 30_000)
     expect((await inbox(url, BOB)).filter(m => ids.includes(m.id))).toEqual([]) // the phone holds neither yet
 
-    expect(await gw.proc.stop('SIGKILL')).toBe(null)
-    gw = await launchGateway(url, world.dataDir, env)
-    await connected(gw, alice, 120_000)
+    expect(await paired.gw.proc.stop('SIGKILL')).toBe(null)
+    paired.gw = await launchGateway(url, paired.dataDir, env)
+    await connected(paired.gw, paired.session, 120_000)
 
     const got = await waitFor('both messages sent again', async () => {
       const all = await inbox(url, BOB)
@@ -80,7 +77,7 @@ describe('a retry receipt that reaches the gateway after a restart', () => {
     expect(got[1].error).toBeUndefined()
 
     // one more message afterwards; by the time it is in, any second copy of the first two would be too
-    const after = await gw.call('POST', '/message', alice, { phone: BOB, type: 'text', text: `after ${text}` })
+    const after = await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text: `after ${text}` })
     expect(after.status).toBe(200)
     await waitFor('the next message', async () => (await inbox(url, BOB)).find(m => m.id === after.body.messageId), 60_000)
     const all = await inbox(url, BOB)
@@ -92,17 +89,17 @@ describe('a retry receipt that reaches the gateway after a restart', () => {
   it('keeps at most RETRY_STORE_MAX_MESSAGES per session, and DELETE /session empties it', async () => {
     const sent: string[] = []
     for (let i = 0; i < 5; i++) {
-      const r = await gw.call('POST', '/message', alice, { phone: BOB, type: 'text', text: `bounded #${i}` })
+      const r = await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text: `bounded #${i}` })
       expect(r.status).toBe(200)
       sent.push(r.body.messageId)
     }
-    await gw.proc.stop()
-    expect(await keptIds(world.dataDir, alice.id, sent)).toEqual(sent.slice(2)) // the newest 3, sealed with DATA_KEY
+    await paired.gw.proc.stop()
+    expect(await keptIds(paired.dataDir, paired.session.id, sent)).toEqual(sent.slice(2)) // the newest 3, sealed with DATA_KEY
 
-    gw = await launchGateway(world.sandbox.url, world.dataDir, env)
-    await connected(gw, alice, 120_000)
-    expect((await gw.call('DELETE', '/session', alice)).status).toBe(200)
-    await gw.proc.stop()
-    expect(await keptIds(world.dataDir, alice.id, sent)).toEqual([])
+    paired.gw = await launchGateway(paired.sandbox.url, paired.dataDir, env)
+    await connected(paired.gw, paired.session, 120_000)
+    expect((await paired.gw.call('DELETE', '/session', paired.session)).status).toBe(200)
+    await paired.gw.proc.stop()
+    expect(await keptIds(paired.dataDir, paired.session.id, sent)).toEqual([])
   }, 400_000)
 })

@@ -8,8 +8,9 @@
 import { execFileSync } from 'node:child_process'
 import { statSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchGateway, launchPaired, type Gateway, type Session } from '../../support/system/harness.js'
+import { describe, expect, it } from 'vitest'
+import { launchGateway, type Session } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { ALICE, connected, faultWorld, storedState } from '../../support/system/faults.js'
 
 const STORAGE_FULL = 'storage write failed (disk full or not writable); the session was not created'
@@ -19,47 +20,39 @@ const fileSizeLimit = (pid: number, limit: number | 'unlimited') =>
   execFileSync('prlimit', ['--pid', String(pid), `--fsize=${limit}:`])
 
 describe('storage full under a running gateway', () => {
-  let world: Awaited<ReturnType<typeof faultWorld>>
-  let gw: Gateway
-  let paired: Session
-
-  beforeAll(async () => {
-    world = await faultWorld()
-    ;({ gw, session: paired } = await launchPaired(world.sandbox.url, world.dataDir, ALICE))
-  }, 180_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  const alice = pairedGateway(ALICE, { start: faultWorld, timeoutMs: 180_000 })
 
   it('refuses new sessions clearly, keeps running and keeps every stored session', async () => {
-    const created: Session[] = [await gw.createSession()]
-    const pid = gw.proc.child.pid!
-    fileSizeLimit(pid, statSync(path.join(world.dataDir, 'gateway.mdb')).size)
+    const created: Session[] = [await alice.gw.createSession()]
+    const pid = alice.gw.proc.child.pid!
+    fileSizeLimit(pid, statSync(path.join(alice.dataDir, 'gateway.mdb')).size)
     let refused: { status: number; body: any } | undefined
     try {
       // lmdb reuses free pages first; the store must grow within a few hundred sessions.
       for (let i = 0; i < 400 && refused === undefined; i++) {
-        const r = await gw.call('POST', '/session').catch(async err => {
+        const r = await alice.gw.call('POST', '/session').catch(async err => {
           await new Promise(r => setTimeout(r, 500))
-          throw new Error(`the gateway died (${gw.proc.child.exitCode}): ${gw.proc.output().slice(-3000)}`, { cause: err })
+          throw new Error(`the gateway died (${alice.gw.proc.child.exitCode}): ${alice.gw.proc.output().slice(-3000)}`, { cause: err })
         })
         if (r.status === 200) created.push(r.body)
         else refused = r
       }
       expect(refused).toEqual({ status: 503, body: { statusCode: 503, message: STORAGE_FULL } })
-      expect(gw.proc.child.exitCode).toBe(null)
-      expect((await gw.session(paired)).body.isConnected).toBe(true)
-      for (const s of created) expect((await gw.session(s)).status).toBe(200)
+      expect(alice.gw.proc.child.exitCode).toBe(null)
+      expect((await alice.gw.session(alice.session)).body.isConnected).toBe(true)
+      for (const s of created) expect((await alice.gw.session(s)).status).toBe(200)
     } finally {
       fileSizeLimit(pid, 'unlimited')
     }
     // Space is back: new sessions again, without a restart.
-    created.push(await gw.createSession())
+    created.push(await alice.gw.createSession())
 
-    expect(await gw.proc.stop()).toBe(0)
-    const { sessions } = await storedState(world.dataDir)
+    expect(await alice.gw.proc.stop()).toBe(0)
+    const { sessions } = await storedState(alice.dataDir)
     const ids = new Set(sessions.map(s => s.id))
-    for (const s of [paired, ...created]) expect(ids.has(s.id), `${s.id} stored`).toBe(true)
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
-    await connected(gw, paired, 120_000)
-    for (const s of created) expect((await gw.session(s)).status).toBe(200)
+    for (const s of [alice.session, ...created]) expect(ids.has(s.id), `${s.id} stored`).toBe(true)
+    alice.gw = await launchGateway(alice.sandbox.url, alice.dataDir)
+    await connected(alice.gw, alice.session, 120_000)
+    for (const s of created) expect((await alice.gw.session(s)).status).toBe(200)
   }, 300_000)
 })

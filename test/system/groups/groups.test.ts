@@ -4,8 +4,9 @@
  * (names, descriptions, pictures on the sandbox media host, creation times, LID-addressed members, address book),
  * and the sandbox's wire counters (GET /stats) show that group pictures are cached and fetched a few at a time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchPaired, reply, sandboxCall, startWorld, withSession, type Session } from '../../support/system/harness.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { reply, sandboxCall, withSession } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { fetchTrusted } from '../../support/system/fetch-trusted.js'
 import { ALICE, BOB, BUILDERS, CAROL, DAVE, ELSEWHERE, EVE, FRANK, QUIET, manyGroups, world as groupsWorld } from '../../support/system/groups-world.js'
 import { waitFor } from '../../support/wait-for.js'
@@ -14,35 +15,26 @@ const PICTURE_CONCURRENCY = 3
 const iso = (s: string) => new Date(s).toISOString()
 
 describe('groups through the gateway', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
-  let session: Session
+  const paired = pairedGateway(ALICE, {
+    world: groupsWorld(), env: { PICTURE_CONCURRENCY: String(PICTURE_CONCURRENCY) }, timeoutMs: 150_000,
+  })
   let mediaHost: string
   let caCert: string
   const lid: Record<string, string> = {}
   const stats = async () => {
-    const body = (await sandboxCall(world.sandbox.url, 'GET', '/stats')).body
+    const body = (await sandboxCall(paired.sandbox.url, 'GET', '/stats')).body
     return { pictureQueries: Number(body.pictureQueries ?? 0), pictureQueriesMaxInFlight: Number(body.pictureQueriesMaxInFlight ?? 0) }
   }
 
   beforeAll(async () => {
-    world = await startWorld()
-    const posted = await sandboxCall(world.sandbox.url, 'POST', '/world', groupsWorld())
-    expect(posted.status).toBe(200)
-    ;({ mediaHost, caCert } = (await sandboxCall(world.sandbox.url, 'GET', '/trust')).body)
+    ;({ mediaHost, caCert } = (await sandboxCall(paired.sandbox.url, 'GET', '/trust')).body)
     for (const phone of [ALICE, CAROL, EVE, FRANK]) {
-      lid[phone] = (await sandboxCall(world.sandbox.url, 'GET', `/accounts/${phone}/lid`)).body.lid
+      lid[phone] = (await sandboxCall(paired.sandbox.url, 'GET', `/accounts/${phone}/lid`)).body.lid
     }
-    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, { PICTURE_CONCURRENCY: String(PICTURE_CONCURRENCY) }))
-  }, 150_000)
-
-  afterAll(async () => {
-    await gw?.proc.stop()
-    await world?.cleanup()
   })
 
   it('lists exactly the groups the account is in, every field as the world has it', async () => {
-    const r = await reply(gw.api.GET('/group', withSession(session)))
+    const r = await reply(paired.gw.api.GET('/group', withSession(paired.session)))
     expect(r.status).toBe(200)
     expect(Object.keys(r.body)).toEqual(['docs'])
     const docs = [...r.body.docs].sort((a: any, b: any) => a.id.localeCompare(b.id))
@@ -60,8 +52,8 @@ describe('groups through the gateway', () => {
   }, 60_000)
 
   it('reads one group with the same fields as the list', async () => {
-    const one = await reply(gw.api.GET('/group/{groupId}',
-      withSession(session, { params: { path: { groupId: BUILDERS.id } } })))
+    const one = await reply(paired.gw.api.GET('/group/{groupId}',
+      withSession(paired.session, { params: { path: { groupId: BUILDERS.id } } })))
     expect(one).toEqual({
       status: 200,
       body: {
@@ -69,31 +61,31 @@ describe('groups through the gateway', () => {
         picture: `https://${mediaHost}/pp/g-${BUILDERS.id.split('@')[0]}.jpg`, created: iso(BUILDERS.created),
       },
     })
-    const quiet = await reply(gw.api.GET('/group/{groupId}',
-      withSession(session, { params: { path: { groupId: QUIET.id } } })))
+    const quiet = await reply(paired.gw.api.GET('/group/{groupId}',
+      withSession(paired.session, { params: { path: { groupId: QUIET.id } } })))
     expect(quiet.body).toEqual({ id: QUIET.id, name: 'Quiet room', description: '', picture: '', created: iso(QUIET.created) })
   }, 60_000)
 
   it('answers an unknown group, and a group the account is not in, with 500 group not found', async () => {
-    const unknown = await reply(gw.api.GET('/group/{groupId}',
-      withSession(session, { params: { path: { groupId: '120363199999999999@g.us' } } })))
+    const unknown = await reply(paired.gw.api.GET('/group/{groupId}',
+      withSession(paired.session, { params: { path: { groupId: '120363199999999999@g.us' } } })))
     expect(unknown).toEqual({ status: 500, body: { statusCode: 500, message: 'group not found' } })
-    const notMine = await reply(gw.api.GET('/group/{groupId}',
-      withSession(session, { params: { path: { groupId: ELSEWHERE.id } } })))
+    const notMine = await reply(paired.gw.api.GET('/group/{groupId}',
+      withSession(paired.session, { params: { path: { groupId: ELSEWHERE.id } } })))
     expect(notMine).toEqual({ status: 500, body: { statusCode: 500, message: 'group not found' } })
-    const members = await reply(gw.api.GET('/group/member',
-      withSession(session, { params: { query: { groupId: '120363199999999999@g.us' } } })))
+    const members = await reply(paired.gw.api.GET('/group/member',
+      withSession(paired.session, { params: { query: { groupId: '120363199999999999@g.us' } } })))
     expect(members).toEqual({ status: 500, body: { statusCode: 500, message: 'group not found' } })
-    const notMyMembers = await reply(gw.api.GET('/group/member',
-      withSession(session, { params: { query: { groupId: ELSEWHERE.id } } })))
+    const notMyMembers = await reply(paired.gw.api.GET('/group/member',
+      withSession(paired.session, { params: { query: { groupId: ELSEWHERE.id } } })))
     expect(notMyMembers).toEqual({ status: 500, body: { statusCode: 500, message: 'group not found' } })
   }, 60_000)
 
   it('lists members of a phone-addressed group with address-book names, falling back to the number', async () => {
     // the address book arrives by app-state sync shortly after login: poll until Bob's saved name shows
     const docs = await waitFor('Bob\'s address-book name', async () => {
-      const r = await reply(gw.api.GET('/group/member',
-        withSession(session, { params: { query: { groupId: BUILDERS.id } } })))
+      const r = await reply(paired.gw.api.GET('/group/member',
+        withSession(paired.session, { params: { query: { groupId: BUILDERS.id } } })))
       expect(r.status).toBe(200)
       return r.body.docs.some((m: any) => m.name === 'Bob Builder') ? r.body.docs : undefined
     }, 60_000)
@@ -106,7 +98,7 @@ describe('groups through the gateway', () => {
 
   it('lists members of a LID-addressed group under their phone JID whenever the number is known, else the LID', async () => {
     const docs = await waitFor('Carol\'s address-book name', async () => {
-      const r = await reply(gw.api.GET('/group/member', withSession(session, { params: { query: { groupId: QUIET.id } } })))
+      const r = await reply(paired.gw.api.GET('/group/member', withSession(paired.session, { params: { query: { groupId: QUIET.id } } })))
       expect(r.status).toBe(200)
       return r.body.docs.some((m: any) => m.name === 'Carol Known') ? r.body.docs : undefined
     }, 60_000)
@@ -123,22 +115,22 @@ describe('groups through the gateway', () => {
   }, 90_000)
 
   it('validates the groupId query exactly as the spec words it', async () => {
-    const missing = await gw.call('GET', '/group/member', session)
+    const missing = await paired.gw.call('GET', '/group/member', paired.session)
     expect(missing).toEqual({ status: 400, body: { statusCode: 400, message: 'groupId should not be empty\ngroupId must be a string' } })
-    const empty = await gw.call('GET', '/group/member?groupId=', session)
+    const empty = await paired.gw.call('GET', '/group/member?groupId=', paired.session)
     expect(empty).toEqual({ status: 400, body: { statusCode: 400, message: 'groupId should not be empty' } })
-    const repeated = await gw.call('GET', `/group/member?groupId=${QUIET.id}&groupId=${BUILDERS.id}`, session)
+    const repeated = await paired.gw.call('GET', `/group/member?groupId=${QUIET.id}&groupId=${BUILDERS.id}`, paired.session)
     expect(repeated).toEqual({ status: 400, body: { statusCode: 400, message: 'groupId must be a string' } })
-    const noHeaders = await gw.call('GET', `/group/member?groupId=${QUIET.id}`)
+    const noHeaders = await paired.gw.call('GET', `/group/member?groupId=${QUIET.id}`)
     expect(noHeaders).toEqual({ status: 400, body: { statusCode: 400, message: 'invalid header' } })
   }, 30_000)
 
   it('lists 200 more groups with pictures fetched a few at a time, and serves them from cache on the next call', async () => {
     const bulk = manyGroups(200)
-    expect((await sandboxCall(world.sandbox.url, 'POST', '/world', { groups: bulk })).status).toBe(200)
+    expect((await sandboxCall(paired.sandbox.url, 'POST', '/world', { groups: bulk })).status).toBe(200)
     const before = await stats()
 
-    const first = await reply(gw.api.GET('/group', withSession(session)))
+    const first = await reply(paired.gw.api.GET('/group', withSession(paired.session)))
     expect(first.status).toBe(200)
     expect(first.body.docs).toHaveLength(202)
     const byId = new Map<string, any>(first.body.docs.map((g: any) => [g.id, g]))
@@ -154,15 +146,15 @@ describe('groups through the gateway', () => {
     expect(afterFirst.pictureQueriesMaxInFlight).toBeLessThanOrEqual(PICTURE_CONCURRENCY)
     expect(afterFirst.pictureQueriesMaxInFlight).toBeGreaterThan(1)
 
-    const second = await reply(gw.api.GET('/group', withSession(session)))
+    const second = await reply(paired.gw.api.GET('/group', withSession(paired.session)))
     expect(second.status).toBe(200)
     expect(second.body.docs).toEqual(first.body.docs)
     const afterSecond = await stats()
     expect(afterSecond.pictureQueries).toBe(afterFirst.pictureQueries)
 
     // a single group read uses the same cache
-    const one = await reply(gw.api.GET('/group/{groupId}',
-      withSession(session, { params: { path: { groupId: bulk[3]!.id } } })))
+    const one = await reply(paired.gw.api.GET('/group/{groupId}',
+      withSession(paired.session, { params: { path: { groupId: bulk[3]!.id } } })))
     expect(one.body.picture).toBe(`https://${mediaHost}/pp/g-${bulk[3]!.id.split('@')[0]}.jpg`)
     expect((await stats()).pictureQueries).toBe(afterFirst.pictureQueries)
   }, 120_000)
@@ -171,19 +163,19 @@ describe('groups through the gateway', () => {
     const quietPicture = `https://${mediaHost}/pp/g-${QUIET.id.split('@')[0]}.jpg`
     const pictureOf = (docs: any[], id: string) => docs.find(g => g.id === id)?.picture
     // listing caches both pictures; changing them on the platform sends a picture notification
-    const cached = (await reply(gw.api.GET('/group', withSession(session)))).body.docs
+    const cached = (await reply(paired.gw.api.GET('/group', withSession(paired.session)))).body.docs
     expect(pictureOf(cached, BUILDERS.id)).toBe(`https://${mediaHost}/pp/g-${BUILDERS.id.split('@')[0]}.jpg`)
     expect(pictureOf(cached, QUIET.id)).toBe('')
-    expect((await sandboxCall(world.sandbox.url, 'POST', '/world', {
+    expect((await sandboxCall(paired.sandbox.url, 'POST', '/world', {
       groups: [{ ...BUILDERS, picture: false }, { ...QUIET, picture: true }],
     })).status).toBe(200)
     const listed = await waitFor('the new pictures in GET /group', async () => {
-      const docs = (await reply(gw.api.GET('/group', withSession(session)))).body.docs
+      const docs = (await reply(paired.gw.api.GET('/group', withSession(paired.session)))).body.docs
       return pictureOf(docs, BUILDERS.id) === '' && pictureOf(docs, QUIET.id) === quietPicture ? docs : undefined
     }, 30_000)
     expect(listed).toHaveLength(cached.length)
-    const one = await reply(gw.api.GET('/group/{groupId}',
-      withSession(session, { params: { path: { groupId: QUIET.id } } })))
+    const one = await reply(paired.gw.api.GET('/group/{groupId}',
+      withSession(paired.session, { params: { path: { groupId: QUIET.id } } })))
     expect(one.body).toEqual({ id: QUIET.id, name: 'Quiet room', description: '', picture: quietPicture, created: iso(QUIET.created) })
   }, 60_000)
 })

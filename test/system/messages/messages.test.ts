@@ -6,9 +6,8 @@
  */
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  Gateway, inbox, launchPaired, mediaServer, reply, sandboxCall, sha256hex, startWorld, withSession, type Session,
-} from '../../support/system/harness.js'
+import { inbox, mediaServer, reply, sandboxCall, sha256hex, withSession } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { makeFixtures, type MessageFixtures } from '../../support/system/messages-media.js'
 import { ffmpegTests } from '../../support/ffmpeg.js'
 import type { components } from '../../../src/client/index.js'
@@ -101,22 +100,8 @@ const cases = (): Case[] => [
 const testOf = (c: Case) => (c.ffmpeg ? ffmpegTests.it : it)
 
 describe('POST /message end to end', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
-  let media: Awaited<ReturnType<typeof mediaServer>>
-  let session: Session
-  const sandbox = () => world.sandbox.url
-
-  const send = (body: Body) => reply(gw.api.POST('/message', withSession(session, { body })))
-  const received = (phone: string, id: string) =>
-    waitFor(`message ${id} in ${phone}'s inbox`, async () => (await inbox(sandbox(), phone)).find(m => m.id === id), 60_000)
-  const channelPosts = async (channel: string): Promise<any[]> =>
-    (await sandboxCall(sandbox(), 'GET', `/channels/${channel}/messages`)).body.messages
-
-  beforeAll(async () => {
-    fx = await makeFixtures()
-    world = await startWorld()
-    await sandboxCall(world.sandbox.url, 'POST', '/world', {
+  const paired = pairedGateway(ALICE, {
+    world: {
       accounts: [
         { phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }, { phone: CAROL, name: 'Carol', lidOnly: true },
       ],
@@ -128,18 +113,29 @@ describe('POST /message end to end', () => {
         { id: OWN_CHANNEL, name: 'Alice news', owner: ALICE, followers: [BOB] },
         { id: OTHER_CHANNEL, name: 'Bob news', owner: BOB, followers: [ALICE] },
       ],
-    })
+    },
+    env: { ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS) },
+    timeoutMs: 180_000,
+  })
+  let media: Awaited<ReturnType<typeof mediaServer>>
+  const sandbox = () => paired.sandbox.url
+
+  const send = (body: Body) => reply(paired.gw.api.POST('/message', withSession(paired.session, { body })))
+  const received = (phone: string, id: string) =>
+    waitFor(`message ${id} in ${phone}'s inbox`, async () => (await inbox(sandbox(), phone)).find(m => m.id === id), 60_000)
+  const channelPosts = async (channel: string): Promise<any[]> =>
+    (await sandboxCall(sandbox(), 'GET', `/channels/${channel}/messages`)).body.messages
+
+  beforeAll(async () => {
+    fx = await makeFixtures()
     media = await mediaServer({
       '/photo.jpg': fx.photo, '/tall.jpg': fx.tallThumb, '/clip.mp4': fx.video, '/tone.mp3': fx.audio, '/report.pdf': fx.pdf,
     })
-    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, { ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS) }))
-  }, 180_000)
+  })
 
   afterAll(async () => {
-    await sandboxCall(world.sandbox.url, 'DELETE', '/faults').catch(() => undefined)
-    await gw?.proc.stop()
+    await sandboxCall(paired.sandbox.url, 'DELETE', '/faults').catch(() => undefined)
     await media?.close()
-    await world?.cleanup()
   })
 
   describe('to a phone', () => {
@@ -227,8 +223,8 @@ describe('POST /message end to end', () => {
 
     // needs the video post above
     ffmpegTests.it('GET /channel/message shows the posts, with the thumbnail given by URL', async () => {
-      const r = await reply(gw.api.GET('/channel/message',
-        withSession(session, { params: { query: { channelId: OWN_CHANNEL } } })))
+      const r = await reply(paired.gw.api.GET('/channel/message',
+        withSession(paired.session, { params: { query: { channelId: OWN_CHANNEL } } })))
       expect(r.status).toBe(200)
       const doc = (type: string) => r.body.docs.find((d: any) => d.id === postIds[type])
       expect(doc('text')).toMatchObject({ type: 'text', text: 'hello there 👋\nsecond line' })
@@ -251,8 +247,8 @@ describe('POST /message end to end', () => {
         expect(sent.status).toBe(200)
         const post = await waitFor('the channel post', async () => (await channelPosts(OWN_CHANNEL)).find(p => p.id === sent.body.messageId), 60_000)
         c.check(post)
-        const history = await reply(gw.api.GET('/channel/message',
-          withSession(session, { params: { query: { channelId: OWN_CHANNEL } } })))
+        const history = await reply(paired.gw.api.GET('/channel/message',
+          withSession(paired.session, { params: { query: { channelId: OWN_CHANNEL } } })))
         expect(history.status).toBe(200)
         // the spec's channel message types have no location or contact: "still returned, with type text"
         expect(history.body.docs.find((d: any) => d.id === sent.body.messageId))

@@ -7,61 +7,54 @@
 import { createServer } from 'node:http'
 import { once } from 'node:events'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  Gateway, inbox, launchPaired, pair, reply, sandboxCall, sha256hex, startWorld, withSession, type Session,
-} from '../../support/system/harness.js'
+import { describe, expect, it } from 'vitest'
+import { inbox, pair, reply, sandboxCall, sha256hex, withSession } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const BOB = '15550000002'
 
 describe('session lifecycle under faults', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
-  let session: Session
-
-  beforeAll(async () => {
-    world = await startWorld()
-    await sandboxCall(world.sandbox.url, 'POST', '/world', { accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }] })
+  const paired = pairedGateway(ALICE, {
+    world: { accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }] },
     // A first reconnect delay long enough for a 250 ms poll to see the session disconnected.
-    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, { RECONNECT_MIN_MS: '2500', RECONNECT_MAX_MS: '5000' }))
-  }, 120_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+    env: { RECONNECT_MIN_MS: '2500', RECONNECT_MAX_MS: '5000' },
+  })
 
   it('reconnects by itself after the platform drops the connection, keeping the same device', async () => {
-    const before = (await gw.session(session)).body
-    await sandboxCall(world.sandbox.url, 'POST', '/faults', { dropSessionOf: ALICE })
+    const before = (await paired.gw.session(paired.session)).body
+    await sandboxCall(paired.sandbox.url, 'POST', '/faults', { dropSessionOf: ALICE })
     const down = await waitFor('isConnected false', async () => {
-      const r = await gw.session(session)
+      const r = await paired.gw.session(paired.session)
       return r.body.isConnected === false ? r.body : undefined
     }, 30_000)
     expect(down).toMatchObject({ generatedId: before.generatedId, qrcode: '', name: '' })
     const up = await waitFor('reconnected', async () => {
-      const r = await gw.session(session)
+      const r = await paired.gw.session(paired.session)
       return r.body.isConnected ? r.body : undefined
     }, 60_000)
     expect(up.generatedId).toBe(before.generatedId)
-    const sent = await reply(gw.api.POST('/message',
-      withSession(session, { body: { phone: BOB, type: 'text', text: 'back again' } })))
+    const sent = await reply(paired.gw.api.POST('/message',
+      withSession(paired.session, { body: { phone: BOB, type: 'text', text: 'back again' } })))
     expect(sent.status).toBe(200)
-    await waitFor('the text after reconnecting', async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
+    await waitFor('the text after reconnecting', async () => (await inbox(paired.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
   }, 120_000)
 
   it('returns to awaiting a QR when the phone logs the device out, and pairs again with a new scan', async () => {
-    const before = (await gw.session(session)).body
-    await sandboxCall(world.sandbox.url, 'POST', '/faults', { logoutDeviceOf: ALICE })
+    const before = (await paired.gw.session(paired.session)).body
+    await sandboxCall(paired.sandbox.url, 'POST', '/faults', { logoutDeviceOf: ALICE })
     const awaiting = await waitFor('a new QR after logout', async () => {
-      const r = await gw.session(session)
+      const r = await paired.gw.session(paired.session)
       return r.status === 200 && !r.body.isConnected && r.body.qrcode ? r.body : undefined
     }, 60_000)
     expect(awaiting).toMatchObject({ generatedId: '', name: '', isConnected: false })
-    const send = await reply(gw.api.POST('/message',
-      withSession(session, { body: { phone: BOB, type: 'text', text: 'x' } })))
+    const send = await reply(paired.gw.api.POST('/message',
+      withSession(paired.session, { body: { phone: BOB, type: 'text', text: 'x' } })))
     expect(send).toEqual({ status: 500, body: { statusCode: 500, message: 'session not connected' } })
 
-    await sandboxCall(world.sandbox.url, 'DELETE', '/faults')
-    const again = await pair(gw, world.sandbox.url, session, ALICE)
+    await sandboxCall(paired.sandbox.url, 'DELETE', '/faults')
+    const again = await pair(paired.gw, paired.sandbox.url, paired.session, ALICE)
     expect(again.generatedId).toMatch(new RegExp(`^${ALICE}:\\d+@s\\.whatsapp\\.net$`))
     expect(again.generatedId).not.toBe(before.generatedId) // a new linked device
   }, 150_000)
@@ -82,15 +75,15 @@ describe('session lifecycle under faults', () => {
     await once(slow, 'listening')
     const url = `http://127.0.0.1:${(slow.address() as { port: number }).port}/slow.jpg`
     try {
-      const pending = reply(gw.api.POST('/message',
-        withSession(session, { body: { phone: BOB, type: 'image', image: { url, mimetype: 'image/jpeg' } } })))
+      const pending = reply(paired.gw.api.POST('/message',
+        withSession(paired.session, { body: { phone: BOB, type: 'image', image: { url, mimetype: 'image/jpeg' } } })))
       await new Promise(r => setTimeout(r, 500)) // the download is under way
-      const exited = gw.proc.stop('SIGTERM')
+      const exited = paired.gw.proc.stop('SIGTERM')
       const sent = await pending
       expect(sent.status).toBe(200)
       expect(await exited).toBe(0)
       const got = await waitFor('the image sent during shutdown', async () =>
-        (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
+        (await inbox(paired.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
       expect(got.media.sha256).toBe(sha256hex(jpeg))
     } finally {
       await new Promise(r => slow.close(r))

@@ -7,7 +7,8 @@
 import fc from 'fast-check'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchPaired, mediaServer, startWorld, type Gateway, type Session } from '../../support/system/harness.js'
+import { mediaServer } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { endpoints, requestFor, type GenOptions } from '../../support/property/arbitraries.js'
 import { exchange, expectWellFormed, rawRequest } from '../../support/property/raw-http.js'
 
@@ -34,25 +35,23 @@ function sanitiseBody(body: Buffer | undefined, allowed: string): Buffer | undef
 }
 
 describe('random requests against a real gateway process', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
+  // The default world: Alice, Bob, Carol, a group and a channel.
+  const alice = pairedGateway('15550000001', {
+    env: { ACK_TIMEOUT_MS: '5000', QUERY_TIMEOUT_MS: '5000', MEDIA_TIMEOUT_MS: '5000', READ_RATE_PER_SECOND: '0' },
+    timeoutMs: 180_000,
+  })
   let media: Awaited<ReturnType<typeof mediaServer>>
-  let gw: Gateway
-  let session: Session
   let port: number
 
   beforeAll(async () => {
-    world = await startWorld() // the default world: Alice, Bob, Carol, a group and a channel
     const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toBuffer()
     media = await mediaServer({ '/a.jpg': { body: jpeg, type: 'image/jpeg' } })
-    ;({ gw, session } = await launchPaired(world.sandbox.url, world.dataDir, '15550000001', {
-      ACK_TIMEOUT_MS: '5000', QUERY_TIMEOUT_MS: '5000', MEDIA_TIMEOUT_MS: '5000', READ_RATE_PER_SECOND: '0',
-    }))
-    port = Number(new URL(gw.url).port)
-  }, 180_000)
-  afterAll(async () => { await gw?.proc.stop(); await media?.close(); await world?.cleanup() })
+    port = Number(new URL(alice.gw.url).port)
+  })
+  afterAll(async () => { await media?.close() })
 
   const options = (): GenOptions => ({
-    auth: { id: session.id, 'session-id': session.sessionId },
+    auth: { id: alice.session.id, 'session-id': alice.session.sessionId },
     media: [`${media.base}/a.jpg`, `${media.base}/missing.mp4`],
     groupId: GROUP, channelId: CHANNEL,
   })
@@ -69,7 +68,7 @@ describe('random requests against a real gateway process', () => {
         const res = await rawRequest(port, { ...req, ...(body ? { body } : {}) }, 30_000)
         expectWellFormed(res, endpoint.allowed, `${req.method} ${req.path}`)
       }), { numRuns: name === 'POST /session' ? 8 : 25 })
-      expect(gw.proc.child.exitCode).toBe(null)
+      expect(alice.gw.proc.child.exitCode).toBe(null)
     }, 300_000)
   }
 
@@ -80,6 +79,6 @@ describe('random requests against a real gateway process', () => {
   })
 
   it('leaves the process up and the session connected', async () => {
-    expect((await gw.session(session)).body.isConnected).toBe(true)
+    expect((await alice.gw.session(alice.session)).body.isConnected).toBe(true)
   })
 })

@@ -4,7 +4,8 @@
  * the address book gets it. Kept apart from status.test.ts because a thousand simulated phones take a while.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchPaired, mediaServer, sandboxCall, startWorld, type Session } from '../../support/system/harness.js'
+import { mediaServer, sandboxCall } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { largePhoto, phoneRange } from '../../support/system/status-media.js'
 import { holders, postStatusWhenSynced, uploads, waitForStatus } from '../../support/system/status.js'
 
@@ -13,14 +14,8 @@ const ERIN = '15551110005' // on the platform, not in Gina's address book
 const BIG_BOOK = phoneRange(15552000000, 1200)
 
 describe('POST /status to a 1,200-contact address book', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
-  let media: Awaited<ReturnType<typeof mediaServer>>
-  let gina: Session
-
-  beforeAll(async () => {
-    world = await startWorld()
-    const r = await sandboxCall(world.sandbox.url, 'POST', '/world', {
+  const paired = pairedGateway(GINA, {
+    world: {
       accounts: [
         {
           phone: GINA, name: 'Gina', syncContacts: true, statusPrivacy: { setting: 'contacts', list: [] },
@@ -28,22 +23,22 @@ describe('POST /status to a 1,200-contact address book', () => {
         },
         { phone: ERIN, name: 'Erin', contacts: [{ phone: GINA, name: 'Gina' }] },
       ],
-    })
-    expect(r.status).toBe(200)
+    },
+  })
+  let media: Awaited<ReturnType<typeof mediaServer>>
+
+  beforeAll(async () => {
     media = await mediaServer({ '/photo.jpg': { body: await largePhoto(), type: 'image/jpeg' } })
-    ;({ gw, session: gina } = await launchPaired(world.sandbox.url, world.dataDir, GINA))
-  }, 120_000)
+  })
 
   afterAll(async () => {
-    await gw?.proc.stop()
     await media?.close()
-    await world?.cleanup()
   })
 
   it('every contact gets the image status in batches under one message id, from one media upload', async () => {
-    const url = world.sandbox.url
+    const url = paired.sandbox.url
     const before = await uploads(url)
-    const posted = await postStatusWhenSynced(gw, gina, {
+    const posted = await postStatusWhenSynced(paired.gw, paired.session, {
       type: 'image', text: 'to everyone', image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
     })
     expect(posted.status).toBe(200)

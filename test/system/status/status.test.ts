@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, launchGateway, launchPaired, mediaServer, pair, reply, sandboxCall, sha256hex, startWorld, withSession, type Session,
+  launchGateway, mediaServer, pair, reply, sandboxCall, sha256hex, withSession,
 } from '../../support/system/harness.js'
+import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { blueVideo, largePhoto } from '../../support/system/status-media.js'
 import { ffmpegTests } from '../../support/ffmpeg.js'
 import {
@@ -25,17 +26,9 @@ const FRANK = '15551110006' // never syncs his address book
 const DARK_GREEN = '#075E54'
 
 describe('POST /status through the sandbox', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
-  let media: Awaited<ReturnType<typeof mediaServer>>
-  let alice: Session
-  let photo: Buffer
-  let video: Buffer
-
-  beforeAll(async () => {
-    world = await startWorld()
-    const knowsAlice = [{ phone: ALICE, name: 'Alice' }]
-    const r = await sandboxCall(world.sandbox.url, 'POST', '/world', {
+  const knowsAlice = [{ phone: ALICE, name: 'Alice' }]
+  const paired = pairedGateway(ALICE, {
+    world: {
       accounts: [
         {
           phone: ALICE, name: 'Alice', syncContacts: true, statusPrivacy: { setting: 'contacts', list: [] },
@@ -47,26 +40,28 @@ describe('POST /status through the sandbox', () => {
         { phone: ERIN, name: 'Erin', contacts: knowsAlice },
         { phone: FRANK, name: 'Frank', syncContacts: false, contacts: [{ phone: BOB, name: 'Bob' }], statusPrivacy: { setting: 'contacts', list: [] } },
       ],
-    })
-    expect(r.status).toBe(200)
+    },
+  })
+  let media: Awaited<ReturnType<typeof mediaServer>>
+  let photo: Buffer
+  let video: Buffer
+
+  beforeAll(async () => {
     ;[photo, video] = await Promise.all([largePhoto(), blueVideo()])
     media = await mediaServer({
       '/photo.jpg': { body: photo, type: 'image/jpeg' },
       '/blue.mp4': { body: video, type: 'video/mp4' },
     })
-    ;({ gw, session: alice } = await launchPaired(world.sandbox.url, world.dataDir, ALICE))
-  }, 120_000)
-
-  afterAll(async () => {
-    await gw?.proc.stop()
-    await media?.close()
-    await world?.cleanup()
   })
 
-  const url = () => world.sandbox.url
+  afterAll(async () => {
+    await media?.close()
+  })
+
+  const url = () => paired.sandbox.url
 
   it('"my contacts": a text status with a dark green background reaches every synced contact and the own phone, nobody else', async () => {
-    const posted = await postStatusWhenSynced(gw, alice, { type: 'text', text: 'hello contacts' })
+    const posted = await postStatusWhenSynced(paired.gw, paired.session, { type: 'text', text: 'hello contacts' })
     expect(posted.status).toBe(200)
     expect(Object.keys(posted.body)).toEqual(['statusId'])
     const id: string = posted.body.statusId
@@ -83,7 +78,7 @@ describe('POST /status through the sandbox', () => {
 
   it('"my contacts except": an image status skips the excluded contact and is compressed to suit a status', async () => {
     await setStatusPrivacy(url(), ALICE, 'contacts_except', [CAROL])
-    const posted = await reply(gw.api.POST('/status', withSession(alice, { body: {
+    const posted = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: {
       type: 'image', text: 'a big photo', image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
     } })))
     expect(posted.status).toBe(200)
@@ -109,7 +104,7 @@ describe('POST /status through the sandbox', () => {
 
   ffmpegTests.it('"only share with": a video status reaches only the listed contact, with a thumbnail taken from the video', async () => {
     await setStatusPrivacy(url(), ALICE, 'only_share_with', [DAVE])
-    const posted = await reply(gw.api.POST('/status', withSession(alice, { body: {
+    const posted = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: {
       type: 'video', text: 'blue', video: { url: `${media.base}/blue.mp4`, mimetype: 'video/mp4', duration: 2 },
     } })))
     expect(posted.status).toBe(200)
@@ -134,13 +129,13 @@ describe('POST /status through the sandbox', () => {
 
   it('privacy lists that name members by LID (LID-migrated phones) pick the same recipients', async () => {
     await setStatusPrivacy(url(), ALICE, 'contacts_except', [CAROL], 'lid')
-    const except = await reply(gw.api.POST('/status', withSession(alice, { body: { type: 'text', text: 'not for Carol' } })))
+    const except = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'not for Carol' } })))
     expect(except.status).toBe(200)
     await waitForStatus(url(), [BOB, DAVE, ALICE], except.body.statusId)
     expect(await holders(url(), [CAROL, ERIN], except.body.statusId)).toEqual([])
 
     await setStatusPrivacy(url(), ALICE, 'only_share_with', [BOB], 'lid')
-    const only = await reply(gw.api.POST('/status', withSession(alice, { body: { type: 'text', text: 'just Bob' } })))
+    const only = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'just Bob' } })))
     expect(only.status).toBe(200)
     await waitForStatus(url(), [BOB, ALICE], only.body.statusId)
     expect(await holders(url(), [CAROL, DAVE, ERIN], only.body.statusId)).toEqual([])
@@ -149,35 +144,35 @@ describe('POST /status through the sandbox', () => {
   it('"only share with" an empty list answers the exact 500 and sends nothing', async () => {
     await setStatusPrivacy(url(), ALICE, 'only_share_with', [])
     const before = await uploads(url())
-    const posted = await reply(gw.api.POST('/status', withSession(alice, { body: { type: 'text', text: 'nobody' } })))
+    const posted = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'nobody' } })))
     expect(posted).toEqual({ status: 500, body: { statusCode: 500, message: ONLY_SHARE_EMPTY } })
     expect(await uploads(url())).toBe(before)
   }, 60_000)
 
   it('an account whose address book never synced answers the exact 500 under "my contacts"', async () => {
-    const frank = await gw.createSession()
-    await pair(gw, url(), frank, FRANK)
-    const posted = await reply(gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'anyone?' } })))
+    const frank = await paired.gw.createSession()
+    await pair(paired.gw, url(), frank, FRANK)
+    const posted = await reply(paired.gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'anyone?' } })))
     expect(posted).toEqual({ status: 500, body: { statusCode: 500, message: NOT_SYNCED } })
     // "only share with" does not need the address book
     await setStatusPrivacy(url(), FRANK, 'only_share_with', [BOB])
-    const shared = await reply(gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'just Bob' } })))
+    const shared = await reply(paired.gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'just Bob' } })))
     expect(shared.status).toBe(200)
     await waitForStatus(url(), [BOB], shared.body.statusId)
-    await reply(gw.api.DELETE('/session', withSession(frank)))
+    await reply(paired.gw.api.DELETE('/session', withSession(frank)))
   }, 90_000)
 
   it('synced contacts survive a gateway restart even when the phone no longer syncs them', async () => {
     await setStatusPrivacy(url(), ALICE, 'contacts')
-    expect(await gw.proc.stop('SIGTERM')).toBe(0)
+    expect(await paired.gw.proc.stop('SIGTERM')).toBe(0)
     const r = await sandboxCall(url(), 'POST', '/world', { accounts: [{ phone: ALICE, syncContacts: false }] })
     expect(r.status).toBe(200)
-    gw = await launchGateway(url(), world.dataDir)
+    paired.gw = await launchGateway(url(), paired.dataDir)
     await waitFor('Alice reconnected after restart', async () => {
-      const s = await gw.session(alice)
+      const s = await paired.gw.session(paired.session)
       return s.status === 200 && s.body.isConnected ? true : undefined
     }, 90_000)
-    const posted = await reply(gw.api.POST('/status', withSession(alice, { body: { type: 'text', text: 'after restart' } })))
+    const posted = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'after restart' } })))
     expect(posted.status).toBe(200)
     const got = await waitForStatus(url(), [BOB, CAROL, DAVE, ALICE], posted.body.statusId)
     expect(got.get(BOB)).toMatchObject({ text: 'after restart', backgroundColor: DARK_GREEN })
