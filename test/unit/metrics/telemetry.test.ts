@@ -11,7 +11,6 @@ import { GatewayError, mediaTooLarge } from '../../../src/protocol/errors.js'
 import { observeAck, observeMediaDownload } from '../../../src/metrics/observe.js'
 import { TelemetryReceiver } from '../../../src/metrics/telemetry-receiver.js'
 import { countInThread, takeThreadCounts } from '../../../src/metrics/thread-counters.js'
-import {  } from '../../support/actor-system.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const receivers: TelemetryReceiver[] = []
