@@ -1,7 +1,7 @@
 /**
  * @module test/support/fakes/fake-socket
  * A stand-in for Baileys' socket, enough for the link's glue: event emitters for `ev` and `ws`, scripted queries,
- * and sends that answer with a server ack. Used with `vi.mock('@whiskeysockets/baileys')` in baileys-link.test.ts.
+ * and sends that answer with a server ack. Used with `vi.mock('@whiskeysockets/baileys')` by ./baileys-link-harness.ts.
  */
 import { EventEmitter } from 'node:events'
 import type { BinaryNode } from '@whiskeysockets/baileys'
