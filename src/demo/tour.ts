@@ -18,7 +18,7 @@ const AUTH = '-H "id: $ID" -H "session-id: $SID"'
 const JSON_TYPE = "-H 'content-type: application/json'"
 
 /** `npm run demo:scan`, with the URLs only when they are not the defaults. */
-export function scanCommand({ gatewayUrl, sandboxUrl }: TourPlaces): string {
+function scanCommand({ gatewayUrl, sandboxUrl }: TourPlaces): string {
   const flags = [
     gatewayUrl === DEFAULT_GATEWAY_URL ? '' : ` --gateway ${gatewayUrl}`,
     sandboxUrl === DEFAULT_SANDBOX_URL ? '' : ` --sandbox ${sandboxUrl}`,

@@ -22,7 +22,7 @@ const WARN_CODES: ReadonlySet<string> = new Set(['WORKER_CRASHED', 'PLATFORM_TIM
 const RETRY_AFTER_SECONDS = '1'
 
 /** Maps any thrown value to the body the client sees. `known` is false for unexpected failures (to be logged). */
-export function toErrorBody(err: unknown): { body: ErrorBody; known: boolean } {
+function toErrorBody(err: unknown): { body: ErrorBody; known: boolean } {
   if (err instanceof GatewayError || isWireError(err)) {
     const statusCode = ERROR_STATUS[err.code]
     // An INTERNAL error's own message may hold details meant for the log only.

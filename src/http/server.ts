@@ -9,9 +9,9 @@ import { createServer, type RequestListener, type Server } from 'node:http'
 import { answerClientErrors } from './client-errors.js'
 
 /** Time to receive a request's headers. */
-export const HEADERS_TIMEOUT_MS = 10_000
+const HEADERS_TIMEOUT_MS = 10_000
 /** Time to receive a whole request (bodies are JSON of at most BODY_LIMIT_BYTES; media come by URL). */
-export const REQUEST_TIMEOUT_MS = 30_000
+const REQUEST_TIMEOUT_MS = 30_000
 
 export function createHttpServer(app: RequestListener): Server {
   const server = createServer({

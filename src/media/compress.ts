@@ -6,9 +6,9 @@
  */
 import sharp from 'sharp'
 
-export const STATUS_MAX_WIDTH = 1080
-export const STATUS_MAX_HEIGHT = 1920
-export const STATUS_JPEG_QUALITY = 75
+const STATUS_MAX_WIDTH = 1080
+const STATUS_MAX_HEIGHT = 1920
+const STATUS_JPEG_QUALITY = 75
 
 export async function compressStatusImage(input: Buffer | string): Promise<Buffer> {
   return sharp(input, { failOn: 'none' })

@@ -9,8 +9,7 @@
  *   - HTTP status ≥ 300 (not a redirect): `404 Not Found` (canonical reason phrase from `STATUS_CODES`)
  *   - `timeout after 60000 ms`, `file larger than N bytes`, `too many redirects`, `invalid url`,
  *     `unsupported protocol ftp:` (a redirect to it), `aborted`, else the network error's message.
- * The temp file is removed on every failure; on success the caller owns it and must call `dispose()` (or use
- * `withDownload`, which always does).
+ * The temp file is removed on every failure; on success the caller owns it and must call `dispose()`.
  */
 import { createWriteStream } from 'node:fs'
 import http, { STATUS_CODES } from 'node:http'
@@ -119,17 +118,6 @@ export async function downloadToTemp(url: string, options: DownloadOptions): Pro
   } finally {
     clearTimeout(timer)
     options.signal?.removeEventListener('abort', onAbort)
-  }
-}
-
-/** Downloads, runs `use` with the file, and removes the file whatever happens. */
-export async function withDownload<T>(url: string, options: DownloadOptions,
-  use: (file: DownloadedFile) => Promise<T>): Promise<T> {
-  const file = await downloadToTemp(url, options)
-  try {
-    return await use(file)
-  } finally {
-    await file.dispose()
   }
 }
 

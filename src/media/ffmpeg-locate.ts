@@ -21,7 +21,7 @@ export interface FfmpegLocation {
 }
 
 /** A regular file this process may execute. */
-export function isExecutableFile(file: string): boolean {
+function isExecutableFile(file: string): boolean {
   try {
     if (!statSync(file).isFile()) return false
     accessSync(file, constants.X_OK)

@@ -58,7 +58,7 @@ export function ffmpegOptionsFromConfig(config: FfmpegSettings): FfmpegOptions {
 }
 
 /** The program and argv actually spawned: ffmpeg itself, or prlimit setting the caps and then exec'ing ffmpeg. */
-export function ffmpegCommand(args: readonly string[], options: FfmpegOptions & { ffmpeg: string }): [string, string[]] {
+function ffmpegCommand(args: readonly string[], options: FfmpegOptions & { ffmpeg: string }): [string, string[]] {
   if (!options.prlimit) return [options.ffmpeg, [...args]]
   return [options.prlimit, [`--as=${options.maxMemoryBytes}`, `--cpu=${options.maxCpuSeconds}`, '--', options.ffmpeg, ...args]]
 }

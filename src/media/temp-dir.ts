@@ -20,7 +20,7 @@ export const PRIVATE_NEW_FILE = { flags: 'wx', mode: 0o600 } as const
 let ours: Promise<string> | undefined
 
 /** This thread's media folder, made on first use (and again when it disappeared). */
-export async function mediaTempDir(): Promise<string> {
+async function mediaTempDir(): Promise<string> {
   if (ours) {
     const dir = await ours
     if (await stat(dir).then(s => s.isDirectory(), () => false)) return dir

@@ -10,7 +10,7 @@ import { GatewayError } from '../protocol/errors.js'
 import { runFfmpeg, type FfmpegOptions } from './ffmpeg.js'
 
 export const THUMBNAIL_WIDTH = 72
-export const THUMBNAIL_QUALITY = 60
+const THUMBNAIL_QUALITY = 60
 
 /** Shrinks any image sharp can read (buffer or file path) to the thumbnail JPEG. */
 export async function thumbnailFromImage(input: Buffer | string): Promise<Buffer> {
@@ -35,7 +35,7 @@ export const VIDEO_FORMAT_WHITELIST = 'mov,matroska,avi,mpegts'
  * nothing), only the demuxers above, and one decoder and filter thread (a thumbnail needs one frame; the memory cap
  * is the process's address space, which every extra thread's stack takes from).
  */
-export const UNTRUSTED_INPUT_ARGS: readonly string[] = [
+const UNTRUSTED_INPUT_ARGS: readonly string[] = [
   '-protocol_whitelist', 'file', '-format_whitelist', VIDEO_FORMAT_WHITELIST, '-threads', '1', '-filter_threads', '1',
 ]
 

@@ -26,7 +26,7 @@ export async function observeAck<T>(ack: Promise<T>): Promise<T> {
 
 /** The fixed reason of a media download failure: the one its MediaDownloadError carries (src/media/download.ts
  * types every failure), `network` for anything else. */
-export function mediaFailureReason(err: unknown): MediaFailureReason {
+function mediaFailureReason(err: unknown): MediaFailureReason {
   return err instanceof MediaDownloadError ? err.reason : 'network'
 }
 

@@ -10,7 +10,7 @@ import { LoopDelayMonitor } from './event-loop.js'
 import { takeThreadCounts } from './thread-counters.js'
 import { TELEMETRY_INTERVAL_MS } from './thread-telemetry.js'
 
-export const shardThread = (shard: number): string => `shard-${shard}`
+const shardThread = (shard: number): string => `shard-${shard}`
 
 export class TelemetryReceiver {
   readonly #channel: BroadcastChannel

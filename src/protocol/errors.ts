@@ -69,8 +69,6 @@ export class GatewayError extends Error {
   }
 }
 
-export const gatewayError = (code: ErrorCode, message?: string): GatewayError => new GatewayError(code, message)
-
 /** `500 error parser file from url 404 Not Found`: the spec's media-download failure. */
 export const mediaDownloadFailed = (detail: string): GatewayError =>
   new GatewayError('MEDIA_DOWNLOAD_FAILED', fill(MESSAGE_TEMPLATE.MEDIA_DOWNLOAD_FAILED, { detail }))

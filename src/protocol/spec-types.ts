@@ -80,7 +80,6 @@ export type MessageContent =
   | { type: 'location'; location: LocationInput }
   | { type: 'contact'; contact: ContactInput }
 
-export type MessageType = MessageContent['type']
 export const MESSAGE_TYPES = ['text', 'image', 'video', 'audio', 'document', 'location', 'contact'] as const
 
 /** A validated POST /status body. */

@@ -8,7 +8,7 @@
 import { normalizeMessageContent, proto } from '@whiskeysockets/baileys'
 
 /** Error code of the ack for a post the channel cannot carry. */
-export const UNSUPPORTED_POST_CODE = '400'
+const UNSUPPORTED_POST_CODE = '400'
 
 const POSTABLE: Array<keyof proto.IMessage> = [
   'conversation', 'extendedTextMessage', 'imageMessage', 'videoMessage', 'audioMessage', 'documentMessage',

@@ -115,7 +115,7 @@ export class ChannelStore {
 const MEDIA_TYPES: string[] = ['image', 'video', 'audio', 'document', 'sticker']
 
 /** A tiny real JPEG (8×6), the `jpegThumbnail` of every seeded image and video. */
-export const SEEDED_THUMBNAIL = '/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAGAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAABf/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AIgDQd//2Q=='
+const SEEDED_THUMBNAIL = '/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAGAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAABf/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AIgDQd//2Q=='
 
 function seededMedia(m: WorldChannelMessage, channelKey: string, serverId: number): NonNullable<ChannelPost['media']> {
   const mimetype = mimeFor(m.type)
@@ -127,5 +127,5 @@ function seededMedia(m: WorldChannelMessage, channelKey: string, serverId: numbe
   }
 }
 
-export const mimeFor = (type: string): string =>
+const mimeFor = (type: string): string =>
   ({ image: 'image/jpeg', video: 'video/mp4', audio: 'audio/ogg; codecs=opus', document: 'application/pdf', sticker: 'image/webp' })[type] ?? 'application/octet-stream'

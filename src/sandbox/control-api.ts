@@ -51,7 +51,7 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
 
     if (method === 'GET' && path === '/trust') return [200, deps.trust()]
     if (method === 'GET' && path === '/health') return [200, { ok: true }]
-    // Addition: wire-level counters (picture queries and how many ran at once, channel-list query ids, …).
+    // Wire-level counters (picture queries and how many ran at once, channel-list query ids, …).
     if (method === 'GET' && path === '/stats') return [200, ctx.stats.snapshot()]
     if (method === 'POST' && path === '/scan') {
       const body = (await readJson(req)) as { qr?: unknown; phone?: unknown }
@@ -106,13 +106,13 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
       const account = ctx.accounts.get(phone)
       if (method === 'GET' && parts[2] === 'inbox') return [200, { messages: account?.inbox ?? [] }]
       if (method === 'GET' && parts[2] === 'presence') return [200, { events: account?.presence ?? [] }]
-      // Addition: the account's LID JID (what LID-addressed groups list it as), for exact assertions on member ids.
+      // The account's LID JID (what LID-addressed groups list it as), for exact assertions on member ids.
       if (method === 'GET' && parts[2] === 'lid') {
         if (!account) throw new HttpError(404, 'unknown account')
         return [200, { phone, lid: account.lidJid }]
       }
       if (method === 'POST' && parts[2] === 'send') {
-        // Addition: the simulated phone `phone` sends a text to `to` (every connected companion of `to` gets it).
+        // The simulated phone `phone` sends a text to `to` (every connected companion of `to` gets it).
         const body = (await readJson(req)) as { to?: unknown; text?: unknown; id?: unknown }
         const to = ctx.accounts.get(digits(body.to))
         if (typeof body.text !== 'string' || !to) throw new HttpError(400, 'body needs { to: known phone, text: string }')

@@ -11,10 +11,10 @@ import { deliverToCompanion, type Account, type Companion } from './accounts.js'
 import { node, unixNow } from './nodes.js'
 import { signalPub } from './signal-store.js'
 
-export const newMessageId = (): string => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`
+const newMessageId = (): string => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`
 
 /** Encrypts `message` from `sender`'s phone to one companion device of `recipient`. */
-export async function encryptFromPhone(sender: Account, recipient: Account, companion: Companion, message: proto.IMessage): Promise<{ type: 'pkmsg' | 'msg'; ciphertext: Buffer }> {
+async function encryptFromPhone(sender: Account, recipient: Account, companion: Companion, message: proto.IMessage): Promise<{ type: 'pkmsg' | 'msg'; ciphertext: Buffer }> {
   const store = sender.simPhone.store
   const address = new ProtocolAddress(recipient.lid, companion.device)
   const existing = await store.loadSession(address.toString())

@@ -72,10 +72,6 @@ export function mergeWorld(world: World, patch: WorldPatch): World {
   return merged
 }
 
-export function findAccount(world: World, phone: string): WorldAccount | undefined {
-  return world.accounts.find((a) => a.phone === phone)
-}
-
 /** The built-in demo world used when no --world file is given. */
 export const demoWorld = (): World =>
   mergeWorld(emptyWorld(), {

@@ -8,7 +8,7 @@
  * orphan rejection (and only that: anything else still ends the process, as Node would).
  */
 
-export class StorageWriteError extends Error {
+class StorageWriteError extends Error {
   constructor(cause: unknown) {
     super(`storage write failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
     this.name = 'StorageWriteError'

@@ -57,7 +57,7 @@ export interface SentMessageStore {
   clear(): Promise<void>
 }
 
-export const sentMessageKey = (id: string, messageId: string): string => `${sessionPrefix(id)}${messageId}`
+const sentMessageKey = (id: string, messageId: string): string => `${sessionPrefix(id)}${messageId}`
 
 /** The `sent` table of one store, with the per-session order indexes of this thread. */
 export class SentMessages {

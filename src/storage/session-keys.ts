@@ -30,7 +30,7 @@ const KEY_DB = 'session-keys'
 const LEGACY_NAMES = 1
 const KEY_BYTES = 32
 
-export const SESSION_KEYS_DIR = 'session-keys'
+const SESSION_KEYS_DIR = 'session-keys'
 
 interface Cached {
   ino: bigint

@@ -25,7 +25,7 @@ export const plainText: RowCodec<string> = { encoding: 'string', encode: (_k, v)
 export const plainObject = <T>(): RowCodec<T> => ({ encoding: 'msgpack', encode: (_k, v) => v, decode: (_k, s) => s as T })
 
 /** Strings sealed under the row's name. */
-export const sealedText = (cipher: ValueCipher, db: string): RowCodec<string> => ({
+const sealedText = (cipher: ValueCipher, db: string): RowCodec<string> => ({
   encoding: 'binary',
   storedKey: key => cipher.hideName(key),
   encode: (key, value) => cipher.seal(db, key, Buffer.from(value, 'utf8')),

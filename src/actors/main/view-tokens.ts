@@ -47,7 +47,7 @@ interface Entry {
 const digest = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex')
 
 /** Paired, or pairing has gone past the QR: connected, holds a device id, or has no QR deadline. */
-export const isPaired = (s: SessionSnapshot): boolean => s.isConnected || s.generatedId !== '' || s.qrDeadline === null
+const isPaired = (s: SessionSnapshot): boolean => s.isConnected || s.generatedId !== '' || s.qrDeadline === null
 
 export class ViewTokens {
   readonly #byHash = new Map<string, Entry>()

@@ -31,7 +31,7 @@ export interface SessionRateOptions {
 type RateMessage = (typeof MESSAGE_TEMPLATE)['SEND_RATE' | 'READ_RATE' | 'RESET_RATE' | 'DELETE_RATE']
 
 /** Builds a limiter with its own buckets. */
-export function sessionRateLimit({ perSecond, burst, message, now }: SessionRateOptions): RequestHandler {
+function sessionRateLimit({ perSecond, burst, message, now }: SessionRateOptions): RequestHandler {
   if (perSecond <= 0) return (_req, _res, next) => next()
   const buckets = new TokenBuckets({ perSecond, burst: Math.max(1, burst), ...(now ? { now } : {}) })
   return (_req, res, next) => {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-export const REQUEST_ID_HEADER = 'x-request-id'
+const REQUEST_ID_HEADER = 'x-request-id'
 
 /** Up to 128 characters of letters, digits and `-_.:`: nothing that could forge a log line or grow it. */
 const SANE_ID = /^[\w.:-]{1,128}$/

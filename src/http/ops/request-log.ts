@@ -25,13 +25,13 @@ const pathOf = (req: Request): string => {
 
 /** Longest `id` header logged as is. A real id is 24 characters; node lets a header run to 16 KB, and every request
  * with an invented one would otherwise write that much into the log. */
-export const LOGGED_SESSION_MAX_CHARS = 64
+const LOGGED_SESSION_MAX_CHARS = 64
 
 const loggedSession = (id: string): string =>
   id.length > LOGGED_SESSION_MAX_CHARS ? `${id.slice(0, LOGGED_SESSION_MAX_CHARS)}…` : id
 
 /** `route` is the request's route pattern (route-pattern.ts). */
-export function requestLevel(req: Request, res: Response, route: string): Level {
+function requestLevel(req: Request, res: Response, route: string): Level {
   if (res.statusCode >= 500) return 'warn'
   if (OPS_PATHS.has(req.path)) return 'debug'
   if (req.method === 'GET' && res.statusCode < 400 && route === '/session') return 'debug'

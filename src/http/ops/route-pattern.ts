@@ -5,7 +5,7 @@
  */
 import type { Request } from 'express'
 
-export const UNMATCHED_ROUTE = '(unmatched)'
+const UNMATCHED_ROUTE = '(unmatched)'
 
 export function routePattern(req: Request): string {
   const path: unknown = (req.route as { path?: unknown } | undefined)?.path

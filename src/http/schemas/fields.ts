@@ -10,7 +10,7 @@ import { normalisePhone } from './phone.js'
 
 const blankToUndefined = (value: unknown): unknown => (value === null || value === '' ? undefined : value)
 
-export function isHttpUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false
   const url = new URL(value)
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''

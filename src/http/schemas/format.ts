@@ -41,7 +41,7 @@ function rule(issue: Issue, value: unknown): string {
 }
 
 /** One line per failing rule, in schema order, without duplicates. */
-export function formatIssues(issues: readonly Issue[], input: unknown, prefix: readonly PropertyKey[] = []): string[] {
+function formatIssues(issues: readonly Issue[], input: unknown, prefix: readonly PropertyKey[] = []): string[] {
   const lines = issues.map(issue => {
     const path = [...prefix, ...issue.path]
     return `${path.map(String).join('.')} ${rule(issue, valueAt(input, issue.path))}`

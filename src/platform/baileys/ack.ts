@@ -35,7 +35,7 @@ export interface AckWait {
  * The timeout runs from `arm()` (at once unless `armLater`): the listener must be in place before the stanza goes
  * out, but the clock should start only once it is out, or a slow media upload would eat the ack's time.
  */
-export function waitForAck(ws: AckEmitter, id: string, timeoutMs: number, closed?: AbortSignal,
+function waitForAck(ws: AckEmitter, id: string, timeoutMs: number, closed?: AbortSignal,
   armLater = false): AckWait {
   let cleanup = () => {}
   let arm = () => {}

@@ -1,7 +1,8 @@
 /**
  * @module platform/baileys/baileys-link
  * The Baileys 7 implementation of PlatformLink: one `makeWASocket` per link, never reused. Built in layers, as
- * Baileys builds its own socket (STYLE.md example 8), one file per concern under `link/`:
+ * Baileys builds its own socket (`src/Socket/`: socket → chats → groups → messages-send, each extending the one
+ * below), one file per concern under `link/`:
  *
  * - `link/socket.ts`: the socket itself (config and sandbox trust, credentials, connection events → LinkEvents,
  *   close/logout); every layer above asks it for the open socket;

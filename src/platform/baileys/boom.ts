@@ -6,9 +6,9 @@
  */
 
 /** `DisconnectReason.timedOut`: a query got no answer in its own time (also "connection lost" on a close). */
-export const QUERY_TIMED_OUT = 408
+const QUERY_TIMED_OUT = 408
 /** `DisconnectReason.connectionClosed`: the socket closed while the operation was under way. */
-export const CONNECTION_CLOSED = 428
+const CONNECTION_CLOSED = 428
 
 /** `err.output.statusCode`, or undefined when `err` is not a Boom. */
 export const boomStatusCode = (err: unknown): number | undefined =>

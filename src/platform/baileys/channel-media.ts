@@ -34,7 +34,7 @@ export interface ChannelMediaSocket {
 }
 
 /** Builds the unencrypted media proto for a channel post (no mediaKey: channels are not end-to-end encrypted). */
-export function channelMediaMessage(input: ChannelMediaInput, upload: UploadAnswer, sha256: Uint8Array,
+function channelMediaMessage(input: ChannelMediaInput, upload: UploadAnswer, sha256: Uint8Array,
   length: number): proto.Message {
   const fields: Record<string, unknown> = {
     url: upload.url, directPath: upload.directPath, mimetype: input.mimetype, fileSha256: sha256, fileLength: length,

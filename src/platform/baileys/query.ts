@@ -37,7 +37,7 @@ export function iqErrorCode(err: unknown): number | undefined {
   return Number.isFinite(code) ? code : undefined
 }
 
-export class MexError extends Error {
+class MexError extends Error {
   constructor(message: string, readonly errorCode: number | undefined) {
     super(message)
     this.name = 'MexError'

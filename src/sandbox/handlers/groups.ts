@@ -11,7 +11,7 @@ import type { IqHandler } from './types.js'
 
 const seconds = (iso: string | undefined): string => String(Math.floor((iso ? Date.parse(iso) : Date.now()) / 1000) || 0)
 
-export function groupNode(ctx: SandboxContext, group: WorldGroup): BinaryNode {
+function groupNode(ctx: SandboxContext, group: WorldGroup): BinaryNode {
   const lidMode = group.participants.some((p) => p.hidePhone)
   const creator = group.participants.find((p) => p.admin === 'superadmin') ?? group.participants[0]
   const jidOf = (phone: string): string => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { downloadToTemp, withDownload, type DownloadOptions } from '../../../src/media/download.js'
+import { downloadToTemp, type DownloadOptions } from '../../../src/media/download.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
 
 const payload = Buffer.from(Array.from({ length: 200_000 }, (_, i) => i % 251))
@@ -77,14 +77,6 @@ describe('media download', () => {
     expect(path.dirname(file.path)).toBe(tempDir)
     expect((await readFile(file.path)).equals(payload)).toBe(true)
     await file.dispose()
-    expect(await tempFiles()).toEqual([])
-  })
-
-  it('withDownload removes the file even when the consumer throws', async () => {
-    await expect(withDownload(`${base}/file.bin`, options, async f => {
-      expect((await readFile(f.path)).length).toBe(payload.length)
-      throw new Error('consumer failed')
-    })).rejects.toThrow('consumer failed')
     expect(await tempFiles()).toEqual([])
   })
 

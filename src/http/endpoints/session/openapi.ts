@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
+import { ERROR_MESSAGE } from '../../../protocol/messages.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
 import { guarded } from '../../openapi/operations.js'
 import { isoTime, sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
@@ -39,7 +40,7 @@ export const sessionPaths: ZodOpenApiPathsObject = {
     }),
     delete: guarded({
       operationId: 'deleteSession', tags: ['Session'], summary: 'Delete a session (not in the spec)',
-      description: 'Logs out if paired, deletes the session and all its data; 404 `session not found` from then on.',
+      description: `Logs out if paired, deletes the session and all its data; 404 \`${ERROR_MESSAGE.SESSION_NOT_FOUND}\` from then on.`,
       responses: responses(ok(sessionIdOnlySchema, 'The deleted session\'s id'), ...GUARDED),
     }),
   },

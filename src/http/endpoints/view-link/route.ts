@@ -18,11 +18,11 @@ import { authOf, headerGuard } from '../../header-guard.js'
 import { QR_PAGE_PATH } from '../../qr-page/paths.js'
 import type { AppDeps } from '../../deps.js'
 
-export const VIEW_LINK_PATH = '/session/view-link'
-export const VIEW_QR_PATH = '/session/qr'
-export const VIEW_TOKEN_HEADER = 'view-token'
+const VIEW_LINK_PATH = '/session/view-link'
+const VIEW_QR_PATH = '/session/qr'
+const VIEW_TOKEN_HEADER = 'view-token'
 /** The URL fragment key the QR page reads the token from (a fragment never reaches a server or a referrer). */
-export const VIEW_FRAGMENT_KEY = 'view'
+const VIEW_FRAGMENT_KEY = 'view'
 
 export interface ViewLinkBody {
   url: string

@@ -51,7 +51,7 @@ export async function uploadInPool(conn: LinkSocket, sock: WASocket, mode: Uploa
  * as message-content.ts builds them. Contents whose media is a buffer (a recompressed status image) are left to
  * Baileys: they are small.
  */
-export function mediaFileOf(content: object): { kind: UploadKind; filePath: string } | undefined {
+function mediaFileOf(content: object): { kind: UploadKind; filePath: string } | undefined {
   for (const kind of ['image', 'video', 'audio', 'document'] as const) {
     const media = (content as Record<string, unknown>)[kind]
     if (media && typeof media === 'object' && 'url' in media && typeof media.url === 'string') {
@@ -62,7 +62,7 @@ export function mediaFileOf(content: object): { kind: UploadKind; filePath: stri
 }
 
 /** What `sendMessage`/`generateWAMessage` take as `mediaCache`: answers exactly this one file, stores nothing. */
-export function preparedMediaCache(kind: UploadKind, filePath: string, uploaded: UploadResult): CacheStore {
+function preparedMediaCache(kind: UploadKind, filePath: string, uploaded: UploadResult): CacheStore {
   const encoded = proto.Message.encode(proto.Message.fromObject({
     [`${kind}Message`]: {
       url: uploaded.answer.url,

@@ -13,7 +13,7 @@ import {
 import type { Channel, ChannelMessage, ChannelPage } from '../../../protocol/spec-types.js'
 
 export const CHANNEL_PAGE_SIZE = 100
-export const MEDIA_HOST = 'https://mmg.whatsapp.net'
+const MEDIA_HOST = 'https://mmg.whatsapp.net'
 export const UNSUPPORTED_TEXT = 'UNSUPPORTED TYPE'
 
 /** The raw newsletter object of mex queries (`xwa2_newsletter` / `xwa2_newsletter_subscribed[]`). */
@@ -29,7 +29,7 @@ export interface RawNewsletter {
   viewer_metadata?: { role?: string } | null
 }
 
-export function channelPicture(n: RawNewsletter): string {
+function channelPicture(n: RawNewsletter): string {
   const t = n.thread_metadata
   if (t?.picture?.url) return t.picture.url
   const path = t?.picture?.direct_path || t?.preview?.direct_path
@@ -141,7 +141,7 @@ export function mapChannelBody(plaintext: Uint8Array | undefined): Body {
 }
 
 /** The public link of one channel post; '' when the platform gave no invite code (the link needs it). */
-export function channelPostUrl(invite: string, serverId: number): string {
+function channelPostUrl(invite: string, serverId: number): string {
   return invite ? `https://whatsapp.com/channel/${invite}/${serverId}` : ''
 }
 

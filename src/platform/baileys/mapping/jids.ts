@@ -4,7 +4,7 @@
  */
 import { jidDecode } from '@whiskeysockets/baileys'
 
-export const PN_SERVER = 's.whatsapp.net'
+const PN_SERVER = 's.whatsapp.net'
 
 export const phoneJid = (digits: string): string => `${digits}@${PN_SERVER}`
 

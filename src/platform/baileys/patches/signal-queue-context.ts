@@ -63,7 +63,3 @@ export function installSignalQueueContext(): void {
   }
   cipher[INSTALLED] = true
 }
-
-/** Whether the patch is in place in this thread. */
-export const signalQueueContextInstalled = (): boolean =>
-  (SessionCipher.prototype as unknown as Prototype)[INSTALLED] === true

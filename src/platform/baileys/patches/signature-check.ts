@@ -41,7 +41,3 @@ export function setPlatformSignatureCheck(enabled: boolean): void {
   if (Curve.verify !== wanted) Curve.verify = wanted
 }
 
-/** Whether this thread's Baileys checks signatures. */
-export function platformSignatureCheckOn(): boolean {
-  return Curve.verify === checkedVerify
-}

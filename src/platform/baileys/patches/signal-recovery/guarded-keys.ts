@@ -28,7 +28,7 @@ interface StoredSessionRecord {
 }
 
 /** Closes every open session created before `staleBefore`; true when something changed. */
-export function closeStaleSessions(record: StoredSessionRecord | undefined, staleBefore: number, now: number): boolean {
+function closeStaleSessions(record: StoredSessionRecord | undefined, staleBefore: number, now: number): boolean {
   let changed = false
   for (const entry of Object.values(record?._sessions ?? {})) {
     const info = entry.indexInfo
