@@ -1,7 +1,8 @@
 /**
  * @module test/support/actor-system
  * Real actor systems (real worker threads, real lmdb) on a temp DATA_DIR with the fake link; waits on their state
- * (polled every 25 ms: tests with QR lifetimes of 1-2 s need the quick poll), and the cross-thread handles of the fake link.
+ * (polled every 25 ms: tests with QR lifetimes of 1-2 s need the quick poll), and the cross-thread handles of the
+ * fake link.
  */
 import fs from 'node:fs'
 import os from 'node:os'

@@ -1,8 +1,8 @@
 /**
  * @module test/support/system/faults
- * What the fault tests share on top of the e2e harness: a world with named phones, polling a session into a state,
- * sessions placed on a chosen shard, the sandbox's fault switches, and an audit of what a recipient's phone really
- * received against what the API answered (nothing twice, nothing answered 200 and missing).
+ * What the fault tests share on top of the harness (./harness.ts): a world with named phones, polling a session
+ * into a state, sessions placed on a chosen shard, the sandbox's fault switches, and an audit of what a recipient's
+ * phone really received against what the API answered (nothing twice, nothing answered 200 and missing).
  */
 import { expect } from 'vitest'
 import { shardOf } from '../../../src/protocol/shard.js'

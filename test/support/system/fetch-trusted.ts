@@ -1,6 +1,6 @@
 /**
  * Reads a picture from the sandbox media host the way a client that trusts the sandbox CA would (GET /trust caCert).
- * Shared by the groups and channels e2e tests.
+ * Shared by the groups and channels system tests.
  */
 import https from 'node:https'
 
