@@ -10,13 +10,15 @@ export type NotYet = undefined | null | false | ''
 /**
  * Calls `probe` every `everyMs` until it returns a value other than undefined, null, false or '' (so both
  * `() => snapshot?.qrcode` and `() => count >= 2` read naturally), and returns that value. After `timeoutMs` it
- * throws `timed out waiting for <what>`; an error thrown by the probe ends the wait at once.
+ * throws `timed out waiting for <what>`; an error thrown by the probe ends the wait at once. The default interval,
+ * 250 ms, suits probes that are HTTP calls to real processes (a quicker poll only loads them: the 1,200-phone
+ * status test polls every inbox per round); in-process probes pass a shorter one.
  */
 export async function waitFor<T>(
   what: string,
   probe: () => T | NotYet | Promise<T | NotYet>,
   timeoutMs = 30_000,
-  everyMs = 100,
+  everyMs = 250,
 ): Promise<Exclude<T, NotYet>> {
   const deadline = Date.now() + timeoutMs
   for (;;) {

@@ -59,7 +59,7 @@ describe('sandbox control API', () => {
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     try {
-      const url = await waitFor('CLI ready line', () => /SANDBOX_URL=(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 30_000)
+      const url = await waitFor('CLI ready line', () => /SANDBOX_URL=(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 30_000, 100)
       const world = await getJson<World>(`${url}/world`)
       expect(world.accounts.map((a) => a.phone)).toEqual(['15559990000'])
       const trust = await getJson<{ wsUrl: string }>(`${url}/trust`)

@@ -30,14 +30,14 @@ describe('sandbox: fault switches', () => {
       socket.sock.ws.on('CB:ack,class:message', (node: BinaryNode) => acks.push(node))
       expect((await postJson(`${sandbox.url}/faults`, { rejectRecipient: BOB })).status).toBe(200)
       const sent = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'blocked?' })
-      const nack = await waitFor('error ack', () => acks.find((a) => a.attrs.id === sent?.key.id), 20_000)
+      const nack = await waitFor('error ack', () => acks.find((a) => a.attrs.id === sent?.key.id), 20_000, 100)
       expect(nack.attrs.error).toBe('479')
       const inbox = await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)
       expect(inbox.messages.some((m) => m.id === sent?.key.id)).toBe(false)
 
       await fetch(`${sandbox.url}/faults`, { method: 'DELETE' })
       const ok = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'now?' })
-      await waitFor('delivered after clearing', async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find((m) => m.id === ok?.key.id), 20_000)
+      await waitFor('delivered after clearing', async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find((m) => m.id === ok?.key.id), 20_000, 100)
     } finally {
       socket.end()
     }

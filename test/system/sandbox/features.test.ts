@@ -45,7 +45,7 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
 
   it('shares the address book through app-state contact mutations', async () => {
     const contacts = alice.contacts
-    const bob = await waitFor('Bob contact', () => contacts.find((c) => c.id === `${BOB}@s.whatsapp.net` && c.name), 30_000)
+    const bob = await waitFor('Bob contact', () => contacts.find((c) => c.id === `${BOB}@s.whatsapp.net` && c.name), 30_000, 100)
     expect(bob.name).toBe('Bob Builder')
     expect(bob.lid).toBe(sandbox.account(BOB)?.lidJid)
     expect(contacts.some((c) => c.id === `${CAROL}@s.whatsapp.net` && c.name === 'Carol')).toBe(true)
@@ -57,7 +57,7 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
     const bob = await pairAndLogin(sandbox.url, trust, BOB)
     try {
       // accountSyncCounter increments when Baileys has finished the initial history + app-state sync.
-      await waitFor('initial sync done', () => ((bob.auth.state.creds.accountSyncCounter ?? 0) >= 1 ? true : undefined), 30_000)
+      await waitFor('initial sync done', () => ((bob.auth.state.creds.accountSyncCounter ?? 0) >= 1 ? true : undefined), 30_000, 100)
       expect(bob.socket.contacts.filter((c) => c.name)).toEqual([])
     } finally {
       bob.socket.end()
@@ -82,7 +82,7 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
       const inbox = await waitFor(`group messages for ${phone}`, async () => {
         const list = await inboxOf(phone)
         return list.some((m) => m.id === second?.key.id) ? list : undefined
-      }, 30_000)
+      }, 30_000, 100)
       expect(inbox.find((m) => m.id === first?.key.id)).toMatchObject({ chat: GROUP, from: ALICE, text: 'hi team', status: false })
       expect(inbox.find((m) => m.id === second?.key.id)?.text).toBe('again')
     }
@@ -92,7 +92,7 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
     sandbox.setWorld({ accounts: [{ phone: BOB, contacts: [{ phone: ALICE, name: 'Alice A' }] }] })
     const sent = await alice.sock.sendMessage('status@broadcast', { text: 'my status' }, { statusJidList: [`${BOB}@s.whatsapp.net`, `${CAROL}@s.whatsapp.net`], backgroundColor: '#075E54' })
     for (const [phone, visible] of [[BOB, true], [CAROL, false]] as const) {
-      const got = await waitFor(`status for ${phone}`, async () => (await inboxOf(phone)).find((m) => m.id === sent?.key.id), 30_000)
+      const got = await waitFor(`status for ${phone}`, async () => (await inboxOf(phone)).find((m) => m.id === sent?.key.id), 30_000, 100)
       expect(got).toMatchObject({ chat: 'status@broadcast', from: ALICE, type: 'text', text: 'my status', status: true, backgroundColor: '#075E54', visible })
     }
   })
@@ -103,7 +103,7 @@ describe('sandbox: groups, status, presence, profile, privacy, channels, contact
     const events = await waitFor('presence events', async () => {
       const list = (await getJson<{ events: PresenceEvent[] }>(`${sandbox.url}/accounts/${BOB}/presence`)).events
       return list.length >= 2 ? list : undefined
-    }, 10_000)
+    }, 10_000, 100)
     expect(events.map((e) => e.state)).toEqual(['composing', 'recording'])
     expect(events[0]).toMatchObject({ from: ALICE, chat: ALICE })
   })

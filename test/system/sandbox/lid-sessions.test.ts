@@ -35,7 +35,7 @@ describe('sessions with a contact addressed by LID', () => {
     const inbox = await waitFor('all four in Bob inbox', async () => {
       const got = (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages
       return ids.every(id => got.some(m => m.id === id)) ? got : undefined
-    }, 20_000)
+    }, 20_000, 100)
     expect(inbox.filter(m => ids.includes(m.id)).map(m => m.text)).toEqual(['hi 0', 'hi 1', 'hi 2', 'hi 3'])
   })
 })

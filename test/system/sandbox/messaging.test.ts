@@ -36,24 +36,24 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const receipts: BinaryNode[] = []
     alice.sock.ws.on('CB:receipt', (node: BinaryNode) => receipts.push(node))
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'hello bob' })
-    const got = await waitFor('text in Bob inbox', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000)
+    const got = await waitFor('text in Bob inbox', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000, 100)
     expect(got).toMatchObject({ chat: ALICE, from: ALICE, type: 'text', text: 'hello bob', status: false })
     // Bob's phone sends a delivery receipt back (no type attribute = delivered).
-    const receipt = await waitFor('delivery receipt', () => receipts.find((r) => r.attrs.id === sent?.key.id), 20_000)
+    const receipt = await waitFor('delivery receipt', () => receipts.find((r) => r.attrs.id === sent?.key.id), 20_000, 100)
     expect(receipt.attrs.type).toBeUndefined()
     expect(receipt.attrs.from).toMatch(new RegExp(`^(${BOB}|\\d+)(:\\d+)?@(s\\.whatsapp\\.net|lid)$`))
   })
 
   it('a follow-up text (msg, not pkmsg) is decrypted too', async () => {
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'second' })
-    const got = await waitFor('second text', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000)
+    const got = await waitFor('second text', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000, 100)
     expect(got.text).toBe('second')
   })
 
   it('the recipient downloads, MAC-checks and decrypts an image', async () => {
     const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 10, b: 10 } } }).jpeg().toBuffer()
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { image: jpeg, caption: 'red' })
-    const got = await waitFor('image in Bob inbox', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 30_000)
+    const got = await waitFor('image in Bob inbox', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 30_000, 100)
     expect(got.error).toBeUndefined()
     expect(got).toMatchObject({ type: 'image', caption: 'red' })
     expect(got.media?.sha256).toBe(createHash('sha256').update(jpeg).digest('hex'))
@@ -77,7 +77,7 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
       const inbox = await inboxOf(BOB)
       const found = ids.map((id) => inbox.find((m) => m.id === id))
       return found.every(Boolean) ? (found as InboxMessage[]) : undefined
-    }, 30_000)
+    }, 30_000, 100)
     const [d, a, l, c] = got
     expect(d).toMatchObject({ type: 'document', caption: 'the report', media: { mimetype: 'application/pdf', fileName: 'report.pdf', size: doc.length, sha256: createHash('sha256').update(doc).digest('hex') } })
     expect(a).toMatchObject({ type: 'audio', media: { ptt: false, seconds: 3, size: audio.length } })
@@ -90,14 +90,14 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const [onPlatform] = (await alice.sock.onWhatsApp(stranger)) ?? []
     expect(onPlatform?.exists).toBe(true)
     const sent = await alice.sock.sendMessage(`${stranger}@s.whatsapp.net`, { text: 'hello stranger' })
-    const got = await waitFor('stranger inbox', async () => (await inboxOf(stranger)).find((m) => m.id === sent?.key.id), 20_000)
+    const got = await waitFor('stranger inbox', async () => (await inboxOf(stranger)).find((m) => m.id === sent?.key.id), 20_000, 100)
     expect(got.text).toBe('hello stranger')
   })
 
   it('a simulated peer can message the client (inbound pkmsg decrypted by Baileys)', async () => {
     const res = await postJson(`${sandbox.url}/accounts/${BOB}/send`, { to: ALICE, text: 'hi alice', id: 'SBXINBOUND1' })
     expect(res.body.delivered).toBe(1)
-    const msg = await waitFor('inbound upsert', () => upserts.find((m) => m.key.id === 'SBXINBOUND1'), 30_000)
+    const msg = await waitFor('inbound upsert', () => upserts.find((m) => m.key.id === 'SBXINBOUND1'), 30_000, 100)
     expect(msg.message?.conversation).toBe('hi alice')
     expect(msg.pushName).toBe('Bob')
   })

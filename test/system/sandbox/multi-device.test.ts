@@ -39,11 +39,11 @@ describe('sandbox: two linked clients talk through the platform', () => {
 
   it('a 1:1 text reaches both the recipient phone and its linked client', async () => {
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'to both devices' })
-    const upsert = await waitFor('Bob client upsert', () => bobGot.find((m) => m.key.id === sent?.key.id), 30_000)
+    const upsert = await waitFor('Bob client upsert', () => bobGot.find((m) => m.key.id === sent?.key.id), 30_000, 100)
     expect(upsert.message?.extendedTextMessage?.text ?? upsert.message?.conversation).toBe('to both devices')
     expect(upsert.key.fromMe).toBe(false)
     expect(upsert.key.remoteJid).toBe(`${ALICE}@s.whatsapp.net`)
-    const onPhone = await waitFor('Bob phone inbox', async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find((m) => m.id === sent?.key.id), 20_000)
+    const onPhone = await waitFor('Bob phone inbox', async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find((m) => m.id === sent?.key.id), 20_000, 100)
     expect(onPhone.text).toBe('to both devices')
   })
 
@@ -51,7 +51,7 @@ describe('sandbox: two linked clients talk through the platform', () => {
     const first = await alice.sock.sendMessage(GROUP, { text: 'group one' })
     const second = await alice.sock.sendMessage(GROUP, { text: 'group two' })
     for (const sent of [first, second]) {
-      const upsert = await waitFor('group upsert', () => bobGot.find((m) => m.key.id === sent?.key.id && m.message), 30_000)
+      const upsert = await waitFor('group upsert', () => bobGot.find((m) => m.key.id === sent?.key.id && m.message), 30_000, 100)
       expect(upsert.key.remoteJid).toBe(GROUP)
     }
   })
@@ -66,7 +66,7 @@ describe('sandbox: two linked clients talk through the platform', () => {
     const got: WAMessage[] = []
     bob.sock.ev.on('messages.upsert', ({ messages }) => got.push(...messages))
     await bob.opened()
-    const msg = await waitFor('offline message', () => got.find((m) => m.key.id === 'SBXOFFLINE1'), 30_000)
+    const msg = await waitFor('offline message', () => got.find((m) => m.key.id === 'SBXOFFLINE1'), 30_000, 100)
     expect(msg.message?.conversation).toBe('while you were away')
   })
 })

@@ -38,7 +38,7 @@ describe('sandbox: retry receipts', () => {
 
       const sent = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'first try fails' })
       const id = sent!.key.id!
-      const got = await waitFor('the message sent again', async () => (await inbox()).find(m => m.id === id), 30_000)
+      const got = await waitFor('the message sent again', async () => (await inbox()).find(m => m.id === id), 30_000, 100)
       expect(got).toMatchObject({ text: 'first try fails', from: ALICE })
       expect((await retryStats())[id]).toBe(1)
 
@@ -53,7 +53,7 @@ describe('sandbox: retry receipts', () => {
       // the count ran out: the next message is decrypted at the first try
       expect((await getJson<{ faults: Record<string, unknown> }>(`${sandbox.url}/faults`)).faults.failDecryptCount).toBe(0)
       const next = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'second goes through' })
-      await waitFor('the next message', async () => (await inbox()).find(m => m.id === next!.key.id), 30_000)
+      await waitFor('the next message', async () => (await inbox()).find(m => m.id === next!.key.id), 30_000, 100)
       expect((await retryStats())[next!.key.id!]).toBeUndefined()
       await sandbox.settled()
       expect((await inbox()).filter(m => m.id === id)).toHaveLength(1)
@@ -71,14 +71,14 @@ describe('sandbox: retry receipts', () => {
       await postJson(`${sandbox.url}/faults`, { failDecryptOf: BOB, retryAfterReconnect: true })
       const sent = (await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'asked for after a restart' }))!
       kept.set(sent.key.id!, sent)
-      await waitFor('the failed decryption', async () => (await retryStats())[sent.key.id!], 30_000)
+      await waitFor('the failed decryption', async () => (await retryStats())[sent.key.id!], 30_000, 100)
       await sandbox.settled()
       expect((await inbox()).some(m => m.id === sent.key.id)).toBe(false) // held: the sender is still online
       socket.end()
 
       again = connect(trust, auth, { getMessage: async key => kept.get(key.id ?? '')?.message ?? undefined })
       await again.opened()
-      const got = await waitFor('the message sent again', async () => (await inbox()).find(m => m.id === sent.key.id), 30_000)
+      const got = await waitFor('the message sent again', async () => (await inbox()).find(m => m.id === sent.key.id), 30_000, 100)
       expect(got).toMatchObject({ text: 'asked for after a restart', from: ALICE })
       await sandbox.settled()
       expect((await inbox()).filter(m => m.id === sent.key.id)).toHaveLength(1)

@@ -33,10 +33,10 @@ describe('sandbox state file', () => {
     open.push(first)
     const { socket, auth } = await pairAndLogin(first.url, await fetchTrust(first.url), ALICE)
     const before = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'before the restart' })
-    await waitFor('first text', async () => (await inboxOf(first, BOB)).find(m => m.id === before?.key.id), 20_000)
+    await waitFor('first text', async () => (await inboxOf(first, BOB)).find(m => m.id === before?.key.id), 20_000, 100)
     expect(await stats(first)).toMatchObject({ logins: 1 })
     socket.end()
-    await waitFor('login ended', async () => ((await stats(first)).loginsEnded === 1) || undefined, 20_000)
+    await waitFor('login ended', async () => ((await stats(first)).loginsEnded === 1) || undefined, 20_000, 100)
     await first.close()
 
     const prekeysOnServer = first.account(ALICE)!.companions.get(1)!.preKeys.size
@@ -50,7 +50,7 @@ describe('sandbox state file', () => {
     open.push(again)
     await again.opened()
     const after = await again.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'after the restart' })
-    const got = await waitFor('second text', async () => (await inboxOf(second, BOB)).find(m => m.id === after?.key.id), 20_000)
+    const got = await waitFor('second text', async () => (await inboxOf(second, BOB)).find(m => m.id === after?.key.id), 20_000, 100)
     expect(got).toMatchObject({ from: ALICE, text: 'after the restart' })
     expect(got.error).toBeUndefined()
     expect(await stats(second)).toMatchObject({ logins: 1 })
