@@ -17,13 +17,14 @@ export interface TourPlaces {
 const AUTH = '-H "id: $ID" -H "session-id: $SID"'
 const JSON_TYPE = "-H 'content-type: application/json'"
 
-/** `npm run demo:scan`, with the URLs only when they are not the defaults. */
+/** `npm run demo:scan`, with the URLs only when they are not the defaults. The ids come after `--`: a session id
+ * may start with `-`, which would otherwise read as an option. */
 function scanCommand({ gatewayUrl, sandboxUrl }: TourPlaces): string {
   const flags = [
     gatewayUrl === DEFAULT_GATEWAY_URL ? '' : ` --gateway ${gatewayUrl}`,
     sandboxUrl === DEFAULT_SANDBOX_URL ? '' : ` --sandbox ${sandboxUrl}`,
   ].join('')
-  return `npm run demo:scan -- $ID $SID${flags}`
+  return `npm run demo:scan --${flags} -- $ID $SID`
 }
 
 export function tourText(places: TourPlaces): string {
