@@ -25,7 +25,9 @@ describe('storage full under a running gateway', () => {
 
   beforeAll(async () => {
     world = await faultWorld()
-    ;({ gw, session: paired } = await launchPaired(world.sandbox.url, world.dataDir, ALICE))
+    // No per-client cap on unpaired sessions: the store must grow until it is full, however many that takes (its
+    // growth comes from the new sessions' first credential writes, which a shard thread starting up makes later).
+    ;({ gw, session: paired } = await launchPaired(world.sandbox.url, world.dataDir, ALICE, { UNPAIRED_PER_CLIENT: '0' }))
   }, 180_000)
   afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
 
