@@ -17,7 +17,7 @@ export class TelemetryReceiver {
   readonly #totals = new Map<string, CounterSample>()
   readonly #loops = new Map<string, LoopDelay>()
   readonly #restored = new Set<number>()
-  readonly #mainLoop = new LoopDelayMonitor()
+  readonly #mainLoop = new LoopDelayMonitor(TELEMETRY_INTERVAL_MS)
   readonly #timer: NodeJS.Timeout
 
   constructor(channelName: string) {

@@ -21,7 +21,7 @@ export function startThreadTelemetry(channelName: string, thread: string,
   intervalMs = TELEMETRY_INTERVAL_MS): ThreadTelemetry {
   const channel = new BroadcastChannel(metricsChannel(channelName))
   channel.unref()
-  const loop = new LoopDelayMonitor()
+  const loop = new LoopDelayMonitor(intervalMs)
   const post = (message: TelemetryMessage) => channel.postMessage(message)
   const timer = setInterval(() => post({ type: 'batch', thread, counters: takeThreadCounts(), loop: loop.sample() }), intervalMs)
   timer.unref()

@@ -13,15 +13,19 @@ export interface SystemOpsParts {
   pools: readonly ShardPool[]
   cache: SnapshotCache
   telemetry: TelemetryReceiver
+  /** Shards whose thread must announce its restore before the gateway is ready (the others hold no session, or
+   * started with their first new one: nothing to restore). */
+  mustRestore: ReadonlySet<number>
   /** True from the start of shutdown on (the store closes at its end). */
   isClosing(): boolean
 }
 
-export function systemOps({ pools, cache, telemetry, isClosing }: SystemOpsParts): OpsSource {
+export function systemOps({ pools, cache, telemetry, mustRestore, isClosing }: SystemOpsParts): OpsSource {
   return {
     readiness() {
       if (isClosing()) return { ready: false, status: 'stopping' }
-      const up = pools.every(pool => pool.threads > 0 && telemetry.isRestored(pool.shard))
+      const up = pools.every(pool =>
+        !mustRestore.has(pool.shard) || (pool.threads > 0 && telemetry.isRestored(pool.shard)))
       return up ? { ready: true } : { ready: false, status: 'starting' }
     },
     sessionStates: () => cache.countByState(),

@@ -3,6 +3,11 @@
  * One shard = one piscina pool with exactly one thread (strict affinity: the actor and its socket live in that
  * thread's memory). The actor's mailbox does the ordering, so the pool lets many tasks run at once in the thread.
  *
+ * A shard starts its thread only when it first has a session: at boot when the store holds one of its sessions
+ * (`start()`), else on its first task. A thread is a V8 isolate with the platform client loaded, about 70 MB and an
+ * idle trickle of CPU, which a gateway with no session on that shard would pay for nothing. Once started, piscina
+ * keeps exactly one thread and replaces it when it dies, as before.
+ *
  * Failure mapping: a task in flight when the thread dies → WORKER_CRASHED (piscina starts a replacement thread,
  * which restores the shard's sessions from storage); too many tasks for the shard → OVERLOADED (503). Aborts are
  * not given to piscina — aborting a running piscina task terminates its thread and every session on it — but sent
@@ -31,7 +36,8 @@ export interface ShardPoolOptions {
 
 export class ShardPool {
   readonly shard: number
-  readonly #pool: Piscina
+  #pool: Piscina | undefined
+  readonly #options: ShardPoolOptions
   readonly #control: BroadcastChannel
   readonly #logger: Logger
   readonly #limit: number
@@ -39,12 +45,27 @@ export class ShardPool {
 
   #destroying = false
 
-  constructor({ data, filename, logger, onThreadLost }: ShardPoolOptions) {
+  constructor(options: ShardPoolOptions) {
+    const { data, logger } = options
+    this.#options = options
     this.shard = data.shard
     this.#logger = logger.child({ shard: data.shard })
     // Admission (main thread, admission.ts) decides who gets in; this is the backstop at its hard limit.
     this.#limit = Admission.hardLimit(data.config.MAX_QUEUE_PER_SHARD)
-    this.#pool = new Piscina({
+    this.#control = new BroadcastChannel(controlChannel(data.channelName))
+    this.#control.unref()
+  }
+
+  /** Whether the shard's thread was ever started (it is then kept, and replaced when it dies). */
+  get started(): boolean {
+    return this.#pool !== undefined
+  }
+
+  /** Starts the shard's thread unless it runs already (or the pool is being destroyed). */
+  start(): void {
+    if (this.#pool || this.#destroying) return
+    const { data, filename, onThreadLost } = this.#options
+    const pool = new Piscina({
       filename,
       workerData: data,
       minThreads: 1,
@@ -56,12 +77,11 @@ export class ShardPool {
       atomics: 'disabled',
     })
     // piscina emits 'error' for a thread that fails with no task in flight; unhandled, it would crash the process.
-    this.#pool.on('error', err => this.#logger.error({ err }, 'shard worker failed; piscina replaces it'))
+    pool.on('error', err => this.#logger.error({ err }, 'shard worker failed; piscina replaces it'))
     // The sockets of every session on a lost thread are gone with it; say so at once rather than keep showing
     // them connected until the replacement thread has restored them.
-    this.#pool.on('workerDestroy', () => { if (!this.#destroying) onThreadLost?.(this.shard) })
-    this.#control = new BroadcastChannel(controlChannel(data.channelName))
-    this.#control.unref()
+    pool.on('workerDestroy', () => { if (!this.#destroying) onThreadLost?.(this.shard) })
+    this.#pool = pool
   }
 
   get inFlight(): number {
@@ -69,26 +89,39 @@ export class ShardPool {
   }
 
   get threads(): number {
-    return this.#pool.threads.length
+    return this.#pool?.threads.length ?? 0
   }
 
   /** Load of the shard; run/wait times are piscina's histograms (ms; run time includes the mailbox wait). */
   stats(): ShardStats {
-    const { runTime, waitTime } = this.#pool.histogram
+    const pool = this.#pool
+    if (!pool) {
+      return {
+        shard: this.shard, inFlight: this.#inFlight, queued: 0, completed: 0, threads: 0,
+        runTimeMs: { p50: 0, p99: 0 }, waitTimeMs: { p50: 0, p99: 0 },
+      }
+    }
+    const { runTime, waitTime } = pool.histogram
     return {
-      shard: this.shard, inFlight: this.#inFlight, queued: this.#pool.queueSize,
-      completed: this.#pool.completed, threads: this.#pool.threads.length,
+      shard: this.shard, inFlight: this.#inFlight, queued: pool.queueSize,
+      completed: pool.completed, threads: pool.threads.length,
       runTimeMs: { p50: runTime.p50, p99: runTime.p99 },
       waitTimeMs: { p50: waitTime.p50, p99: waitTime.p99 },
     }
   }
 
-  /** Runs a request on the shard's thread; resolves with the reply value or rejects with a GatewayError. */
+  /** Runs a request on the shard's thread (starting it if it never ran: a shutdown of a shard that never started
+   * has nothing to do); resolves with the reply value or rejects with a GatewayError. */
   async run(request: ShardRequest, options: { signal?: AbortSignal; bypassLimit?: boolean } = {}): Promise<unknown> {
     const { signal, bypassLimit = false } = options
     if (!bypassLimit && this.#inFlight >= this.#limit) throw new GatewayError('OVERLOADED')
     signal?.throwIfAborted()
-    if (this.#pool.threads.length === 0) {
+    if (!this.#pool) {
+      if (request.type === 'shutdown') return null
+      this.start()
+    }
+    const pool = this.#pool
+    if (!pool || pool.threads.length === 0) {
       // piscina gives up replacing a thread that dies before it ever became ready (e.g. the store cannot open).
       this.#logger.error('shard has no worker thread')
       throw new GatewayError('INTERNAL')
@@ -99,7 +132,7 @@ export class ShardPool {
     const onAbort = () => this.#control.postMessage({ type: 'abort', taskId } satisfies ControlMessage)
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      const work = this.#pool.run(task) as Promise<Reply>
+      const work = pool.run(task) as Promise<Reply>
       const reply = await (signal ? raceAbort(work, signal) : work).catch(err => {
         if (signal?.aborted && err === signal.reason) throw err
         throw this.#infrastructureError(err, request)
@@ -114,13 +147,13 @@ export class ShardPool {
 
   /** Test hook (GATEWAY_TEST_HOOKS): ends the shard's thread the way a crash would; piscina starts a new one. */
   async terminateThread(): Promise<void> {
-    await this.#pool.threads[0]?.terminate()
+    await this.#pool?.threads[0]?.terminate()
   }
 
   async destroy(): Promise<void> {
     this.#destroying = true
     this.#control.close()
-    await this.#pool.destroy()
+    await this.#pool?.destroy()
   }
 
   #infrastructureError(err: unknown, request: ShardRequest): GatewayError {

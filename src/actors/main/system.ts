@@ -1,7 +1,8 @@
 /**
  * @module actors/main/system
  * The real session system (`ShardedSessionSystem`, a `SessionSystem`): sessions sharded over SHARDS worker threads,
- * a snapshot cache on the main thread for GET /session, and the session lifecycle calls.
+ * a snapshot cache on the main thread for GET /session, and the session lifecycle calls. A shard's thread starts
+ * with the first session it holds (at boot for the shards that have stored sessions), not before.
  *
  * @example
  * const system = await createShardedSessionSystem({ config, logger })
@@ -101,7 +102,8 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
 
   // Restored sessions answer GET /session at once, before their actors publish.
   const now = Date.now()
-  for (const record of await store.listSessions()) {
+  const records = await store.listSessions()
+  for (const record of records) {
     if (record.qrDeadline !== null && record.qrDeadline <= now) continue // the worker deletes it on restore
     const creds = record.qrDeadline === null ? await store.auth(record.id).readCreds().catch(() => undefined) : undefined
     cache.add(record.secretHash, initialSnapshot(record, creds?.me?.id ?? ''))
@@ -116,9 +118,17 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName, mediaSlots },
     onThreadLost: lost => {
       telemetry.threadLost(lost)
+      mustRestore.add(lost) // the replacement thread restores the shard: not ready until it has
       cache.markDisconnected(id => shardOf(id, config.SHARDS) === lost)
     },
   }))
+  // Shards whose thread must announce its restore before /readyz says ready: those that start with sessions in
+  // the store (a record whose QR deadline passed too: its shard deletes it), and those that lost a thread. A shard
+  // started later by its first new session has nothing to restore and never holds readiness back.
+  const mustRestore = new Set<number>()
+  for (const record of records) mustRestore.add(shardOf(record.id, config.SHARDS))
+  // The other shards start their thread when they get their first session (ShardPool.run).
+  for (const shard of mustRestore) pools[shard]!.start()
   const poolOf = (id: string): ShardPool => pools[shardOf(id, config.SHARDS)]!
   const admission = new Admission({
     shards: config.SHARDS, perSession: config.MAX_PENDING_PER_SESSION, shardLimit: config.MAX_QUEUE_PER_SHARD,
@@ -207,7 +217,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     await Promise.race([Promise.allSettled([...inFlight]), grace])
     clearTimeout(timer)
     // Close every socket without logging out: the sessions come back on the next start.
-    await Promise.allSettled(pools.map(pool => withTimeout(
+    await Promise.allSettled(pools.filter(pool => pool.started).map(pool => withTimeout(
       pool.run({ type: 'shutdown' }, { bypassLimit: true }),
       SHARD_SHUTDOWN_MS,
     ).catch(err => log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'))))
@@ -232,6 +242,6 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     shardOf: id => shardOf(id, config.SHARDS),
     stats: () => pools.map(p => p.stats()),
     terminateShardThread: async shard => { await pools[shard]?.terminateThread() },
-    ops: systemOps({ pools, cache, telemetry, isClosing: () => closing !== undefined }),
+    ops: systemOps({ pools, cache, telemetry, mustRestore, isClosing: () => closing !== undefined }),
   }
 }

@@ -4,6 +4,9 @@
  *     and its resets open no more platform connections than RESET_INTERVAL_MS allows (the sandbox counts them);
  *   - one client holds at most UNPAIRED_PER_CLIENT unpaired sessions; a neighbour still creates its own.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchGateway, sandboxCall, startWorld, type Gateway } from '../../support/system/harness.js'
 
@@ -21,7 +24,15 @@ describe('unpaired sessions', () => {
       RESET_INTERVAL_MS: String(RESET_INTERVAL_MS), UNPAIRED_PER_CLIENT: '2',
     })
   }, 120_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  const others: { dataDir: string; gw?: Gateway }[] = []
+  afterAll(async () => {
+    for (const other of others) {
+      await other.gw?.proc.stop()
+      rmSync(other.dataDir, { recursive: true, force: true })
+    }
+    await gw?.proc.stop()
+    await world?.cleanup()
+  })
 
   const connections = async (): Promise<number> => (await sandboxCall(world.sandbox.url, 'GET', '/stats')).body.connections ?? 0
 
@@ -52,7 +63,13 @@ describe('unpaired sessions', () => {
   }, 120_000)
 
   it('caps the unpaired sessions of one client, not of its neighbour', async () => {
-    const create = (client: string) => gw.api.POST('/session', { headers: { 'x-forwarded-for': client } })
+    // A gateway of its own with a QR window long enough that no session of this test expires during it (a shard
+    // thread starts with its first session, which on a loaded machine takes seconds of the 6 s window above).
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'unpaired-cap-'))
+    others.push({ dataDir })
+    const capped = await launchGateway(world.sandbox.url, dataDir, { TRUST_PROXY: 'loopback', UNPAIRED_PER_CLIENT: '2' })
+    others[others.length - 1]!.gw = capped
+    const create = (client: string) => capped.api.POST('/session', { headers: { 'x-forwarded-for': client } })
     const first = await create('203.0.113.10')
     const second = await create('203.0.113.10')
     expect([first.response.status, second.response.status]).toEqual([200, 200])
@@ -65,7 +82,7 @@ describe('unpaired sessions', () => {
     expect(Number(third.response.headers.get('retry-after'))).toBeGreaterThan(0)
     expect((await create('203.0.113.11')).response.status).toBe(200)
     // Deleting one frees a place.
-    expect((await gw.call('DELETE', '/session', first.data!)).status).toBe(200)
+    expect((await capped.call('DELETE', '/session', first.data!)).status).toBe(200)
     expect((await create('203.0.113.10')).response.status).toBe(200)
   }, 60_000)
 })

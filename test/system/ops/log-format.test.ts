@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { shardOf } from '../../../src/protocol/shard.js'
+import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
 import { freePort } from '../../support/processes.js'
 import { repoRoot } from '../../support/readme.js'
 import { waitFor } from '../../support/wait-for.js'
@@ -20,9 +22,23 @@ afterEach(async () => {
   }
 })
 
+/** A DATA_DIR with one registered session on each of the two shards, unpaired and past its QR deadline: both
+ * shard threads start at boot (a shard with no session has no thread) and delete them, without any connection. */
+async function dataDirWithBothShards(): Promise<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ops-logs-'))
+  const store = openLmdbStore(dir)
+  for (const shard of [0, 1]) {
+    let n = 0
+    while (shardOf(`expired-${n}`, 2) !== shard) n++
+    await store.putSession({ id: `expired-${n}`, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline: 2 })
+  }
+  await store.close()
+  return dir
+}
+
 /** Starts src/main.ts (through `script` for a terminal) and returns its output once both shards logged. */
 async function gatewayOutput(terminal: boolean): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ops-logs-'))
+  const dir = await dataDirWithBothShards()
   const command = `${process.execPath} --import tsx src/main.ts`
   const [file, args] = terminal ? ['script', ['-qefc', command, '/dev/null']] : [process.execPath, ['--import', 'tsx', 'src/main.ts']]
   const child = spawn(file, args, {

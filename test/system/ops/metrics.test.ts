@@ -5,9 +5,10 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../../support/processes.js'
 import { scanSession } from '../../../src/demo/scan.js'
+import { shardOf } from '../../../src/protocol/shard.js'
 import { has, parseProm, sumOf, type Series } from '../../support/prom-text.js'
+import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../../support/processes.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
@@ -112,15 +113,18 @@ describe('/metrics after real traffic through the sandbox', () => {
 
     expect(sumOf(m, 'gateway_sessions', { state: 'connected' })).toBe(1)
     expect(sumOf(m, 'gateway_sessions')).toBe(1)
+    // One session: its shard runs a thread, the other shard has none yet (a shard starts with its first session).
+    const mine = String(shardOf(auth.id, 2))
     for (const shard of ['0', '1']) {
       expect(has(m, 'gateway_shard_queue_depth', { shard })).toBe(true)
       expect(has(m, 'gateway_shard_task_wait_seconds', { shard, quantile: '0.99' })).toBe(true)
-      expect(sumOf(m, 'gateway_shard_threads', { shard })).toBe(1)
+      expect(sumOf(m, 'gateway_shard_threads', { shard })).toBe(shard === mine ? 1 : 0)
     }
     expect(sumOf(m, 'gateway_shard_task_run_seconds', { quantile: '0.99' })).toBeGreaterThan(0)
-    for (const thread of ['main', 'shard-0', 'shard-1']) {
+    for (const thread of ['main', `shard-${mine}`]) {
       expect(has(m, 'gateway_event_loop_delay_seconds', { thread, quantile: '0.99' })).toBe(true)
     }
+    expect(has(m, 'gateway_event_loop_delay_seconds', { thread: `shard-${mine === '0' ? 1 : 0}` })).toBe(false)
     expect(has(m, 'process_resident_memory_bytes')).toBe(true)
   }, 180_000)
 })

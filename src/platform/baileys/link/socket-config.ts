@@ -5,7 +5,7 @@
  * M1, M4).
  */
 import makeWASocket, {
-  Browsers, makeCacheableSignalKeyStore, WA_CERT_DETAILS,
+  Browsers, WA_CERT_DETAILS,
   type AuthenticationCreds, type GroupMetadata, type WAMessageKey, type WASocket, type proto,
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
@@ -13,6 +13,7 @@ import type { LinkOptions } from '../../link.js'
 import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
 import { setPlatformSignatureCheck } from '../patches/signature-check.js'
 import { installSignalQueueContext } from '../patches/signal-queue-context.js'
+import { cachedKeyStore } from './key-cache.js'
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
 /** Baileys logs a lot at info, and at debug/trace whole stanzas, decrypted messages and key-store traffic: its child
@@ -51,7 +52,8 @@ export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCre
     // step cost more with each socket; on Node 24 storages live in async context frames and the cost stays flat
     // however many sockets a thread holds (`npm run bench:scale:context`), so no workaround is needed.
     const sock = makeWASocket({
-      auth: { creds, keys: makeCacheableSignalKeyStore(auth.keys, logger) },
+      // our own cache, not Baileys' makeCacheableSignalKeyStore: no pre-keys held after pairing (key-cache.ts)
+      auth: { creds, keys: cachedKeyStore(auth.keys) },
       logger,
       browser: Browsers.macOS('Chrome'),
       syncFullHistory: false,
