@@ -191,7 +191,7 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
         await remove(id, batch => batch.del(k.keys), [k.creds, k.contacts, k.sent])
       },
     }
-    return {
+    const auth: AuthStore = {
       async readCreds() {
         const seal = await sealing.forRead(id)
         const stored = await cmd(['GET', k.creds])
@@ -207,6 +207,8 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
         sentIndexes.delete(id)
       },
     }
+    authIds.set(auth, id)
+    return auth
   }
 
   function contactStore(id: string): ContactStore {
@@ -339,6 +341,10 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
 }
 
 class StaleSessionKey extends Error {}
+
+/** The session each auth store handed out belongs to (the lease guard, cluster/lease-guard.ts, needs it). */
+const authIds = new WeakMap<AuthStore, string>()
+export const sessionIdOf = (auth: AuthStore): string | undefined => authIds.get(auth)
 
 /** The DATA_KEY rules of key-check.ts, on `gw:meta`. */
 async function checkDataKey(conn: RedisConnection, wrap: ValueCipher | undefined): Promise<void> {
