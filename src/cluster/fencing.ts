@@ -43,11 +43,23 @@ export const countFencedWrite = (): void => countInThread('fencedWrites')
 /**
  * The write script. KEYS: lease, epoch, skey, then the keys the ops name (by index into KEYS).
  * ARGV: fenced ('1'/'0'), lease value, epoch, skey check ('0' none, '1' must equal ARGV[5], '2' must be absent),
- * expected skey, then ops: `S k v` SET, `D k` DEL, `H k f v` HSET, `X k f` HDEL.
- * Replies 1, or an error `FENCED <reason>` / `STALEKEY` having written nothing. Every check runs before the
- * first write, and Redis runs a script alone: the batch is all or nothing, and no reader sees half of it.
+ * expected skey, then ops: `S k v` SET, `D k` DEL, `H k f v` HSET, `X k f` HDEL, and `Z n k1..kn`: delete the
+ * session key (KEYS[3]) if none of the n keys exists any more (after the other ops: the key goes with the last row
+ * sealed with it, in the same atomic step).
+ * Replies 1, or an error `FENCED <reason>` / `STALEKEY` having written nothing. Every check (and a pass over the
+ * ops) runs before the first write, and Redis runs a script alone: the batch is all or nothing, and no reader sees
+ * half of it.
  */
 export const WRITE_SCRIPT = luaScript(`
+local width = { S = 3, D = 2, H = 4, X = 3 }
+local i = 6
+while i <= #ARGV do
+  local op = ARGV[i]
+  if op == 'Z' then i = i + 2 + tonumber(ARGV[i + 1])
+  elseif width[op] then i = i + width[op]
+  else return redis.error_reply('bad op') end
+end
+if i ~= #ARGV + 1 then return redis.error_reply('bad op list') end
 if ARGV[1] == '1' then
   if redis.call('GET', KEYS[2]) ~= ARGV[3] then return redis.error_reply('FENCED stale-epoch') end
   if redis.call('GET', KEYS[1]) ~= ARGV[2] then return redis.error_reply('FENCED lease-lost') end
@@ -57,15 +69,23 @@ if ARGV[4] == '1' then
 elseif ARGV[4] == '2' then
   if redis.call('EXISTS', KEYS[3]) == 1 then return redis.error_reply('STALEKEY') end
 end
-local i = 6
+i = 6
 while i <= #ARGV do
   local op = ARGV[i]
-  local k = KEYS[tonumber(ARGV[i + 1])]
-  if op == 'S' then redis.call('SET', k, ARGV[i + 2]); i = i + 3
-  elseif op == 'D' then redis.call('DEL', k); i = i + 2
-  elseif op == 'H' then redis.call('HSET', k, ARGV[i + 2], ARGV[i + 3]); i = i + 4
-  elseif op == 'X' then redis.call('HDEL', k, ARGV[i + 2]); i = i + 3
-  else return redis.error_reply('bad op') end
+  if op == 'Z' then
+    local n = tonumber(ARGV[i + 1])
+    local left = 0
+    for j = 1, n do left = left + redis.call('EXISTS', KEYS[tonumber(ARGV[i + 1 + j])]) end
+    if left == 0 then redis.call('DEL', KEYS[3]) end
+    i = i + 2 + n
+  else
+    local k = KEYS[tonumber(ARGV[i + 1])]
+    if op == 'S' then redis.call('SET', k, ARGV[i + 2])
+    elseif op == 'D' then redis.call('DEL', k)
+    elseif op == 'H' then redis.call('HSET', k, ARGV[i + 2], ARGV[i + 3])
+    else redis.call('HDEL', k, ARGV[i + 2]) end
+    i = i + width[op]
+  end
 end
 return 1
 `)

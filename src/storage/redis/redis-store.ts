@@ -5,7 +5,8 @@
  * store seals them (`sealing.ts`). Every write of a session's rows is one Lua script (`WRITE_SCRIPT`,
  * cluster/fencing.ts): with a `fence`, it first checks the caller's lease and epoch and refuses the whole write
  * with a `FencedWriteError` when they are stale; Baileys' `keys.set()` batch is applied whole or not at all.
- * Resets and deletions (`clear`, `deleteSession`) are not fenced: they only remove.
+ * Resets and deletions (`clear`, `deleteSession`) are one script too, not fenced yet: they only remove, and the
+ * actor that runs them may already have given its lease back.
  *
  * The client is loaded and connected in the background (`connection.ts`); the factory itself is synchronous so it
  * drops in where `openLmdbStore` was. A wrong DATA_KEY (or none, for data written with one) makes every call fail
@@ -73,6 +74,8 @@ class Batch {
   del(key: string): this { this.ops.push('D', this.#key(key)); return this }
   hset(key: string, field: string, value: RedisArg): this { this.ops.push('H', this.#key(key), field, value); return this }
   hdel(key: string, field: string): this { this.ops.push('X', this.#key(key), field); return this }
+  /** Deletes the session key if none of `keys` is left (last op of a removal). */
+  dropKeyUnless(keys: string[]): this { this.ops.push('Z', String(keys.length), ...keys.map(k => this.#key(k))); return this }
   get empty(): boolean { return this.ops.length === 0 }
 }
 
@@ -152,11 +155,9 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
   async function remove(id: string, build: (batch: Batch) => void, keysLeft: string[]): Promise<void> {
     const batch = new Batch(id)
     build(batch)
-    if (wrap) {
-      // The session key goes with the last of its rows: whatever was sealed with it can no longer be read.
-      const left = keysLeft.length ? Number(await cmd(['EXISTS', ...keysLeft])) : 0
-      if (left === 0) batch.del(sessionKeys(id).skey)
-    }
+    // The session key goes with the last of its rows, in the same script: whatever was sealed with it can no
+    // longer be read, and no write can slip in between.
+    if (wrap) batch.dropKeyUnless(keysLeft)
     await apply(batch, undefined, false)
     sealing.forget(id)
   }

@@ -29,7 +29,7 @@ describe('cluster mode: one gateway on Redis', () => {
   let session: Session
   const env = () => ({
     REDIS_URL: redis.url, NODE_ID: 'node-1', DATA_KEY: KEY,
-    CLUSTER_LEASE_TTL_MS: '3000', CLUSTER_RENEW_MS: '1000', RECONNECT_MIN_MS: '200', RECONNECT_MAX_MS: '1000',
+    CLUSTER_LEASE_TTL_MS: '10000', CLUSTER_RENEW_MS: '2000', RECONNECT_MIN_MS: '200', RECONNECT_MAX_MS: '1000',
   })
   const KEY = randomBytes(32).toString('base64')
 

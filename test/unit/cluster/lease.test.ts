@@ -34,9 +34,10 @@ afterEach(async () => {
   await conn.command(['FLUSHALL'])
 })
 
-/** Waits until Redis itself expired the lease (no timing assumed: polls the key). */
-async function untilExpired(id: string): Promise<void> {
-  while (Number(await conn.command(['EXISTS', sessionKeys(id).lease])) === 1) await new Promise(r => setTimeout(r, 20))
+/** Makes Redis itself expire the lease now (as if its TTL ran out while its holder was paused), and waits for it. */
+async function expireNow(id: string): Promise<void> {
+  await conn.command(['PEXPIRE', sessionKeys(id).lease, '1'])
+  while (Number(await conn.command(['EXISTS', sessionKeys(id).lease])) === 1) await new Promise(r => setTimeout(r, 5))
 }
 
 const fencedStore = (fence: Fence): Store => {
@@ -53,40 +54,40 @@ const fencedCount = () => takeThreadCounts().filter(s => s.key === 'fencedWrites
 
 describe('leases', () => {
   it('acquiring bumps the epoch; a second node waits for the expiry, then takes over with a higher epoch', async () => {
-    const first = await acquireLease(conn, 's', 'node-a', 300)
+    const first = await acquireLease(conn, 's', 'node-a', 60_000)
     expect(first).toBe(1)
     expect(text(await conn.command(['GET', sessionKeys('s').lease]))).toBe('node-a|1')
-    const held = await acquireLease(conn, 's', 'node-b', 300).catch((err: unknown) => err)
+    const held = await acquireLease(conn, 's', 'node-b', 60_000).catch((err: unknown) => err)
     expect(held).toBeInstanceOf(LeaseHeldError)
     expect((held as Error).message).toMatch(/node-a/)
-    await untilExpired('s')
-    const second = await acquireLease(conn, 's', 'node-b', 10_000)
+    await expireNow('s')
+    const second = await acquireLease(conn, 's', 'node-b', 60_000)
     expect(second).toBe(2)
     // the old owner can neither extend nor drop the new owner's lease
-    expect(await renewLease(conn, 's', { node: 'node-a', epoch: 1 }, 10_000)).toBe(false)
+    expect(await renewLease(conn, 's', { node: 'node-a', epoch: 1 }, 60_000)).toBe(false)
     expect(await releaseLease(conn, 's', { node: 'node-a', epoch: 1 })).toBe(false)
     expect(text(await conn.command(['GET', sessionKeys('s').lease]))).toBe('node-b|2')
-    expect(await renewLease(conn, 's', { node: 'node-b', epoch: 2 }, 10_000)).toBe(true)
+    expect(await renewLease(conn, 's', { node: 'node-b', epoch: 2 }, 60_000)).toBe(true)
     expect(await releaseLease(conn, 's', { node: 'node-b', epoch: 2 })).toBe(true)
-    expect(await acquireLease(conn, 's', 'node-a', 10_000)).toBe(3) // released: free at once, epoch still grows
+    expect(await acquireLease(conn, 's', 'node-a', 60_000)).toBe(3) // released: free at once, epoch still grows
   })
 
   it('lets the same node name take its own lease over (a restart), with a new epoch', async () => {
-    expect(await acquireLease(conn, 's', 'node-a', 10_000)).toBe(1)
-    expect(await acquireLease(conn, 's', 'node-a', 10_000)).toBe(2)
-    expect(await acquireLease(conn, 's', 'node-a2', 10_000).catch((e: unknown) => e)).toBeInstanceOf(LeaseHeldError)
+    expect(await acquireLease(conn, 's', 'node-a', 60_000)).toBe(1)
+    expect(await acquireLease(conn, 's', 'node-a', 60_000)).toBe(2)
+    expect(await acquireLease(conn, 's', 'node-a2', 60_000).catch((e: unknown) => e)).toBeInstanceOf(LeaseHeldError)
   })
 })
 
 describe('fenced writes', () => {
   it('refuses a write with a stale epoch, counts it, and leaves every key as the new owner wrote it', async () => {
     takeThreadCounts()
-    const epochA = await acquireLease(conn, 's', 'node-a', 200)
+    const epochA = await acquireLease(conn, 's', 'node-a', 60_000)
     const a = fixed({ node: 'node-a', epoch: epochA })
     const storeA = fencedStore(a)
     await storeA.auth('s').keys.set({ session: { x: Buffer.from([1]) } })
-    await untilExpired('s') // node-a is "paused" past its lease
-    const epochB = await acquireLease(conn, 's', 'node-b', 10_000)
+    await expireNow('s') // node-a is "paused" past its lease
+    const epochB = await acquireLease(conn, 's', 'node-b', 60_000)
     const storeB = fencedStore(fixed({ node: 'node-b', epoch: epochB }))
     const credsB = initAuthCreds()
     await storeB.auth('s').writeCreds(credsB)
@@ -110,9 +111,9 @@ describe('fenced writes', () => {
   })
 
   it('refuses a write with the right epoch once the lease is gone (expired, not yet taken)', async () => {
-    const epoch = await acquireLease(conn, 's', 'node-a', 100)
+    const epoch = await acquireLease(conn, 's', 'node-a', 60_000)
     const store = fencedStore(fixed({ node: 'node-a', epoch }))
-    await untilExpired('s')
+    await expireNow('s')
     const err = await Promise.resolve(store.auth('s').keys.set({ session: { x: Buffer.from([1]) } })).catch((e: unknown) => e)
     expect((err as FencedWriteError).reason).toBe('lease-lost')
     expect(Number(await conn.command(['EXISTS', sessionKeys('s').keys]))).toBe(0)
@@ -121,7 +122,7 @@ describe('fenced writes', () => {
 
 describe('LeaseKeeper', () => {
   it('holds, renews and releases; writes through it need the lease', async () => {
-    const keeper = new LeaseKeeper(async () => conn, { node: 'node-a', ttlMs: 10_000, renewMs: 60_000 })
+    const keeper = new LeaseKeeper(async () => conn, { node: 'node-a', ttlMs: 60_000, renewMs: 60_000 })
     cleanups.push(() => keeper.stop())
     const store = fencedStore(keeper)
     await expect(store.auth('s').keys.set({ session: { x: Buffer.from([1]) } })).rejects.toBeInstanceOf(FencedWriteError)
@@ -136,13 +137,13 @@ describe('LeaseKeeper', () => {
   })
 
   it('reports a lease lost when its renewal is refused (taken over), and refuses writes from then on', async () => {
-    const keeper = new LeaseKeeper(async () => conn, { node: 'node-a', ttlMs: 10_000, renewMs: 60_000 })
+    const keeper = new LeaseKeeper(async () => conn, { node: 'node-a', ttlMs: 60_000, renewMs: 60_000 })
     cleanups.push(() => keeper.stop())
     const lost: string[] = []
     keeper.onLost(id => lost.push(id))
     await keeper.acquire('s')
     await conn.command(['DEL', sessionKeys('s').lease]) // as if it expired while node-a was paused
-    await acquireLease(conn, 's', 'node-b', 10_000)
+    await acquireLease(conn, 's', 'node-b', 60_000)
     await keeper.renewAll()
     expect(lost).toEqual(['s'])
     expect(keeper.held()).toEqual([])
