@@ -9,6 +9,7 @@ import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
 import { DATA_KEY_FORMAT, isDataKey } from './storage/data-key.js'
 import { ConfigError, describeConfigIssues } from './config-error.js'
+import { leaseMargin } from './cluster/deadline.js'
 
 const int = (def: number, min = 0) => z.coerce.number({ error: 'expected an integer' })
   .int({ error: 'expected an integer' }).min(min, { error: `expected an integer >= ${min}` }).default(def)
@@ -219,6 +220,20 @@ const schema = z.object({
   RESTORE_CONCURRENCY: int(25, 1),
   /** How long one restoring session may hold its slot while its link is still connecting. */
   RESTORE_SLOT_MS: int(10_000, 1),
+  /**
+   * Cluster mode (README: Cluster mode): the registry, credentials, Signal keys and contacts live in this Redis
+   * (`redis://` or `rediss://`) instead of lmdb under DATA_DIR, and the process holds a lease per session.
+   */
+  REDIS_URL: z.preprocess(v => (v === '' ? undefined : v), z.string().url()
+    .refine(u => /^rediss?:\/\//.test(u), 'expected a redis:// or rediss:// URL').optional()),
+  /** This process's name in the leases it holds; unique per process. Default: the host name. */
+  NODE_ID: z.string().default(os.hostname())
+    .refine(v => /^[A-Za-z0-9._:-]{1,100}$/.test(v), 'expected 1-100 letters, digits, dots, dashes, underscores or colons'),
+  /** How long a session's lease lives without renewal (a dead node's sessions wait this long), and how often a
+   * node renews its leases. A node stops a session's link once TTL minus a margin (3 s, or TTL/5) passed since
+   * the last renewal it sent that succeeded. */
+  CLUSTER_LEASE_TTL_MS: int(15_000, 500),
+  CLUSTER_RENEW_MS: int(5_000, 50),
 })
 
 export type Config = z.infer<typeof schema>
@@ -230,5 +245,11 @@ export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape)
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env)
   if (!parsed.success) throw new ConfigError(describeConfigIssues(parsed.error.issues, env))
+  const { CLUSTER_LEASE_TTL_MS: ttl, CLUSTER_RENEW_MS: renew } = parsed.data
+  // A renewal must be able to land (twice) before the deadline that stops the node's links.
+  if (renew * 2 > ttl - leaseMargin(ttl)) {
+    throw new ConfigError(`invalid setting CLUSTER_RENEW_MS: expected at most half of CLUSTER_LEASE_TTL_MS minus its ` +
+      `margin (${Math.floor((ttl - leaseMargin(ttl)) / 2)} ms), got ${JSON.stringify(env.CLUSTER_RENEW_MS ?? String(renew))}`)
+  }
   return parsed.data
 }

@@ -32,6 +32,11 @@ export const THREAD_COUNTERS = {
     help: 'Platform connections re-opened after a drop (each backoff-scheduled attempt)',
     labelNames: [],
   },
+  fencedWrites: {
+    name: 'gateway_cluster_fenced_writes_refused_total',
+    help: 'Cluster mode: session writes refused because this node no longer held the session\'s lease with its epoch',
+    labelNames: [],
+  },
 } as const satisfies Record<string, { name: string; help: string; labelNames: readonly string[] }>
 
 export type ThreadCounterKey = keyof typeof THREAD_COUNTERS

@@ -82,14 +82,14 @@ function authStore(dbs: Dbs, id: string): AuthStore {
       return out
     },
     // One lmdb transaction per call: Baileys commits a whole key transaction with one set(), all or nothing.
+    // Values are encoded before the transaction: lmdb-js commits what a callback wrote before it threw.
     async set(data: SignalDataSet) {
+      const rows = Object.entries(data).flatMap(([type, entries]) => Object.entries(entries ?? {})
+        .map(([keyId, value]) => [signalKey(id, type, keyId), value === null || value === undefined ? undefined : encodeValue(value)] as const))
       await committed(dbs.root.transaction(() => {
-        for (const [type, entries] of Object.entries(data)) {
-          for (const [keyId, value] of Object.entries(entries ?? {})) {
-            const key = signalKey(id, type, keyId)
-            if (value === null || value === undefined) dbs.keys.removeSync(key)
-            else dbs.keys.putSync(key, encodeValue(value))
-          }
+        for (const [key, text] of rows) {
+          if (text === undefined) dbs.keys.removeSync(key)
+          else dbs.keys.putSync(key, text)
         }
       }))
     },

@@ -17,7 +17,7 @@ import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
 import { GatewayError, sessionsFull } from '../../protocol/errors.js'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
 import { compactStore } from '../../storage/compaction.js'
-import { openLmdbStore } from '../../storage/lmdb-store.js'
+import { openStore } from '../../storage/open-store.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
@@ -82,13 +82,13 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const { config, logger } = options
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
-  if (ownsStore) {
+  if (ownsStore && !config.REDIS_URL) {
     // Before any thread maps the file: drops the pages deleted and reset sessions left behind (storage/compaction.ts).
     const compaction = await compactStore(config.DATA_DIR)
     if (compaction.compacted) log.info(compaction, 'storage compacted: removed sessions left no bytes behind')
     else if (compaction.reason === 'in use by another process') log.warn('storage not compacted: another process has DATA_DIR open')
   }
-  const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY })
+  const store = options.store ?? openStore(config, config.DATA_DIR, log).store // lmdb, or Redis with REDIS_URL
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)

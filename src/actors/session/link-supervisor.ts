@@ -70,7 +70,9 @@ export class LinkSupervisor {
     try {
       auth = await this.#runGuard.authForLink()
     } catch (err) {
-      log.error({ err }, 'could not read the session\'s run marker')
+      // cluster mode (cluster/lease-guard.ts): another process owns the session; try again after the backoff
+      if ((err as { code?: unknown }).code === 'LEASE_HELD') log.warn((err as Error).message)
+      else log.error({ err }, 'could not read the session\'s run marker')
       if (generation === this.#generation) this.scheduleReconnect()
       return
     }

@@ -6,7 +6,8 @@
  */
 import { BroadcastChannel, workerData } from 'node:worker_threads'
 import { toWireError } from '../../protocol/errors.js'
-import { openLmdbStore } from '../../storage/lmdb-store.js'
+import { openStore } from '../../storage/open-store.js'
+import { withLeases } from '../../cluster/lease-guard.js'
 import { ShardHost } from './shard-host.js'
 import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
@@ -23,7 +24,9 @@ const logger = createRootLogger(data.config.LOG_LEVEL, data.config.LOG_FORMAT ==
 process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
 process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
 
-const store = openLmdbStore(data.dataDir, { dataKey: data.config.DATA_KEY })
+// lmdb, or with REDIS_URL Redis plus the keeper of this shard's session leases (cluster/lease-guard.ts)
+const { store, leases } = openStore(data.config, data.dataDir, logger)
+const loadPlatform = platformLoader({ linkModule: data.linkModule, sandboxUrl: data.config.SANDBOX_URL, logger })
 const publisher = new SnapshotPublisher(data.channelName)
 const host = new ShardHost({
   shard: data.shard,
@@ -33,7 +36,7 @@ const host = new ShardHost({
   logger,
   publisher,
   // the platform's own patches (e.g. libsignal's console) are installed when its module loads, before any link
-  loadPlatform: platformLoader({ linkModule: data.linkModule, sandboxUrl: data.config.SANDBOX_URL, logger }),
+  loadPlatform: leases ? withLeases(loadPlatform, leases, logger) : loadPlatform,
   media: new MediaSlots({
     perShard: data.config.MEDIA_SENDS_PER_SHARD, perProcess: data.config.MEDIA_SENDS_PER_PROCESS, shared: data.mediaSlots,
   }),
@@ -77,6 +80,7 @@ async function closeThread(): Promise<void> {
   publisher.close()
   telemetry.stop()
   await closeThreadMediaPool()
+  leases?.stop()
   await store.close()
 }
 

@@ -1,0 +1,69 @@
+/**
+ * @module cluster/lease-guard
+ * Cluster mode on a shard thread: a session's links run only under its lease. Wraps the platform the shard's
+ * actors use (actors/session/deps.ts `ShardPlatform`) so that, without touching the actors:
+ *   - before each link opens (the run guard's `authForLink`), the thread acquires the session's lease (or renews
+ *     the one it holds); a lease held by another node fails the open, and the actor retries after its backoff;
+ *   - when the keeper reports the lease lost (renewal refused, deadline passed, a write fenced), the session's
+ *     link is closed WITHOUT logging out, and its close is reported as a lost connection, so the actor tries again
+ *     later, which needs the lease again;
+ *   - a clean stop (the run guard's `release`) releases the lease after the run marker is written.
+ */
+import type { Logger } from 'pino'
+import type { LinkOptions } from '../platform/link.js'
+import type { ShardPlatform } from '../actors/session/deps.js'
+import { sessionIdOf } from '../storage/redis/redis-store.js'
+import type { LeaseKeeper } from './lease.js'
+
+export function withLeases(load: () => Promise<ShardPlatform>, keeper: LeaseKeeper, logger: Logger): () => Promise<ShardPlatform> {
+  let pending: Promise<ShardPlatform> | undefined
+  return () => (pending ??= load().then(platform => guarded(platform, keeper, logger)))
+}
+
+function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): ShardPlatform {
+  return {
+    ...platform,
+    createRunGuard(auth, log) {
+      const inner = platform.createRunGuard(auth, log)
+      const id = sessionIdOf(auth)
+      if (id === undefined) throw new Error('cluster mode needs the Redis store\'s auth stores')
+      return {
+        async authForLink() {
+          await keeper.acquire(id)
+          return inner.authForLink()
+        },
+        async release() {
+          try {
+            await inner.release()
+          } finally {
+            await keeper.release(id)
+          }
+        },
+      }
+    },
+    createLink(options: LinkOptions) {
+      let lost = false
+      let stopListening = () => undefined as unknown
+      const link = platform.createLink({
+        ...options,
+        events: {
+          ...options.events,
+          close(reason, detail) {
+            stopListening()
+            // our own close after a lost lease is a lost connection to the actor: it retries, under a lease again
+            if (lost && reason === 'closed-by-us') options.events.close('connection-lost', 'the session\'s lease was lost')
+            else options.events.close(reason, detail)
+          },
+        },
+      })
+      stopListening = keeper.onLost(id => {
+        if (id !== options.id || lost) return
+        lost = true
+        stopListening()
+        ;(logger.child({ session: id })).warn('lease lost: closing the link (no logout); it reopens only under the lease again')
+        void link.close().catch(() => undefined)
+      })
+      return link
+    },
+  }
+}

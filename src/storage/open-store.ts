@@ -1,0 +1,36 @@
+/**
+ * @module storage/open-store
+ * Which engine a process (main thread or shard thread) stores in: lmdb under DATA_DIR by default; with REDIS_URL,
+ * Redis (`redis/redis-store.ts`), and then the thread also gets the `LeaseKeeper` that holds its sessions' leases
+ * and fences every write of their rows (cluster/lease.ts). The Redis client is only loaded in that case.
+ */
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
+import { LeaseKeeper } from '../cluster/lease.js'
+import { openLmdbStore } from './lmdb-store.js'
+import { openRedisStore } from './redis/redis-store.js'
+import type { Store } from './types.js'
+
+type StoreConfig = Pick<Config, 'DATA_KEY' | 'REDIS_URL' | 'NODE_ID' | 'CLUSTER_LEASE_TTL_MS' | 'CLUSTER_RENEW_MS'>
+
+export interface OpenedStore {
+  store: Store
+  /** Cluster mode only: the leases of this thread's sessions. */
+  leases: LeaseKeeper | undefined
+}
+
+export function openStore(config: StoreConfig, dataDir: string, logger?: Logger): OpenedStore {
+  if (!config.REDIS_URL) return { store: openLmdbStore(dataDir, { dataKey: config.DATA_KEY }), leases: undefined }
+  let lastError = ''
+  const onError = (err: unknown) => {
+    // node-redis retries by itself; say so once per distinct failure, not on every retry
+    const message = err instanceof Error ? err.message : String(err)
+    if (message !== lastError) logger?.warn({ err }, 'Redis connection error')
+    lastError = message
+  }
+  const leases: LeaseKeeper = new LeaseKeeper(() => store.connection(), {
+    node: config.NODE_ID, ttlMs: config.CLUSTER_LEASE_TTL_MS, renewMs: config.CLUSTER_RENEW_MS, onRenewError: onError,
+  })
+  const store = openRedisStore(config.REDIS_URL, { dataKey: config.DATA_KEY, fence: leases, onError })
+  return { store, leases }
+}

@@ -1,0 +1,36 @@
+/**
+ * @module storage/redis/keys
+ * The Redis key schema. Everything one session owns sits under `gw:{<id>}:…`: the braces are a hash tag, so all of
+ * a session's keys live in one Redis Cluster slot and one Lua script may touch them together. Shared keys:
+ * `gw:sessions` (the registry: a hash, field = session id) and `gw:meta` (the DATA_KEY check marker).
+ *
+ *   gw:{id}:lease     "<node>|<epoch>", PX = lease TTL (src/cluster/lease.ts)
+ *   gw:{id}:epoch     fencing epoch, INCR on every acquisition
+ *   gw:{id}:creds     Baileys credentials (one value)
+ *   gw:{id}:keys      hash: Signal keys, field `<type>\0<keyId>` (hidden with DATA_KEY)
+ *   gw:{id}:contacts  hash: address book, field = contact id (hidden with DATA_KEY)
+ *   gw:{id}:sent      hash: sent messages kept for retry receipts, field = message id (hidden with DATA_KEY)
+ *   gw:{id}:skey      with DATA_KEY: the session's own key, sealed with DATA_KEY (storage/session-keys.ts)
+ */
+export const REGISTRY_KEY = 'gw:sessions'
+export const META_KEY = 'gw:meta'
+
+const tag = (id: string): string => `gw:{${id}}`
+
+export const sessionKeys = (id: string) => ({
+  lease: `${tag(id)}:lease`,
+  epoch: `${tag(id)}:epoch`,
+  creds: `${tag(id)}:creds`,
+  keys: `${tag(id)}:keys`,
+  contacts: `${tag(id)}:contacts`,
+  sent: `${tag(id)}:sent`,
+  skey: `${tag(id)}:skey`,
+})
+
+export type SessionKeyNames = ReturnType<typeof sessionKeys>
+
+/** The keys that hold a session's data (what a delete or a migration copies), lease and epoch excluded. */
+export const dataKeysOf = (id: string): string[] => {
+  const k = sessionKeys(id)
+  return [k.creds, k.keys, k.contacts, k.sent, k.skey]
+}

@@ -1,0 +1,69 @@
+/**
+ * A real `redis-server` (Debian's package, as `.ci/run` installs it) for one test file or test: its own free port
+ * on loopback, its own temp folder, AOF on (everysec, as the README advises), stopped and removed afterwards.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server'
+
+export interface RedisServer {
+  url: string
+  port: number
+  dir: string
+  stop(): Promise<void>
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as net.AddressInfo
+  server.close()
+  await once(server, 'close')
+  return port
+}
+
+export async function startRedisServer(): Promise<RedisServer> {
+  if (!fs.existsSync(REDIS_SERVER)) throw new Error(`${REDIS_SERVER} not found: install Debian's redis-server (.ci/run does)`)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-redis-'))
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort()
+    const child: ChildProcess = spawn(REDIS_SERVER, [
+      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes',
+      '--appendfsync', 'everysec', '--daemonize', 'no', '--protected-mode', 'yes',
+    ], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout!.on('data', (b: Buffer) => { out += b.toString() })
+    child.stderr!.on('data', (b: Buffer) => { out += b.toString() })
+    const ready = await new Promise<boolean>(resolve => {
+      const check = () => { if (out.includes('Ready to accept connections')) { cleanup(); resolve(true) } }
+      const onExit = () => { cleanup(); resolve(false) }
+      const cleanup = () => { child.stdout!.off('data', check); child.off('exit', onExit) }
+      child.stdout!.on('data', check)
+      child.once('exit', onExit)
+      check()
+    })
+    if (!ready) {
+      if (attempt < 3 && out.includes('Address already in use')) continue
+      fs.rmSync(dir, { recursive: true, force: true })
+      throw new Error(`redis-server did not start:\n${out}`)
+    }
+    return {
+      url: `redis://127.0.0.1:${port}`,
+      port,
+      dir,
+      async stop() {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM')
+          await once(child, 'exit')
+        }
+        fs.rmSync(dir, { recursive: true, force: true })
+      },
+    }
+  }
+}

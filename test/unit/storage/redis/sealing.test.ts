@@ -1,0 +1,142 @@
+/**
+ * @module test/unit/storage/redis/sealing
+ * DATA_KEY on Redis: every raw byte Redis holds (key names, hash fields, values) shows no credential, no Signal
+ * key, no contact name or number and no sent text; a wrong key, a missing key, or a key on data written without one
+ * is refused with a clear message; a sealed value moved to another row does not open; deleting a session leaves none
+ * of its data behind (its own key goes too). Without DATA_KEY the store reads and writes in the clear, like lmdb.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { initAuthCreds, proto } from '@whiskeysockets/baileys'
+import { openRedisStore, hashEntries } from '../../../../src/storage/redis/redis-store.js'
+import { connectRedis, type RedisConnection } from '../../../../src/storage/redis/connection.js'
+import { sessionKeys } from '../../../../src/storage/redis/keys.js'
+import { KEY_MISSING, WRONG_KEY } from '../../../../src/storage/key-check.js'
+import { DataKeyError } from '../../../../src/storage/data-key.js'
+import type { Store } from '../../../../src/storage/types.js'
+import { startRedisServer, type RedisServer } from '../../../support/redis-server.js'
+
+let redis: RedisServer
+let raw: RedisConnection
+beforeAll(async () => {
+  redis = await startRedisServer()
+  raw = await connectRedis(redis.url)
+})
+afterAll(async () => {
+  await raw?.close()
+  await redis?.stop()
+})
+const stores: Store[] = []
+const open = (dataKey?: string) => {
+  const store = openRedisStore(redis.url, { dataKey })
+  stores.push(store)
+  return store
+}
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close()
+  await raw.command(['FLUSHALL'])
+})
+
+const KEY = randomBytes(32).toString('base64')
+const CONTACT = { id: '15550009876@s.whatsapp.net', name: 'Zebediah Quux', phone: '15550009876' }
+const TEXT = 'meet me at the quayside at nine'
+
+async function fill(store: Store, id = 's1') {
+  const creds = initAuthCreds()
+  await store.putSession({ id, secretHash: 'f'.repeat(64), createdAt: 1, qrDeadline: null })
+  await store.auth(id).writeCreds(creds)
+  await store.auth(id).keys.set({
+    'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
+    session: { [`${CONTACT.phone}.0`]: Buffer.from('signal session record') },
+    'app-state-sync-key': { k1: proto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from([9, 9]) }) },
+  })
+  await store.contacts(id).upsert([CONTACT])
+  await store.sentMessages(id, { maxAgeMs: 60_000, maxMessages: 10 }).put('3EB0SECRETMSGID', {
+    message: proto.Message.encode({ conversation: TEXT }).finish(), chats: [CONTACT.id], sentAt: Date.now(),
+  })
+  return creds
+}
+
+/** Everything Redis holds, as one buffer: key names, hash fields and values, string values. */
+async function dump(): Promise<Buffer> {
+  const parts: Buffer[] = []
+  const keys = (await raw.command(['KEYS', '*'])) as Buffer[]
+  for (const key of keys) {
+    parts.push(key)
+    const type = String(await raw.command(['TYPE', key.toString()]))
+    if (type === 'string') parts.push((await raw.command(['GET', key.toString()])) as Buffer)
+    else if (type === 'hash') for (const [f, v] of hashEntries(await raw.command(['HGETALL', key.toString()]))) parts.push(Buffer.from(f), v)
+    else throw new Error(`unexpected ${type} at ${key.toString()}`)
+  }
+  return Buffer.concat(parts)
+}
+
+function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
+  const keys = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private]
+  return [
+    ...keys.map(k => Buffer.from(k)),
+    ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
+    Buffer.from(creds.advSecretKey), Buffer.from(CONTACT.name), Buffer.from(CONTACT.phone), Buffer.from(TEXT),
+    Buffer.from('3EB0SECRETMSGID'), Buffer.from('signal session record'), Buffer.from('f'.repeat(64)),
+  ]
+}
+
+describe('Redis store with DATA_KEY', () => {
+  it('keeps nothing in the clear: no secret, number, name, text or key id anywhere in Redis', async () => {
+    const store = open(KEY)
+    const creds = await fill(store)
+    const all = await dump()
+    expect(all.length).toBeGreaterThan(500)
+    for (const secret of secretsOf(creds)) expect(all.includes(secret), secret.toString()).toBe(false)
+    // and it all reads back
+    expect((await store.auth('s1').readCreds())!.registrationId).toBe(creds.registrationId)
+    expect(await store.contacts('s1').all()).toEqual([CONTACT])
+    expect(Object.keys(await store.auth('s1').keys.get('session', [`${CONTACT.phone}.0`]))).toHaveLength(1)
+  })
+
+  it('without DATA_KEY keeps values readable, as lmdb does without it', async () => {
+    const store = open()
+    await fill(store)
+    expect((await dump()).includes(Buffer.from(CONTACT.name))).toBe(true)
+    expect(await store.contacts('s1').all()).toEqual([CONTACT])
+  })
+
+  it('refuses a wrong key, a missing key, and a key on data written without one', async () => {
+    await fill(open(KEY))
+    const refusal = async (store: Store) => store.listSessions().then(() => undefined, (err: unknown) => err)
+    const wrong = await refusal(open(randomBytes(32).toString('hex')))
+    expect(wrong).toBeInstanceOf(DataKeyError)
+    expect((wrong as Error).message).toBe(WRONG_KEY.replace('DATA_DIR', 'Redis'))
+    const missing = await refusal(open())
+    expect((missing as Error).message).toBe(KEY_MISSING.replace('DATA_DIR', 'Redis'))
+    await raw.command(['FLUSHALL'])
+    await fill(open())
+    const onPlain = await refusal(open(KEY))
+    expect(onPlain).toBeInstanceOf(DataKeyError)
+    expect((onPlain as Error).message).toMatch(/written without DATA_KEY/)
+  })
+
+  it('does not read a sealed value moved onto another session', async () => {
+    const store = open(KEY)
+    await fill(store, 'a')
+    await fill(store, 'b')
+    const creds = (await raw.command(['GET', sessionKeys('a').creds])) as Buffer
+    await raw.command(['SET', sessionKeys('b').creds, creds])
+    await expect(store.auth('b').readCreds()).rejects.toThrow(/failed authentication/)
+  })
+
+  it('deletes every key of a deleted session, its own key included, and keeps the others', async () => {
+    const store = open(KEY)
+    await fill(store, 'gone')
+    await fill(store, 'kept')
+    await store.deleteSession('gone')
+    const names = ((await raw.command(['KEYS', '*'])) as Buffer[]).map(String)
+    expect(names.filter(n => n.includes('{gone}'))).toEqual([])
+    expect(names).toContain(sessionKeys('kept').skey)
+    expect(await store.contacts('kept').all()).toEqual([CONTACT])
+    // a reset removes the key too once nothing is left sealed with it
+    await store.auth('kept').clear()
+    await store.contacts('kept').clear()
+    expect(((await raw.command(['KEYS', '*'])) as Buffer[]).map(String).filter(n => n.includes('{kept}'))).toEqual([])
+  })
+})
