@@ -35,11 +35,17 @@ async function round(store: Store): Promise<{ setUs: number; getUs: number }> {
 const dirs = [mkdtempSync(path.join(os.tmpdir(), 'bench-plain-')), mkdtempSync(path.join(os.tmpdir(), 'bench-sealed-'))]
 const plain = openLmdbStore(dirs[0]!)
 const sealed = openLmdbStore(dirs[1]!, { dataKey: randomBytes(32).toString('base64') })
-const results = { plain: { set: [] as number[], get: [] as number[] }, sealed: { set: [] as number[], get: [] as number[] } }
+const results = {
+  plain: { set: [] as number[], get: [] as number[] },
+  sealed: { set: [] as number[], get: [] as number[] },
+}
 await round(plain) // warm-up: JIT, lmdb maps
 await round(sealed)
 for (let r = 0; r < ROUNDS; r++) {
-  for (const [name, store] of [['plain', plain], ['sealed', sealed]] as const) {
+  for (const [name, store] of [
+    ['plain', plain],
+    ['sealed', sealed],
+  ] as const) {
     const { setUs, getUs } = await round(store)
     results[name].set.push(setUs)
     results[name].get.push(getUs)

@@ -66,42 +66,54 @@ interface Burst {
   p99Ms: number
 }
 
-async function burst(gatewayUrl: string, sandboxUrl: string, pid: number, sessions: BenchSession[], to: (k: number) => string, tag: string): Promise<Burst> {
+async function burst(
+  gatewayUrl: string,
+  sandboxUrl: string,
+  pid: number,
+  sessions: BenchSession[],
+  to: (k: number) => string,
+  tag: string,
+): Promise<Burst> {
   const sent = new Map<string, string[]>()
   const latencies: number[] = []
   let other = 0
   const c0 = cpuSeconds(pid)
   const t0 = performance.now()
   const end = t0 + SEND_S * 1000
-  await Promise.all(Array.from({ length: LOOPS }, async (_, k) => {
-    const s = sessions[k]!
-    const phone = to(k)
-    for (let i = 0; performance.now() < end; i++) {
-      const started = performance.now()
-      const res = await fetch(`${gatewayUrl}/message`, {
-        method: 'POST', headers: { ...headersOf(s), 'content-type': 'application/json' },
-        body: JSON.stringify({ phone, type: 'text', text: `lean ${tag} ${k}.${i}` }),
-      }).catch(() => undefined)
-      if (res?.status !== 200) {
-        other++
-        await res?.arrayBuffer()
-        await sleep(0.05)
-        continue
+  await Promise.all(
+    Array.from({ length: LOOPS }, async (_, k) => {
+      const s = sessions[k]!
+      const phone = to(k)
+      for (let i = 0; performance.now() < end; i++) {
+        const started = performance.now()
+        const res = await fetch(`${gatewayUrl}/message`, {
+          method: 'POST',
+          headers: { ...headersOf(s), 'content-type': 'application/json' },
+          body: JSON.stringify({ phone, type: 'text', text: `lean ${tag} ${k}.${i}` }),
+        }).catch(() => undefined)
+        if (res?.status !== 200) {
+          other++
+          await res?.arrayBuffer()
+          await sleep(0.05)
+          continue
+        }
+        const { messageId } = (await res.json()) as { messageId: string }
+        latencies.push(performance.now() - started)
+        sent.set(phone, [...(sent.get(phone) ?? []), messageId])
       }
-      const { messageId } = await res.json() as { messageId: string }
-      latencies.push(performance.now() - started)
-      sent.set(phone, [...(sent.get(phone) ?? []), messageId])
-    }
-  }))
+    }),
+  )
   const seconds = (performance.now() - t0) / 1000
   await sleep(TAIL_S)
   const cpuMs = (cpuSeconds(pid) - c0) * 1000
   const ok = latencies.length
   let delivered = 0
-  for (const deadline = Date.now() + ARRIVE_WAIT_S * 1000; ;) {
+  for (const deadline = Date.now() + ARRIVE_WAIT_S * 1000; ; ) {
     delivered = 0
     for (const [phone, ids] of sent) {
-      const inbox = await (await fetch(`${sandboxUrl}/accounts/${phone}/inbox`)).json() as { messages?: { id: string }[] }
+      const inbox = (await (await fetch(`${sandboxUrl}/accounts/${phone}/inbox`)).json()) as {
+        messages?: { id: string }[]
+      }
       const got = new Set((inbox.messages ?? []).map(m => m.id))
       delivered += ids.filter(id => got.has(id)).length
     }
@@ -109,8 +121,14 @@ async function burst(gatewayUrl: string, sandboxUrl: string, pid: number, sessio
     await sleep(2)
   }
   return {
-    okPerS: ok / seconds, ok, other, delivered, lost: ok - delivered, cpuMsPerDelivered: delivered ? cpuMs / delivered : NaN,
-    p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99),
+    okPerS: ok / seconds,
+    ok,
+    other,
+    delivered,
+    lost: ok - delivered,
+    cpuMsPerDelivered: delivered ? cpuMs / delivered : NaN,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
   }
 }
 
@@ -121,45 +139,122 @@ const commit = (() => {
     return '?'
   }
 })()
-const report = new BenchReport('lean', { sessions: N, concurrency: CONCURRENCY, loops: LOOPS, sendSeconds: SEND_S, commit, node: process.version })
+const report = new BenchReport('lean', {
+  sessions: N,
+  concurrency: CONCURRENCY,
+  loops: LOOPS,
+  sendSeconds: SEND_S,
+  commit,
+  node: process.version,
+})
 longHint('200 sessions')
 const env = { SEND_RATE_PER_SECOND: '0', SEND_BURST: '100000', LOG_LEVEL: 'warn' }
-await withWorld('lean', env, async ({ gateway, sandbox }) => {
-  const pid = gateway.child.pid!
-  await sleep(BASE_WAIT_S)
-  const rss0 = await meanRss(pid)
-  console.log(`  RSS at 0 sessions: ${round(rss0, 1)} MB`)
-  const idle0 = IDLE0_S > 0 ? await idleCpu(pid, IDLE0_S) : NaN
-  console.log(`  idle CPU at 0 sessions: ${round(idle0)} %`)
+await withWorld(
+  'lean',
+  env,
+  async ({ gateway, sandbox }) => {
+    const pid = gateway.child.pid!
+    await sleep(BASE_WAIT_S)
+    const rss0 = await meanRss(pid)
+    console.log(`  RSS at 0 sessions: ${round(rss0, 1)} MB`)
+    const idle0 = IDLE0_S > 0 ? await idleCpu(pid, IDLE0_S) : NaN
+    console.log(`  idle CPU at 0 sessions: ${round(idle0)} %`)
 
-  const t0 = performance.now()
-  const sessions = await pairSessions({ gatewayUrl: gateway.url, sandboxUrl: sandbox.url, count: N, concurrency: CONCURRENCY, phoneBase: 15550300000 })
-  const pairS = (performance.now() - t0) / 1000
-  console.log(`  paired ${N} in ${round(pairS)} s; settling ${SETTLE_S} s`)
-  await sleep(SETTLE_S)
-  const rssN = await meanRss(pid)
-  const perSession = (rssN - rss0) / N
-  console.log(`  RSS with ${N} idle: ${round(rssN, 1)} MB (${round(perSession, 3)} MB per session)`)
-  const idleN = await idleCpu(pid, IDLE_S)
-  console.log(`  idle CPU with ${N} connected: ${round(idleN)} %`)
+    const t0 = performance.now()
+    const sessions = await pairSessions({
+      gatewayUrl: gateway.url,
+      sandboxUrl: sandbox.url,
+      count: N,
+      concurrency: CONCURRENCY,
+      phoneBase: 15550300000,
+    })
+    const pairS = (performance.now() - t0) / 1000
+    console.log(`  paired ${N} in ${round(pairS)} s; settling ${SETTLE_S} s`)
+    await sleep(SETTLE_S)
+    const rssN = await meanRss(pid)
+    const perSession = (rssN - rss0) / N
+    console.log(`  RSS with ${N} idle: ${round(rssN, 1)} MB (${round(perSession, 3)} MB per session)`)
+    const idleN = await idleCpu(pid, IDLE_S)
+    console.log(`  idle CPU with ${N} connected: ${round(idleN)} %`)
 
-  const distinct = await burst(gateway.url, sandbox.url, pid, sessions, k => String(DISTINCT_BASE + k), 'distinct')
-  console.log(`  to ${LOOPS} contacts: ${round(distinct.okPerS, 0)} 2xx/s, ${round(distinct.cpuMsPerDelivered, 3)} ms CPU per delivered, ${distinct.lost} lost`)
-  const one = await burst(gateway.url, sandbox.url, pid, sessions, () => ONE_CONTACT, 'one')
-  console.log(`  to one contact: ${round(one.okPerS, 0)} 2xx/s, ${round(one.cpuMsPerDelivered, 3)} ms CPU per delivered, ${one.lost} lost`)
-  const rssAfter = await meanRss(pid)
+    const distinct = await burst(gateway.url, sandbox.url, pid, sessions, k => String(DISTINCT_BASE + k), 'distinct')
+    console.log(
+      `  to ${LOOPS} contacts: ${round(distinct.okPerS, 0)} 2xx/s, ${round(distinct.cpuMsPerDelivered, 3)} ms CPU per delivered, ${distinct.lost} lost`,
+    )
+    const one = await burst(gateway.url, sandbox.url, pid, sessions, () => ONE_CONTACT, 'one')
+    console.log(
+      `  to one contact: ${round(one.okPerS, 0)} 2xx/s, ${round(one.cpuMsPerDelivered, 3)} ms CPU per delivered, ${one.lost} lost`,
+    )
+    const rssAfter = await meanRss(pid)
 
-  const burstDetail = (b: Burst) => `${LOOPS} closed loops, ${SEND_S} s; ${b.ok} 2xx, ${b.other} other, ${b.delivered} found in the inboxes; latency p50 ${round(b.p50Ms, 0)} ms, p99 ${round(b.p99Ms, 0)} ms`
-  report.add({ figure: 'RSS with 0 sessions', value: rss0, unit: 'MB', detail: `VmRSS of the gateway process, mean of 5 samples, ${BASE_WAIT_S} s after start` })
-  report.add({ figure: `RSS growth per idle session, N=${N}`, value: perSession, unit: 'MB', detail: `(RSS with ${N} idle − RSS with 0) ÷ ${N}, ${SETTLE_S} s after the last pairing` })
-  report.add({ figure: 'idle CPU with 0 sessions', value: idle0, unit: '% of a core', detail: `utime+stime over ${IDLE0_S} s` })
-  report.add({ figure: `idle CPU with ${N} sessions connected`, value: idleN, unit: '% of a core', detail: `utime+stime over ${IDLE_S} s` })
-  report.add({ figure: `time to pair ${N} sessions, ${CONCURRENCY} at a time`, value: pairS, unit: 's', detail: 'POST /session → QR → sandbox scan → isConnected, for all' })
-  report.add({ figure: `gateway CPU per delivered text, ${LOOPS} senders → ${LOOPS} contacts`, value: distinct.cpuMsPerDelivered, unit: 'ms', detail: burstDetail(distinct) })
-  report.add({ figure: `gateway CPU per delivered text, ${LOOPS} senders → one contact`, value: one.cpuMsPerDelivered, unit: 'ms', detail: burstDetail(one) })
-  report.add({ figure: `2xx/s, ${LOOPS} senders → ${LOOPS} contacts`, value: distinct.okPerS, unit: '/s', detail: burstDetail(distinct) })
-  report.add({ figure: `2xx/s, ${LOOPS} senders → one contact`, value: one.okPerS, unit: '/s', detail: burstDetail(one) })
-  report.add({ figure: '2xx sends not found in the recipient\'s inbox', value: distinct.lost + one.lost, unit: 'messages', goal: '0', met: distinct.lost + one.lost === 0, detail: `of ${distinct.ok + one.ok}` })
-  report.add({ figure: 'RSS after the two send bursts', value: rssAfter, unit: 'MB', detail: 'mean of 5 samples' })
-}, [], undefined, { sandboxNice: 19 })
+    const burstDetail = (b: Burst) =>
+      `${LOOPS} closed loops, ${SEND_S} s; ${b.ok} 2xx, ${b.other} other, ${b.delivered} found in the inboxes; latency p50 ${round(b.p50Ms, 0)} ms, p99 ${round(b.p99Ms, 0)} ms`
+    report.add({
+      figure: 'RSS with 0 sessions',
+      value: rss0,
+      unit: 'MB',
+      detail: `VmRSS of the gateway process, mean of 5 samples, ${BASE_WAIT_S} s after start`,
+    })
+    report.add({
+      figure: `RSS growth per idle session, N=${N}`,
+      value: perSession,
+      unit: 'MB',
+      detail: `(RSS with ${N} idle − RSS with 0) ÷ ${N}, ${SETTLE_S} s after the last pairing`,
+    })
+    report.add({
+      figure: 'idle CPU with 0 sessions',
+      value: idle0,
+      unit: '% of a core',
+      detail: `utime+stime over ${IDLE0_S} s`,
+    })
+    report.add({
+      figure: `idle CPU with ${N} sessions connected`,
+      value: idleN,
+      unit: '% of a core',
+      detail: `utime+stime over ${IDLE_S} s`,
+    })
+    report.add({
+      figure: `time to pair ${N} sessions, ${CONCURRENCY} at a time`,
+      value: pairS,
+      unit: 's',
+      detail: 'POST /session → QR → sandbox scan → isConnected, for all',
+    })
+    report.add({
+      figure: `gateway CPU per delivered text, ${LOOPS} senders → ${LOOPS} contacts`,
+      value: distinct.cpuMsPerDelivered,
+      unit: 'ms',
+      detail: burstDetail(distinct),
+    })
+    report.add({
+      figure: `gateway CPU per delivered text, ${LOOPS} senders → one contact`,
+      value: one.cpuMsPerDelivered,
+      unit: 'ms',
+      detail: burstDetail(one),
+    })
+    report.add({
+      figure: `2xx/s, ${LOOPS} senders → ${LOOPS} contacts`,
+      value: distinct.okPerS,
+      unit: '/s',
+      detail: burstDetail(distinct),
+    })
+    report.add({
+      figure: `2xx/s, ${LOOPS} senders → one contact`,
+      value: one.okPerS,
+      unit: '/s',
+      detail: burstDetail(one),
+    })
+    report.add({
+      figure: "2xx sends not found in the recipient's inbox",
+      value: distinct.lost + one.lost,
+      unit: 'messages',
+      goal: '0',
+      met: distinct.lost + one.lost === 0,
+      detail: `of ${distinct.ok + one.ok}`,
+    })
+    report.add({ figure: 'RSS after the two send bursts', value: rssAfter, unit: 'MB', detail: 'mean of 5 samples' })
+  },
+  [],
+  undefined,
+  { sandboxNice: 19 },
+)
 report.finish()

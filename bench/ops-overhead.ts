@@ -20,7 +20,7 @@ const headers = { id: 'bench-id', 'session-id': 'bench-secret' }
 
 const cpuOf = async (child: ChildProcess): Promise<number> => {
   child.send('cpu')
-  const [usage] = await once(child, 'message') as [NodeJS.CpuUsage]
+  const [usage] = (await once(child, 'message')) as [NodeJS.CpuUsage]
   return usage.user + usage.system
 }
 
@@ -28,7 +28,9 @@ const cpuOf = async (child: ChildProcess): Promise<number> => {
 async function measure(mode: 'on' | 'off'): Promise<number> {
   const port = await freePort()
   const child = fork(path.join(import.meta.dirname, 'fixtures/ops-server.ts'), [], {
-    execArgv: ['--import', 'tsx'], env: { ...process.env, PORT: String(port), OPS: mode }, stdio: 'ignore',
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, PORT: String(port), OPS: mode },
+    stdio: 'ignore',
   })
   await once(child, 'message')
   const url = `http://127.0.0.1:${port}/session`
@@ -39,7 +41,8 @@ async function measure(mode: 'on' | 'off'): Promise<number> {
   const cpu = (await cpuOf(child)) - before
   child.send('stop')
   await once(child, 'exit')
-  if (result.errors + result.non2xx > 0) throw new Error(`${result.errors + result.non2xx} failed requests (ops ${mode})`)
+  if (result.errors + result.non2xx > 0)
+    throw new Error(`${result.errors + result.non2xx} failed requests (ops ${mode})`)
   return cpu / result.requests
 }
 

@@ -18,21 +18,34 @@ const here = import.meta.dirname
 const NOT_BENCHES = new Set(['run-all', 'many-sessions'])
 
 const wanted = process.argv.slice(2).filter(a => !a.startsWith('--'))
-const benches = readdirSync(here).filter(f => f.endsWith('.ts')).map(f => f.slice(0, -3))
-  .filter(n => !NOT_BENCHES.has(n) && (wanted.length === 0 || wanted.includes(n))).sort()
+const benches = readdirSync(here)
+  .filter(f => f.endsWith('.ts'))
+  .map(f => f.slice(0, -3))
+  .filter(n => !NOT_BENCHES.has(n) && (wanted.length === 0 || wanted.includes(n)))
+  .sort()
 if (wanted.length && benches.length !== wanted.length) {
-  throw new Error(`unknown bench in ${wanted.join(', ')}; known: ${readdirSync(here).filter(f => f.endsWith('.ts')).join(', ')}`)
+  throw new Error(
+    `unknown bench in ${wanted.join(', ')}; known: ${readdirSync(here)
+      .filter(f => f.endsWith('.ts'))
+      .join(', ')}`,
+  )
 }
 
 console.log(`${isLong ? 'long' : 'short'} runs of: ${benches.join(', ')}`)
-if (!isLong) console.log('(short defaults; `npm run bench -- --long` runs the issue\'s full sizes)')
+if (!isLong) console.log("(short defaults; `npm run bench -- --long` runs the issue's full sizes)")
 const failed: string[] = []
 for (const name of benches) {
   console.log(`\n=== ${name} ===`)
   const started = Date.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, `${name}.ts`), ...(isLong ? ['--long'] : [])], { stdio: 'inherit' })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(here, `${name}.ts`), ...(isLong ? ['--long'] : [])],
+    { stdio: 'inherit' },
+  )
   const code = await new Promise<number | null>(resolve => child.on('exit', resolve))
-  console.log(`=== ${name}: ${code === 0 ? 'done' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(0)} s ===`)
+  console.log(
+    `=== ${name}: ${code === 0 ? 'done' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(0)} s ===`,
+  )
   if (code !== 0) failed.push(name)
 }
 

@@ -25,7 +25,9 @@ async function child(stores: number): Promise<number> {
   const keys: SignalKeyStore = { get: async () => ({}), set: async () => {} }
   for (let i = 0; i < stores; i++) {
     const store = addTransactionCapability(keys, logger, { maxCommitRetries: 1, delayBetweenTriesMs: 0 })
-    await store.transaction(async () => { await store.set({ 'sender-key-memory': { [`k${i}`]: {} } }) }, `k${i}`)
+    await store.transaction(async () => {
+      await store.set({ 'sender-key-memory': { [`k${i}`]: {} } })
+    }, `k${i}`)
   }
   const steps = stepsFor(stores)
   const nsPerStep: number[] = []
@@ -33,7 +35,7 @@ async function child(stores: number): Promise<number> {
     const t = process.cpuUsage()
     for (let i = 0; i < steps; i++) await Promise.resolve(i)
     const used = process.cpuUsage(t)
-    nsPerStep.push((used.user + used.system) * 1000 / steps)
+    nsPerStep.push(((used.user + used.system) * 1000) / steps)
   }
   return median(nsPerStep)
 }
@@ -50,7 +52,12 @@ if (process.argv[2] === '--child') {
   report.add({ figure: 'one async step with no Baileys key store', value: base, unit: 'ns' })
   for (const k of counts.filter(k => k > 0)) {
     const cost = measure(k)
-    report.add({ figure: `one async step with ${k} Baileys key stores, a storage each`, value: cost, unit: 'ns', detail: `${(cost / base).toFixed(1)}× the cost with none` })
+    report.add({
+      figure: `one async step with ${k} Baileys key stores, a storage each`,
+      value: cost,
+      unit: 'ns',
+      detail: `${(cost / base).toFixed(1)}× the cost with none`,
+    })
   }
   report.finish()
 }

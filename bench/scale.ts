@@ -28,9 +28,11 @@ const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length)
   let next = 0
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!)
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!)
+    }),
+  )
   return out
 }
 
@@ -45,25 +47,32 @@ async function connectedCount(gw: GatewayProcess, fleet: FleetSession[], failure
 }
 
 /** Every sender sends `count` texts one after another (each answered after the server ack), all senders at once. */
-async function sendBurst(gw: GatewayProcess, senders: FleetSession[], count: number): Promise<{ ok: number; failed: number }> {
+async function sendBurst(
+  gw: GatewayProcess,
+  senders: FleetSession[],
+  count: number,
+): Promise<{ ok: number; failed: number }> {
   let ok = 0
   let failed = 0
-  await Promise.all(senders.map(async s => {
-    for (let i = 0; i < count; i++) {
-      const res = await fetch(`${gw.url}/message`, {
-        method: 'POST', headers: { ...sessionHeaders(s), 'content-type': 'application/json' },
-        body: JSON.stringify({ phone: PEER, type: 'text', text: `load ${i}` }),
-      }).catch(() => undefined)
-      if (res?.status === 200) ok++
-      else failed++
-      await res?.arrayBuffer()
-    }
-  }))
+  await Promise.all(
+    senders.map(async s => {
+      for (let i = 0; i < count; i++) {
+        const res = await fetch(`${gw.url}/message`, {
+          method: 'POST',
+          headers: { ...sessionHeaders(s), 'content-type': 'application/json' },
+          body: JSON.stringify({ phone: PEER, type: 'text', text: `load ${i}` }),
+        }).catch(() => undefined)
+        if (res?.status === 200) ok++
+        else failed++
+        await res?.arrayBuffer()
+      }
+    }),
+  )
   return { ok, failed }
 }
 
 async function sandboxStat(url: string, name: string): Promise<number> {
-  const stats = await (await fetch(`${url}/stats`)).json() as Record<string, number>
+  const stats = (await (await fetch(`${url}/stats`)).json()) as Record<string, number>
   return stats[name] ?? 0
 }
 
@@ -86,7 +95,14 @@ async function untilConnected(gw: GatewayProcess, fleet: FleetSession[], timeout
     if (connected === fleet.length) break
     await sleep(1000)
   }
-  return { seconds: (performance.now() - t0) / 1000, connected, probeFailures, probeMaxMs, polls, pollFailures: pollFailures.count }
+  return {
+    seconds: (performance.now() - t0) / 1000,
+    connected,
+    probeFailures,
+    probeMaxMs,
+    polls,
+    pollFailures: pollFailures.count,
+  }
 }
 
 // The fleet: `few` = the senders alone in a gateway of their own; `many` = N sessions in one gateway, the first
@@ -94,12 +110,29 @@ async function untilConnected(gw: GatewayProcess, fleet: FleetSession[], timeout
 const cache = new FleetCache(`scale-${N}-${SENDERS}`)
 process.env.SANDBOX_STATE_FILE = cache.stateFile // startSandbox's child inherits it
 const sandbox = await startSandbox()
-const envFor = (part: string) => ({ SANDBOX_URL: sandbox.url, DATA_DIR: cache.dataDir(part), SESSION_CREATE_PER_MINUTE: '0' })
-const pairAll = (gw: GatewayProcess, count: number, phoneBase: number) => pairFleet({
-  gatewayUrl: gw.url, sandboxUrl: sandbox.url, count, concurrency: PAIR_CONCURRENCY, phoneBase,
-  onPaired: (done, total) => { if (done % 100 === 0) log(`  paired ${done}/${total}`) },
+const envFor = (part: string) => ({
+  SANDBOX_URL: sandbox.url,
+  DATA_DIR: cache.dataDir(part),
+  SESSION_CREATE_PER_MINUTE: '0',
 })
-const report = new BenchReport('scale', { sessions: N, senders: SENDERS, sendsPerSender: SENDS, idleSeconds: IDLE_SECONDS, cachedFleet: cache.reused })
+const pairAll = (gw: GatewayProcess, count: number, phoneBase: number) =>
+  pairFleet({
+    gatewayUrl: gw.url,
+    sandboxUrl: sandbox.url,
+    count,
+    concurrency: PAIR_CONCURRENCY,
+    phoneBase,
+    onPaired: (done, total) => {
+      if (done % 100 === 0) log(`  paired ${done}/${total}`)
+    },
+  })
+const report = new BenchReport('scale', {
+  sessions: N,
+  senders: SENDERS,
+  sendsPerSender: SENDS,
+  idleSeconds: IDLE_SECONDS,
+  cachedFleet: cache.reused,
+})
 let gateway: GatewayProcess | undefined
 
 try {
@@ -113,7 +146,9 @@ try {
   await sleep(10_000 + IDLE_SECONDS * 1000)
   const rssFew = rssMb(gateway.child.pid!)
   const alone = await measureCpu(gateway.child.pid!, () => sendBurst(gateway!, few, SENDS))
-  log(`${SENDERS} connected: ${alone.result.ok} sends in ${alone.wall.toFixed(1)} s, ${(alone.cpu / alone.result.ok * 1000).toFixed(1)} ms CPU each`)
+  log(
+    `${SENDERS} connected: ${alone.result.ok} sends in ${alone.wall.toFixed(1)} s, ${((alone.cpu / alone.result.ok) * 1000).toFixed(1)} ms CPU each`,
+  )
   await gateway.stop()
 
   // 2. the big fleet in one gateway
@@ -134,7 +169,9 @@ try {
   // 3. the same burst with the whole fleet connected; count logged-in connections that end meanwhile
   const endedBefore = await sandboxStat(sandbox.url, 'loginsEnded')
   const crowded = await measureCpu(gateway.child.pid!, () => sendBurst(gateway!, senders, SENDS))
-  log(`${N} connected: ${crowded.result.ok} sends in ${crowded.wall.toFixed(1)} s, ${(crowded.cpu / crowded.result.ok * 1000).toFixed(1)} ms CPU each`)
+  log(
+    `${N} connected: ${crowded.result.ok} sends in ${crowded.wall.toFixed(1)} s, ${((crowded.cpu / crowded.result.ok) * 1000).toFixed(1)} ms CPU each`,
+  )
   await sleep(KEEPALIVE_WINDOW_MS) // a starved keep-alive shows up to 35 s later
   const lost = (await sandboxStat(sandbox.url, 'loginsEnded')) - endedBefore
   const heldAfterBurst = await connectedCount(gateway, fleet)
@@ -153,17 +190,66 @@ try {
 
   const perSendFew = alone.cpu / alone.result.ok
   const perSendMany = crowded.cpu / crowded.result.ok
-  const idlePerSend = idleCores * crowded.wall / crowded.result.ok // the keep-alive share of the burst's CPU
-  report.add({ figure: 'connected, idle sessions held by one gateway process', value: held, unit: 'sessions', goal: '2,000', met: held >= 2000, detail: `${heldAfterBurst} still connected after the send burst` })
+  const idlePerSend = (idleCores * crowded.wall) / crowded.result.ok // the keep-alive share of the burst's CPU
+  report.add({
+    figure: 'connected, idle sessions held by one gateway process',
+    value: held,
+    unit: 'sessions',
+    goal: '2,000',
+    met: held >= 2000,
+    detail: `${heldAfterBurst} still connected after the send burst`,
+  })
   const perSession = (rssAll - rssFew) / (N - SENDERS)
-  report.add({ figure: 'gateway memory per connected idle session', value: perSession, unit: 'MB', goal: '≤ 3 MB', met: perSession <= 3, detail: `RSS ${rssFew.toFixed(0)} MB (gateway with ${SENDERS}) → ${rssAll.toFixed(0)} MB (with ${N})` })
-  report.add({ figure: `CPU of the idle gateway holding ${N} connected sessions`, value: idleCores, unit: 'cores', goal: '≤ 0.5', met: idleCores <= 0.5, detail: `${IDLE_SECONDS} s of keep-alives only` })
+  report.add({
+    figure: 'gateway memory per connected idle session',
+    value: perSession,
+    unit: 'MB',
+    goal: '≤ 3 MB',
+    met: perSession <= 3,
+    detail: `RSS ${rssFew.toFixed(0)} MB (gateway with ${SENDERS}) → ${rssAll.toFixed(0)} MB (with ${N})`,
+  })
+  report.add({
+    figure: `CPU of the idle gateway holding ${N} connected sessions`,
+    value: idleCores,
+    unit: 'cores',
+    goal: '≤ 0.5',
+    met: idleCores <= 0.5,
+    detail: `${IDLE_SECONDS} s of keep-alives only`,
+  })
   const rate = alone.result.ok / alone.wall
-  report.add({ figure: `text sends per second, ${SENDERS} sessions sending at once`, value: rate, unit: 'sends/s', goal: '≥ 130', met: rate >= 130, detail: `${SENDERS} connected; ${(crowded.result.ok / crowded.wall).toFixed(0)} sends/s with ${N} connected; failed ${alone.result.failed + crowded.result.failed}` })
+  report.add({
+    figure: `text sends per second, ${SENDERS} sessions sending at once`,
+    value: rate,
+    unit: 'sends/s',
+    goal: '≥ 130',
+    met: rate >= 130,
+    detail: `${SENDERS} connected; ${(crowded.result.ok / crowded.wall).toFixed(0)} sends/s with ${N} connected; failed ${alone.result.failed + crowded.result.failed}`,
+  })
   const ratio = perSendMany / perSendFew
-  report.add({ figure: `CPU per send with ${N} connected ÷ with ${SENDERS} connected`, value: ratio, unit: 'ratio', goal: '≤ 1.5', met: ratio <= 1.5, detail: `${(perSendFew * 1000).toFixed(1)} → ${(perSendMany * 1000).toFixed(1)} ms per send; ${((perSendMany - idlePerSend) / perSendFew).toFixed(2)} without the idle fleet's keep-alive CPU` })
-  report.add({ figure: `gateway restart with ${N} connected → all connected again`, value: restartSeconds, unit: 's', goal: '≤ 60 s', met: back.connected === N && restartSeconds <= 60, detail: `${back.connected}/${N} connected; API answering ${answeringSeconds.toFixed(1)} s after the old process exited; from then until all were back, probe GET /session: ${back.probeFailures} failed, slowest ${back.probeMaxMs.toFixed(0)} ms; ${back.pollFailures} of ${back.polls} GET /session polls of the whole fleet failed; gateway CPU ${restartCpu.toFixed(0)} s (${(restartCpu / N * 1000).toFixed(0)} ms a session); first start: ${cold.seconds.toFixed(0)} s` })
-  report.add({ figure: `sessions that lose their connection while ${SENDERS} others send, ${N} connected`, value: lost, unit: 'sessions', goal: '0', met: lost === 0, detail: `logged-in connections the sandbox saw end during the burst and ${KEEPALIVE_WINDOW_MS / 1000} s after` })
+  report.add({
+    figure: `CPU per send with ${N} connected ÷ with ${SENDERS} connected`,
+    value: ratio,
+    unit: 'ratio',
+    goal: '≤ 1.5',
+    met: ratio <= 1.5,
+    detail: `${(perSendFew * 1000).toFixed(1)} → ${(perSendMany * 1000).toFixed(1)} ms per send; ${((perSendMany - idlePerSend) / perSendFew).toFixed(2)} without the idle fleet's keep-alive CPU`,
+  })
+  report.add({
+    figure: `gateway restart with ${N} connected → all connected again`,
+    value: restartSeconds,
+    unit: 's',
+    goal: '≤ 60 s',
+    met: back.connected === N && restartSeconds <= 60,
+    detail: `${back.connected}/${N} connected; API answering ${answeringSeconds.toFixed(1)} s after the old process exited; from then until all were back, probe GET /session: ${back.probeFailures} failed, slowest ${back.probeMaxMs.toFixed(0)} ms; ${back.pollFailures} of ${back.polls} GET /session polls of the whole fleet failed; gateway CPU ${restartCpu.toFixed(0)} s (${((restartCpu / N) * 1000).toFixed(0)} ms a session); first start: ${cold.seconds.toFixed(0)} s`,
+  })
+  report.add({
+    figure: `sessions that lose their connection while ${SENDERS} others send, ${N} connected`,
+    value: lost,
+    unit: 'sessions',
+    goal: '0',
+    met: lost === 0,
+    detail: `logged-in connections the sandbox saw end during the burst and ${KEEPALIVE_WINDOW_MS / 1000} s after`,
+  })
   report.finish()
 } catch (err) {
   console.error(gateway?.output().slice(-6000))

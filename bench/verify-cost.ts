@@ -39,14 +39,38 @@ function timeVerify(runs: number, verify: (s: ReturnType<typeof sample>) => bool
 const report = new BenchReport('verify-cost', { runs: RUNS, jsRuns: JS_RUNS })
 timeVerify(50, s => checkedVerify(s.key, s.message, s.signature)) // warm up JIT and OpenSSL
 const native = timeVerify(RUNS, s => checkedVerify(s.key, s.message, s.signature))
-const pureJs = timeVerify(JS_RUNS, s => verifySignature(Buffer.concat([Buffer.from([5]), s.key]), s.message, s.signature))
+const pureJs = timeVerify(JS_RUNS, s =>
+  verifySignature(Buffer.concat([Buffer.from([5]), s.key]), s.message, s.signature),
+)
 const nativeMs = median(native)
 const jsMs = median(pureJs)
-report.add({ figure: 'one signature check, native (gateway), median', value: nativeMs * 1000, unit: 'µs', detail: `${RUNS} keys` })
+report.add({
+  figure: 'one signature check, native (gateway), median',
+  value: nativeMs * 1000,
+  unit: 'µs',
+  detail: `${RUNS} keys`,
+})
 report.add({ figure: 'one signature check, native (gateway), p99', value: percentile(native, 0.99) * 1000, unit: 'µs' })
-report.add({ figure: 'one signature check, libsignal pure JS, median', value: jsMs, unit: 'ms', detail: `${JS_RUNS} keys` })
-report.add({ figure: 'check cost per connection (2 checks), native', value: nativeMs * CHECKS_PER_CONNECTION * 1000, unit: 'µs' })
-report.add({ figure: 'check cost per pairing (3 checks), native', value: nativeMs * CHECKS_PER_PAIRING * 1000, unit: 'µs' })
-report.add({ figure: 'check cost per connection (2 checks), if pure JS', value: jsMs * CHECKS_PER_CONNECTION, unit: 'ms' })
+report.add({
+  figure: 'one signature check, libsignal pure JS, median',
+  value: jsMs,
+  unit: 'ms',
+  detail: `${JS_RUNS} keys`,
+})
+report.add({
+  figure: 'check cost per connection (2 checks), native',
+  value: nativeMs * CHECKS_PER_CONNECTION * 1000,
+  unit: 'µs',
+})
+report.add({
+  figure: 'check cost per pairing (3 checks), native',
+  value: nativeMs * CHECKS_PER_PAIRING * 1000,
+  unit: 'µs',
+})
+report.add({
+  figure: 'check cost per connection (2 checks), if pure JS',
+  value: jsMs * CHECKS_PER_CONNECTION,
+  unit: 'ms',
+})
 report.add({ figure: 'pure JS ÷ native, per check', value: jsMs / nativeMs, unit: '×' })
 report.finish()

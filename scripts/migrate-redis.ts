@@ -7,7 +7,8 @@
 import { parseArgs } from 'node:util'
 import { migrateLmdbToRedis } from '../src/storage/redis/migrate.js'
 
-const USAGE = 'usage: npm run migrate:redis -- --data-dir DIR [--redis-url redis://host:port] (DATA_KEY from the environment)'
+const USAGE =
+  'usage: npm run migrate:redis -- --data-dir DIR [--redis-url redis://host:port] (DATA_KEY from the environment)'
 
 try {
   const { values } = parseArgs({
@@ -22,7 +23,9 @@ try {
   if (!dataDir || !redisUrl) throw new Error(`${!dataDir ? '--data-dir' : '--redis-url'} is missing; ${USAGE}`)
   const dataKey = process.env.DATA_KEY || undefined
   const result = await migrateLmdbToRedis({ dataDir, redisUrl, dataKey, log: line => console.log(line) })
-  console.log(`migrated ${result.copied.length} sessions (${result.rows} rows), skipped ${result.skipped.length} already in Redis`)
+  console.log(
+    `migrated ${result.copied.length} sessions (${result.rows} rows), skipped ${result.skipped.length} already in Redis`,
+  )
   process.exit(0)
 } catch (err) {
   console.error(`migration failed: ${err instanceof Error ? err.message : String(err)}`)

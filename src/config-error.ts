@@ -30,7 +30,9 @@ export function describeConfigIssues(issues: readonly z.core.$ZodIssue[], env: N
   const parts = issues.map(issue => {
     const key = String(issue.path[0] ?? '?')
     // secrets are never echoed, not even to stderr
-    const got = SECRET_SETTINGS.has(key) ? `a value of ${String(env[key] ?? '').length} characters` : JSON.stringify(env[key] ?? '')
+    const got = SECRET_SETTINGS.has(key)
+      ? `a value of ${String(env[key] ?? '').length} characters`
+      : JSON.stringify(env[key] ?? '')
     return `invalid setting ${key}: ${expectation(issue)}, got ${got}`
   })
   return parts.join('; ')

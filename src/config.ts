@@ -11,10 +11,17 @@ import { DATA_KEY_FORMAT, isDataKey } from './storage/data-key.js'
 import { ConfigError, describeConfigIssues } from './config-error.js'
 import { leaseMargin } from './cluster/deadline.js'
 
-const int = (def: number, min = 0) => z.coerce.number({ error: 'expected an integer' })
-  .int({ error: 'expected an integer' }).min(min, { error: `expected an integer >= ${min}` }).default(def)
+const int = (def: number, min = 0) =>
+  z.coerce
+    .number({ error: 'expected an integer' })
+    .int({ error: 'expected an integer' })
+    .min(min, { error: `expected an integer >= ${min}` })
+    .default(def)
 const bool = (def: boolean) =>
-  z.enum(['true', 'false', '1', '0']).default(def ? 'true' : 'false').transform(v => v === 'true' || v === '1')
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(def ? 'true' : 'false')
+    .transform(v => v === 'true' || v === '1')
 
 /** TRUST_PROXY as express takes it: a boolean, a hop count, or the list as written. */
 function trustProxyValue(v: string): boolean | number | string {
@@ -58,10 +65,15 @@ function isSandboxUrlSafe(value: string): boolean {
 }
 
 /** A bearer token: long, and one word (`Bearer <token>` can never carry whitespace, so such a token never matches). */
-const bearerToken = () => z.preprocess(v => (v === '' ? undefined : v), z.string()
-  .min(16, 'must be at least 16 characters (use a long random value)')
-  .refine(v => !/\s/.test(v), 'must not contain whitespace (a bearer token is one word)')
-  .optional())
+const bearerToken = () =>
+  z.preprocess(
+    v => (v === '' ? undefined : v),
+    z
+      .string()
+      .min(16, 'must be at least 16 characters (use a long random value)')
+      .refine(v => !/\s/.test(v), 'must not contain whitespace (a bearer token is one word)')
+      .optional(),
+  )
 
 /** A list express could not compile (`10.0.0.0/33`, `proxy.local`) stops the start, as any bad setting does. */
 function isTrustProxyList(v: string): boolean {
@@ -80,7 +92,9 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   /** The platform sandbox instead of the platform: http on loopback (127.0.0.0/8, ::1, localhost) or https only. */
-  SANDBOX_URL: z.string().url()
+  SANDBOX_URL: z
+    .string()
+    .url()
     .refine(isSandboxUrlSafe, 'expected http on a loopback address (127.0.0.0/8, ::1, localhost) or an https URL')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -93,7 +107,11 @@ const schema = z.object({
    * `https://gateway.example.com`); unset = the address the API caller used (its Host header, and X-Forwarded-*
    * when TRUST_PROXY believes the proxy).
    */
-  PUBLIC_URL: z.string().url().refine(u => /^https?:\/\//.test(u), 'must be an http or https URL').optional(),
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .refine(u => /^https?:\/\//.test(u), 'must be an http or https URL')
+    .optional(),
   /** Worker threads hosting session actors; a session always lives on the same one. */
   SHARDS: int(Math.max(2, os.availableParallelism()), 1),
   /**
@@ -117,7 +135,9 @@ const schema = z.object({
    * is the client), true (the left-most X-Forwarded-For), a hop count, or a comma list of addresses, subnets and
    * the names loopback, linklocal, uniquelocal.
    */
-  TRUST_PROXY: z.string().default('false')
+  TRUST_PROXY: z
+    .string()
+    .default('false')
     .refine(isTrustProxyList, 'expected true, false, a hop count, or a comma list of addresses or subnets')
     .transform(trustProxyValue),
   /**
@@ -143,7 +163,15 @@ const schema = z.object({
    * DNS for media URLs (src/media/media-resolver.ts): c-ares, off the thread pool file I/O shares. Servers as
    * `ip` or `ip:port`, comma-separated (empty: the system's), a time-out per look-up, and look-ups in flight per thread.
    */
-  MEDIA_DNS_SERVERS: z.string().default('').transform(v => v.split(',').map(s => s.trim()).filter(Boolean))
+  MEDIA_DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform(v =>
+      v
+        .split(',')
+        .map(s => s.trim())
+        .filter(Boolean),
+    )
     .refine(isDnsServerList, 'expected a comma list of ip or ip:port'),
   MEDIA_DNS_TIMEOUT_MS: int(5_000, 1),
   MEDIA_DNS_MAX_IN_FLIGHT: int(64, 1),
@@ -224,11 +252,22 @@ const schema = z.object({
    * Cluster mode (README: Cluster mode): the registry, credentials, Signal keys and contacts live in this Redis
    * (`redis://` or `rediss://`) instead of lmdb under DATA_DIR, and the process holds a lease per session.
    */
-  REDIS_URL: z.preprocess(v => (v === '' ? undefined : v), z.string().url()
-    .refine(u => /^rediss?:\/\//.test(u), 'expected a redis:// or rediss:// URL').optional()),
+  REDIS_URL: z.preprocess(
+    v => (v === '' ? undefined : v),
+    z
+      .string()
+      .url()
+      .refine(u => /^rediss?:\/\//.test(u), 'expected a redis:// or rediss:// URL')
+      .optional(),
+  ),
   /** This process's name in the leases it holds; unique per process. Default: the host name. */
-  NODE_ID: z.string().default(os.hostname())
-    .refine(v => /^[A-Za-z0-9._:-]{1,100}$/.test(v), 'expected 1-100 letters, digits, dots, dashes, underscores or colons'),
+  NODE_ID: z
+    .string()
+    .default(os.hostname())
+    .refine(
+      v => /^[A-Za-z0-9._:-]{1,100}$/.test(v),
+      'expected 1-100 letters, digits, dots, dashes, underscores or colons',
+    ),
   /** How long a session's lease lives without renewal (a dead node's sessions wait this long), and how often a
    * node renews its leases. A node stops a session's link once TTL minus a margin (3 s, or TTL/5) passed since
    * the last renewal it sent that succeeded. */
@@ -248,8 +287,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { CLUSTER_LEASE_TTL_MS: ttl, CLUSTER_RENEW_MS: renew } = parsed.data
   // A renewal must be able to land (twice) before the deadline that stops the node's links.
   if (renew * 2 > ttl - leaseMargin(ttl)) {
-    throw new ConfigError(`invalid setting CLUSTER_RENEW_MS: expected at most half of CLUSTER_LEASE_TTL_MS minus its ` +
-      `margin (${Math.floor((ttl - leaseMargin(ttl)) / 2)} ms), got ${JSON.stringify(env.CLUSTER_RENEW_MS ?? String(renew))}`)
+    throw new ConfigError(
+      `invalid setting CLUSTER_RENEW_MS: expected at most half of CLUSTER_LEASE_TTL_MS minus its ` +
+        `margin (${Math.floor((ttl - leaseMargin(ttl)) / 2)} ms), got ${JSON.stringify(env.CLUSTER_RENEW_MS ?? String(renew))}`,
+    )
   }
   return parsed.data
 }

@@ -18,6 +18,8 @@ export function createRootLogger(level: string, pretty: boolean): Logger {
     level,
     // `session-id` headers, credentials, keys, QR strings and message text (src/security/log-redaction.ts)
     redact: logRedaction,
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
+    ...(pretty
+      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } }
+      : {}),
   })
 }

@@ -31,8 +31,10 @@ void sweepStaleMediaDirs().then(swept => {
 
 // Worker threads log like this thread; they cannot tell whether stdout is a terminal, so they get the answer.
 // A DATA_KEY that does not fit the DATA_DIR fails here, before any session starts.
-const system = await createShardedSessionSystem({ config: { ...config, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' }, logger })
-  .catch(startupFailed)
+const system = await createShardedSessionSystem({
+  config: { ...config, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' },
+  logger,
+}).catch(startupFailed)
 const app = createApp({ system, config, logger })
 installTestHooks(config, system, logger)
 const server = createHttpServer(app)

@@ -6,14 +6,18 @@
  */
 import type { Config } from './config.js'
 
-export function startupWarnings(config: Pick<Config, 'MEDIA_ALLOW_PRIVATE_URLS' | 'VERIFY_PLATFORM_SIGNATURES'>): string[] {
+export function startupWarnings(
+  config: Pick<Config, 'MEDIA_ALLOW_PRIVATE_URLS' | 'VERIFY_PLATFORM_SIGNATURES'>,
+): string[] {
   const warnings: string[] = []
   if (config.MEDIA_ALLOW_PRIVATE_URLS) {
     warnings.push('MEDIA_ALLOW_PRIVATE_URLS=true: media URLs may reach loopback and private addresses (SSRF guard off)')
   }
   if (!config.VERIFY_PLATFORM_SIGNATURES) {
-    warnings.push('VERIFY_PLATFORM_SIGNATURES=false: the platform\'s certificate chain and the phone\'s account '
-      + 'signature are not checked (a man in the middle could pose as the platform)')
+    warnings.push(
+      "VERIFY_PLATFORM_SIGNATURES=false: the platform's certificate chain and the phone's account " +
+        'signature are not checked (a man in the middle could pose as the platform)',
+    )
   }
   return warnings
 }

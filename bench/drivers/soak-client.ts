@@ -37,29 +37,54 @@ export interface SoakCounts {
   clearFailureSamples: string[]
 }
 
-export type SoakMessage = { kind: 'progress'; counts: SoakCounts } | { kind: 'done'; counts: SoakCounts; acked: { id: string; peer: string }[] }
+export type SoakMessage =
+  | { kind: 'progress'; counts: SoakCounts }
+  | { kind: 'done'; counts: SoakCounts; acked: { id: string; peer: string }[] }
 
 const spec = await new Promise<SoakSpec>(resolve => process.once('message', m => resolve(m as SoakSpec)))
 // Enough sockets for every session's timers at once; keep-alive like a real client's, but idle sockets dropped well
 // before the server's 5 s keep-alive timeout, so a reused socket is never one the server is closing.
 const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 2_000, keepAliveMaxTimeout: 2_000 })
-const counts: SoakCounts = { requests: 0, ok: 0, backPressure: 0, sendsAcked: 0, sendsFailedClearly: 0, otherFailedClearly: 0, unexpected: 0, seenDisconnected: 0, unexpectedSamples: [], clearFailureSamples: [] }
+const counts: SoakCounts = {
+  requests: 0,
+  ok: 0,
+  backPressure: 0,
+  sendsAcked: 0,
+  sendsFailedClearly: 0,
+  otherFailedClearly: 0,
+  unexpected: 0,
+  seenDisconnected: 0,
+  unexpectedSamples: [],
+  clearFailureSamples: [],
+}
 const acked: { id: string; peer: string }[] = []
-const note = (list: string[], what: string) => { if (list.length < 20 && !list.includes(what)) list.push(what) }
+const note = (list: string[], what: string) => {
+  if (list.length < 20 && !list.includes(what)) list.push(what)
+}
 const end = Date.now() + spec.seconds * 1000
 
 type Answer = { status: number; body: any } | { error: string }
-async function call(method: 'GET' | 'POST', route: string, s: SoakSpec['sessions'][number], body?: unknown): Promise<Answer> {
+async function call(
+  method: 'GET' | 'POST',
+  route: string,
+  s: SoakSpec['sessions'][number],
+  body?: unknown,
+): Promise<Answer> {
   counts.requests++
   try {
     const res = await request(`${spec.gatewayUrl}${route}`, {
-      method, dispatcher,
+      method,
+      dispatcher,
       headers: { id: s.id, 'session-id': s.sessionId, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     })
     const text = await res.body.text()
     let parsed: unknown
-    try { parsed = JSON.parse(text) } catch { parsed = text }
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      parsed = text
+    }
     return { status: res.statusCode, body: parsed }
   } catch (err) {
     return { error: (err as Error).message }
@@ -67,14 +92,28 @@ async function call(method: 'GET' | 'POST', route: string, s: SoakSpec['sessions
 }
 
 const isClearError = (a: { status: number; body: any }) =>
-  typeof a.body === 'object' && a.body !== null && a.body.statusCode === a.status && typeof a.body.message === 'string'
-  && a.body.message.length > 0 && a.body.message !== 'internal server error'
+  typeof a.body === 'object' &&
+  a.body !== null &&
+  a.body.statusCode === a.status &&
+  typeof a.body.message === 'string' &&
+  a.body.message.length > 0 &&
+  a.body.message !== 'internal server error'
 
 /** Common outcomes: true when the answer is a 2xx the caller should inspect further. */
 function classify(route: string, a: Answer): a is { status: number; body: any } {
-  if ('error' in a) { counts.unexpected++; note(counts.unexpectedSamples, `${route}: ${a.error}`); return false }
-  if (a.status >= 200 && a.status < 300) { counts.ok++; return true }
-  if ((a.status === 429 || a.status === 503) && isClearError(a)) { counts.backPressure++; return false }
+  if ('error' in a) {
+    counts.unexpected++
+    note(counts.unexpectedSamples, `${route}: ${a.error}`)
+    return false
+  }
+  if (a.status >= 200 && a.status < 300) {
+    counts.ok++
+    return true
+  }
+  if ((a.status === 429 || a.status === 503) && isClearError(a)) {
+    counts.backPressure++
+    return false
+  }
   if (isClearError(a)) {
     if (route === 'POST /message') counts.sendsFailedClearly++
     else counts.otherFailedClearly++
@@ -97,21 +136,43 @@ async function every(everyMs: number, fn: () => Promise<void>) {
 }
 
 let sendNo = 0
-await Promise.all(spec.sessions.flatMap((s, i) => {
-  const peer = spec.peers[i % spec.peers.length]!
-  return [
-    every(spec.pollEveryMs, async () => {
-      const a = await call('GET', '/session', s)
-      if (classify('GET /session', a) && a.body.isConnected !== true) counts.seenDisconnected++
-    }),
-    every(spec.typingEveryMs, async () => { classify('POST /typing', await call('POST', '/typing', s, { phone: peer })) }),
-    every(spec.sendEveryMs, async () => {
-      const a = await call('POST', '/message', s, { phone: peer, type: 'text', text: `${spec.runTag} ${i} ${sendNo++}` })
-      if (!classify('POST /message', a)) return
-      if (typeof a.body?.messageId === 'string' && a.body.messageId) { counts.sendsAcked++; acked.push({ id: a.body.messageId, peer }) }
-      else { counts.unexpected++; note(counts.unexpectedSamples, `POST /message: 2xx without messageId ${JSON.stringify(a.body)}`) }
-    }),
-  ]
-}).concat((async () => { while (Date.now() < end) { await sleep(5000); process.send!({ kind: 'progress', counts } satisfies SoakMessage) } })()))
+await Promise.all(
+  spec.sessions
+    .flatMap((s, i) => {
+      const peer = spec.peers[i % spec.peers.length]!
+      return [
+        every(spec.pollEveryMs, async () => {
+          const a = await call('GET', '/session', s)
+          if (classify('GET /session', a) && a.body.isConnected !== true) counts.seenDisconnected++
+        }),
+        every(spec.typingEveryMs, async () => {
+          classify('POST /typing', await call('POST', '/typing', s, { phone: peer }))
+        }),
+        every(spec.sendEveryMs, async () => {
+          const a = await call('POST', '/message', s, {
+            phone: peer,
+            type: 'text',
+            text: `${spec.runTag} ${i} ${sendNo++}`,
+          })
+          if (!classify('POST /message', a)) return
+          if (typeof a.body?.messageId === 'string' && a.body.messageId) {
+            counts.sendsAcked++
+            acked.push({ id: a.body.messageId, peer })
+          } else {
+            counts.unexpected++
+            note(counts.unexpectedSamples, `POST /message: 2xx without messageId ${JSON.stringify(a.body)}`)
+          }
+        }),
+      ]
+    })
+    .concat(
+      (async () => {
+        while (Date.now() < end) {
+          await sleep(5000)
+          process.send!({ kind: 'progress', counts } satisfies SoakMessage)
+        }
+      })(),
+    ),
+)
 
 process.send!({ kind: 'done', counts, acked } satisfies SoakMessage, () => process.exit(0))

@@ -16,7 +16,9 @@ export interface ReportFile {
 
 export function readReports(dir: string): ReportFile[] {
   if (!existsSync(dir)) return []
-  return readdirSync(dir).filter(f => f.endsWith('.json')).sort()
+  return readdirSync(dir)
+    .filter(f => f.endsWith('.json'))
+    .sort()
     .map(f => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as ReportFile)
 }
 
@@ -24,7 +26,15 @@ const goalCell = (f: Figure) => (f.goal ? `${f.goal} ${f.met ? '✓ met' : '✗ 
 
 /** A markdown table: bench | figure | value | goal | measured (date, UTC minutes). */
 export function combinedTable(reports: ReportFile[]): string {
-  const rows = reports.flatMap(r => r.figures.map(f => [r.name, f.figure, `${fmt(f.value)} ${f.unit}`, goalCell(f), r.finishedAt.slice(0, 16).replace('T', ' ')]))
+  const rows = reports.flatMap(r =>
+    r.figures.map(f => [
+      r.name,
+      f.figure,
+      `${fmt(f.value)} ${f.unit}`,
+      goalCell(f),
+      r.finishedAt.slice(0, 16).replace('T', ' '),
+    ]),
+  )
   const head = ['bench', 'figure', 'value', 'goal', 'measured (UTC)']
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map(r => r[i]!.length)))
   const line = (c: string[]) => `| ${c.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`

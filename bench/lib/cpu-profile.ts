@@ -22,7 +22,11 @@ export interface CpuProfile {
   timeDeltas: number[]
 }
 
-export interface CpuShare { name: string; ms: number; share: number }
+export interface CpuShare {
+  name: string
+  ms: number
+  share: number
+}
 export interface CpuSummary {
   threads: number
   busyMs: number
@@ -58,7 +62,10 @@ export function packageOf(url: string, functionName: string, root = process.cwd(
 }
 
 /** Sums self time over the profiles and returns the `top` packages and functions by busy share. */
-export function summariseProfiles(profiles: CpuProfile[], opts: { top?: number; root?: string; windows?: { fromUs: number; toUs: number }[] } = {}): CpuSummary {
+export function summariseProfiles(
+  profiles: CpuProfile[],
+  opts: { top?: number; root?: string; windows?: { fromUs: number; toUs: number }[] } = {},
+): CpuSummary {
   const top = opts.top ?? 10
   const byPackage = new Map<string, number>()
   const byCaller = new Map<string, number>()
@@ -69,7 +76,10 @@ export function summariseProfiles(profiles: CpuProfile[], opts: { top?: number; 
     const nodes = new Map(profile.nodes.map(n => [n.id, n]))
     const parent = new Map<number, number>()
     for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-    const pkgOf = (id: number) => { const f = nodes.get(id)!.callFrame; return packageOf(f.url, f.functionName, opts.root) }
+    const pkgOf = (id: number) => {
+      const f = nodes.get(id)!.callFrame
+      return packageOf(f.url, f.functionName, opts.root)
+    }
     const callers = new Map<number, string>()
     const callerOf = (id: number): string => {
       let caller = callers.get(id)
@@ -90,21 +100,34 @@ export function summariseProfiles(profiles: CpuProfile[], opts: { top?: number; 
       if (opts.windows && !opts.windows.some(w => at >= w.fromUs && at <= w.toUs)) return
       const frame = nodes.get(id)?.callFrame
       if (!frame || us <= 0) return
-      if (frame.functionName === '(idle)') { idleUs += us; return }
+      if (frame.functionName === '(idle)') {
+        idleUs += us
+        return
+      }
       busyUs += us
       const pkg = packageOf(frame.url, frame.functionName, opts.root)
       byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us)
       const caller = callerOf(id)
       byCaller.set(caller, (byCaller.get(caller) ?? 0) + us)
-      const fn = PSEUDO.has(frame.functionName) ? frame.functionName
+      const fn = PSEUDO.has(frame.functionName)
+        ? frame.functionName
         : `${frame.functionName || '(anonymous)'} ${pkg}:${frame.lineNumber + 1}`
       byFunction.set(fn, (byFunction.get(fn) ?? 0) + us)
     })
   }
-  const rank = (m: Map<string, number>): CpuShare[] => [...m]
-    .sort((a, b) => b[1] - a[1]).slice(0, top)
-    .map(([name, us]) => ({ name, ms: us / 1000, share: busyUs ? us / busyUs : 0 }))
-  return { threads: profiles.length, busyMs: busyUs / 1000, idleMs: idleUs / 1000, byPackage: rank(byPackage), byCaller: rank(byCaller), byFunction: rank(byFunction) }
+  const rank = (m: Map<string, number>): CpuShare[] =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, us]) => ({ name, ms: us / 1000, share: busyUs ? us / busyUs : 0 }))
+  return {
+    threads: profiles.length,
+    busyMs: busyUs / 1000,
+    idleMs: idleUs / 1000,
+    byPackage: rank(byPackage),
+    byCaller: rank(byCaller),
+    byFunction: rank(byFunction),
+  }
 }
 
 /** Now on the profiles' clock, for `windows`. */
@@ -112,11 +135,18 @@ export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n)
 
 /** Every `.cpuprofile` in `dir` (one per thread of the profiled process). */
 export function readProfiles(dir: string): CpuProfile[] {
-  return readdirSync(dir).filter(f => f.endsWith('.cpuprofile'))
+  return readdirSync(dir)
+    .filter(f => f.endsWith('.cpuprofile'))
     .map(f => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as CpuProfile)
 }
 
 /** One line per entry: "  41.2%  1,234 ms  name". */
 export function formatShares(title: string, shares: CpuShare[]): string {
-  return [title, ...shares.map(s => `  ${(s.share * 100).toFixed(1).padStart(5)}%  ${Math.round(s.ms).toLocaleString('en-US').padStart(7)} ms  ${s.name}`)].join('\n')
+  return [
+    title,
+    ...shares.map(
+      s =>
+        `  ${(s.share * 100).toFixed(1).padStart(5)}%  ${Math.round(s.ms).toLocaleString('en-US').padStart(7)} ms  ${s.name}`,
+    ),
+  ].join('\n')
 }

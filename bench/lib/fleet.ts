@@ -34,19 +34,24 @@ const PAIR_TIMEOUT_MS = 180_000
 /** A pairing that fails (a QR connection that timed out on a busy machine) is tried again with a new session. */
 const PAIR_ATTEMPTS = 3
 
-export const sessionHeaders = (s: { id: string; sessionId: string }): Record<string, string> =>
-  ({ id: s.id, 'session-id': s.sessionId })
+export const sessionHeaders = (s: { id: string; sessionId: string }): Record<string, string> => ({
+  id: s.id,
+  'session-id': s.sessionId,
+})
 
-interface SessionView { qrcode: string; isConnected: boolean }
+interface SessionView {
+  qrcode: string
+  isConnected: boolean
+}
 
 async function getSession(gatewayUrl: string, s: { id: string; sessionId: string }): Promise<SessionView> {
   const res = await fetch(`${gatewayUrl}/session`, { headers: sessionHeaders(s) })
   if (!res.ok) throw new Error(`GET /session: ${res.status} ${await res.text()}`)
-  return await res.json() as SessionView
+  return (await res.json()) as SessionView
 }
 
 async function poll<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = PAIR_TIMEOUT_MS): Promise<T> {
-  for (const end = Date.now() + timeoutMs; ;) {
+  for (const end = Date.now() + timeoutMs; ; ) {
     const value = await fn()
     if (value !== undefined) return value
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
@@ -58,10 +63,11 @@ async function poll<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs
 export async function pairOne(gatewayUrl: string, sandboxUrl: string, phone: string): Promise<FleetSession> {
   const created = await fetch(`${gatewayUrl}/session`, { method: 'POST' })
   if (!created.ok) throw new Error(`POST /session: ${created.status} ${await created.text()}`)
-  const s = await created.json() as { id: string; sessionId: string }
+  const s = (await created.json()) as { id: string; sessionId: string }
   const png = await poll(`QR of ${s.id}`, async () => (await getSession(gatewayUrl, s)).qrcode || undefined)
   const scan = await fetch(`${sandboxUrl}/scan`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ qr: decodeQrPng(png), phone }),
   })
   if (!scan.ok) throw new Error(`scan: ${scan.status} ${await scan.text()}`)

@@ -43,13 +43,18 @@ const driver = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dr
 /** `nice`: the load generator's CPU priority (19 keeps a probe from taking the cores of the server it measures). */
 export async function runLoad(spec: LoadSpec, options: { nice?: number } = {}): Promise<LoadResult> {
   const args = ['--import', 'tsx', driver, JSON.stringify(spec)]
-  const child = options.nice === undefined
-    ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn('nice', ['-n', String(options.nice), process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child =
+    options.nice === undefined
+      ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('nice', ['-n', String(options.nice), process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
-  child.stdout.on('data', d => { out += d })
-  child.stderr.on('data', d => { err = (err + d).slice(-4000) })
+  child.stdout.on('data', d => {
+    out += d
+  })
+  child.stderr.on('data', d => {
+    err = (err + d).slice(-4000)
+  })
   const code = await new Promise<number | null>(resolve => child.on('exit', resolve))
   const last = out.trim().split('\n').pop()
   if (code !== 0 || !last) throw new Error(`load driver failed (${code}): ${err}`)

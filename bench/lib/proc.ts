@@ -21,7 +21,10 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** CPU seconds used and wall seconds passed while `work` runs. */
-export async function measureCpu<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu: number; wall: number }> {
+export async function measureCpu<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpu: number; wall: number }> {
   const cpu0 = cpuSeconds(pid)
   const t0 = performance.now()
   const result = await work()
@@ -36,6 +39,8 @@ export function niceAll(pid: number, nice: number): void {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       os.setPriority(Number(tid), nice)
-    } catch { /* the thread ended meanwhile */ }
+    } catch {
+      /* the thread ended meanwhile */
+    }
   }
 }

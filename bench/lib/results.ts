@@ -42,13 +42,20 @@ export const percentile = (xs: number[], p: number): number => {
 
 /** A figure as printed: whole numbers with thousands separators from 100 up, else 3 significant digits. */
 export const fmt = (v: number): string =>
-  !Number.isFinite(v) ? String(v) : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(3)))
+  !Number.isFinite(v)
+    ? String(v)
+    : Math.abs(v) >= 100
+      ? Math.round(v).toLocaleString('en-US')
+      : String(Number(v.toPrecision(3)))
 
 export class BenchReport {
   readonly #rows: Figure[] = []
   readonly #notes: Record<string, unknown> = {}
   readonly #started = new Date()
-  constructor(readonly name: string, readonly settings: Record<string, unknown> = {}) {}
+  constructor(
+    readonly name: string,
+    readonly settings: Record<string, unknown> = {},
+  ) {}
 
   add(row: Figure): void {
     this.#rows.push(row)
@@ -64,23 +71,42 @@ export class BenchReport {
   /** Prints the table and writes bench/results/<name>.json. */
   finish(): Figure[] {
     const widths = [0, 0, 0]
-    const cells = this.#rows.map(r => [r.figure, `${fmt(r.value)} ${r.unit}`, r.goal ? `${r.goal} ${r.met ? '✓' : '✗'}` : '—'])
-    for (const c of [['figure', 'value', 'goal'], ...cells]) c.forEach((v, i) => { widths[i] = Math.max(widths[i]!, v.length) })
+    const cells = this.#rows.map(r => [
+      r.figure,
+      `${fmt(r.value)} ${r.unit}`,
+      r.goal ? `${r.goal} ${r.met ? '✓' : '✗'}` : '—',
+    ])
+    for (const c of [['figure', 'value', 'goal'], ...cells])
+      c.forEach((v, i) => {
+        widths[i] = Math.max(widths[i]!, v.length)
+      })
     const line = (c: string[]) => `| ${c.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`
     console.log(`\n${this.name}`)
     console.log(line(['figure', 'value', 'goal']))
     console.log(line(widths.map(w => '-'.repeat(w))))
     for (const c of cells) console.log(line(c))
     mkdirSync(resultsDir, { recursive: true })
-    writeFileSync(path.join(resultsDir, `${this.name}.json`), JSON.stringify({
-      name: this.name,
-      startedAt: this.#started.toISOString(),
-      finishedAt: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-      settings: this.settings,
-      figures: this.#rows,
-      ...(Object.keys(this.#notes).length ? { notes: this.#notes } : {}),
-    }, null, 2) + '\n')
+    writeFileSync(
+      path.join(resultsDir, `${this.name}.json`),
+      `${JSON.stringify(
+        {
+          name: this.name,
+          startedAt: this.#started.toISOString(),
+          finishedAt: new Date().toISOString(),
+          machine: {
+            cpus: os.cpus().length,
+            cpuModel: os.cpus()[0]?.model,
+            memGiB: Math.round(os.totalmem() / 2 ** 30),
+            node: process.version,
+          },
+          settings: this.settings,
+          figures: this.#rows,
+          ...(Object.keys(this.#notes).length ? { notes: this.#notes } : {}),
+        },
+        null,
+        2,
+      )}\n`,
+    )
     return this.#rows
   }
 }

@@ -6,12 +6,21 @@
  */
 import { decodeQrPng } from '../../src/demo/qr-decode.js'
 
-export interface BenchSession { id: string; sessionId: string; phone: string }
+export interface BenchSession {
+  id: string
+  sessionId: string
+  phone: string
+}
 
 export const headersOf = (s: { id: string; sessionId: string }) => ({ id: s.id, 'session-id': s.sessionId })
 
-export async function poll<T>(what: string, fn: () => Promise<T | undefined>, intervalMs = 100, timeoutMs = 180_000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; ;) {
+export async function poll<T>(
+  what: string,
+  fn: () => Promise<T | undefined>,
+  intervalMs = 100,
+  timeoutMs = 180_000,
+): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
     const v = await fn()
     if (v !== undefined) return v
     if (Date.now() > deadline) throw new Error(`timed out: ${what}`)
@@ -22,7 +31,7 @@ export async function poll<T>(what: string, fn: () => Promise<T | undefined>, in
 export async function createSession(gatewayUrl: string): Promise<{ id: string; sessionId: string }> {
   const res = await fetch(`${gatewayUrl}/session`, { method: 'POST' })
   if (res.status !== 200) throw new Error(`POST /session → ${res.status} ${await res.text()}`)
-  return await res.json() as { id: string; sessionId: string }
+  return (await res.json()) as { id: string; sessionId: string }
 }
 
 /** GET with one retry on a network error: a pooled keep-alive socket the server closed just as it was reused (the
@@ -38,7 +47,7 @@ async function getWithRetry(url: string, headers: Record<string, string>): Promi
 export async function readSession(gatewayUrl: string, s: { id: string; sessionId: string }) {
   const res = await getWithRetry(`${gatewayUrl}/session`, headersOf(s))
   if (res.status !== 200) throw new Error(`GET /session → ${res.status} ${await res.text()}`)
-  return await res.json() as { qrcode: string; isConnected: boolean }
+  return (await res.json()) as { qrcode: string; isConnected: boolean }
 }
 
 /** The QR PNG (base64) once GET /session shows one. */
@@ -47,7 +56,8 @@ export const waitQr = (gatewayUrl: string, s: { id: string; sessionId: string },
 
 export async function scan(sandboxUrl: string, qrPng: string, phone: string): Promise<void> {
   const res = await fetch(`${sandboxUrl}/scan`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ qr: decodeQrPng(qrPng), phone }),
   })
   if (!res.ok) throw new Error(`scan → ${res.status} ${await res.text()}`)
@@ -60,14 +70,25 @@ export const waitConnected = (gatewayUrl: string, s: { id: string; sessionId: st
 export async function inBatches<T>(count: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(count)
   let next = 0
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, async () => {
-    while (next < count) { const i = next++; out[i] = await task(i) }
-  }))
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const i = next++
+        out[i] = await task(i)
+      }
+    }),
+  )
   return out
 }
 
 /** Creates and pairs `count` sessions, `concurrency` at a time, phones phoneBase, phoneBase+1, ... */
-export async function pairSessions(opts: { gatewayUrl: string; sandboxUrl: string; count: number; concurrency?: number; phoneBase?: number }): Promise<BenchSession[]> {
+export async function pairSessions(opts: {
+  gatewayUrl: string
+  sandboxUrl: string
+  count: number
+  concurrency?: number
+  phoneBase?: number
+}): Promise<BenchSession[]> {
   const { gatewayUrl, sandboxUrl, count, concurrency = 10, phoneBase = 15550300000 } = opts
   // Polling every 250 ms (a client polls every 2-3 s) keeps hundreds of pairings from flooding the gateway.
   return inBatches(count, concurrency, async i => {

@@ -28,9 +28,19 @@ export interface WorldOptions {
   sandboxNice?: number
 }
 
-export async function startWorld(name: string, gatewayEnv: Record<string, string> = {}, nodeArgs: string[] = [], cache?: FleetCache, options: WorldOptions = {}): Promise<BenchWorld> {
+export async function startWorld(
+  name: string,
+  gatewayEnv: Record<string, string> = {},
+  nodeArgs: string[] = [],
+  cache?: FleetCache,
+  options: WorldOptions = {},
+): Promise<BenchWorld> {
   if (cache) process.env.SANDBOX_STATE_FILE = cache.stateFile // the sandbox child inherits it
-  const sandbox = await startSandbox(undefined, undefined, options.sandboxNice === undefined ? {} : { nice: options.sandboxNice })
+  const sandbox = await startSandbox(
+    undefined,
+    undefined,
+    options.sandboxNice === undefined ? {} : { nice: options.sandboxNice },
+  )
   const dataDir = cache ? cache.dataDir('gateway') : mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`))
   let gateway: GatewayProcess
   const env = { SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, ...BENCH_ENV, ...gatewayEnv }
@@ -57,11 +67,26 @@ export async function startWorld(name: string, gatewayEnv: Record<string, string
     gateway = await startGateway(env, args)
     return gateway
   }
-  return { sandbox, get gateway() { return gateway }, dataDir, restartGateway, stop }
+  return {
+    sandbox,
+    get gateway() {
+      return gateway
+    },
+    dataDir,
+    restartGateway,
+    stop,
+  }
 }
 
 /** Runs `body` in a fresh world and always stops it; prints the gateway's last output when the bench fails. */
-export async function withWorld<T>(name: string, gatewayEnv: Record<string, string>, body: (w: BenchWorld) => Promise<T>, nodeArgs: string[] = [], cache?: FleetCache, options: WorldOptions = {}): Promise<T> {
+export async function withWorld<T>(
+  name: string,
+  gatewayEnv: Record<string, string>,
+  body: (w: BenchWorld) => Promise<T>,
+  nodeArgs: string[] = [],
+  cache?: FleetCache,
+  options: WorldOptions = {},
+): Promise<T> {
   const world = await startWorld(name, gatewayEnv, nodeArgs, cache, options)
   try {
     return await body(world)

@@ -21,7 +21,10 @@ const SCHEMA_HEADER = `/**
 export async function clientFiles(): Promise<Record<string, string>> {
   const document = openApiDocument()
   // defaultNonNullable off: a request field with a default (POST /typing `type`) stays optional for the caller.
-  const nodes = await openapiTS(document as Parameters<typeof openapiTS>[0], { silent: true, defaultNonNullable: false })
+  const nodes = await openapiTS(document as Parameters<typeof openapiTS>[0], {
+    silent: true,
+    defaultNonNullable: false,
+  })
   return {
     [DOCUMENT_FILE]: `${JSON.stringify(document, null, 2)}\n`,
     [SCHEMA_FILE]: SCHEMA_HEADER + astToString(nodes),

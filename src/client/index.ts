@@ -37,6 +37,7 @@ type SessionHeaders = ReturnType<typeof sessionHeaders>
  */
 export function withSession<const Init extends object = {}>(session: SessionCredentials, init?: Init) {
   const params = (init as { params?: object } | undefined)?.params
-  return { ...init, params: { ...params, header: sessionHeaders(session) } } as
-    Omit<Init, 'params'> & { params: (Init extends { params: infer P } ? P : {}) & { header: SessionHeaders } }
+  return { ...init, params: { ...params, header: sessionHeaders(session) } } as Omit<Init, 'params'> & {
+    params: (Init extends { params: infer P } ? P : {}) & { header: SessionHeaders }
+  }
 }

@@ -31,7 +31,10 @@ export interface Fence {
 
 export class FencedWriteError extends Error {
   readonly code = 'FENCED'
-  constructor(readonly sessionId: string, readonly reason: 'not-held' | 'stale-epoch' | 'lease-lost') {
+  constructor(
+    readonly sessionId: string,
+    readonly reason: 'not-held' | 'stale-epoch' | 'lease-lost',
+  ) {
     super(`write refused: this node does not hold the lease of the session (${reason})`)
     this.name = 'FencedWriteError'
   }

@@ -15,7 +15,11 @@ import type { ShardPlatform } from '../actors/session/deps.js'
 import { sessionIdOf } from '../storage/redis/redis-store.js'
 import type { LeaseKeeper } from './lease.js'
 
-export function withLeases(load: () => Promise<ShardPlatform>, keeper: LeaseKeeper, logger: Logger): () => Promise<ShardPlatform> {
+export function withLeases(
+  load: () => Promise<ShardPlatform>,
+  keeper: LeaseKeeper,
+  logger: Logger,
+): () => Promise<ShardPlatform> {
   let pending: Promise<ShardPlatform> | undefined
   return () => (pending ??= load().then(platform => guarded(platform, keeper, logger)))
 }
@@ -26,7 +30,7 @@ function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): 
     createRunGuard(auth, log) {
       const inner = platform.createRunGuard(auth, log)
       const id = sessionIdOf(auth)
-      if (id === undefined) throw new Error('cluster mode needs the Redis store\'s auth stores')
+      if (id === undefined) throw new Error("cluster mode needs the Redis store's auth stores")
       return {
         async authForLink() {
           await keeper.acquire(id)
@@ -51,7 +55,8 @@ function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): 
           close(reason, detail) {
             stopListening()
             // our own close after a lost lease is a lost connection to the actor: it retries, under a lease again
-            if (lost && reason === 'closed-by-us') options.events.close('connection-lost', 'the session\'s lease was lost')
+            if (lost && reason === 'closed-by-us')
+              options.events.close('connection-lost', "the session's lease was lost")
             else options.events.close(reason, detail)
           },
         },
@@ -60,7 +65,9 @@ function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): 
         if (id !== options.id || lost) return
         lost = true
         stopListening()
-        ;(logger.child({ session: id })).warn('lease lost: closing the link (no logout); it reopens only under the lease again')
+        logger
+          .child({ session: id })
+          .warn('lease lost: closing the link (no logout); it reopens only under the lease again')
         void link.close().catch(() => undefined)
       })
       return link

@@ -39,7 +39,10 @@ return 0
 
 export class LeaseHeldError extends Error {
   readonly code = 'LEASE_HELD'
-  constructor(readonly sessionId: string, readonly holder: string) {
+  constructor(
+    readonly sessionId: string,
+    readonly holder: string,
+  ) {
     super(`the session is owned by another node (${holder.split('|')[0]}); not opening a link here`)
     this.name = 'LeaseHeldError'
   }
@@ -52,13 +55,18 @@ export class LeaseHeldError extends Error {
  */
 export async function acquireLease(redis: RedisConnection, id: string, node: string, ttlMs: number): Promise<number> {
   const k = sessionKeys(id)
-  const reply = await redis.script(ACQUIRE, [k.lease, k.epoch], [node, String(ttlMs)]) as RedisReply[]
+  const reply = (await redis.script(ACQUIRE, [k.lease, k.epoch], [node, String(ttlMs)])) as RedisReply[]
   if (reply[0] === 1) return Number(reply[1])
   throw new LeaseHeldError(id, text(reply[1]) ?? '')
 }
 
 /** Extends the lease by the TTL if it still names `token`; false when it moved, expired or was released. */
-export async function renewLease(redis: RedisConnection, id: string, token: FenceToken, ttlMs: number): Promise<boolean> {
+export async function renewLease(
+  redis: RedisConnection,
+  id: string,
+  token: FenceToken,
+  ttlMs: number,
+): Promise<boolean> {
   return (await redis.script(RENEW, [sessionKeys(id).lease], [leaseValue(token), String(ttlMs)])) === 1
 }
 
@@ -172,15 +180,17 @@ export class LeaseKeeper implements Fence {
     this.#renewing = true
     try {
       const redis = await this.#redis()
-      await Promise.all([...this.#held].map(async ([id, held]) => {
-        const sentAt = held.deadline.now()
-        try {
-          if (await renewLease(redis, id, held.token, this.#options.ttlMs)) held.deadline.renewed(sentAt)
-          else if (this.#held.get(id) === held) this.#lose(id)
-        } catch (err) {
-          this.#options.onRenewError?.(err)
-        }
-      }))
+      await Promise.all(
+        [...this.#held].map(async ([id, held]) => {
+          const sentAt = held.deadline.now()
+          try {
+            if (await renewLease(redis, id, held.token, this.#options.ttlMs)) held.deadline.renewed(sentAt)
+            else if (this.#held.get(id) === held) this.#lose(id)
+          } catch (err) {
+            this.#options.onRenewError?.(err)
+          }
+        }),
+      )
     } catch (err) {
       this.#options.onRenewError?.(err)
     } finally {
@@ -210,7 +220,10 @@ export class LeaseKeeper implements Fence {
     this.#renewTimer.unref()
     // Deadlines are checked more often than renewals: a lease whose renewals fail stops close to its deadline.
     const margin = this.#options.marginMs ?? leaseMargin(this.#options.ttlMs)
-    this.#checkTimer = setInterval(() => this.#checkDeadlines(), Math.max(20, Math.floor(Math.min(margin, this.#options.renewMs) / 2)))
+    this.#checkTimer = setInterval(
+      () => this.#checkDeadlines(),
+      Math.max(20, Math.floor(Math.min(margin, this.#options.renewMs) / 2)),
+    )
     this.#checkTimer.unref()
   }
 

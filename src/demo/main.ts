@@ -20,10 +20,18 @@ console.log(`starting the platform sandbox on 127.0.0.1:${sandboxPort} ...`)
 const sandbox = await startSandbox(sandboxPort)
 console.log(`starting the gateway on 127.0.0.1:${gatewayPort} ...`)
 const gateway = await startGateway({
-  SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', PORT: gatewayPort, LOG_LEVEL: 'info',
+  SANDBOX_URL: sandbox.url,
+  DATA_DIR: dataDir,
+  MEDIA_ALLOW_PRIVATE_URLS: 'true',
+  PORT: gatewayPort,
+  LOG_LEVEL: 'info',
 })
 
-const stop = async () => { await gateway.stop(); await sandbox.stop(); process.exit(0) }
+const stop = async () => {
+  await gateway.stop()
+  await sandbox.stop()
+  process.exit(0)
+}
 process.on('SIGINT', () => void stop())
 process.on('SIGTERM', () => void stop())
 

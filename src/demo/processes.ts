@@ -35,7 +35,11 @@ export async function freePort(): Promise<number> {
  * gateway is ready (`/readyz` 200), or with `until: 'listening'` as soon as it answers HTTP at all (`/healthz`),
  * while its shards may still be restoring sessions.
  */
-export async function startGateway(env: Record<string, string>, nodeArgs: string[] = [], options: { until?: 'ready' | 'listening' } = {}): Promise<GatewayProcess> {
+export async function startGateway(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  options: { until?: 'ready' | 'listening' } = {},
+): Promise<GatewayProcess> {
   const probe = options.until === 'listening' ? '/healthz' : '/readyz'
   const port = env.PORT ? Number(env.PORT) : await freePort()
   let out = ''
@@ -45,7 +49,9 @@ export async function startGateway(env: Record<string, string>, nodeArgs: string
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   // Keep only the tail: enough to explain a failed start, bounded for a demo left running for hours.
-  const keep = (d: Buffer) => { out = (out + d).slice(-65_536) }
+  const keep = (d: Buffer) => {
+    out = (out + d).slice(-65_536)
+  }
   child.stdout!.on('data', keep)
   child.stderr!.on('data', keep)
   const url = `http://127.0.0.1:${port}`
@@ -57,7 +63,9 @@ export async function startGateway(env: Record<string, string>, nodeArgs: string
       // window waiting for the thread (and tests with short QR lifetimes would see it expire).
       const res = await fetch(`${url}${probe}`)
       if (res.status === 200) break
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) throw new Error(`gateway did not start:\n${out}`)
     await new Promise(r => setTimeout(r, 200))
   }
@@ -84,21 +92,35 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>,
   }
 }
 
-export interface SandboxProcess { url: string; child: ChildProcess; stop(): Promise<void> }
+export interface SandboxProcess {
+  url: string
+  child: ChildProcess
+  stop(): Promise<void>
+}
 
 /**
  * Starts the platform sandbox CLI (`npm run sandbox`) on the given port (a free one by default). `nice` runs it at
  * that CPU priority (benches use 19, so that a figure about the gateway is not the sandbox taking its cores).
  */
-export async function startSandbox(port?: number, world?: string, options: { nice?: number } = {}): Promise<SandboxProcess> {
-  const p = port ?? await freePort()
+export async function startSandbox(
+  port?: number,
+  world?: string,
+  options: { nice?: number } = {},
+): Promise<SandboxProcess> {
+  const p = port ?? (await freePort())
   const args = ['--import', 'tsx', path.join(root, 'src/sandbox/main.ts'), '--port', String(p)]
   if (world) args.push('--world', world)
   let out = ''
-  const child = options.nice === undefined
-    ? spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn('nice', ['-n', String(options.nice), process.execPath, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-  const keep = (d: Buffer) => { out = (out + d).slice(-65_536) }
+  const child =
+    options.nice === undefined
+      ? spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('nice', ['-n', String(options.nice), process.execPath, ...args], {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+  const keep = (d: Buffer) => {
+    out = (out + d).slice(-65_536)
+  }
   child.stdout!.on('data', keep)
   child.stderr!.on('data', keep)
   const url = `http://127.0.0.1:${p}`

@@ -32,7 +32,13 @@ if (!id || !sessionId) {
   process.exit(2)
 }
 try {
-  const me = await scanSession({ gatewayUrl: values.gateway, sandboxUrl: values.sandbox, id, sessionId, phone: values.phone })
+  const me = await scanSession({
+    gatewayUrl: values.gateway,
+    sandboxUrl: values.sandbox,
+    id,
+    sessionId,
+    phone: values.phone,
+  })
   console.log(`connected: ${me.generatedId} (${me.name})`)
 } catch (err) {
   console.error(`scan failed: ${err instanceof Error ? err.message : String(err)}`)

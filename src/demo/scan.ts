@@ -17,13 +17,19 @@ export interface ScanRequest {
   phone?: string
 }
 
-interface SessionBody { qrcode?: string; isConnected?: boolean; generatedId?: string; name?: string; message?: string }
+interface SessionBody {
+  qrcode?: string
+  isConnected?: boolean
+  generatedId?: string
+  name?: string
+  message?: string
+}
 
 export async function scanSession(request: ScanRequest): Promise<{ generatedId: string; name: string }> {
   const { gatewayUrl, sandboxUrl, id, sessionId, phone = DEMO_PHONE } = request
   const session = async (): Promise<SessionBody> => {
     const res = await fetch(`${gatewayUrl}/session`, { headers: { id, 'session-id': sessionId } })
-    const body = await res.json() as SessionBody
+    const body = (await res.json()) as SessionBody
     if (res.status !== 200) throw new Error(`GET /session → ${res.status} ${body.message ?? ''}`)
     return body
   }
@@ -31,12 +37,18 @@ export async function scanSession(request: ScanRequest): Promise<{ generatedId: 
   if (first.isConnected) throw new Error('this session is already connected')
   const png = await waitFor('a QR in GET /session', async () => (await session()).qrcode || undefined)
   const scan = await fetch(`${sandboxUrl}/scan`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ qr: decodeQrPng(png), phone }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ qr: decodeQrPng(png), phone }),
   })
   if (scan.status !== 200) throw new Error(`sandbox POST /scan → ${scan.status} ${await scan.text()}`)
-  const connected = await waitFor('the session to connect', async () => {
-    const s = await session()
-    return s.isConnected ? s : undefined
-  }, 90_000)
+  const connected = await waitFor(
+    'the session to connect',
+    async () => {
+      const s = await session()
+      return s.isConnected ? s : undefined
+    },
+    90_000,
+  )
   return { generatedId: connected.generatedId ?? '', name: connected.name ?? '' }
 }

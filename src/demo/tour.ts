@@ -5,7 +5,12 @@
  * runs these very lines, so the tour cannot rot.
  */
 import {
-  DEFAULT_GATEWAY_URL, DEFAULT_SANDBOX_URL, DEMO_CHANNEL, DEMO_GROUP, DEMO_PEER, DEMO_PHONE,
+  DEFAULT_GATEWAY_URL,
+  DEFAULT_SANDBOX_URL,
+  DEMO_CHANNEL,
+  DEMO_GROUP,
+  DEMO_PEER,
+  DEMO_PHONE,
 } from './defaults.js'
 
 export interface TourPlaces {
@@ -31,7 +36,8 @@ export function tourText(places: TourPlaces): string {
   const G = places.gatewayUrl
   const S = places.sandboxUrl
   const port = new URL(G).port
-  const post = (path: string, body: object) => `curl -s -X POST ${G}${path} ${AUTH} ${JSON_TYPE} -d '${JSON.stringify(body)}'`
+  const post = (path: string, body: object) =>
+    `curl -s -X POST ${G}${path} ${AUTH} ${JSON_TYPE} -d '${JSON.stringify(body)}'`
   const get = (path: string) => `curl -s "${G}${path}" ${AUTH}`
   return `
 The gateway is up at ${G}, talking to the platform sandbox at ${S} (DATA_DIR ${places.dataDir}).

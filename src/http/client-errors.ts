@@ -10,9 +10,12 @@ import { OTHER_MESSAGE } from '../protocol/messages.js'
 
 function statusOf(err: NodeJS.ErrnoException): { statusCode: number; message: string } {
   switch (err.code) {
-    case 'HPE_HEADER_OVERFLOW': return { statusCode: 431, message: OTHER_MESSAGE.HEADERS_TOO_LARGE }
-    case 'ERR_HTTP_REQUEST_TIMEOUT': return { statusCode: 408, message: OTHER_MESSAGE.REQUEST_TIMEOUT }
-    default: return { statusCode: 400, message: OTHER_MESSAGE.MALFORMED_REQUEST }
+    case 'HPE_HEADER_OVERFLOW':
+      return { statusCode: 431, message: OTHER_MESSAGE.HEADERS_TOO_LARGE }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { statusCode: 408, message: OTHER_MESSAGE.REQUEST_TIMEOUT }
+    default:
+      return { statusCode: 400, message: OTHER_MESSAGE.MALFORMED_REQUEST }
   }
 }
 
@@ -25,7 +28,9 @@ export function answerClientErrors(server: Server): void {
     }
     const error = statusOf(err)
     const body = JSON.stringify(error)
-    socket.end(`HTTP/1.1 ${error.statusCode} ${error.message}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+    socket.end(
+      `HTTP/1.1 ${error.statusCode} ${error.message}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    )
   })
 }

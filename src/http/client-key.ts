@@ -36,5 +36,8 @@ export function clientKey(ip: string | undefined): string {
   if (groups === undefined) return address // IPv4, or whatever the socket reported
   const mapped = groups.slice(0, 5).every(g => g === 0) && groups[5] === 0xffff
   if (mapped) return `${groups[6]! >> 8}.${groups[6]! & 0xff}.${groups[7]! >> 8}.${groups[7]! & 0xff}`
-  return `${groups.slice(0, 4).map(g => g.toString(16)).join(':')}::/64`
+  return `${groups
+    .slice(0, 4)
+    .map(g => g.toString(16))
+    .join(':')}::/64`
 }

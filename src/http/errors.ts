@@ -16,7 +16,14 @@ export interface ErrorBody {
 
 /** Codes worth a warning: the gateway or the platform misbehaved. Others (not connected, bad media URL...) are
  * the client's business and logged at debug only. */
-const WARN_CODES: ReadonlySet<string> = new Set(['WORKER_CRASHED', 'PLATFORM_TIMEOUT', 'PLATFORM_REJECTED', 'INTERNAL', 'OVERLOADED', 'STORAGE_UNAVAILABLE'])
+const WARN_CODES: ReadonlySet<string> = new Set([
+  'WORKER_CRASHED',
+  'PLATFORM_TIMEOUT',
+  'PLATFORM_REJECTED',
+  'INTERNAL',
+  'OVERLOADED',
+  'STORAGE_UNAVAILABLE',
+])
 
 /** How long a client should wait after a 503 before retrying. */
 const RETRY_AFTER_SECONDS = '1'

@@ -24,7 +24,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 /** The caller's session, or the error to answer: 400 `invalid header`, 404 `session not found`. */
 export function authenticate(system: SessionSystem, req: Request): AuthenticatedSession {
-  const id = headerValue(req.headers['id'])
+  const id = headerValue(req.headers.id)
   const sessionId = headerValue(req.headers['session-id'])
   if (id === undefined || sessionId === undefined) throw new GatewayError('INVALID_HEADER')
   const snapshot = system.authenticate(id, sessionId)

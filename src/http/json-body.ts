@@ -13,9 +13,11 @@ function parserError(err: unknown): GatewayError | unknown {
   const type = (err as { type?: unknown } | null)?.type
   const status = (err as { status?: unknown } | null)?.status
   switch (type) {
-    case 'entity.too.large': return new GatewayError('BODY_TOO_LARGE')
+    case 'entity.too.large':
+      return new GatewayError('BODY_TOO_LARGE')
     case 'charset.unsupported':
-    case 'encoding.unsupported': return new GatewayError('UNSUPPORTED_MEDIA_TYPE')
+    case 'encoding.unsupported':
+      return new GatewayError('UNSUPPORTED_MEDIA_TYPE')
     default:
       // entity.parse.failed, request.size.invalid, request.aborted...: the body could not be read as JSON.
       if (typeof status === 'number' && status >= 400 && status < 500) return new GatewayError('INVALID_JSON')

@@ -14,11 +14,14 @@ const HEADERS_TIMEOUT_MS = 10_000
 const REQUEST_TIMEOUT_MS = 30_000
 
 export function createHttpServer(app: RequestListener): Server {
-  const server = createServer({
-    headersTimeout: HEADERS_TIMEOUT_MS,
-    requestTimeout: REQUEST_TIMEOUT_MS,
-    connectionsCheckingInterval: 1000,
-  }, app)
+  const server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1000,
+    },
+    app,
+  )
   answerClientErrors(server)
   return server
 }

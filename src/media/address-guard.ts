@@ -9,7 +9,7 @@
  *     (rebinding) gets no second query to answer. Every answer must pass, not just the first.
  * The downloader calls both on every redirect hop.
  */
-import dns from 'node:dns'
+import type dns from 'node:dns'
 import type net from 'node:net'
 import { createMediaResolver } from './media-resolver.js'
 import { isPrivateAddress } from './private-address.js'
@@ -50,16 +50,21 @@ type AllCallback = (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddr
 export function createAddressGuard(options: AddressGuardOptions = {}): AddressGuard {
   const resolve = options.resolve ?? systemResolve
   const isRefused = options.isRefused ?? isPrivateAddress
-  const lookupJudging = (refuses: (ip: string) => boolean): net.LookupFunction => (hostname, lookupOptions, callback) => {
-    const wantsAll = (lookupOptions as dns.LookupOptions).all === true
-    const family = Number((lookupOptions as dns.LookupOptions).family ?? 0)
-    resolve(hostname, family === 4 || family === 6 ? family : 0).then(list => {
-      if (list.length === 0) throw Object.assign(new Error(`dns lookup of ${hostname} failed (ENOTFOUND)`), { code: 'ENOTFOUND' })
-      if (list.some(a => refuses(a.address))) throw new PrivateAddressError(hostname)
-      if (wantsAll) (callback as unknown as AllCallback)(null, list)
-      else callback(null, list[0]!.address, list[0]!.family)
-    }).catch((err: NodeJS.ErrnoException) => callback(err, '', 4))
-  }
+  const lookupJudging =
+    (refuses: (ip: string) => boolean): net.LookupFunction =>
+    (hostname, lookupOptions, callback) => {
+      const wantsAll = (lookupOptions as dns.LookupOptions).all === true
+      const family = Number((lookupOptions as dns.LookupOptions).family ?? 0)
+      resolve(hostname, family === 4 || family === 6 ? family : 0)
+        .then(list => {
+          if (list.length === 0)
+            throw Object.assign(new Error(`dns lookup of ${hostname} failed (ENOTFOUND)`), { code: 'ENOTFOUND' })
+          if (list.some(a => refuses(a.address))) throw new PrivateAddressError(hostname)
+          if (wantsAll) (callback as unknown as AllCallback)(null, list)
+          else callback(null, list[0]!.address, list[0]!.family)
+        })
+        .catch((err: NodeJS.ErrnoException) => callback(err, '', 4))
+    }
   return {
     refusesHost: host => host.toLowerCase().replace(/\.$/, '') === 'localhost' || isRefused(host),
     lookup: lookupJudging(isRefused),

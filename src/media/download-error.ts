@@ -8,7 +8,13 @@ import { GatewayError } from '../protocol/errors.js'
 
 /** The `result` label values of a failed download. */
 export type MediaFailureReason =
-  | 'http_status' | 'timeout' | 'too_large' | 'private_address' | 'bad_url' | 'aborted' | 'network'
+  | 'http_status'
+  | 'timeout'
+  | 'too_large'
+  | 'private_address'
+  | 'bad_url'
+  | 'aborted'
+  | 'network'
 
 export class MediaDownloadError extends GatewayError {
   readonly reason: MediaFailureReason

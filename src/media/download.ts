@@ -60,18 +60,28 @@ export interface DownloadedFile {
 /** Internal: a failure whose message is the `<detail>` part of the client-facing error (unless `clientError` is
  * given), and why it failed. */
 class DownloadFailure extends Error {
-  constructor(detail: string, readonly reason: MediaFailureReason, readonly clientError?: GatewayError) {
+  constructor(
+    detail: string,
+    readonly reason: MediaFailureReason,
+    readonly clientError?: GatewayError,
+  ) {
     super(detail)
   }
 }
 
 /** One guard (and so one resolver, with its cap on look-ups in flight) per thread for the gateway's settings. */
 let configured: { key: string; guard: AddressGuard } | undefined
-function configuredGuard(config: { MEDIA_DNS_SERVERS: readonly string[]; MEDIA_DNS_TIMEOUT_MS: number; MEDIA_DNS_MAX_IN_FLIGHT: number }): AddressGuard {
+function configuredGuard(config: {
+  MEDIA_DNS_SERVERS: readonly string[]
+  MEDIA_DNS_TIMEOUT_MS: number
+  MEDIA_DNS_MAX_IN_FLIGHT: number
+}): AddressGuard {
   const key = JSON.stringify([config.MEDIA_DNS_SERVERS, config.MEDIA_DNS_TIMEOUT_MS, config.MEDIA_DNS_MAX_IN_FLIGHT])
   if (configured?.key !== key) {
     const resolve = createMediaResolver({
-      servers: config.MEDIA_DNS_SERVERS, timeoutMs: config.MEDIA_DNS_TIMEOUT_MS, maxInFlight: config.MEDIA_DNS_MAX_IN_FLIGHT,
+      servers: config.MEDIA_DNS_SERVERS,
+      timeoutMs: config.MEDIA_DNS_TIMEOUT_MS,
+      maxInFlight: config.MEDIA_DNS_MAX_IN_FLIGHT,
     })
     configured = { key, guard: createAddressGuard({ resolve }) }
   }
@@ -80,16 +90,26 @@ function configuredGuard(config: { MEDIA_DNS_SERVERS: readonly string[]; MEDIA_D
 
 /** Builds DownloadOptions from the gateway config names. */
 export const downloadOptionsFromConfig = (config: {
-  MEDIA_MAX_BYTES: number; MEDIA_TIMEOUT_MS: number; MEDIA_MAX_REDIRECTS: number; MEDIA_ALLOW_PRIVATE_URLS: boolean
-  MEDIA_MAX_BYTES_IMAGE: number; MEDIA_MAX_BYTES_VIDEO: number; MEDIA_MAX_BYTES_AUDIO: number; MEDIA_MAX_BYTES_DOCUMENT: number
+  MEDIA_MAX_BYTES: number
+  MEDIA_TIMEOUT_MS: number
+  MEDIA_MAX_REDIRECTS: number
+  MEDIA_ALLOW_PRIVATE_URLS: boolean
+  MEDIA_MAX_BYTES_IMAGE: number
+  MEDIA_MAX_BYTES_VIDEO: number
+  MEDIA_MAX_BYTES_AUDIO: number
+  MEDIA_MAX_BYTES_DOCUMENT: number
   MEDIA_MAX_BYTES_THUMBNAIL: number
-  MEDIA_DNS_SERVERS: readonly string[]; MEDIA_DNS_TIMEOUT_MS: number; MEDIA_DNS_MAX_IN_FLIGHT: number
+  MEDIA_DNS_SERVERS: readonly string[]
+  MEDIA_DNS_TIMEOUT_MS: number
+  MEDIA_DNS_MAX_IN_FLIGHT: number
 }): DownloadOptions => ({
   guard: configuredGuard(config),
   maxBytes: config.MEDIA_MAX_BYTES,
   maxBytesPerKind: {
-    image: config.MEDIA_MAX_BYTES_IMAGE, video: config.MEDIA_MAX_BYTES_VIDEO,
-    audio: config.MEDIA_MAX_BYTES_AUDIO, document: config.MEDIA_MAX_BYTES_DOCUMENT,
+    image: config.MEDIA_MAX_BYTES_IMAGE,
+    video: config.MEDIA_MAX_BYTES_VIDEO,
+    audio: config.MEDIA_MAX_BYTES_AUDIO,
+    document: config.MEDIA_MAX_BYTES_DOCUMENT,
   },
   maxThumbnailBytes: config.MEDIA_MAX_BYTES_THUMBNAIL,
   timeoutMs: config.MEDIA_TIMEOUT_MS,
@@ -103,7 +123,10 @@ export async function downloadToTemp(url: string, options: DownloadOptions): Pro
   const file = await tempFilePath(options.tempDir)
   const controller = new AbortController()
   let timedOut = false
-  const timer = setTimeout(() => { timedOut = true; controller.abort() }, options.timeoutMs)
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, options.timeoutMs)
   const onAbort = () => controller.abort()
   options.signal?.addEventListener('abort', onAbort, { once: true })
   try {
@@ -126,8 +149,12 @@ function toGatewayError(err: unknown, urlField: string | undefined): MediaDownlo
   if (err instanceof PrivateAddressError || (err as { cause?: unknown }).cause instanceof PrivateAddressError) {
     return new MediaDownloadError(mediaUrlForbidden(urlField), 'private_address')
   }
-  if (err instanceof DownloadFailure) return new MediaDownloadError(err.clientError ?? mediaDownloadFailed(err.message), err.reason)
-  return new MediaDownloadError(mediaDownloadFailed(err instanceof Error && err.message ? err.message : String(err)), 'network')
+  if (err instanceof DownloadFailure)
+    return new MediaDownloadError(err.clientError ?? mediaDownloadFailed(err.message), err.reason)
+  return new MediaDownloadError(
+    mediaDownloadFailed(err instanceof Error && err.message ? err.message : String(err)),
+    'network',
+  )
 }
 
 async function fetchFollowingRedirects(startUrl: string, file: string, options: DownloadOptions, signal: AbortSignal) {
@@ -176,10 +203,13 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
         heldBytes += chunk.length
         if (heldBytes < 1 << 20) return done()
         const out = Buffer.concat(held, heldBytes)
-        held = []; heldBytes = 0
+        held = []
+        heldBytes = 0
         done(null, out)
       },
-      flush(done) { done(null, heldBytes ? Buffer.concat(held, heldBytes) : undefined) },
+      flush(done) {
+        done(null, heldBytes ? Buffer.concat(held, heldBytes) : undefined)
+      },
     })
     await pipeline(res, counter, createWriteStream(file, PRIVATE_NEW_FILE), { signal })
     return { bytes, contentType: res.headers['content-type'] }
@@ -187,22 +217,34 @@ async function fetchFollowingRedirects(startUrl: string, file: string, options: 
 }
 
 function tooLarge(options: DownloadOptions): DownloadFailure {
-  return new DownloadFailure(`file larger than ${options.maxBytes} bytes`, 'too_large', options.tooLarge?.(options.maxBytes))
+  return new DownloadFailure(
+    `file larger than ${options.maxBytes} bytes`,
+    'too_large',
+    options.tooLarge?.(options.maxBytes),
+  )
 }
 
-function request(url: URL, options: DownloadOptions, guard: AddressGuard,
-  signal: AbortSignal): Promise<http.IncomingMessage> {
+function request(
+  url: URL,
+  options: DownloadOptions,
+  guard: AddressGuard,
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const lib = url.protocol === 'https:' ? https : http
-    const req = lib.get(url, {
-      signal,
-      headers: { 'user-agent': 'messaging-gateway', accept: '*/*' },
-      // A fresh connection per hop, resolved by the guard: no pooled socket skips the check.
-      agent: false,
-      // Every host name is resolved by the guard's resolver (c-ares, never the thread pool), and judged when on.
-      lookup: options.blockPrivate ? guard.lookup : guard.lookupAny,
-      ...(url.protocol === 'https:' && options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}),
-    }, resolve)
+    const req = lib.get(
+      url,
+      {
+        signal,
+        headers: { 'user-agent': 'messaging-gateway', accept: '*/*' },
+        // A fresh connection per hop, resolved by the guard: no pooled socket skips the check.
+        agent: false,
+        // Every host name is resolved by the guard's resolver (c-ares, never the thread pool), and judged when on.
+        lookup: options.blockPrivate ? guard.lookup : guard.lookupAny,
+        ...(url.protocol === 'https:' && options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}),
+      },
+      resolve,
+    )
     req.on('error', reject)
   })
 }

@@ -42,24 +42,33 @@ export function findOnPath(name: string, pathVar: string | undefined): string | 
 }
 
 /** Resolves ffmpeg and prlimit for `config` and the PATH given (the process's own by default). */
-export function locateFfmpeg(config: { FFMPEG_PATH?: string | undefined },
-  pathVar: string | undefined = process.env.PATH): FfmpegLocation {
+export function locateFfmpeg(
+  config: { FFMPEG_PATH?: string | undefined },
+  pathVar: string | undefined = process.env.PATH,
+): FfmpegLocation {
   const configured = config.FFMPEG_PATH
-  const ffmpeg = configured !== undefined
-    ? (isExecutableFile(path.resolve(configured)) ? path.resolve(configured) : undefined)
-    : findOnPath('ffmpeg', pathVar)
+  const ffmpeg =
+    configured !== undefined
+      ? isExecutableFile(path.resolve(configured))
+        ? path.resolve(configured)
+        : undefined
+      : findOnPath('ffmpeg', pathVar)
   return { ffmpeg, prlimit: findOnPath('prlimit', pathVar), configured }
 }
 
 /** One line per missing program, each naming the setting that fixes it; empty when all is in place. */
 export function ffmpegStartupWarnings(location: FfmpegLocation): string[] {
   if (!location.ffmpeg) {
-    return [location.configured !== undefined
-      ? `FFMPEG_PATH=${location.configured} is not an executable file: videos are sent with the default thumbnail`
-      : 'ffmpeg not found on PATH (install it or set FFMPEG_PATH): videos are sent with the default thumbnail']
+    return [
+      location.configured !== undefined
+        ? `FFMPEG_PATH=${location.configured} is not an executable file: videos are sent with the default thumbnail`
+        : 'ffmpeg not found on PATH (install it or set FFMPEG_PATH): videos are sent with the default thumbnail',
+    ]
   }
   if (!location.prlimit) {
-    return ['prlimit (util-linux) not found on PATH: ffmpeg runs without FFMPEG_MAX_MEMORY_MB and FFMPEG_MAX_CPU_SECONDS, only with FFMPEG_TIMEOUT_MS']
+    return [
+      'prlimit (util-linux) not found on PATH: ffmpeg runs without FFMPEG_MAX_MEMORY_MB and FFMPEG_MAX_CPU_SECONDS, only with FFMPEG_TIMEOUT_MS',
+    ]
   }
   return []
 }

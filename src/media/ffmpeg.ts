@@ -28,7 +28,11 @@ export type FfmpegFailureCode = 'FFMPEG_MISSING' | 'FFMPEG_TIMEOUT' | 'FFMPEG_KI
 /** Why a run of ffmpeg gave no output. Internal: never an HTTP answer (a failed thumbnail is the default one). */
 export class FfmpegFailure extends Error {
   override readonly name = 'FfmpegFailure'
-  constructor(readonly code: FfmpegFailureCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: FfmpegFailureCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options)
   }
 }
@@ -45,14 +49,25 @@ let cached: { key: string; options: FfmpegOptions } | undefined
 
 /** FfmpegOptions from the gateway settings; ffmpeg and prlimit are looked up on the process's PATH. */
 export function ffmpegOptionsFromConfig(config: FfmpegSettings): FfmpegOptions {
-  const key = JSON.stringify([config.FFMPEG_PATH, config.FFMPEG_TIMEOUT_MS, config.FFMPEG_MAX_MEMORY_MB,
-    config.FFMPEG_MAX_CPU_SECONDS, process.env.PATH])
+  const key = JSON.stringify([
+    config.FFMPEG_PATH,
+    config.FFMPEG_TIMEOUT_MS,
+    config.FFMPEG_MAX_MEMORY_MB,
+    config.FFMPEG_MAX_CPU_SECONDS,
+    process.env.PATH,
+  ])
   if (cached?.key !== key) {
     const { ffmpeg, prlimit } = locateFfmpeg(config)
-    cached = { key, options: {
-      ffmpeg, prlimit, timeoutMs: config.FFMPEG_TIMEOUT_MS,
-      maxMemoryBytes: config.FFMPEG_MAX_MEMORY_MB * 1024 * 1024, maxCpuSeconds: config.FFMPEG_MAX_CPU_SECONDS,
-    } }
+    cached = {
+      key,
+      options: {
+        ffmpeg,
+        prlimit,
+        timeoutMs: config.FFMPEG_TIMEOUT_MS,
+        maxMemoryBytes: config.FFMPEG_MAX_MEMORY_MB * 1024 * 1024,
+        maxCpuSeconds: config.FFMPEG_MAX_CPU_SECONDS,
+      },
+    }
   }
   return cached.options
 }
@@ -60,7 +75,10 @@ export function ffmpegOptionsFromConfig(config: FfmpegSettings): FfmpegOptions {
 /** The program and argv actually spawned: ffmpeg itself, or prlimit setting the caps and then exec'ing ffmpeg. */
 function ffmpegCommand(args: readonly string[], options: FfmpegOptions & { ffmpeg: string }): [string, string[]] {
   if (!options.prlimit) return [options.ffmpeg, [...args]]
-  return [options.prlimit, [`--as=${options.maxMemoryBytes}`, `--cpu=${options.maxCpuSeconds}`, '--', options.ffmpeg, ...args]]
+  return [
+    options.prlimit,
+    [`--as=${options.maxMemoryBytes}`, `--cpu=${options.maxCpuSeconds}`, '--', options.ffmpeg, ...args],
+  ]
 }
 
 /** Runs ffmpeg with `args`; resolves its stdout, rejects with an FfmpegFailure (stderr's last line in the message). */
@@ -85,18 +103,32 @@ export function runFfmpeg(args: readonly string[], options: FfmpegOptions): Prom
     const timer = setTimeout(() => {
       killGroup(child.pid)
       // Settle now: a grandchild still holding the pipes would delay 'close' for as long as it lives.
-      settle(new FfmpegFailure('FFMPEG_TIMEOUT', `ffmpeg killed after the ${options.timeoutMs} ms time-out (FFMPEG_TIMEOUT_MS)`))
+      settle(
+        new FfmpegFailure(
+          'FFMPEG_TIMEOUT',
+          `ffmpeg killed after the ${options.timeoutMs} ms time-out (FFMPEG_TIMEOUT_MS)`,
+        ),
+      )
       child.stdout.destroy()
       child.stderr.destroy()
     }, options.timeoutMs)
     child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stderr.on('data', (c: Buffer) => { err = (err + c.toString()).slice(-2000) })
-    child.on('error', e => settle(new FfmpegFailure('FFMPEG_SPAWN', `ffmpeg could not start: ${e.message}`, { cause: e })))
+    child.stderr.on('data', (c: Buffer) => {
+      err = (err + c.toString()).slice(-2000)
+    })
+    child.on('error', e =>
+      settle(new FfmpegFailure('FFMPEG_SPAWN', `ffmpeg could not start: ${e.message}`, { cause: e })),
+    )
     child.on('close', (code, signal) => {
       const detail = err.trim().split('\n').pop() ?? ''
       if (signal) {
         // Not our time-out (that settled already): the kernel, past FFMPEG_MAX_CPU_SECONDS, or someone else.
-        settle(new FfmpegFailure('FFMPEG_KILLED', `ffmpeg killed by ${signal} (FFMPEG_MAX_CPU_SECONDS or FFMPEG_MAX_MEMORY_MB)`))
+        settle(
+          new FfmpegFailure(
+            'FFMPEG_KILLED',
+            `ffmpeg killed by ${signal} (FFMPEG_MAX_CPU_SECONDS or FFMPEG_MAX_MEMORY_MB)`,
+          ),
+        )
       } else if (code !== 0) {
         settle(new FfmpegFailure('FFMPEG_EXIT', `ffmpeg exited with ${code}: ${detail}`))
       } else {
@@ -111,5 +143,7 @@ function killGroup(pid: number | undefined): void {
   if (pid === undefined) return
   try {
     process.kill(-pid, 'SIGKILL')
-  } catch { /* already exited */ }
+  } catch {
+    /* already exited */
+  }
 }

@@ -22,7 +22,10 @@ export interface MediaResolverOptions {
   maxInFlight: number
 }
 
-const LOOPBACK: dns.LookupAddress[] = [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]
+const LOOPBACK: dns.LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+]
 
 const isLocalhost = (host: string): boolean => {
   const h = host.toLowerCase().replace(/\.$/, '')
@@ -31,7 +34,11 @@ const isLocalhost = (host: string): boolean => {
 
 /** The look-up failed: the message names the host and why, for `error parser file from url <message>`. */
 export class DnsLookupError extends Error {
-  constructor(host: string, readonly code: string, detail: string) {
+  constructor(
+    host: string,
+    readonly code: string,
+    detail: string,
+  ) {
     super(`dns lookup of ${host} ${detail}`)
     this.name = 'DnsLookupError'
   }
@@ -50,7 +57,10 @@ class Slots {
       this.#free--
     } else {
       await new Promise<void>((resolve, reject) => {
-        const grant = () => { signal.removeEventListener('abort', onAbort); resolve() }
+        const grant = () => {
+          signal.removeEventListener('abort', onAbort)
+          resolve()
+        }
         const onAbort = () => {
           const i = this.#waiting.indexOf(grant)
           if (i >= 0) this.#waiting.splice(i, 1)
@@ -101,7 +111,7 @@ export function createMediaResolver({ servers = [], timeoutMs, maxInFlight }: Me
       const codes = answers.map(a => (a.status === 'rejected' ? (a.reason as NodeJS.ErrnoException).code : 'ENODATA'))
       if (codes.includes('ETIMEOUT')) throw new DnsLookupError(hostname, 'ETIMEOUT', `timed out after ${timeoutMs} ms`)
       const code = codes.find(c => c !== 'ENODATA') ?? 'ENOTFOUND'
-      throw new DnsLookupError(hostname, code === 'ENODATA' ? 'ENOTFOUND' : code ?? 'ENOTFOUND', `failed (${code})`)
+      throw new DnsLookupError(hostname, code === 'ENODATA' ? 'ENOTFOUND' : (code ?? 'ENOTFOUND'), `failed (${code})`)
     } catch (err) {
       if (deadline.aborted && !(err instanceof DnsLookupError)) {
         throw new DnsLookupError(hostname, 'ETIMEOUT', `timed out after ${timeoutMs} ms`)

@@ -75,7 +75,10 @@ export class MediaSlots {
       return
     }
     await new Promise<void>((resolve, reject) => {
-      const grant = () => { signal?.removeEventListener('abort', onAbort); resolve() }
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      }
       const onAbort = () => {
         const i = this.#waiting.indexOf(grant)
         if (i >= 0) this.#waiting.splice(i, 1)

@@ -14,13 +14,20 @@ import net from 'node:net'
 
 const V4_BLOCKS: ReadonlyArray<readonly [string, number]> = [
   ['0.0.0.0', 8], // "this network"; 0.0.0.0 reaches the local host on Linux
-  ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], // RFC 1918
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16], // RFC 1918
   ['100.64.0.0', 10], // carrier-grade NAT
   ['127.0.0.0', 8], // loopback
   ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
   ['203.0.113.0', 24], // IETF protocol assignments, documentation, 6to4 relay, benchmarking
-  ['224.0.0.0', 4], ['240.0.0.0', 4], // multicast, reserved and broadcast
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4], // multicast, reserved and broadcast
 ]
 
 const V6_BLOCKS: ReadonlyArray<readonly [string, number]> = [
@@ -31,7 +38,8 @@ const V6_BLOCKS: ReadonlyArray<readonly [string, number]> = [
   ['2001::', 32], // Teredo
   ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique-local
-  ['fe80::', 10], ['fec0::', 10], // link-local, old site-local
+  ['fe80::', 10],
+  ['fec0::', 10], // link-local, old site-local
   ['ff00::', 8], // multicast
 ]
 

@@ -23,17 +23,25 @@ let ours: Promise<string> | undefined
 async function mediaTempDir(): Promise<string> {
   if (ours) {
     const dir = await ours
-    if (await stat(dir).then(s => s.isDirectory(), () => false)) return dir
+    if (
+      await stat(dir).then(
+        s => s.isDirectory(),
+        () => false,
+      )
+    )
+      return dir
     ours = undefined
   }
   ours ??= mkdtemp(path.join(os.tmpdir(), `${MEDIA_DIR_PREFIX}${process.pid}-`))
-  ours.catch(() => { ours = undefined })
+  ours.catch(() => {
+    ours = undefined
+  })
   return ours
 }
 
 /** A fresh, unused file path in `dir` (default: this thread's media folder; a given folder is made 0700). */
 export async function tempFilePath(dir?: string, suffix = ''): Promise<string> {
-  const folder = dir ?? await mediaTempDir()
+  const folder = dir ?? (await mediaTempDir())
   if (dir !== undefined) await mkdir(dir, { recursive: true, mode: 0o700 })
   return path.join(folder, `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}${suffix}`)
 }
@@ -47,7 +55,10 @@ export async function removeQuietly(file: string): Promise<void> {
 export async function removeMediaTempDirs(tmp: string = os.tmpdir()): Promise<void> {
   const mine = `${MEDIA_DIR_PREFIX}${process.pid}-`
   const names = await readdir(tmp).catch(() => [] as string[])
-  await Promise.all(names.filter(name => name.startsWith(mine))
-    .map(name => rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => undefined)))
+  await Promise.all(
+    names
+      .filter(name => name.startsWith(mine))
+      .map(name => rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => undefined)),
+  )
   ours = undefined
 }

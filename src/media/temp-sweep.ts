@@ -55,14 +55,20 @@ export async function sweepStaleMediaDirs(options: SweepOptions = {}): Promise<S
     const info = await lstat(dir).catch(() => undefined)
     if (!info?.isDirectory() || (uid !== undefined && info.uid !== uid)) continue
     if (pid !== process.pid && !isAlive(pid)) {
-      await rm(dir, { recursive: true, force: true }).then(() => result.removed.push(dir), () => undefined)
+      await rm(dir, { recursive: true, force: true }).then(
+        () => result.removed.push(dir),
+        () => undefined,
+      )
       continue
     }
     for (const file of await readdir(dir).catch(() => [] as string[])) {
       const full = path.join(dir, file)
       const entry = await lstat(full).catch(() => undefined)
       if (entry && now - entry.mtimeMs > DAY_MS) {
-        await rm(full, { recursive: true, force: true }).then(() => result.staleFiles.push(full), () => undefined)
+        await rm(full, { recursive: true, force: true }).then(
+          () => result.staleFiles.push(full),
+          () => undefined,
+        )
       }
     }
   }

@@ -14,12 +14,14 @@ const THUMBNAIL_QUALITY = 60
 
 /** Shrinks any image sharp can read (buffer or file path) to the thumbnail JPEG. */
 export async function thumbnailFromImage(input: Buffer | string): Promise<Buffer> {
-  return sharp(input, { failOn: 'none' })
-    .rotate()
-    // width 72; very tall images are capped at 4:1 so a thumbnail stays a few KB
-    .resize({ width: THUMBNAIL_WIDTH, height: THUMBNAIL_WIDTH * 4, fit: 'inside' })
-    .jpeg({ quality: THUMBNAIL_QUALITY })
-    .toBuffer()
+  return (
+    sharp(input, { failOn: 'none' })
+      .rotate()
+      // width 72; very tall images are capped at 4:1 so a thumbnail stays a few KB
+      .resize({ width: THUMBNAIL_WIDTH, height: THUMBNAIL_WIDTH * 4, fit: 'inside' })
+      .jpeg({ quality: THUMBNAIL_QUALITY })
+      .toBuffer()
+  )
 }
 
 /**
@@ -36,15 +38,41 @@ export const VIDEO_FORMAT_WHITELIST = 'mov,matroska,avi,mpegts'
  * is the process's address space, which every extra thread's stack takes from).
  */
 const UNTRUSTED_INPUT_ARGS: readonly string[] = [
-  '-protocol_whitelist', 'file', '-format_whitelist', VIDEO_FORMAT_WHITELIST, '-threads', '1', '-filter_threads', '1',
+  '-protocol_whitelist',
+  'file',
+  '-format_whitelist',
+  VIDEO_FORMAT_WHITELIST,
+  '-threads',
+  '1',
+  '-filter_threads',
+  '1',
 ]
 
 /** Takes the first frame of a video file with ffmpeg and shrinks it. Throws when ffmpeg is missing or fails. */
 export async function thumbnailFromVideo(videoPath: string, ffmpeg: FfmpegOptions): Promise<Buffer> {
-  const frame = await runFfmpeg([
-    '-hide_banner', '-nostdin', '-loglevel', 'error', ...UNTRUSTED_INPUT_ARGS, '-ss', '0', '-i', videoPath,
-    '-frames:v', '1', '-vf', `scale=${THUMBNAIL_WIDTH * 2}:-2`, '-f', 'image2pipe', '-c:v', 'mjpeg', 'pipe:1',
-  ], ffmpeg)
+  const frame = await runFfmpeg(
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      ...UNTRUSTED_INPUT_ARGS,
+      '-ss',
+      '0',
+      '-i',
+      videoPath,
+      '-frames:v',
+      '1',
+      '-vf',
+      `scale=${THUMBNAIL_WIDTH * 2}:-2`,
+      '-f',
+      'image2pipe',
+      '-c:v',
+      'mjpeg',
+      'pipe:1',
+    ],
+    ffmpeg,
+  )
   if (frame.length === 0) throw new Error('ffmpeg produced no frame')
   return thumbnailFromImage(frame)
 }
@@ -55,7 +83,9 @@ let defaultThumb: Promise<Buffer> | undefined
 export function defaultThumbnail(): Promise<Buffer> {
   defaultThumb ??= sharp({
     create: { width: THUMBNAIL_WIDTH, height: THUMBNAIL_WIDTH, channels: 3, background: { r: 204, g: 204, b: 204 } },
-  }).jpeg({ quality: THUMBNAIL_QUALITY }).toBuffer()
+  })
+    .jpeg({ quality: THUMBNAIL_QUALITY })
+    .toBuffer()
   return defaultThumb
 }
 
@@ -64,8 +94,10 @@ export function defaultThumbnail(): Promise<Buffer> {
  * every failure (for a warn log); none of them fails the message, except a thumbnail URL the SSRF guard refused:
  * that is the client's 400, as for the media URL itself.
  */
-export async function firstThumbnail(sources: Array<() => Promise<Buffer>>,
-  onError?: (err: unknown) => void): Promise<Buffer> {
+export async function firstThumbnail(
+  sources: Array<() => Promise<Buffer>>,
+  onError?: (err: unknown) => void,
+): Promise<Buffer> {
   for (const source of sources) {
     try {
       return await source()

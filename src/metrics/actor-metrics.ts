@@ -17,7 +17,10 @@ export function registerActorMetrics(registry: Registry, ops: OpsSource): void {
   const registers = [registry]
 
   new Gauge({
-    name: 'gateway_sessions', help: 'Sessions by state', labelNames: ['state'], registers,
+    name: 'gateway_sessions',
+    help: 'Sessions by state',
+    labelNames: ['state'],
+    registers,
     collect() {
       this.reset()
       const counts = ops.sessionStates()
@@ -27,34 +30,46 @@ export function registerActorMetrics(registry: Registry, ops: OpsSource): void {
 
   const shardGauge = (name: string, help: string, value: (s: ReturnType<OpsSource['shardStats']>[number]) => number) =>
     new Gauge({
-      name, help, labelNames: ['shard'], registers,
+      name,
+      help,
+      labelNames: ['shard'],
+      registers,
       collect() {
         this.reset()
         for (const s of ops.shardStats()) this.set({ shard: String(s.shard) }, value(s))
       },
     })
-  shardGauge('gateway_shard_queue_depth', 'Tasks waiting in the shard\'s piscina queue', s => s.queued)
+  shardGauge('gateway_shard_queue_depth', "Tasks waiting in the shard's piscina queue", s => s.queued)
   shardGauge('gateway_shard_tasks_in_flight', 'Tasks sent to the shard and not yet answered', s => s.inFlight)
   shardGauge('gateway_shard_threads', 'Worker threads of the shard (1 when up)', s => s.threads)
 
-  const taskTime = (name: string, help: string, pick: 'waitTimeMs' | 'runTimeMs') => new Gauge({
-    name, help, labelNames: ['shard', 'quantile'], registers,
-    collect() {
-      this.reset()
-      for (const s of ops.shardStats()) {
-        const shard = String(s.shard)
-        this.set({ shard, quantile: '0.5' }, (s[pick].p50 || 0) / MS_PER_S)
-        this.set({ shard, quantile: '0.99' }, (s[pick].p99 || 0) / MS_PER_S)
-      }
-    },
-  })
-  taskTime('gateway_shard_task_wait_seconds', 'Time tasks waited in the shard\'s queue (piscina)', 'waitTimeMs')
-  taskTime('gateway_shard_task_run_seconds', 'Time tasks ran on the shard thread, mailbox wait included (piscina)', 'runTimeMs')
+  const taskTime = (name: string, help: string, pick: 'waitTimeMs' | 'runTimeMs') =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['shard', 'quantile'],
+      registers,
+      collect() {
+        this.reset()
+        for (const s of ops.shardStats()) {
+          const shard = String(s.shard)
+          this.set({ shard, quantile: '0.5' }, (s[pick].p50 || 0) / MS_PER_S)
+          this.set({ shard, quantile: '0.99' }, (s[pick].p99 || 0) / MS_PER_S)
+        }
+      },
+    })
+  taskTime('gateway_shard_task_wait_seconds', "Time tasks waited in the shard's queue (piscina)", 'waitTimeMs')
+  taskTime(
+    'gateway_shard_task_run_seconds',
+    'Time tasks ran on the shard thread, mailbox wait included (piscina)',
+    'runTimeMs',
+  )
 
   new Gauge({
     name: 'gateway_event_loop_delay_seconds',
     help: 'Event-loop delay of each thread over the last second (quantile 1 = max)',
-    labelNames: ['thread', 'quantile'], registers,
+    labelNames: ['thread', 'quantile'],
+    registers,
     collect() {
       this.reset()
       for (const [thread, d] of ops.loopDelays()) {
@@ -68,7 +83,10 @@ export function registerActorMetrics(registry: Registry, ops: OpsSource): void {
   for (const key of Object.keys(THREAD_COUNTERS) as ThreadCounterKey[]) {
     const { name, help, labelNames } = THREAD_COUNTERS[key]
     new Counter({
-      name, help, labelNames: [...labelNames], registers,
+      name,
+      help,
+      labelNames: [...labelNames],
+      registers,
       collect() {
         // The totals live in the telemetry receiver; a scrape copies them.
         this.reset()

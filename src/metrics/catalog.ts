@@ -34,7 +34,7 @@ export const THREAD_COUNTERS = {
   },
   fencedWrites: {
     name: 'gateway_cluster_fenced_writes_refused_total',
-    help: 'Cluster mode: session writes refused because this node no longer held the session\'s lease with its epoch',
+    help: "Cluster mode: session writes refused because this node no longer held the session's lease with its epoch",
     labelNames: [],
   },
 } as const satisfies Record<string, { name: string; help: string; labelNames: readonly string[] }>

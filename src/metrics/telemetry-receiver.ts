@@ -25,9 +25,16 @@ export class TelemetryReceiver {
     this.#channel.onmessage = (event: unknown) => this.apply((event as MessageEvent<TelemetryMessage>).data)
     this.#channel.unref()
     // The main thread measures itself on the same rhythm as the workers.
-    this.#timer = setInterval(() => this.apply({
-      type: 'batch', thread: 'main', counters: takeThreadCounts(), loop: this.#mainLoop.sample(),
-    }), TELEMETRY_INTERVAL_MS)
+    this.#timer = setInterval(
+      () =>
+        this.apply({
+          type: 'batch',
+          thread: 'main',
+          counters: takeThreadCounts(),
+          loop: this.#mainLoop.sample(),
+        }),
+      TELEMETRY_INTERVAL_MS,
+    )
     this.#timer.unref()
   }
 

@@ -17,13 +17,19 @@ export interface ThreadTelemetry {
 }
 
 /** Starts posting this thread's telemetry on the session system's metrics channel. */
-export function startThreadTelemetry(channelName: string, thread: string,
-  intervalMs = TELEMETRY_INTERVAL_MS): ThreadTelemetry {
+export function startThreadTelemetry(
+  channelName: string,
+  thread: string,
+  intervalMs = TELEMETRY_INTERVAL_MS,
+): ThreadTelemetry {
   const channel = new BroadcastChannel(metricsChannel(channelName))
   channel.unref()
   const loop = new LoopDelayMonitor(intervalMs)
   const post = (message: TelemetryMessage) => channel.postMessage(message)
-  const timer = setInterval(() => post({ type: 'batch', thread, counters: takeThreadCounts(), loop: loop.sample() }), intervalMs)
+  const timer = setInterval(
+    () => post({ type: 'batch', thread, counters: takeThreadCounts(), loop: loop.sample() }),
+    intervalMs,
+  )
   timer.unref()
   return {
     announceRestored: shard => post({ type: 'restored', shard }),

@@ -11,7 +11,14 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import type {
-  Channel, ChannelPage, Destination, Group, GroupMember, MessageContent, StatusContent, TypingDestination,
+  Channel,
+  ChannelPage,
+  Destination,
+  Group,
+  GroupMember,
+  MessageContent,
+  StatusContent,
+  TypingDestination,
 } from '../protocol/spec-types.js'
 import type { SentMessageStore } from '../storage/sent-messages.js'
 import type { AuthStore, ContactStore } from '../storage/types.js'

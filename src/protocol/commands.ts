@@ -5,7 +5,15 @@
  * shape. How they travel (task envelope, replies, aborts) is the thread contract, `thread.ts`.
  */
 import type {
-  Channel, ChannelPage, Destination, Group, GroupMember, MessageContent, StatusContent, TypingDestination, TypingKind,
+  Channel,
+  ChannelPage,
+  Destination,
+  Group,
+  GroupMember,
+  MessageContent,
+  StatusContent,
+  TypingDestination,
+  TypingKind,
 } from './spec-types.js'
 
 /** Commands that act on a session's platform link; each needs a connected session (checked after validation). */

@@ -91,8 +91,10 @@ export const validationFailed = (messages: string[]): GatewayError =>
 
 export function isWireError(value: unknown): value is WireError {
   return (
-    typeof value === 'object' && value !== null &&
-    typeof (value as WireError).code === 'string' && (value as WireError).code in ERROR_STATUS &&
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as WireError).code === 'string' &&
+    (value as WireError).code in ERROR_STATUS &&
     typeof (value as WireError).message === 'string'
   )
 }

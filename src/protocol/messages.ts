@@ -86,10 +86,12 @@ export const MESSAGE_TEMPLATE = {
   /** 500: the platform's error ack. */
   PLATFORM_REJECTED: 'the platform rejected the message (error <code>)',
   /** 500: an error ack to a location or contact post in a channel. */
-  CHANNEL_POST_REJECTED: 'the platform rejected the message (error <code>): channels accept only text, image, video, ' +
+  CHANNEL_POST_REJECTED:
+    'the platform rejected the message (error <code>): channels accept only text, image, video, ' +
     'audio and document posts',
   /** 500: the platform no longer knows CHANNEL_LIST_QUERY_ID (the ` (error <code>)` part only when it gave one). */
-  CHANNEL_LIST_REFUSED: 'the platform refused the channel list query <id> (error <code>); the id may be outdated, ' +
+  CHANNEL_LIST_REFUSED:
+    'the platform refused the channel list query <id> (error <code>); the id may be outdated, ' +
     'set CHANNEL_LIST_QUERY_ID',
 } as const
 
@@ -113,8 +115,9 @@ export const RULE = {
 } as const
 
 /** The `<name>`s of a template, as a type. */
-type Placeholders<T extends string> =
-  T extends `${string}<${infer Name}>${infer Rest}` ? Name | Placeholders<Rest> : never
+type Placeholders<T extends string> = T extends `${string}<${infer Name}>${infer Rest}`
+  ? Name | Placeholders<Rest>
+  : never
 
 /** Puts the values into a template's placeholders. */
 export function fill<T extends string>(template: T, values: Record<Placeholders<T>, string | number>): string {
@@ -130,11 +133,13 @@ export const CLIENT_MESSAGES: readonly string[] = [
   ...Object.values(ERROR_MESSAGE),
   ...Object.values(OTHER_MESSAGE),
   ...Object.values(MESSAGE_TEMPLATE),
-  ...[RULE.EMPTY, RULE.STRING, RULE.NUMBER, RULE.OBJECT, RULE.NOT_ZERO, RULE.HTTP_URL, RULE.INVALID]
-    .map(rule => line('<path>', rule)),
+  ...[RULE.EMPTY, RULE.STRING, RULE.NUMBER, RULE.OBJECT, RULE.NOT_ZERO, RULE.HTTP_URL, RULE.INVALID].map(rule =>
+    line('<path>', rule),
+  ),
   line('<path>', fill(RULE.GREATER_THAN, { minimum: 0 })),
-  ...[MESSAGE_TYPES, STATUS_TYPES, ['text', 'audio']]
-    .map(types => line('type', fill(RULE.ONE_OF, { values: types.join(', ') }))),
+  ...[MESSAGE_TYPES, STATUS_TYPES, ['text', 'audio']].map(types =>
+    line('type', fill(RULE.ONE_OF, { values: types.join(', ') })),
+  ),
   line('location.latitude', fill(RULE.BETWEEN, { limit: 90 })),
   line('location.longitude', fill(RULE.BETWEEN, { limit: 180 })),
   line('contact.phone', RULE.PHONE),

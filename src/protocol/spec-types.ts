@@ -63,12 +63,38 @@ export type Destination =
 
 export type TypingDestination = Extract<Destination, { kind: 'phone' } | { kind: 'group' }>
 
-export interface ImageInput { url: string; mimetype: string; thumbnail?: string }
-export interface VideoInput { url: string; mimetype: string; duration: number; thumbnail?: string }
-export interface AudioInput { url: string; mimetype: string; duration: number }
-export interface DocumentInput { url: string; name: string; size: number; mimetype: string }
-export interface LocationInput { latitude: number; longitude: number; name?: string; address?: string }
-export interface ContactInput { name: string; phone: string } // phone: digits only after normalisation
+export interface ImageInput {
+  url: string
+  mimetype: string
+  thumbnail?: string
+}
+export interface VideoInput {
+  url: string
+  mimetype: string
+  duration: number
+  thumbnail?: string
+}
+export interface AudioInput {
+  url: string
+  mimetype: string
+  duration: number
+}
+export interface DocumentInput {
+  url: string
+  name: string
+  size: number
+  mimetype: string
+}
+export interface LocationInput {
+  latitude: number
+  longitude: number
+  name?: string
+  address?: string
+}
+export interface ContactInput {
+  name: string
+  phone: string
+} // phone: digits only after normalisation
 
 /** A validated POST /message body, minus the destination. `text` is the caption for image/video/document. */
 export type MessageContent =

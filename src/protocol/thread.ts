@@ -48,9 +48,7 @@ export type Reply<T = unknown> = { ok: true; value: T } | { ok: false; error: Wi
 export type ControlMessage = { type: 'abort'; taskId: number }
 
 /** Actors → main thread, on the events channel. */
-export type SnapshotEvent =
-  | { type: 'snapshot'; snapshot: SessionSnapshot }
-  | { type: 'deleted'; id: string }
+export type SnapshotEvent = { type: 'snapshot'; snapshot: SessionSnapshot } | { type: 'deleted'; id: string }
 
 export type CounterLabels = Record<string, string>
 

@@ -88,7 +88,11 @@ export class SimPhone {
       this.#fresh.push(...saved.fresh)
     } else {
       const keyPair = newKeyPair()
-      this.signedPreKey = { keyId: 1, keyPair, signature: Buffer.from(Curve.sign(this.identity.private, signalPub(keyPair.public))) }
+      this.signedPreKey = {
+        keyId: 1,
+        keyPair,
+        signature: Buffer.from(Curve.sign(this.identity.private, signalPub(keyPair.public))),
+      }
       this.#refill()
     }
     this.store = new PhoneSignalStore(this.identity, this.registrationId, this.signedPreKey, this.preKeys)
@@ -98,9 +102,14 @@ export class SimPhone {
 
   toState(): SimPhoneState {
     return {
-      identity: this.identity, registrationId: this.registrationId, signedPreKey: this.signedPreKey,
-      preKeys: [...this.preKeys], nextPreKeyId: this.#nextPreKeyId, fresh: [...this.#fresh],
-      sessions: [...this.store.sessions], senderKeys: [...this.store.senderKeys],
+      identity: this.identity,
+      registrationId: this.registrationId,
+      signedPreKey: this.signedPreKey,
+      preKeys: [...this.preKeys],
+      nextPreKeyId: this.#nextPreKeyId,
+      fresh: [...this.#fresh],
+      sessions: [...this.store.sessions],
+      senderKeys: [...this.store.senderKeys],
     }
   }
 
@@ -120,7 +129,11 @@ export class SimPhone {
     return {
       registrationId: this.registrationId,
       identity: this.identity.public,
-      signedPreKey: { id: this.signedPreKey.keyId, public: this.signedPreKey.keyPair.public, signature: this.signedPreKey.signature },
+      signedPreKey: {
+        id: this.signedPreKey.keyId,
+        public: this.signedPreKey.keyPair.public,
+        signature: this.signedPreKey.signature,
+      },
       preKey: pair ? { id, public: pair.public } : undefined,
     }
   }
@@ -151,7 +164,8 @@ export class Account {
     this.lid = lid
     this.simPhone = new SimPhone(saved?.simPhone)
     if (saved) {
-      for (const c of saved.companions) this.companions.set(c.device, { ...c, preKeys: new Map(c.preKeys), offline: [] })
+      for (const c of saved.companions)
+        this.companions.set(c.device, { ...c, preKeys: new Map(c.preKeys), offline: [] })
       this.#nextDevice = saved.nextDevice
       this.#nextKeyIndex = saved.nextKeyIndex
     }
@@ -160,10 +174,15 @@ export class Account {
   /** Offline stanzas and inbox records are not kept: a restored sandbox starts with empty queues. */
   toState(): AccountState {
     return {
-      phone: this.phone, lid: this.lid, simPhone: this.simPhone.toState(),
-      companions: [...this.companions.values()].map(({ link: _link, offline: _offline, preKeys, ...kept }) =>
-        ({ ...kept, preKeys: [...preKeys] })),
-      nextDevice: this.#nextDevice, nextKeyIndex: this.#nextKeyIndex,
+      phone: this.phone,
+      lid: this.lid,
+      simPhone: this.simPhone.toState(),
+      companions: [...this.companions.values()].map(({ link: _link, offline: _offline, preKeys, ...kept }) => ({
+        ...kept,
+        preKeys: [...preKeys],
+      })),
+      nextDevice: this.#nextDevice,
+      nextKeyIndex: this.#nextKeyIndex,
     }
   }
 
@@ -194,7 +213,12 @@ export class Account {
       companion.preKeys.delete(id) // one-time prekeys are handed out once, as the server does
       preKey = { id, public: pub }
     }
-    return { registrationId: companion.registrationId, identity: companion.identity, signedPreKey: companion.signedPreKey, preKey }
+    return {
+      registrationId: companion.registrationId,
+      identity: companion.identity,
+      signedPreKey: companion.signedPreKey,
+      preKey,
+    }
   }
 }
 

@@ -43,42 +43,66 @@ export class AppStateKeys {
 const CONTACTS_COLLECTION = 'critical_unblock_low'
 
 /** One encoded SyncdPatch per contact, versions 1..n. */
-async function contactPatches(key: AppStateKey, account: WorldAccount, lidOf: (phone: string) => string): Promise<Buffer[]> {
+async function contactPatches(
+  key: AppStateKey,
+  account: WorldAccount,
+  lidOf: (phone: string) => string,
+): Promise<Buffer[]> {
   const keyIdB64 = key.keyId.toString('base64')
   const getKey = async (): Promise<proto.Message.IAppStateSyncKeyData> => ({ keyData: key.keyData })
   let state = newLTHashState()
   const out: Buffer[] = []
   for (const contact of account.contacts ?? []) {
     const fullName = contact.name ?? contact.phone
-    const encoded = await encodeSyncdPatch({
-      type: CONTACTS_COLLECTION,
-      index: ['contact', `${contact.phone}@s.whatsapp.net`],
-      // lidJid lets the client map LID-addressed group members to the contact (Baileys emits lid-mapping.update).
-      syncAction: { timestamp: Date.now(), contactAction: { fullName, firstName: fullName.split(' ')[0], lidJid: lidOf(contact.phone) } },
-      apiVersion: 2,
-      operation: proto.SyncdMutation.SyncdOperation.SET,
-    }, keyIdB64, state, getKey as never)
+    const encoded = await encodeSyncdPatch(
+      {
+        type: CONTACTS_COLLECTION,
+        index: ['contact', `${contact.phone}@s.whatsapp.net`],
+        // lidJid lets the client map LID-addressed group members to the contact (Baileys emits lid-mapping.update).
+        syncAction: {
+          timestamp: Date.now(),
+          contactAction: { fullName, firstName: fullName.split(' ')[0], lidJid: lidOf(contact.phone) },
+        },
+        apiVersion: 2,
+        operation: proto.SyncdMutation.SyncdOperation.SET,
+      },
+      keyIdB64,
+      state,
+      getKey as never,
+    )
     state = encoded.state
     out.push(Buffer.from(proto.SyncdPatch.encode({ ...encoded.patch, version: { version: state.version } }).finish()))
   }
   return out
 }
 
-export const makeAppStateHandler = (keys: AppStateKeys): IqHandler => async (ctx, conn, iq) => {
-  const phone = conn.account?.phone
-  const worldAccount = phone ? ctx.world().accounts.find((a) => a.phone === phone) : undefined
-  const collections: BinaryNode[] = []
-  for (const collection of children(child(iq, 'sync'), 'collection')) {
-    const name = collection.attrs.name ?? ''
-    const version = Number(collection.attrs.version ?? 0)
-    if (name === CONTACTS_COLLECTION && phone && worldAccount?.syncContacts && keys.has(phone)) {
-      const patches = (await contactPatches(keys.keyFor(phone), worldAccount, (p) => ctx.accounts.ensure(p).lidJid)).slice(version)
-      if (patches.length) {
-        collections.push(node('collection', { name, version: String(version) }, [node('patches', {}, patches.map((p) => node('patch', {}, p)))]))
-        continue
+export const makeAppStateHandler =
+  (keys: AppStateKeys): IqHandler =>
+  async (ctx, conn, iq) => {
+    const phone = conn.account?.phone
+    const worldAccount = phone ? ctx.world().accounts.find(a => a.phone === phone) : undefined
+    const collections: BinaryNode[] = []
+    for (const collection of children(child(iq, 'sync'), 'collection')) {
+      const name = collection.attrs.name ?? ''
+      const version = Number(collection.attrs.version ?? 0)
+      if (name === CONTACTS_COLLECTION && phone && worldAccount?.syncContacts && keys.has(phone)) {
+        const patches = (
+          await contactPatches(keys.keyFor(phone), worldAccount, p => ctx.accounts.ensure(p).lidJid)
+        ).slice(version)
+        if (patches.length) {
+          collections.push(
+            node('collection', { name, version: String(version) }, [
+              node(
+                'patches',
+                {},
+                patches.map(p => node('patch', {}, p)),
+              ),
+            ]),
+          )
+          continue
+        }
       }
+      collections.push(node('collection', { name, version: String(version) }))
     }
-    collections.push(node('collection', { name, version: String(version) }))
+    return iqResult(iq, [node('sync', {}, collections)])
   }
-  return iqResult(iq, [node('sync', {}, collections)])
-}

@@ -38,20 +38,34 @@ export function makeNoiseIdentity(): NoiseIdentity {
   const staticKeyPair = newKeyPair()
   const now = Math.floor(Date.now() / 1000)
   const details = (serial: number, issuerSerial: number, key: Buffer): Buffer =>
-    Buffer.from(proto.CertChain.NoiseCertificate.Details.encode({
-      serial, issuerSerial, key, notBefore: now - 3600, notAfter: now + 365 * 24 * 3600,
-    }).finish())
+    Buffer.from(
+      proto.CertChain.NoiseCertificate.Details.encode({
+        serial,
+        issuerSerial,
+        key,
+        notBefore: now - 3600,
+        notAfter: now + 365 * 24 * 3600,
+      }).finish(),
+    )
   // issuerSerial 0 is what the client compares against WA_CERT_DETAILS.SERIAL.
   const intermediateDetails = details(1, 0, intermediate.public)
   const leafDetails = details(2, 1, staticKeyPair.public)
   const leafSignature = Buffer.from(Curve.sign(intermediate.private, leafDetails))
-  const chainSignedBy = (rootKey: KeyPair): Buffer => Buffer.from(proto.CertChain.encode({
-    intermediate: { details: intermediateDetails, signature: Buffer.from(Curve.sign(rootKey.private, intermediateDetails)) },
-    leaf: { details: leafDetails, signature: leafSignature },
-  }).finish())
+  const chainSignedBy = (rootKey: KeyPair): Buffer =>
+    Buffer.from(
+      proto.CertChain.encode({
+        intermediate: {
+          details: intermediateDetails,
+          signature: Buffer.from(Curve.sign(rootKey.private, intermediateDetails)),
+        },
+        leaf: { details: leafDetails, signature: leafSignature },
+      }).finish(),
+    )
   return {
-    rootPublicKey: root.public, staticKeyPair,
-    certChain: chainSignedBy(root), impostorCertChain: chainSignedBy(newKeyPair()),
+    rootPublicKey: root.public,
+    staticKeyPair,
+    certChain: chainSignedBy(root),
+    impostorCertChain: chainSignedBy(newKeyPair()),
   }
 }
 
@@ -65,20 +79,32 @@ export interface TlsMaterial {
 export async function makeTlsMaterial(): Promise<TlsMaterial> {
   const notAfterDate = new Date(Date.now() + 30 * 24 * 3600 * 1000)
   const ca = await generate([{ name: 'commonName', value: 'Platform Sandbox CA' }], {
-    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notAfterDate,
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notAfterDate,
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     ],
   })
   const leaf = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notAfterDate,
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notAfterDate,
     ca: { key: ca.private, cert: ca.cert },
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
     ],
   })
   return { caCert: ca.cert, key: leaf.private, cert: leaf.cert }

@@ -11,8 +11,16 @@ import { normalizeMessageContent, proto } from '@whiskeysockets/baileys'
 const UNSUPPORTED_POST_CODE = '400'
 
 const POSTABLE: Array<keyof proto.IMessage> = [
-  'conversation', 'extendedTextMessage', 'imageMessage', 'videoMessage', 'audioMessage', 'documentMessage',
-  'stickerMessage', 'pollCreationMessage', 'pollCreationMessageV2', 'pollCreationMessageV3',
+  'conversation',
+  'extendedTextMessage',
+  'imageMessage',
+  'videoMessage',
+  'audioMessage',
+  'documentMessage',
+  'stickerMessage',
+  'pollCreationMessage',
+  'pollCreationMessageV2',
+  'pollCreationMessageV3',
 ]
 
 /** The ack error code for this `<plaintext>` payload, or undefined when the channel takes it. */
@@ -25,5 +33,5 @@ export function channelPostRefusal(plaintext: Buffer | undefined): string | unde
     return UNSUPPORTED_POST_CODE
   }
   if (!content) return UNSUPPORTED_POST_CODE
-  return POSTABLE.some((field) => content[field] != null) ? undefined : UNSUPPORTED_POST_CODE
+  return POSTABLE.some(field => content[field] != null) ? undefined : UNSUPPORTED_POST_CODE
 }

@@ -15,7 +15,11 @@ export interface ChannelPost {
   text?: string
   caption?: string
   media?: {
-    mimetype: string; size?: number; sha256?: string; seconds?: number; fileName?: string
+    mimetype: string
+    size?: number
+    sha256?: string
+    seconds?: number
+    fileName?: string
     /** Seeded media: where the platform would serve it (the message's `url` is the media host + this path). */
     directPath?: string
     /** Seeded images and videos: base64 of the `jpegThumbnail` the message carries. */
@@ -38,11 +42,33 @@ function describe(message: proto.IMessage): Omit<ChannelPost, 'id' | 'serverId' 
   const c = normalizeMessageContent(message) ?? {}
   const text = c.conversation ?? c.extendedTextMessage?.text
   if (typeof text === 'string') return { type: 'text', text }
-  const kinds = [['imageMessage', 'image'], ['videoMessage', 'video'], ['audioMessage', 'audio'], ['documentMessage', 'document'], ['stickerMessage', 'sticker']] as const
+  const kinds = [
+    ['imageMessage', 'image'],
+    ['videoMessage', 'video'],
+    ['audioMessage', 'audio'],
+    ['documentMessage', 'document'],
+    ['stickerMessage', 'sticker'],
+  ] as const
   for (const [field, type] of kinds) {
-    const m = c[field] as { caption?: string | null; mimetype?: string | null; fileLength?: unknown; seconds?: number | null; fileName?: string | null } | null | undefined
+    const m = c[field] as
+      | {
+          caption?: string | null
+          mimetype?: string | null
+          fileLength?: unknown
+          seconds?: number | null
+          fileName?: string | null
+        }
+      | null
+      | undefined
     if (!m) continue
-    const post: Omit<ChannelPost, 'id' | 'serverId' | 't'> = { type, media: { mimetype: m.mimetype ?? 'application/octet-stream', size: m.fileLength ? Number(m.fileLength) : undefined, seconds: m.seconds ?? undefined } }
+    const post: Omit<ChannelPost, 'id' | 'serverId' | 't'> = {
+      type,
+      media: {
+        mimetype: m.mimetype ?? 'application/octet-stream',
+        size: m.fileLength ? Number(m.fileLength) : undefined,
+        seconds: m.seconds ?? undefined,
+      },
+    }
     if (m.fileName && post.media) post.media.fileName = m.fileName
     if (m.caption) post.caption = m.caption
     return post
@@ -52,34 +78,55 @@ function describe(message: proto.IMessage): Omit<ChannelPost, 'id' | 'serverId' 
     const { degreesLatitude, degreesLongitude, name, address } = c.locationMessage
     return {
       type: 'location',
-      location: { latitude: degreesLatitude ?? 0, longitude: degreesLongitude ?? 0, ...(name ? { name } : {}), ...(address ? { address } : {}) },
+      location: {
+        latitude: degreesLatitude ?? 0,
+        longitude: degreesLongitude ?? 0,
+        ...(name ? { name } : {}),
+        ...(address ? { address } : {}),
+      },
     }
   }
-  if (c.contactMessage) return { type: 'contact', contact: { displayName: c.contactMessage.displayName ?? '', vcard: c.contactMessage.vcard ?? '' } }
+  if (c.contactMessage)
+    return {
+      type: 'contact',
+      contact: { displayName: c.contactMessage.displayName ?? '', vcard: c.contactMessage.vcard ?? '' },
+    }
   return { type: 'other' }
 }
 
 export class ChannelStore {
   readonly #posted = new Map<string, ChannelPost[]>()
 
-  constructor(private readonly world: () => World, private readonly media: MediaStore) {}
+  constructor(
+    private readonly world: () => World,
+    private readonly media: MediaStore,
+  ) {}
 
   /** Owners and admins may post; everyone else is refused, as the platform does. */
   canPost(channelId: string, phone: string): boolean {
-    const channel = this.world().channels.find((c) => c.id === channelId)
+    const channel = this.world().channels.find(c => c.id === channelId)
     return !!channel && (channel.owner === phone || (channel.admins ?? []).includes(phone))
   }
 
   /** Seeded world messages first (server ids 1..n), then client posts. */
   list(channelId: string): ChannelPost[] {
     const key = channelId.split('@')[0] ?? channelId
-    const seeded = (this.world().channels.find((c) => c.id === channelId)?.messages ?? []).map((m, i): ChannelPost => ({
-      id: `SBXSEED${String(i + 1).padStart(6, '0')}`, serverId: i + 1, type: m.type, seed: m, t: 1735689600 + i * 60,
-      ...(m.text !== undefined ? { text: m.text } : {}),
-      ...(m.caption !== undefined ? { caption: m.caption } : {}),
-      ...(MEDIA_TYPES.includes(m.type) ? { media: seededMedia(m, key, i + 1) } : {}),
-    }))
-    return [...seeded, ...(this.#posted.get(channelId) ?? []).map((p, i) => ({ ...p, serverId: seeded.length + i + 1 }))]
+    const seeded = (this.world().channels.find(c => c.id === channelId)?.messages ?? []).map(
+      (m, i): ChannelPost => ({
+        id: `SBXSEED${String(i + 1).padStart(6, '0')}`,
+        serverId: i + 1,
+        type: m.type,
+        seed: m,
+        t: 1735689600 + i * 60,
+        ...(m.text !== undefined ? { text: m.text } : {}),
+        ...(m.caption !== undefined ? { caption: m.caption } : {}),
+        ...(MEDIA_TYPES.includes(m.type) ? { media: seededMedia(m, key, i + 1) } : {}),
+      }),
+    )
+    return [
+      ...seeded,
+      ...(this.#posted.get(channelId) ?? []).map((p, i) => ({ ...p, serverId: seeded.length + i + 1 })),
+    ]
   }
 
   /**
@@ -87,11 +134,14 @@ export class ChannelStore {
    * /newsletter/…). Returns the server id, or undefined for an unknown channel.
    */
   post(channelId: string, id: string, plaintext: Buffer | undefined, mediaId?: string): number | undefined {
-    if (!this.world().channels.some((c) => c.id === channelId)) return undefined
+    if (!this.world().channels.some(c => c.id === channelId)) return undefined
     const list = this.#posted.get(channelId) ?? []
     const message = plaintext ? proto.Message.decode(plaintext) : undefined
     const post: ChannelPost = {
-      id, serverId: 0, t: Math.floor(Date.now() / 1000), ...(message ? describe(message) : { type: 'other' }),
+      id,
+      serverId: 0,
+      t: Math.floor(Date.now() / 1000),
+      ...(message ? describe(message) : { type: 'other' }),
       ...(plaintext ? { plaintext } : {}),
     }
     if (post.media) {
@@ -102,8 +152,15 @@ export class ChannelStore {
         post.media.size = blob.body.length
         post.media.sha256 = sha.toString('hex')
         const declared = normalizeMessageContent(message)
-        const fileSha = (declared?.imageMessage ?? declared?.videoMessage ?? declared?.audioMessage ?? declared?.documentMessage ?? declared?.stickerMessage)?.fileSha256
-        if (fileSha?.length && !sha.equals(Buffer.from(fileSha))) post.error = 'fileSha256 does not match the uploaded bytes'
+        const fileSha = (
+          declared?.imageMessage ??
+          declared?.videoMessage ??
+          declared?.audioMessage ??
+          declared?.documentMessage ??
+          declared?.stickerMessage
+        )?.fileSha256
+        if (fileSha?.length && !sha.equals(Buffer.from(fileSha)))
+          post.error = 'fileSha256 does not match the uploaded bytes'
       }
     }
     list.push(post)
@@ -115,7 +172,8 @@ export class ChannelStore {
 const MEDIA_TYPES: string[] = ['image', 'video', 'audio', 'document', 'sticker']
 
 /** A tiny real JPEG (8×6), the `jpegThumbnail` of every seeded image and video. */
-const SEEDED_THUMBNAIL = '/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAGAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAABf/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AIgDQd//2Q=='
+const SEEDED_THUMBNAIL =
+  '/9j/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAGAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAABf/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AIgDQd//2Q=='
 
 function seededMedia(m: WorldChannelMessage, channelKey: string, serverId: number): NonNullable<ChannelPost['media']> {
   const mimetype = mimeFor(m.type)
@@ -128,4 +186,10 @@ function seededMedia(m: WorldChannelMessage, channelKey: string, serverId: numbe
 }
 
 const mimeFor = (type: string): string =>
-  ({ image: 'image/jpeg', video: 'video/mp4', audio: 'audio/ogg; codecs=opus', document: 'application/pdf', sticker: 'image/webp' })[type] ?? 'application/octet-stream'
+  ({
+    image: 'image/jpeg',
+    video: 'video/mp4',
+    audio: 'audio/ogg; codecs=opus',
+    document: 'application/pdf',
+    sticker: 'image/webp',
+  })[type] ?? 'application/octet-stream'

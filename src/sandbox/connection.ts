@@ -55,7 +55,7 @@ export class CompanionConnection implements CompanionLink {
     this.#handshake = new NoiseServerHandshake(ctx.noise.staticKeyPair, ctx.faults.certChainFor(ctx.noise))
     ws.on('message', (data: Buffer) => this.#onData(data))
     ws.on('close', () => this.#onClose())
-    ws.on('error', (err) => ctx.logger.debug({ err, conn: this.id }, 'client socket error'))
+    ws.on('error', err => ctx.logger.debug({ err, conn: this.id }, 'client socket error'))
   }
 
   /** Stanza ids the sandbox generates for its own iqs. */
@@ -82,10 +82,12 @@ export class CompanionConnection implements CompanionLink {
       const body = this.#inBytes.subarray(3, size + 3)
       this.#inBytes = this.#inBytes.subarray(size + 3)
       // Frames are handled strictly in order: decoding is async and counters must not interleave.
-      this.#frames = this.#frames.then(() => this.#onFrame(body)).catch((err) => {
-        this.ctx.logger.warn({ err, conn: this.id }, 'closing connection after a bad frame')
-        this.terminate()
-      })
+      this.#frames = this.#frames
+        .then(() => this.#onFrame(body))
+        .catch(err => {
+          this.ctx.logger.warn({ err, conn: this.id }, 'closing connection after a bad frame')
+          this.terminate()
+        })
     }
   }
 
@@ -124,7 +126,7 @@ export class CompanionConnection implements CompanionLink {
           }
         }
         // Stanzas are handled concurrently (a slow media download must not stall pings), but started in order.
-        void this.router.onNode(this, stanza).catch((err) => {
+        void this.router.onNode(this, stanza).catch(err => {
           this.ctx.logger.warn({ err, tag: stanza.tag, xmlns: stanza.attrs.xmlns }, 'error handling stanza')
         })
       }
@@ -148,7 +150,9 @@ export class CompanionConnection implements CompanionLink {
       this.#sends = this.#sends.then(() => this.#writeNode(stanza))
       return
     }
-    this.#sends = this.#sends.then(() => new Promise<void>((resolve) => setTimeout(resolve, delayMs))).then(() => this.#writeNode(stanza))
+    this.#sends = this.#sends
+      .then(() => new Promise<void>(resolve => setTimeout(resolve, delayMs)))
+      .then(() => this.#writeNode(stanza))
   }
 
   /** Sends an iq the client must answer; resolves with the answer. */
@@ -168,9 +172,11 @@ export class CompanionConnection implements CompanionLink {
   streamError(code: number, child?: BinaryNode): void {
     this.send(node('stream:error', { code: String(code) }, child ? [child] : undefined))
     // Let the error frame leave before the close; Baileys ends on whichever it sees first, and reports the error.
-    this.#sends = this.#sends.then(() => new Promise<void>((resolve) => setTimeout(resolve, 50))).then(() => {
-      if (!this.closed) this.ws.close()
-    })
+    this.#sends = this.#sends
+      .then(() => new Promise<void>(resolve => setTimeout(resolve, 50)))
+      .then(() => {
+        if (!this.closed) this.ws.close()
+      })
   }
 
   terminate(): void {

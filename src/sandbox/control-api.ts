@@ -21,7 +21,10 @@ export interface ControlApiDeps {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -85,10 +88,12 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         if (body.delayMs !== undefined) persistent.delayMs = Math.max(0, Number(body.delayMs) || 0)
         if (body.delayAccount !== undefined) persistent.delayAccount = digits(body.delayAccount)
         if (body.wrongChainKey !== undefined) persistent.wrongChainKey = body.wrongChainKey === true
-        if (body.wrongAccountSignature !== undefined) persistent.wrongAccountSignature = body.wrongAccountSignature === true
+        if (body.wrongAccountSignature !== undefined)
+          persistent.wrongAccountSignature = body.wrongAccountSignature === true
         if (body.strictChannelPosts !== undefined) persistent.strictChannelPosts = body.strictChannelPosts === true
         if (body.failDecryptOf !== undefined) persistent.failDecryptOf = digits(body.failDecryptOf)
-        if (body.failDecryptCount !== undefined) persistent.failDecryptCount = Math.max(0, Math.floor(Number(body.failDecryptCount) || 0))
+        if (body.failDecryptCount !== undefined)
+          persistent.failDecryptCount = Math.max(0, Math.floor(Number(body.failDecryptCount) || 0))
         if (body.retryAfterReconnect !== undefined) persistent.retryAfterReconnect = body.retryAfterReconnect === true
         ctx.faults.set(persistent)
         const dropped = body.dropSessionOf ? dropSessionsOf(ctx.accounts, digits(body.dropSessionOf)) : 0
@@ -115,9 +120,10 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         // The simulated phone `phone` sends a text to `to` (every connected companion of `to` gets it).
         const body = (await readJson(req)) as { to?: unknown; text?: unknown; id?: unknown }
         const to = ctx.accounts.get(digits(body.to))
-        if (typeof body.text !== 'string' || !to) throw new HttpError(400, 'body needs { to: known phone, text: string }')
+        if (typeof body.text !== 'string' || !to)
+          throw new HttpError(400, 'body needs { to: known phone, text: string }')
         const sender = ctx.accounts.ensure(phone)
-        const name = ctx.world().accounts.find((a) => a.phone === phone)?.name
+        const name = ctx.world().accounts.find(a => a.phone === phone)?.name
         const id = typeof body.id === 'string' ? body.id : undefined
         const delivered = await sendFromPhone(sender, to, { conversation: body.text }, { id, notify: name })
         return [200, { delivered }]
@@ -125,18 +131,24 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
     }
     if (method === 'GET' && parts[0] === 'channels' && parts.length === 3 && parts[2] === 'messages') {
       const channelId = parts[1] ?? ''
-      if (!ctx.world().channels.some((c) => c.id === channelId)) throw new HttpError(404, 'unknown channel')
-      return [200, {
-        messages: channels.list(channelId).map((p) => ({
-          id: p.id, serverId: p.serverId, type: p.type, created: new Date(p.t * 1000).toISOString(),
-          ...(p.text !== undefined ? { text: p.text } : {}),
-          ...(p.caption !== undefined ? { caption: p.caption } : {}),
-          ...(p.media ? { media: p.media } : {}),
-          ...(p.location ? { location: p.location } : {}),
-          ...(p.contact ? { contact: p.contact } : {}),
-          ...(p.error ? { error: p.error } : {}),
-        })),
-      }]
+      if (!ctx.world().channels.some(c => c.id === channelId)) throw new HttpError(404, 'unknown channel')
+      return [
+        200,
+        {
+          messages: channels.list(channelId).map(p => ({
+            id: p.id,
+            serverId: p.serverId,
+            type: p.type,
+            created: new Date(p.t * 1000).toISOString(),
+            ...(p.text !== undefined ? { text: p.text } : {}),
+            ...(p.caption !== undefined ? { caption: p.caption } : {}),
+            ...(p.media ? { media: p.media } : {}),
+            ...(p.location ? { location: p.location } : {}),
+            ...(p.contact ? { contact: p.contact } : {}),
+            ...(p.error ? { error: p.error } : {}),
+          })),
+        },
+      ]
     }
     throw new HttpError(404, `no route for ${method} ${path}`)
   }

@@ -3,7 +3,7 @@
  * Turns a decrypted proto.Message into the inbox record tests read back, downloading and verifying media.
  */
 import { createHash } from 'node:crypto'
-import { normalizeMessageContent, proto } from '@whiskeysockets/baileys'
+import { normalizeMessageContent, type proto } from '@whiskeysockets/baileys'
 import type { MediaType } from '@whiskeysockets/baileys'
 import { fetchAndDecryptMedia } from './media-fetch.js'
 import { imageSize, meanColor } from './media-facts.js'
@@ -25,7 +25,9 @@ const toNumber = (v: unknown): number | undefined => (v == null ? undefined : Nu
 const argbToHex = (argb: number): string => `#${((argb >>> 0) & 0xffffff).toString(16).padStart(6, '0').toUpperCase()}`
 
 /** Hash and pixel size of a thumbnail (its shape shows which source it was made from); size left out if unreadable. */
-async function describeThumbnail(jpeg: Buffer): Promise<Pick<InboxMedia, 'thumbnailSha256' | 'thumbnailWidth' | 'thumbnailHeight'>> {
+async function describeThumbnail(
+  jpeg: Buffer,
+): Promise<Pick<InboxMedia, 'thumbnailSha256' | 'thumbnailWidth' | 'thumbnailHeight'>> {
   const size = await imageSize(jpeg)
   return {
     thumbnailSha256: createHash('sha256').update(jpeg).digest('hex'),
@@ -34,7 +36,11 @@ async function describeThumbnail(jpeg: Buffer): Promise<Pick<InboxMedia, 'thumbn
 }
 
 /** Pixel size of an image, average colour of any thumbnail (what the eye notices: compression, which frame). */
-async function statusMediaFacts(type: InboxMessage['type'], plain: Buffer, thumb: Uint8Array | null | undefined): Promise<Partial<InboxMedia>> {
+async function statusMediaFacts(
+  type: InboxMessage['type'],
+  plain: Buffer,
+  thumb: Uint8Array | null | undefined,
+): Promise<Partial<InboxMedia>> {
   const out: Partial<InboxMedia> = {}
   const size = type === 'image' ? await imageSize(plain) : undefined
   if (size) Object.assign(out, size)
@@ -43,21 +49,37 @@ async function statusMediaFacts(type: InboxMessage['type'], plain: Buffer, thumb
   return out
 }
 
-type MediaMessage = proto.Message.IImageMessage & proto.Message.IVideoMessage & proto.Message.IAudioMessage & proto.Message.IDocumentMessage
+type MediaMessage = proto.Message.IImageMessage &
+  proto.Message.IVideoMessage &
+  proto.Message.IAudioMessage &
+  proto.Message.IDocumentMessage
 
 /** Returns undefined for messages a phone would not show (protocol messages, bare key distribution). */
-export async function buildInboxMessage(message: proto.IMessage, meta: InboxMeta, mediaHost: string, ca: string): Promise<InboxMessage | undefined> {
+export async function buildInboxMessage(
+  message: proto.IMessage,
+  meta: InboxMeta,
+  mediaHost: string,
+  ca: string,
+): Promise<InboxMessage | undefined> {
   const content = normalizeMessageContent(message)
   if (!content) return undefined
   const base = { ...meta, receivedAt: new Date().toISOString() }
   const text = content.conversation ?? content.extendedTextMessage?.text
   if (typeof text === 'string') {
     const argb = toNumber(content.extendedTextMessage?.backgroundArgb)
-    return { ...base, type: 'text', text, ...(meta.status && argb !== undefined ? { backgroundColor: argbToHex(argb) } : {}) }
+    return {
+      ...base,
+      type: 'text',
+      text,
+      ...(meta.status && argb !== undefined ? { backgroundColor: argbToHex(argb) } : {}),
+    }
   }
   const mediaKinds: [keyof proto.IMessage, InboxMessage['type'], MediaType][] = [
-    ['imageMessage', 'image', 'image'], ['videoMessage', 'video', 'video'], ['audioMessage', 'audio', 'audio'],
-    ['documentMessage', 'document', 'document'], ['stickerMessage', 'sticker', 'sticker'],
+    ['imageMessage', 'image', 'image'],
+    ['videoMessage', 'video', 'video'],
+    ['audioMessage', 'audio', 'audio'],
+    ['documentMessage', 'document', 'document'],
+    ['stickerMessage', 'sticker', 'sticker'],
   ]
   for (const [field, type, mediaType] of mediaKinds) {
     const media = content[field] as MediaMessage | null | undefined
@@ -85,13 +107,17 @@ export async function buildInboxMessage(message: proto.IMessage, meta: InboxMeta
   }
   const location = content.locationMessage ?? content.liveLocationMessage
   if (location) {
-    const loc: NonNullable<InboxMessage['location']> = { latitude: location.degreesLatitude ?? 0, longitude: location.degreesLongitude ?? 0 }
+    const loc: NonNullable<InboxMessage['location']> = {
+      latitude: location.degreesLatitude ?? 0,
+      longitude: location.degreesLongitude ?? 0,
+    }
     const named = content.locationMessage
     if (named?.name) loc.name = named.name
     if (named?.address) loc.address = named.address
     return { ...base, type: 'location', location: loc }
   }
   const contact = content.contactMessage ?? content.contactsArrayMessage?.contacts?.[0]
-  if (contact) return { ...base, type: 'contact', contact: { displayName: contact.displayName ?? '', vcard: contact.vcard ?? '' } }
+  if (contact)
+    return { ...base, type: 'contact', contact: { displayName: contact.displayName ?? '', vcard: contact.vcard ?? '' } }
   return undefined
 }

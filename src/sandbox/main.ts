@@ -43,15 +43,23 @@ const sandbox = await createSandbox({
   ...(values.state ? { stateFile: values.state } : {}),
   ...(process.env.SANDBOX_LID_DEVICE_ANSWERS === '0' ? { lidDeviceAnswers: false } : {}),
 })
-logger.info({ url: sandbox.url, wsUrl: sandbox.wsUrl, mediaPort: sandbox.mediaPort }, `sandbox ready: SANDBOX_URL=${sandbox.url}`)
+logger.info(
+  { url: sandbox.url, wsUrl: sandbox.wsUrl, mediaPort: sandbox.mediaPort },
+  `sandbox ready: SANDBOX_URL=${sandbox.url}`,
+)
 if (values['wrong-chain-key'] || values['wrong-account-signature']) {
-  logger.warn({ wrongChainKey: values['wrong-chain-key'], wrongAccountSignature: values['wrong-account-signature'] },
-    'signature faults on: a checking client refuses this sandbox (DELETE /faults turns them off)')
+  logger.warn(
+    { wrongChainKey: values['wrong-chain-key'], wrongAccountSignature: values['wrong-account-signature'] },
+    'signature faults on: a checking client refuses this sandbox (DELETE /faults turns them off)',
+  )
 }
 
 const stop = (): void => {
   setTimeout(() => process.exit(1), 15_000).unref() // a connection that will not close must not keep us alive
-  sandbox.close().then(() => process.exit(0), () => process.exit(1))
+  sandbox.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  )
 }
 process.on('SIGINT', stop)
 process.on('SIGTERM', stop)

@@ -30,19 +30,34 @@ const agentFor = (ca: string): https.Agent => {
 
 function get(url: string, ca: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    https.get(url, { agent: agentFor(ca) }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`media host answered ${res.statusCode}`))))
-      res.on('error', reject)
-    }).on('error', reject)
+    https
+      .get(url, { agent: agentFor(ca) }, res => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(Buffer.concat(chunks))
+            : reject(new Error(`media host answered ${res.statusCode}`)),
+        )
+        res.on('error', reject)
+      })
+      .on('error', reject)
   })
 }
 
 /** Returns the decrypted bytes; throws with a readable reason on any failed check. */
-export async function fetchAndDecryptMedia(ref: MediaRef, mediaType: MediaType, mediaHost: string, ca: string): Promise<Buffer> {
+export async function fetchAndDecryptMedia(
+  ref: MediaRef,
+  mediaType: MediaType,
+  mediaHost: string,
+  ca: string,
+): Promise<Buffer> {
   if (!ref.mediaKey) throw new Error('media message without mediaKey')
-  const url = ref.url && ref.url.startsWith('https://127.0.0.1') ? ref.url : ref.directPath ? `https://${mediaHost}${ref.directPath}` : undefined
+  const url = ref.url?.startsWith('https://127.0.0.1')
+    ? ref.url
+    : ref.directPath
+      ? `https://${mediaHost}${ref.directPath}`
+      : undefined
   if (!url) throw new Error('media message without url or directPath')
   const blob = await get(url, ca)
   if (ref.fileEncSha256 && !createHash('sha256').update(blob).digest().equals(Buffer.from(ref.fileEncSha256))) {
@@ -51,7 +66,11 @@ export async function fetchAndDecryptMedia(ref: MediaRef, mediaType: MediaType, 
   const { iv, cipherKey, macKey } = await getMediaKeys(ref.mediaKey, mediaType)
   const ciphertext = blob.subarray(0, blob.length - 10)
   const mac = blob.subarray(blob.length - 10)
-  const expected = createHmac('sha256', macKey as Uint8Array).update(iv).update(ciphertext).digest().subarray(0, 10)
+  const expected = createHmac('sha256', macKey as Uint8Array)
+    .update(iv)
+    .update(ciphertext)
+    .digest()
+    .subarray(0, 10)
   if (!expected.equals(mac)) throw new Error('media MAC mismatch')
   const decipher = createDecipheriv('aes-256-cbc', cipherKey, iv)
   const plain = Buffer.concat([decipher.update(ciphertext), decipher.final()])

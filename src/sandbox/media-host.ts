@@ -13,14 +13,22 @@ import type { MediaStore } from './media-store.js'
 let pictureCache: Promise<Buffer> | undefined
 /** A small generated JPEG served for every profile picture. */
 const pictureJpeg = (): Promise<Buffer> =>
-  (pictureCache ??= sharp({ create: { width: 96, height: 96, channels: 3, background: { r: 7, g: 94, b: 84 } } }).jpeg().toBuffer())
+  (pictureCache ??= sharp({ create: { width: 96, height: 96, channels: 3, background: { r: 7, g: 94, b: 84 } } })
+    .jpeg()
+    .toBuffer())
 
 export interface MediaHost {
   port: number
   close(): Promise<void>
 }
 
-export async function startMediaHost(tls: TlsMaterial, store: MediaStore, logger: Logger, host: string, port: number): Promise<MediaHost> {
+export async function startMediaHost(
+  tls: TlsMaterial,
+  store: MediaStore,
+  logger: Logger,
+  host: string,
+  port: number,
+): Promise<MediaHost> {
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://sandbox')
     const send = (status: number, body: string | Buffer, type = 'application/json'): void => {
@@ -38,7 +46,14 @@ export async function startMediaHost(tls: TlsMaterial, store: MediaStore, logger
           // Channel media: plain bytes, referenced later by `media_id` = handle.
           const stored = store.putChannelMedia(kind.replace(/^newsletter-/, ''), body)
           logger.debug({ path: stored.path, size: body.length }, 'channel media uploaded')
-          send(200, JSON.stringify({ url: `https://127.0.0.1:${addr.port}${stored.path}`, direct_path: stored.path, handle: stored.handle }))
+          send(
+            200,
+            JSON.stringify({
+              url: `https://127.0.0.1:${addr.port}${stored.path}`,
+              direct_path: stored.path,
+              handle: stored.handle,
+            }),
+          )
           return
         }
         const stored = store.put(kind, body)
@@ -48,7 +63,10 @@ export async function startMediaHost(tls: TlsMaterial, store: MediaStore, logger
       return
     }
     if (req.method === 'GET' && url.pathname.startsWith('/pp/')) {
-      pictureJpeg().then((jpeg) => send(200, jpeg, 'image/jpeg'), () => send(500, '{}'))
+      pictureJpeg().then(
+        jpeg => send(200, jpeg, 'image/jpeg'),
+        () => send(500, '{}'),
+      )
       return
     }
     if (req.method === 'GET') {
@@ -63,9 +81,10 @@ export async function startMediaHost(tls: TlsMaterial, store: MediaStore, logger
   })
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise<void>(resolve => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

@@ -7,7 +7,12 @@
  */
 import { proto, unpadRandomMax16 } from '@whiskeysockets/baileys'
 import type { BinaryNode } from '@whiskeysockets/baileys'
-import { GroupCipher, GroupSessionBuilder, SenderKeyDistributionMessage, SenderKeyName } from '@whiskeysockets/baileys/lib/Signal/Group/index.js'
+import {
+  GroupCipher,
+  GroupSessionBuilder,
+  SenderKeyDistributionMessage,
+  SenderKeyName,
+} from '@whiskeysockets/baileys/lib/Signal/Group/index.js'
 import { ProtocolAddress, SessionCipher } from 'libsignal'
 import { deliverToCompanion, type Account } from './accounts.js'
 import type { CompanionConnection } from './connection.js'
@@ -31,10 +36,13 @@ export class MessageRouter {
   /** group/status jid → sender "lid:device" → phones holding that sender key. */
   readonly #senderKeyHolders = new Map<string, Map<string, Set<string>>>()
 
-  constructor(private readonly ctx: SandboxContext, private readonly channels: ChannelStore) {}
+  constructor(
+    private readonly ctx: SandboxContext,
+    private readonly channels: ChannelStore,
+  ) {}
 
   #enqueue(phone: string, job: () => Promise<void>, what: Record<string, unknown> = {}): Promise<void> {
-    const next = (this.#queues.get(phone) ?? Promise.resolve()).then(job).catch((err) => {
+    const next = (this.#queues.get(phone) ?? Promise.resolve()).then(job).catch(err => {
       this.ctx.logger.warn({ err, phone, ...what }, 'recipient phone failed to process a message')
     })
     this.#queues.set(phone, next)
@@ -58,17 +66,28 @@ export class MessageRouter {
         return
       }
       // Only with the strictChannelPosts switch: whether the live platform refuses such posts is unverified.
-      const refusal = this.ctx.faults.strictChannelPosts ? channelPostRefusal(bytes(child(stanza, 'plaintext'))) : undefined
+      const refusal = this.ctx.faults.strictChannelPosts
+        ? channelPostRefusal(bytes(child(stanza, 'plaintext')))
+        : undefined
       if (refusal) {
         conn.send(node('ack', { class: 'message', id, from: to, t: unixNow(), error: refusal }))
         return
       }
       const serverId = this.channels.post(to, id, bytes(child(stanza, 'plaintext')), stanza.attrs.media_id)
-      conn.send(node('ack', { class: 'message', id, from: to, t: unixNow(), ...(serverId ? { server_id: String(serverId) } : {}) }))
+      conn.send(
+        node('ack', {
+          class: 'message',
+          id,
+          from: to,
+          t: unixNow(),
+          ...(serverId ? { server_id: String(serverId) } : {}),
+        }),
+      )
       return
     }
     const target = this.ctx.accounts.resolve(to)
-    const rejectCode = this.ctx.faults.rejectCodeFor(target?.account.phone) ?? this.#addressingRefusal(to, target?.account)
+    const rejectCode =
+      this.ctx.faults.rejectCodeFor(target?.account.phone) ?? this.#addressingRefusal(to, target?.account)
     if (rejectCode) {
       conn.send(node('ack', { class: 'message', id, from: to, t: unixNow(), error: String(rejectCode) }))
       return
@@ -88,7 +107,8 @@ export class MessageRouter {
     for (const toNode of children(child(stanza, 'participants'), 'to')) {
       const enc = child(toNode, 'enc')
       const ciphertext = bytes(enc)
-      if (toNode.attrs.jid && enc && ciphertext) copies.set(toNode.attrs.jid, { type: enc.attrs.type ?? '', ciphertext })
+      if (toNode.attrs.jid && enc && ciphertext)
+        copies.set(toNode.attrs.jid, { type: enc.attrs.type ?? '', ciphertext })
     }
     let skmsg: Buffer | undefined
     for (const enc of children(stanza, 'enc')) {
@@ -110,34 +130,47 @@ export class MessageRouter {
         continue
       }
       const senderCompanion = conn.companion
-      if (account !== sender && !isGroup && !isStatus && senderCompanion && this.ctx.faults.failsDecryption(account.phone, id)) {
+      if (
+        account !== sender &&
+        !isGroup &&
+        !isStatus &&
+        senderCompanion &&
+        this.ctx.faults.failsDecryption(account.phone, id)
+      ) {
         // fault failDecryptOf: the phone cannot decrypt this copy and asks the sending device for the message again
         void this.#enqueue(account.phone, async () => {
-          this.ctx.logger.warn({ id, phone: account.phone }, 'recipient phone failed to decrypt (fault): retry receipt sent')
+          this.ctx.logger.warn(
+            { id, phone: account.phone },
+            'recipient phone failed to decrypt (fault): retry receipt sent',
+          )
           this.ctx.stats.tally('retryReceipts', id) // GET /stats: which messages a phone asked for again
           askAgain(senderCompanion, retryReceipt(account, id, to), this.ctx.faults.retryAfterReconnect)
         })
         continue
       }
       phonesWithCopies.add(account.phone)
-      void this.#enqueue(account.phone, async () => {
-        const message = await this.#decrypt1to1(account, senderAddress, copy)
-        const skdm = message.senderKeyDistributionMessage
-        if (skdm?.groupId && skdm.axolotlSenderKeyDistributionMessage) {
-          await new GroupSessionBuilder(account.simPhone.store).process(
-            new SenderKeyName(skdm.groupId, senderAddress),
-            new SenderKeyDistributionMessage(null, null, null, null, skdm.axolotlSenderKeyDistributionMessage),
-          )
-          this.#holders(skdm.groupId, senderKeyId).add(account.phone)
-        }
-        if (account === sender) return // the sender's own phone gets a deviceSentMessage copy; not an inbox item
-        await this.#record(account, message, { id, chat: chatFor(), from: sender.phone, status: isStatus, to }, conn)
-      }, { id, from: `${sender.phone}:${senderDevice}`, type: copy.type })
+      void this.#enqueue(
+        account.phone,
+        async () => {
+          const message = await this.#decrypt1to1(account, senderAddress, copy)
+          const skdm = message.senderKeyDistributionMessage
+          if (skdm?.groupId && skdm.axolotlSenderKeyDistributionMessage) {
+            await new GroupSessionBuilder(account.simPhone.store).process(
+              new SenderKeyName(skdm.groupId, senderAddress),
+              new SenderKeyDistributionMessage(null, null, null, null, skdm.axolotlSenderKeyDistributionMessage),
+            )
+            this.#holders(skdm.groupId, senderKeyId).add(account.phone)
+          }
+          if (account === sender) return // the sender's own phone gets a deviceSentMessage copy; not an inbox item
+          await this.#record(account, message, { id, chat: chatFor(), from: sender.phone, status: isStatus, to }, conn)
+        },
+        { id, from: `${sender.phone}:${senderDevice}`, type: copy.type },
+      )
     }
 
     if (skmsg && isGroup) {
       // Companions that already hold the sender key get only the skmsg.
-      const group = this.ctx.world().groups.find((g) => g.id === to)
+      const group = this.ctx.world().groups.find(g => g.id === to)
       for (const participant of group?.participants ?? []) {
         const account = this.ctx.accounts.get(participant.phone)
         for (const companion of account?.companions.values() ?? []) {
@@ -172,7 +205,7 @@ export class MessageRouter {
   /** 463 for a 1:1 message addressed to the phone-number JID of an account the platform moved to LID addressing. */
   #addressingRefusal(to: string, account: Account | undefined): number | undefined {
     if (!account || !to.endsWith('@s.whatsapp.net')) return undefined
-    return this.ctx.world().accounts.find((a) => a.phone === account.phone)?.lidOnly ? 463 : undefined
+    return this.ctx.world().accounts.find(a => a.phone === account.phone)?.lidOnly ? 463 : undefined
   }
 
   #holders(group: string, senderKeyId: string): Set<string> {
@@ -196,8 +229,8 @@ export class MessageRouter {
     const record = await buildInboxMessage(message, meta, this.ctx.mediaHost(), this.ctx.caCert)
     if (!record) return
     if (meta.status) {
-      const saved = this.ctx.world().accounts.find((a) => a.phone === account.phone)?.contacts ?? []
-      record.visible = meta.from === account.phone || saved.some((c) => c.phone === meta.from)
+      const saved = this.ctx.world().accounts.find(a => a.phone === account.phone)?.contacts ?? []
+      record.visible = meta.from === account.phone || saved.some(c => c.phone === meta.from)
     }
     account.inbox.push(record)
     // The recipient phone confirms delivery to the sender, as a real phone does (Baileys: status DELIVERY_ACK).
@@ -213,7 +246,15 @@ export class MessageRouter {
   }
 
   /** Another companion (e.g. a second gateway session) is a recipient: pass its copy on as the platform would. */
-  #relayToCompanion(account: Account, device: number, sender: Account, senderDevice: number, stanza: BinaryNode, copy: EncCopy | undefined, skmsg: Buffer | undefined): void {
+  #relayToCompanion(
+    account: Account,
+    device: number,
+    sender: Account,
+    senderDevice: number,
+    stanza: BinaryNode,
+    copy: EncCopy | undefined,
+    skmsg: Buffer | undefined,
+  ): void {
     const companion = account.companions.get(device)
     if (!companion) return
     const to = stanza.attrs.to ?? ''

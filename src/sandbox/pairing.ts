@@ -53,10 +53,16 @@ export interface AdvSigning {
 export function advDeviceIdentity(adv: AdvSigning): Uint8Array {
   const { details, companionIdentity, phoneIdentity, advSecret } = adv
   const signingKey = adv.signingKey ?? phoneIdentity.private
-  const accountSignature = Buffer.from(Curve.sign(signingKey, Buffer.concat([ADV_ACCOUNT_SIG_PREFIX, details, companionIdentity])))
-  const signedIdentity = Buffer.from(proto.ADVSignedDeviceIdentity.encode({
-    details, accountSignatureKey: phoneIdentity.public, accountSignature,
-  }).finish())
+  const accountSignature = Buffer.from(
+    Curve.sign(signingKey, Buffer.concat([ADV_ACCOUNT_SIG_PREFIX, details, companionIdentity])),
+  )
+  const signedIdentity = Buffer.from(
+    proto.ADVSignedDeviceIdentity.encode({
+      details,
+      accountSignatureKey: phoneIdentity.public,
+      accountSignature,
+    }).finish(),
+  )
   const hmac = createHmac('sha256', advSecret).update(signedIdentity).digest()
   return proto.ADVSignedDeviceIdentityHMAC.encode({ details: signedIdentity, hmac }).finish()
 }
@@ -64,7 +70,8 @@ export function advDeviceIdentity(adv: AdvSigning): Uint8Array {
 /** A scan the phone refuses; the control API answers 400 with its message. */
 export class ScanError extends Error {}
 
-const readBE = (buf: Uint8Array | null | undefined): number => (buf && buf.length ? Buffer.from(buf).readUIntBE(0, buf.length) : 0)
+const readBE = (buf: Uint8Array | null | undefined): number =>
+  buf?.length ? Buffer.from(buf).readUIntBE(0, buf.length) : 0
 
 export class PairingRegistry {
   readonly #byRef = new Map<string, PendingRegistration>()
@@ -90,13 +97,23 @@ export class PairingRegistry {
       refs,
       identity: Buffer.from(data.eIdent),
       registrationId: readBE(data.eRegid),
-      signedPreKey: { id: readBE(data.eSkeyId), public: Buffer.from(data.eSkeyVal), signature: Buffer.from(data.eSkeySig) },
+      signedPreKey: {
+        id: readBE(data.eSkeyId),
+        public: Buffer.from(data.eSkeyVal),
+        signature: Buffer.from(data.eSkeySig),
+      },
       busy: false,
     }
     for (const slot of refs) this.#byRef.set(slot.ref, pending)
-    conn.send(node('iq', { from: 's.whatsapp.net', type: 'set', id: conn.nextId(), xmlns: 'md' }, [
-      node('pair-device', {}, refs.map((slot) => node('ref', {}, slot.ref))),
-    ]))
+    conn.send(
+      node('iq', { from: 's.whatsapp.net', type: 'set', id: conn.nextId(), xmlns: 'md' }, [
+        node(
+          'pair-device',
+          {},
+          refs.map(slot => node('ref', {}, slot.ref)),
+        ),
+      ]),
+    )
   }
 
   forget(conn: CompanionConnection): void {
@@ -105,18 +122,21 @@ export class PairingRegistry {
 
   /** The phone scans a QR string. Resolves once the client has counter-signed the pairing. */
   async scan(qr: string, phone: string): Promise<{ phone: string; device: number }> {
-    if (typeof qr !== 'string' || !qr.startsWith(QR_PREFIX)) throw new ScanError('malformed QR: not a linked-devices QR')
+    if (typeof qr !== 'string' || !qr.startsWith(QR_PREFIX))
+      throw new ScanError('malformed QR: not a linked-devices QR')
     const parts = qr.slice(QR_PREFIX.length).split(',')
     if (parts.length !== 5) throw new ScanError('malformed QR: expected ref,noiseKey,identityKey,advSecret,platform')
     const [ref, noiseB64, identityB64, advB64] = parts as [string, string, string, string]
     const pending = this.#byRef.get(ref)
     if (!pending || pending.conn.closed) throw new ScanError('unknown QR: no client is showing it')
-    const slot = pending.refs.find((s) => s.ref === ref)
+    const slot = pending.refs.find(s => s.ref === ref)
     if (!slot || Date.now() > slot.expiresAt) throw new ScanError('expired QR: ask the client for a fresh one')
     if (pending.busy) throw new ScanError('QR already scanned')
     const conn = pending.conn
-    if (!conn.clientStatic?.equals(Buffer.from(noiseB64, 'base64'))) throw new ScanError('QR noise key does not match the connection')
-    if (!pending.identity.equals(Buffer.from(identityB64, 'base64'))) throw new ScanError('QR identity key does not match the connection')
+    if (!conn.clientStatic?.equals(Buffer.from(noiseB64, 'base64')))
+      throw new ScanError('QR noise key does not match the connection')
+    if (!pending.identity.equals(Buffer.from(identityB64, 'base64')))
+      throw new ScanError('QR identity key does not match the connection')
     const advSecret = Buffer.from(advB64, 'base64')
     if (advSecret.length !== 32) throw new ScanError('malformed QR: bad adv secret')
     pending.busy = true
@@ -127,40 +147,60 @@ export class PairingRegistry {
     }
   }
 
-  async #pair(pending: PendingRegistration, phone: string, advSecret: Buffer): Promise<{ phone: string; device: number }> {
+  async #pair(
+    pending: PendingRegistration,
+    phone: string,
+    advSecret: Buffer,
+  ): Promise<{ phone: string; device: number }> {
     const account = this.accounts.ensure(phone)
     const { device, keyIndex } = account.allocateDevice()
     const phoneIdentity = account.simPhone.identity
-    const details = Buffer.from(proto.ADVDeviceIdentity.encode({
-      rawId: randomBytes(4).readUInt32BE(0), timestamp: Math.floor(Date.now() / 1000), keyIndex, deviceType: 0,
-    }).finish())
+    const details = Buffer.from(
+      proto.ADVDeviceIdentity.encode({
+        rawId: randomBytes(4).readUInt32BE(0),
+        timestamp: Math.floor(Date.now() / 1000),
+        keyIndex,
+        deviceType: 0,
+      }).finish(),
+    )
     const identityHmac = advDeviceIdentity({
-      details, companionIdentity: pending.identity, phoneIdentity, advSecret,
+      details,
+      companionIdentity: pending.identity,
+      phoneIdentity,
+      advSecret,
       ...(this.faults.wrongAccountSignature ? { signingKey: newKeyPair().private } : {}),
     })
-    const name = this.world().accounts.find((a) => a.phone === phone)?.name
+    const name = this.world().accounts.find(a => a.phone === phone)?.name
     const conn = pending.conn
-    const reply = await conn.query(node('iq', { from: 's.whatsapp.net', type: 'set', xmlns: 'md', t: unixNow() }, [
-      node('pair-success', {}, [
-        node('device-identity', {}, identityHmac),
-        node('platform', { name: 'android' }),
-        node('device', { jid: `${phone}:${device}@s.whatsapp.net`, lid: `${account.lid}:${device}@lid` }),
-        // Baileys stores biz name as creds.me.name, which `presence available` needs (gotcha 9).
-        ...(name ? [node('biz', { name })] : []),
-      ]),
-    ])).catch((err: Error) => {
-      // a client that refuses pair-success (e.g. its account signature is wrong) closes instead of answering
-      throw new ScanError(`client refused the pairing: ${err.message}`)
-    })
+    const reply = await conn
+      .query(
+        node('iq', { from: 's.whatsapp.net', type: 'set', xmlns: 'md', t: unixNow() }, [
+          node('pair-success', {}, [
+            node('device-identity', {}, identityHmac),
+            node('platform', { name: 'android' }),
+            node('device', { jid: `${phone}:${device}@s.whatsapp.net`, lid: `${account.lid}:${device}@lid` }),
+            // Baileys stores biz name as creds.me.name, which `presence available` needs (gotcha 9).
+            ...(name ? [node('biz', { name })] : []),
+          ]),
+        ]),
+      )
+      .catch((err: Error) => {
+        // a client that refuses pair-success (e.g. its account signature is wrong) closes instead of answering
+        throw new ScanError(`client refused the pairing: ${err.message}`)
+      })
     const signed = bytes(child(child(reply, 'pair-device-sign'), 'device-identity'))
     if (reply.attrs.type !== 'result' || !signed) throw new ScanError('client refused the pairing')
     const deviceIdentity = proto.ADVSignedDeviceIdentity.decode(signed)
     const deviceMsg = Buffer.concat([ADV_DEVICE_SIG_PREFIX, details, pending.identity, phoneIdentity.public])
-    if (!deviceIdentity.deviceSignature || !verifySignature(signalPub(pending.identity), deviceMsg, deviceIdentity.deviceSignature)) {
+    if (
+      !deviceIdentity.deviceSignature ||
+      !verifySignature(signalPub(pending.identity), deviceMsg, deviceIdentity.deviceSignature)
+    ) {
       throw new ScanError('client device signature is invalid')
     }
     account.companions.set(device, {
-      device, keyIndex,
+      device,
+      keyIndex,
       noiseKey: Buffer.from(conn.clientStatic ?? Buffer.alloc(0)),
       identity: pending.identity,
       registrationId: pending.registrationId,

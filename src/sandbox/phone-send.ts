@@ -5,7 +5,7 @@
  * and app-state key share (own phone → own companion) and for messages simulated peers send to the gateway.
  */
 import { randomBytes } from 'node:crypto'
-import { encodeWAMessage, proto } from '@whiskeysockets/baileys'
+import { encodeWAMessage, type proto } from '@whiskeysockets/baileys'
 import { ProtocolAddress, SessionBuilder, SessionCipher } from 'libsignal'
 import { deliverToCompanion, type Account, type Companion } from './accounts.js'
 import { node, unixNow } from './nodes.js'
@@ -14,7 +14,12 @@ import { signalPub } from './signal-store.js'
 const newMessageId = (): string => `3EB0${randomBytes(8).toString('hex').toUpperCase()}`
 
 /** Encrypts `message` from `sender`'s phone to one companion device of `recipient`. */
-async function encryptFromPhone(sender: Account, recipient: Account, companion: Companion, message: proto.IMessage): Promise<{ type: 'pkmsg' | 'msg'; ciphertext: Buffer }> {
+async function encryptFromPhone(
+  sender: Account,
+  recipient: Account,
+  companion: Companion,
+  message: proto.IMessage,
+): Promise<{ type: 'pkmsg' | 'msg'; ciphertext: Buffer }> {
   const store = sender.simPhone.store
   const address = new ProtocolAddress(recipient.lid, companion.device)
   const existing = await store.loadSession(address.toString())
@@ -24,8 +29,14 @@ async function encryptFromPhone(sender: Account, recipient: Account, companion: 
     await new SessionBuilder(store, address).initOutgoing({
       registrationId: bundle.registrationId,
       identityKey: signalPub(bundle.identity),
-      signedPreKey: { keyId: bundle.signedPreKey.id, publicKey: signalPub(bundle.signedPreKey.public), signature: bundle.signedPreKey.signature },
-      preKey: bundle.preKey ? { keyId: bundle.preKey.id, publicKey: signalPub(bundle.preKey.public) } : (undefined as never),
+      signedPreKey: {
+        keyId: bundle.signedPreKey.id,
+        publicKey: signalPub(bundle.signedPreKey.public),
+        signature: bundle.signedPreKey.signature,
+      },
+      preKey: bundle.preKey
+        ? { keyId: bundle.preKey.id, publicKey: signalPub(bundle.preKey.public) }
+        : (undefined as never),
     })
   }
   const { type, body } = await new SessionCipher(store, address).encrypt(encodeWAMessage(message))
@@ -44,7 +55,12 @@ export interface PhoneSendOptions {
  * Sends from `sender`'s phone to every companion of `recipient` (own companions when they are the same account);
  * offline companions get it on their next login. Returns how many devices it was addressed to.
  */
-export async function sendFromPhone(sender: Account, recipient: Account, message: proto.IMessage, options: PhoneSendOptions = {}): Promise<number> {
+export async function sendFromPhone(
+  sender: Account,
+  recipient: Account,
+  message: proto.IMessage,
+  options: PhoneSendOptions = {},
+): Promise<number> {
   const id = options.id ?? newMessageId()
   let delivered = 0
   for (const companion of recipient.companions.values()) {

@@ -24,12 +24,17 @@ function notify(ctx: SandboxContext, phones: string[], from: string, picture: bo
 /** Compares the picture flags of two worlds and notifies every change. */
 export function notifyPictureChanges(ctx: SandboxContext, before: World, after: World): void {
   for (const group of after.groups) {
-    const previous = before.groups.find((g) => g.id === group.id)
+    const previous = before.groups.find(g => g.id === group.id)
     if (!previous || !!previous.picture === !!group.picture) continue
-    notify(ctx, group.participants.map((p) => p.phone), group.id, !!group.picture)
+    notify(
+      ctx,
+      group.participants.map(p => p.phone),
+      group.id,
+      !!group.picture,
+    )
   }
   for (const account of after.accounts) {
-    const previous = before.accounts.find((a) => a.phone === account.phone)
+    const previous = before.accounts.find(a => a.phone === account.phone)
     if (!previous || !!previous.picture === !!account.picture) continue
     notify(ctx, [account.phone], `${account.phone}@s.whatsapp.net`, !!account.picture)
   }

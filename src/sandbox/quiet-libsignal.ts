@@ -5,8 +5,13 @@
  * CLI (and the sandbox tests) filter exactly those lines. Library users are not affected unless they opt in.
  */
 const CHATTER = [
-  'Closing session:', 'Opening session:', 'Closing open session in favor of incoming prekey bundle',
-  'Decrypted message with closed session.', 'Removing old closed session:', 'Session already closed', 'Session already open',
+  'Closing session:',
+  'Opening session:',
+  'Closing open session in favor of incoming prekey bundle',
+  'Decrypted message with closed session.',
+  'Removing old closed session:',
+  'Session already closed',
+  'Session already open',
 ]
 
 let installed = false
@@ -18,7 +23,7 @@ export function silenceLibsignalChatter(): void {
     const original = console[level].bind(console)
     console[level] = (...args: unknown[]): void => {
       const first = args[0]
-      if (typeof first === 'string' && CHATTER.some((prefix) => first.startsWith(prefix))) return
+      if (typeof first === 'string' && CHATTER.some(prefix => first.startsWith(prefix))) return
       original(...args)
     }
   }

@@ -42,14 +42,21 @@ export class StanzaRouter implements ConnectionRouter {
       return
     }
     // A second login of the same device replaces the first, as on the platform.
-    if (companion.link && companion.link !== conn) companion.link.streamError(440, node('conflict', { type: 'replaced' }))
+    if (companion.link && companion.link !== conn)
+      companion.link.streamError(440, node('conflict', { type: 'replaced' }))
     companion.link = conn
     conn.account = account
     conn.companion = companion
-    conn.send(node('success', {
-      t: unixNow(), props: '1', abprops: '1', location: 'sandbox', creation: unixNow(),
-      lid: `${account.lid}:${device}@lid`,
-    }))
+    conn.send(
+      node('success', {
+        t: unixNow(),
+        props: '1',
+        abprops: '1',
+        location: 'sandbox',
+        creation: unixNow(),
+        lid: `${account.lid}:${device}@lid`,
+      }),
+    )
     // Whatever arrived while the device was away, then the end-of-offline marker Baileys waits for.
     const queued = companion.offline.splice(0)
     for (const stanza of queued) conn.send(stanza)
@@ -67,7 +74,14 @@ export class StanzaRouter implements ConnectionRouter {
       case 'chatstate':
         return this.#onChatState(conn, stanza)
       case 'receipt':
-        conn.send(node('ack', { class: 'receipt', id: stanza.attrs.id ?? '', from: stanza.attrs.to ?? 's.whatsapp.net', ...(stanza.attrs.type ? { type: stanza.attrs.type } : {}) }))
+        conn.send(
+          node('ack', {
+            class: 'receipt',
+            id: stanza.attrs.id ?? '',
+            from: stanza.attrs.to ?? 's.whatsapp.net',
+            ...(stanza.attrs.type ? { type: stanza.attrs.type } : {}),
+          }),
+        )
         return
       default:
         // presence, ib, ack, notification acks: nothing the platform needs to answer.
@@ -80,13 +94,19 @@ export class StanzaRouter implements ConnectionRouter {
     const handler = this.handlers[iq.attrs.xmlns ?? '']
     let reply: BinaryNode | undefined
     if (handler) reply = await handler(this.ctx, conn, iq)
-    else this.ctx.logger.debug({ xmlns: iq.attrs.xmlns, tag: children(iq)[0]?.tag }, 'unhandled iq answered with an empty result')
+    else
+      this.ctx.logger.debug(
+        { xmlns: iq.attrs.xmlns, tag: children(iq)[0]?.tag },
+        'unhandled iq answered with an empty result',
+      )
     conn.send(reply ?? iqResult(iq))
     // The digest check is the last iq before `open`: prekeys are uploaded, so the phone can now reach the companion.
     if (iq.attrs.xmlns === 'encrypt' && child(iq, 'digest') && conn.account && conn.companion) {
       const { account, companion } = conn
       setTimeout(() => {
-        sendInitialSync(this.ctx, this.appState, account, companion).catch((err) => this.ctx.logger.warn({ err }, 'initial sync failed'))
+        sendInitialSync(this.ctx, this.appState, account, companion).catch(err =>
+          this.ctx.logger.warn({ err }, 'initial sync failed'),
+        )
       }, 50)
     }
   }
@@ -100,9 +120,10 @@ export class StanzaRouter implements ConnectionRouter {
     if (state !== 'composing' && state !== 'recording' && state !== 'paused') return
     const at = new Date().toISOString()
     if (to.endsWith('@g.us')) {
-      const group = this.ctx.world().groups.find((g) => g.id === to)
+      const group = this.ctx.world().groups.find(g => g.id === to)
       for (const p of group?.participants ?? []) {
-        if (p.phone !== sender.phone) this.ctx.accounts.ensure(p.phone).presence.push({ from: sender.phone, chat: to, state, at })
+        if (p.phone !== sender.phone)
+          this.ctx.accounts.ensure(p.phone).presence.push({ from: sender.phone, chat: to, state, at })
       }
       return
     }

@@ -107,7 +107,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   installFastVerify() // simulated phones check many sender-key signatures: native Ed25519, not pure JS
   const host = options.host ?? '127.0.0.1'
   const logger = options.logger ?? pino({ level: 'silent' })
-  const qr: QrPolicy = { qrRefs: options.qrRefs ?? 6, qrFirstMs: options.qrFirstMs ?? 60_000, qrNextMs: options.qrNextMs ?? 20_000 }
+  const qr: QrPolicy = {
+    qrRefs: options.qrRefs ?? 6,
+    qrFirstMs: options.qrFirstMs ?? 60_000,
+    qrNextMs: options.qrNextMs ?? 20_000,
+  }
 
   const accounts = new AccountRegistry()
   const appState = new AppStateKeys()
@@ -121,13 +125,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const [tls, noise] = await Promise.all([makeTlsMaterial(), Promise.resolve(makeNoiseIdentity())])
   const stats = new SandboxStats()
   // GET /stats: `uploads` counts every media upload, `uploadsByType` tallies them by media type
-  const media = new MediaStore((mediaType) => {
+  const media = new MediaStore(mediaType => {
     stats.bump('uploads')
     stats.tally('uploadsByType', mediaType)
   })
   const mediaHost = await startMediaHost(tls, media, logger, host, options.mediaPort ?? 0)
   const ctx: SandboxContext = {
-    logger, qr, noise, accounts, media,
+    logger,
+    qr,
+    noise,
+    accounts,
+    media,
     faults: new FaultState(options.faults),
     stats,
     caCert: tls.caCert,
@@ -147,7 +155,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   /** Scanning with a phone the world lacks creates that account in the world too. */
   const scan = async (qrString: string, phone: string): Promise<{ phone: string; device: number }> => {
     const paired = await pairing.scan(qrString, phone)
-    if (!world.accounts.some((a) => a.phone === paired.phone)) setWorld({ accounts: [{ phone: paired.phone }] })
+    if (!world.accounts.some(a => a.phone === paired.phone)) setWorld({ accounts: [{ phone: paired.phone }] })
     return paired
   }
   const pairing = new PairingRegistry(accounts, qr, () => world, ctx.faults)
@@ -169,7 +177,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return
     }
     // GET /stats `connections`: every platform connection a client opened (tests bound how often a gateway may)
-    wss.handleUpgrade(req, socket, head, (ws) => {
+    wss.handleUpgrade(req, socket, head, ws => {
       stats.bump('connections')
       return new CompanionConnection(ctx, ws, router)
     })
@@ -191,9 +199,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     world: () => world,
     setWorld,
     scan,
-    inbox: (phone) => accounts.get(phone)?.inbox ?? [],
-    presence: (phone) => accounts.get(phone)?.presence ?? [],
-    account: (phone) => accounts.get(phone),
+    inbox: phone => accounts.get(phone)?.inbox ?? [],
+    presence: phone => accounts.get(phone)?.presence ?? [],
+    account: phone => accounts.get(phone),
     settled: () => messages.settled(),
     close: async () => {
       if (closed) return
@@ -204,7 +212,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       for (const client of wss.clients) client.terminate()
       wss.close()
       server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await new Promise<void>(resolve => server.close(() => resolve()))
       await mediaHost.close()
     },
   }

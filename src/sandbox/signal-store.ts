@@ -9,14 +9,14 @@ import type { SessionRecord, SignalStorage } from 'libsignal'
 import type { KeyPair } from './certs.js'
 
 /** libsignal wants 33-byte public keys (0x05 type prefix). */
-export const signalPub = (pub: Uint8Array): Buffer => (pub.length === 33 ? Buffer.from(pub) : Buffer.concat([Buffer.from([5]), pub]))
+export const signalPub = (pub: Uint8Array): Buffer =>
+  pub.length === 33 ? Buffer.from(pub) : Buffer.concat([Buffer.from([5]), pub])
 
 export interface SignedPreKey {
   keyId: number
   keyPair: KeyPair
   signature: Buffer
 }
-
 
 export class PhoneSignalStore implements SignalStorage {
   readonly sessions = new Map<string, SessionRecord>()

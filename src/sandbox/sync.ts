@@ -11,21 +11,40 @@ import type { SandboxContext } from './context.js'
 import { sendFromPhone } from './phone-send.js'
 import type { AppStateKeys } from './app-state.js'
 
-export async function sendInitialSync(ctx: SandboxContext, appState: AppStateKeys, account: Account, companion: Companion): Promise<void> {
+export async function sendInitialSync(
+  ctx: SandboxContext,
+  appState: AppStateKeys,
+  account: Account,
+  companion: Companion,
+): Promise<void> {
   if (companion.initialSyncSent) return
   companion.initialSyncSent = true
-  const worldAccount = ctx.world().accounts.find((a) => a.phone === account.phone)
+  const worldAccount = ctx.world().accounts.find(a => a.phone === account.phone)
   const shareContacts = !!worldAccount?.syncContacts
   if (shareContacts) {
     const key = appState.keyFor(account.phone)
-    await sendFromPhone(account, account, {
-      protocolMessage: {
-        type: proto.Message.ProtocolMessage.Type.APP_STATE_SYNC_KEY_SHARE,
-        appStateSyncKeyShare: {
-          keys: [{ keyId: { keyId: key.keyId }, keyData: { keyData: key.keyData, fingerprint: { rawId: 1, currentIndex: 0, deviceIndexes: [0] }, timestamp: Date.now() } }],
+    await sendFromPhone(
+      account,
+      account,
+      {
+        protocolMessage: {
+          type: proto.Message.ProtocolMessage.Type.APP_STATE_SYNC_KEY_SHARE,
+          appStateSyncKeyShare: {
+            keys: [
+              {
+                keyId: { keyId: key.keyId },
+                keyData: {
+                  keyData: key.keyData,
+                  fingerprint: { rawId: 1, currentIndex: 0, deviceIndexes: [0] },
+                  timestamp: Date.now(),
+                },
+              },
+            ],
+          },
         },
       },
-    }, { type: 'text' })
+      { type: 'text' },
+    )
   }
   const history = proto.HistorySync.encode({
     syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
@@ -33,16 +52,21 @@ export async function sendInitialSync(ctx: SandboxContext, appState: AppStateKey
     pushnames: worldAccount?.name ? [{ id: account.pnJid, pushname: worldAccount.name }] : [],
     progress: 100,
   }).finish()
-  await sendFromPhone(account, account, {
-    protocolMessage: {
-      type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
-      historySyncNotification: {
-        syncType: proto.Message.HistorySyncType.INITIAL_BOOTSTRAP,
-        initialHistBootstrapInlinePayload: deflateSync(history),
-        chunkOrder: 0,
-        progress: 100,
+  await sendFromPhone(
+    account,
+    account,
+    {
+      protocolMessage: {
+        type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
+        historySyncNotification: {
+          syncType: proto.Message.HistorySyncType.INITIAL_BOOTSTRAP,
+          initialHistBootstrapInlinePayload: deflateSync(history),
+          chunkOrder: 0,
+          progress: 100,
+        },
       },
     },
-  }, { type: 'text' })
+    { type: 'text' },
+  )
   ctx.logger.debug({ phone: account.phone, device: companion.device, shareContacts }, 'phone sent initial sync')
 }

@@ -3,7 +3,7 @@
  * The scenario document: validation-light parsing, merging a posted patch into the current world, and the rule that
  * every phone named anywhere (contacts, participants, followers) is itself a simulated account.
  */
-import type { World, WorldAccount, WorldPatch } from './types.js'
+import type { World, WorldPatch } from './types.js'
 
 export const emptyWorld = (): World => ({ accounts: [], groups: [], channels: [] })
 
@@ -14,7 +14,7 @@ function mergeByKey<T>(current: T[], incoming: T[] | undefined, key: (item: T) =
   if (!incoming) return current
   const out = [...current]
   for (const item of incoming) {
-    const index = out.findIndex((existing) => key(existing) === key(item))
+    const index = out.findIndex(existing => key(existing) === key(item))
     if (index >= 0) out[index] = { ...out[index], ...item }
     else out.push(item)
   }
@@ -35,12 +35,14 @@ export function parseWorldPatch(body: unknown): WorldPatch {
     for (const contact of account.contacts ?? []) contact.phone = digits(contact.phone)
   }
   for (const group of patch.groups ?? []) {
-    if (typeof group?.id !== 'string' || !group.id.endsWith('@g.us')) throw new Error('every group needs an id ending in @g.us')
+    if (typeof group?.id !== 'string' || !group.id.endsWith('@g.us'))
+      throw new Error('every group needs an id ending in @g.us')
     if (!Array.isArray(group.participants)) throw new Error(`group ${group.id} needs participants`)
     for (const participant of group.participants) participant.phone = digits(participant.phone)
   }
   for (const channel of patch.channels ?? []) {
-    if (typeof channel?.id !== 'string' || !channel.id.endsWith('@newsletter')) throw new Error('every channel needs an id ending in @newsletter')
+    if (typeof channel?.id !== 'string' || !channel.id.endsWith('@newsletter'))
+      throw new Error('every channel needs an id ending in @newsletter')
     if (channel.owner) channel.owner = digits(channel.owner)
     channel.followers = (channel.followers ?? []).map(digits)
     if (channel.admins) channel.admins = channel.admins.map(digits)
@@ -51,11 +53,11 @@ export function parseWorldPatch(body: unknown): WorldPatch {
 /** Merge a patch into a world and add accounts for every phone the world mentions. */
 export function mergeWorld(world: World, patch: WorldPatch): World {
   const merged: World = {
-    accounts: mergeByKey(world.accounts, patch.accounts, (a) => a.phone),
-    groups: mergeByKey(world.groups, patch.groups, (g) => g.id),
-    channels: mergeByKey(world.channels, patch.channels, (c) => c.id),
+    accounts: mergeByKey(world.accounts, patch.accounts, a => a.phone),
+    groups: mergeByKey(world.groups, patch.groups, g => g.id),
+    channels: mergeByKey(world.channels, patch.channels, c => c.id),
   }
-  const known = new Set(merged.accounts.map((a) => a.phone))
+  const known = new Set(merged.accounts.map(a => a.phone))
   const mention = (phone: string | undefined): void => {
     if (phone && !known.has(phone)) {
       known.add(phone)
@@ -77,8 +79,14 @@ export const demoWorld = (): World =>
   mergeWorld(emptyWorld(), {
     accounts: [
       {
-        phone: '15550000001', name: 'Alice', picture: true, syncContacts: true,
-        contacts: [{ phone: '15550000002', name: 'Bob' }, { phone: '15550000003', name: 'Carol' }],
+        phone: '15550000001',
+        name: 'Alice',
+        picture: true,
+        syncContacts: true,
+        contacts: [
+          { phone: '15550000002', name: 'Bob' },
+          { phone: '15550000003', name: 'Carol' },
+        ],
         statusPrivacy: { setting: 'contacts', list: [] },
       },
       { phone: '15550000002', name: 'Bob', picture: true },
@@ -86,15 +94,30 @@ export const demoWorld = (): World =>
     ],
     groups: [
       {
-        id: '120363000000000001@g.us', name: 'Team', description: 'The demo team', created: '2025-01-01T00:00:00Z', picture: true,
-        participants: [{ phone: '15550000001', admin: 'superadmin' }, { phone: '15550000002' }, { phone: '15550000003', hidePhone: true }],
+        id: '120363000000000001@g.us',
+        name: 'Team',
+        description: 'The demo team',
+        created: '2025-01-01T00:00:00Z',
+        picture: true,
+        participants: [
+          { phone: '15550000001', admin: 'superadmin' },
+          { phone: '15550000002' },
+          { phone: '15550000003', hidePhone: true },
+        ],
       },
     ],
     channels: [
       {
-        id: '120363000000000009@newsletter', name: 'News', created: '2025-01-01T00:00:00Z', picture: true,
-        owner: '15550000001', followers: ['15550000002'],
-        messages: [{ type: 'text', text: 'hello' }, { type: 'image', caption: 'pic' }],
+        id: '120363000000000009@newsletter',
+        name: 'News',
+        created: '2025-01-01T00:00:00Z',
+        picture: true,
+        owner: '15550000001',
+        followers: ['15550000002'],
+        messages: [
+          { type: 'text', text: 'hello' },
+          { type: 'image', caption: 'pic' },
+        ],
       },
     ],
   })

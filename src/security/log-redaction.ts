@@ -9,9 +9,30 @@
 import type { LoggerOptions } from 'pino'
 
 const SECRET_FIELDS = [
-  'sessionId', 'authorization', 'cookie', 'headers["session-id"]', 'headers["view-token"]', 'qr', 'qrcode', 'creds', 'keys', 'private',
-  'privKey', 'noiseKey', 'signedIdentityKey', 'signedPreKey', 'advSecretKey', 'DATA_KEY', 'CREATE_SESSION_TOKEN',
-  'text', 'caption', 'conversation', 'extendedTextMessage', 'vcard', 'thumbnail', 'jpegThumbnail',
+  'sessionId',
+  'authorization',
+  'cookie',
+  'headers["session-id"]',
+  'headers["view-token"]',
+  'qr',
+  'qrcode',
+  'creds',
+  'keys',
+  'private',
+  'privKey',
+  'noiseKey',
+  'signedIdentityKey',
+  'signedPreKey',
+  'advSecretKey',
+  'DATA_KEY',
+  'CREATE_SESSION_TOKEN',
+  'text',
+  'caption',
+  'conversation',
+  'extendedTextMessage',
+  'vcard',
+  'thumbnail',
+  'jpegThumbnail',
 ]
 const URL_FIELDS = ['url', 'thumbnailUrl']
 
@@ -31,5 +52,6 @@ function withoutQuery(value: unknown): string {
 /** The `redact` option of every gateway logger (main thread and shard workers). */
 export const logRedaction: NonNullable<LoggerOptions['redact']> = {
   paths: everywhere([...SECRET_FIELDS, ...URL_FIELDS]),
-  censor: (value: unknown, path: string[]) => (URL_FIELDS.includes(path.at(-1) ?? '') ? withoutQuery(value) : '[redacted]'),
+  censor: (value: unknown, path: string[]) =>
+    URL_FIELDS.includes(path.at(-1) ?? '') ? withoutQuery(value) : '[redacted]',
 }

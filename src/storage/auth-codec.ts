@@ -64,5 +64,4 @@ export function decodeKey(type: string, text: string): unknown {
   return value
 }
 
-export const decodeCreds = (text: string): AuthenticationCreds =>
-  JSON.parse(text, bufferReviver) as AuthenticationCreds
+export const decodeCreds = (text: string): AuthenticationCreds => JSON.parse(text, bufferReviver) as AuthenticationCreds

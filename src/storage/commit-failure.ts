@@ -16,7 +16,8 @@ class StorageWriteError extends Error {
 }
 
 const isFailedCommit = (err: unknown): err is Error & { commitError: Promise<unknown> } =>
-  err instanceof Error && err.message.startsWith('Commit failed') &&
+  err instanceof Error &&
+  err.message.startsWith('Commit failed') &&
   typeof (err as { commitError?: { then?: unknown } }).commitError?.then === 'function'
 
 /** Awaits an lmdb write; a failed commit rejects with a `StorageWriteError` carrying lmdb's cause. */
@@ -25,7 +26,12 @@ export async function committed<T>(write: Promise<T>): Promise<T> {
     return await write
   } catch (err) {
     if (!isFailedCommit(err)) throw err
-    throw new StorageWriteError(await err.commitError.then(() => err, (cause: unknown) => cause))
+    throw new StorageWriteError(
+      await err.commitError.then(
+        () => err,
+        (cause: unknown) => cause,
+      ),
+    )
   }
 }
 

@@ -27,12 +27,16 @@ export function markCompactionPending(meta: Database<Buffer, string>): void {
 }
 
 export type CompactionResult =
-  | { compacted: true, bytesBefore: number, bytesAfter: number, ms: number }
-  | { compacted: false, reason: 'no file' | 'not needed' | 'in use by another process' }
+  | { compacted: true; bytesBefore: number; bytesAfter: number; ms: number }
+  | { compacted: false; reason: 'no file' | 'not needed' | 'in use by another process' }
 
 /** The pids holding a read slot in the environment (lmdb's reader table: `pid thread txnid` lines). */
 function readerPids(list: string): number[] {
-  return list.split('\n').slice(1).map(line => Number(line.trim().split(/\s+/)[0])).filter(pid => pid > 0)
+  return list
+    .split('\n')
+    .slice(1)
+    .map(line => Number(line.trim().split(/\s+/)[0]))
+    .filter(pid => pid > 0)
 }
 
 /**
@@ -74,5 +78,10 @@ export async function compactStore(dataDir: string): Promise<CompactionResult> {
     fs.closeSync(fd)
   }
   fs.renameSync(draft, file)
-  return { compacted: true, bytesBefore, bytesAfter: fs.statSync(file).size, ms: Math.round(performance.now() - started) }
+  return {
+    compacted: true,
+    bytesBefore,
+    bytesAfter: fs.statSync(file).size,
+    ms: Math.round(performance.now() - started),
+  }
 }

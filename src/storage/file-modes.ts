@@ -7,7 +7,8 @@
  */
 import fs from 'node:fs'
 
-const notOwner = (err: unknown): boolean => ['EPERM', 'EACCES', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '')
+const notOwner = (err: unknown): boolean =>
+  ['EPERM', 'EACCES', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '')
 
 /** Creates `dir` (and parents) if needed and makes it 0700. */
 export function privateDir(dir: string): void {

@@ -23,13 +23,18 @@ const MARKER_TEXT = 'messaging-gateway DATA_KEY check v2: registry sealed'
 
 export const WRONG_KEY = 'DATA_KEY does not match the key this DATA_DIR was written with'
 export const KEY_MISSING = 'this DATA_DIR was written with DATA_KEY; start the gateway with the same DATA_KEY'
-export const PLAIN_DATA = 'this DATA_DIR holds credentials written without DATA_KEY; start without DATA_KEY, or ' +
+export const PLAIN_DATA =
+  'this DATA_DIR holds credentials written without DATA_KEY; start without DATA_KEY, or ' +
   'move the DATA_DIR aside and pair the sessions again (see SECURITY.md)'
 
 /** Opens the `meta` sub-database and applies the rules above; throws DataKeyError. `sealRegistry` seals the plain
  * registry rows (runs inside the transaction). */
-export function checkDataKey(root: RootDatabase, cipher: ValueCipher | undefined, hasPlainData: () => boolean,
-  sealRegistry: () => void): void {
+export function checkDataKey(
+  root: RootDatabase,
+  cipher: ValueCipher | undefined,
+  hasPlainData: () => boolean,
+  sealRegistry: () => void,
+): void {
   const meta: Database<Buffer, string> = root.openDB<Buffer, string>({ name: META_DB, encoding: 'binary' })
   root.transactionSync(() => {
     const marker = meta.get(MARKER_KEY)

@@ -56,8 +56,10 @@ function removeSessionRows(table: Table<unknown>, id: string): void {
 }
 
 const hasSessionRows = (dbs: Dbs, id: string): boolean =>
-  dbs.creds.db.get(id) !== undefined || dbs.keys.hasRange(sessionPrefix(id), sessionRangeEnd(id)) ||
-  dbs.contacts.hasRange(sessionPrefix(id), sessionRangeEnd(id)) || dbs.sent.hasSessionRows(id)
+  dbs.creds.db.get(id) !== undefined ||
+  dbs.keys.hasRange(sessionPrefix(id), sessionRangeEnd(id)) ||
+  dbs.contacts.hasRange(sessionPrefix(id), sessionRangeEnd(id)) ||
+  dbs.sent.hasSessionRows(id)
 
 /**
  * After rows of `id` were removed, inside the same write transaction: the next start compacts the file, and a
@@ -84,20 +86,31 @@ function authStore(dbs: Dbs, id: string): AuthStore {
     // One lmdb transaction per call: Baileys commits a whole key transaction with one set(), all or nothing.
     // Values are encoded before the transaction: lmdb-js commits what a callback wrote before it threw.
     async set(data: SignalDataSet) {
-      const rows = Object.entries(data).flatMap(([type, entries]) => Object.entries(entries ?? {})
-        .map(([keyId, value]) => [signalKey(id, type, keyId), value === null || value === undefined ? undefined : encodeValue(value)] as const))
-      await committed(dbs.root.transaction(() => {
-        for (const [key, text] of rows) {
-          if (text === undefined) dbs.keys.removeSync(key)
-          else dbs.keys.putSync(key, text)
-        }
-      }))
+      const rows = Object.entries(data).flatMap(([type, entries]) =>
+        Object.entries(entries ?? {}).map(
+          ([keyId, value]) =>
+            [
+              signalKey(id, type, keyId),
+              value === null || value === undefined ? undefined : encodeValue(value),
+            ] as const,
+        ),
+      )
+      await committed(
+        dbs.root.transaction(() => {
+          for (const [key, text] of rows) {
+            if (text === undefined) dbs.keys.removeSync(key)
+            else dbs.keys.putSync(key, text)
+          }
+        }),
+      )
     },
     async clear() {
-      await committed(dbs.root.transaction(() => {
-        removeSessionRows(dbs.keys, id)
-        forgetRemoved(dbs, id)
-      }))
+      await committed(
+        dbs.root.transaction(() => {
+          removeSessionRows(dbs.keys, id)
+          forgetRemoved(dbs, id)
+        }),
+      )
     },
   }
   return {
@@ -112,12 +125,14 @@ function authStore(dbs: Dbs, id: string): AuthStore {
     },
     keys,
     async clear() {
-      await committed(dbs.root.transaction(() => {
-        dbs.creds.removeSync(id)
-        removeSessionRows(dbs.keys, id)
-        dbs.sent.removeSessionSync(id) // what the old device sent is no one's to ask for again
-        forgetRemoved(dbs, id)
-      }))
+      await committed(
+        dbs.root.transaction(() => {
+          dbs.creds.removeSync(id)
+          removeSessionRows(dbs.keys, id)
+          dbs.sent.removeSessionSync(id) // what the old device sent is no one's to ask for again
+          forgetRemoved(dbs, id)
+        }),
+      )
     },
   }
 }
@@ -129,15 +144,19 @@ function contactStore(dbs: Dbs, id: string): ContactStore {
     },
     async upsert(contacts: StoredContact[]) {
       if (contacts.length === 0) return
-      await committed(dbs.root.transaction(() => {
-        for (const c of contacts) dbs.contacts.putSync(contactKey(id, c.id), c)
-      }))
+      await committed(
+        dbs.root.transaction(() => {
+          for (const c of contacts) dbs.contacts.putSync(contactKey(id, c.id), c)
+        }),
+      )
     },
     async clear() {
-      await committed(dbs.root.transaction(() => {
-        removeSessionRows(dbs.contacts, id)
-        forgetRemoved(dbs, id)
-      }))
+      await committed(
+        dbs.root.transaction(() => {
+          removeSessionRows(dbs.contacts, id)
+          forgetRemoved(dbs, id)
+        }),
+      )
     },
   }
 }
@@ -146,7 +165,8 @@ function contactStore(dbs: Dbs, id: string): ContactStore {
  * DataKeyError when the DATA_KEY (or its absence) does not fit the DATA_DIR (`key-check.ts`). */
 export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): Store {
   const keyBytes = options.dataKey === undefined ? undefined : parseDataKey(options.dataKey)
-  if (options.dataKey !== undefined && keyBytes?.length !== 32) throw new DataKeyError('DATA_KEY is not 32 bytes of hex or base64')
+  if (options.dataKey !== undefined && keyBytes?.length !== 32)
+    throw new DataKeyError('DATA_KEY is not 32 bytes of hex or base64')
   const cipher = keyBytes && createValueCipher(keyBytes)
   privateDir(dataDir)
   ignoreCommitEchoes()
@@ -161,19 +181,32 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
   const sealed = (db: string) => sessionSealedText(sessionKeys!, cipher!, db)
   dbs = {
     root,
-    sessions: new Table(root, 'sessions',
-      registryRows(cipher ? sealedObject<StoredSessionRecord>(cipher, 'sessions') : plainObject<StoredSessionRecord>())),
+    sessions: new Table(
+      root,
+      'sessions',
+      registryRows(cipher ? sealedObject<StoredSessionRecord>(cipher, 'sessions') : plainObject<StoredSessionRecord>()),
+    ),
     creds: new Table(root, 'creds', cipher ? sealed('creds') : plainText),
     keys: new Table(root, 'keys', cipher ? sealed('keys') : plainText),
-    contacts: new Table(root, 'contacts', cipher ? jsonOf<StoredContact>(sealed('contacts')) : plainObject<StoredContact>()),
-    sent: new SentMessages(root, new Table(root, 'sent',
-      cipher ? jsonOf<StoredSentMessage>(sealed('sent')) : plainObject<StoredSentMessage>())),
+    contacts: new Table(
+      root,
+      'contacts',
+      cipher ? jsonOf<StoredContact>(sealed('contacts')) : plainObject<StoredContact>(),
+    ),
+    sent: new SentMessages(
+      root,
+      new Table(root, 'sent', cipher ? jsonOf<StoredSentMessage>(sealed('sent')) : plainObject<StoredSentMessage>()),
+    ),
     meta: root.openDB<Buffer, string>({ name: 'meta', encoding: 'binary' }),
     sessionKeys,
   }
   try {
-    checkDataKey(root, cipher, () => !(dbs.creds.isEmpty() && dbs.keys.isEmpty() && dbs.contacts.isEmpty()),
-      () => sealRegistry(root, dbs.sessions))
+    checkDataKey(
+      root,
+      cipher,
+      () => !(dbs.creds.isEmpty() && dbs.keys.isEmpty() && dbs.contacts.isEmpty()),
+      () => sealRegistry(root, dbs.sessions),
+    )
   } catch (err) {
     root.close().catch(() => undefined)
     throw err
@@ -198,14 +231,16 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
       await committed(root.transaction(() => dbs.sessions.putSync(record.id, record)))
     },
     async deleteSession(id) {
-      await committed(root.transaction(() => {
-        dbs.sessions.removeSync(id)
-        dbs.creds.removeSync(id)
-        removeSessionRows(dbs.keys, id)
-        removeSessionRows(dbs.contacts, id)
-        dbs.sent.removeSessionSync(id)
-        forgetRemoved(dbs, id)
-      }))
+      await committed(
+        root.transaction(() => {
+          dbs.sessions.removeSync(id)
+          dbs.creds.removeSync(id)
+          removeSessionRows(dbs.keys, id)
+          removeSessionRows(dbs.contacts, id)
+          dbs.sent.removeSessionSync(id)
+          forgetRemoved(dbs, id)
+        }),
+      )
     },
     auth: id => authStore(dbs, id),
     contacts: id => contactStore(dbs, id),

@@ -29,7 +29,10 @@ export function openStore(config: StoreConfig, dataDir: string, logger?: Logger)
     lastError = message
   }
   const leases: LeaseKeeper = new LeaseKeeper(() => store.connection(), {
-    node: config.NODE_ID, ttlMs: config.CLUSTER_LEASE_TTL_MS, renewMs: config.CLUSTER_RENEW_MS, onRenewError: onError,
+    node: config.NODE_ID,
+    ttlMs: config.CLUSTER_LEASE_TTL_MS,
+    renewMs: config.CLUSTER_RENEW_MS,
+    onRenewError: onError,
   })
   const store = openRedisStore(config.REDIS_URL, { dataKey: config.DATA_KEY, fence: leases, onError })
   return { store, leases }

@@ -109,9 +109,11 @@ export class SentMessages {
 
   async #remove(id: string, messageIds: string[]): Promise<void> {
     if (messageIds.length === 0) return
-    await committed(this.#root.transaction(() => {
-      for (const messageId of messageIds) this.#table.removeSync(sentMessageKey(id, messageId))
-    }))
+    await committed(
+      this.#root.transaction(() => {
+        for (const messageId of messageIds) this.#table.removeSync(sentMessageKey(id, messageId))
+      }),
+    )
   }
 
   forSession(id: string, limits: SentMessageLimits): SentMessageStore {
@@ -123,12 +125,17 @@ export class SentMessages {
         index.set(messageId, sent.sentAt)
         const evicted = this.#evict(index, limits, Date.now())
         const row: StoredSentMessage = {
-          id: messageId, chats: sent.chats, sentAt: sent.sentAt, message: Buffer.from(sent.message).toString('base64'),
+          id: messageId,
+          chats: sent.chats,
+          sentAt: sent.sentAt,
+          message: Buffer.from(sent.message).toString('base64'),
         }
-        await committed(this.#root.transaction(() => {
-          for (const old of evicted) this.#table.removeSync(sentMessageKey(id, old))
-          if (!evicted.includes(messageId)) this.#table.putSync(sentMessageKey(id, messageId), row)
-        }))
+        await committed(
+          this.#root.transaction(() => {
+            for (const old of evicted) this.#table.removeSync(sentMessageKey(id, old))
+            if (!evicted.includes(messageId)) this.#table.putSync(sentMessageKey(id, messageId), row)
+          }),
+        )
       },
       get: async messageId => {
         const row = this.#table.get(sentMessageKey(id, messageId))

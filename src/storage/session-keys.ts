@@ -149,8 +149,10 @@ export class SessionKeys {
     }
     const plain = this.#wrap.open(KEY_DB, id, sealed)
     const legacyNames = plain[0] === LEGACY_NAMES
-    const cipher = createSessionCipher(plain.subarray(1, 1 + KEY_BYTES),
-      legacyNames ? name => this.#wrap.hideName(name) : undefined)
+    const cipher = createSessionCipher(
+      plain.subarray(1, 1 + KEY_BYTES),
+      legacyNames ? name => this.#wrap.hideName(name) : undefined,
+    )
     plain.fill(0)
     const entry = { ino: stat.ino, ctimeNs: stat.ctimeNs, cipher, legacyNames }
     this.#cache.set(id, entry)

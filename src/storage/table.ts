@@ -22,7 +22,11 @@ export interface RowCodec<T> {
 export const plainText: RowCodec<string> = { encoding: 'string', encode: (_k, v) => v, decode: (_k, s) => s as string }
 
 /** Objects as msgpack (contacts without DATA_KEY). */
-export const plainObject = <T>(): RowCodec<T> => ({ encoding: 'msgpack', encode: (_k, v) => v, decode: (_k, s) => s as T })
+export const plainObject = <T>(): RowCodec<T> => ({
+  encoding: 'msgpack',
+  encode: (_k, v) => v,
+  decode: (_k, s) => s as T,
+})
 
 /** Strings sealed under the row's name. */
 const sealedText = (cipher: ValueCipher, db: string): RowCodec<string> => ({
@@ -89,15 +93,18 @@ export class Table<T> {
     this.db.putSync(name, this.#codec.encode(name, value))
   }
 
-
   removeSync(key: string): void {
     this.db.removeSync(this.#stored(key))
   }
 
   /** Every row, as [name, value] (the registry: its names are ids, never hidden). */
   entries(): Array<[string, T]> {
-    return [...this.db.getRange().filter(({ key }) => typeof key === 'string')
-      .map(({ key, value }): [string, T] => [key, this.#codec.decode(key, value)])]
+    return [
+      ...this.db
+        .getRange()
+        .filter(({ key }) => typeof key === 'string')
+        .map(({ key, value }): [string, T] => [key, this.#codec.decode(key, value)]),
+    ]
   }
 
   /** Whether any row's stored key lies in [start, end). */

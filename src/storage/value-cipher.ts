@@ -65,13 +65,17 @@ const SESSION_NAME_CACHE_SIZE = 256
 const derive = (secret: Buffer, info: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), info, 32))
 
 /** The version byte of a sealed value (0 for anything too short to be one). */
-export const sealedVersion = (sealed: Uint8Array): number => (sealed.length >= HEADER_BYTES + TAG_BYTES ? sealed[0]! : 0)
+export const sealedVersion = (sealed: Uint8Array): number =>
+  sealed.length >= HEADER_BYTES + TAG_BYTES ? sealed[0]! : 0
 
 /** The cipher of DATA_KEY itself (version 1). */
 export function createValueCipher(dataKey: Buffer): ValueCipher {
   if (dataKey.length !== 32) throw new Error('DATA_KEY must be 32 bytes')
-  return aeadCipher(derive(dataKey, 'messaging-gateway values'), DATA_KEY_VERSION,
-    nameHider(derive(dataKey, 'messaging-gateway row names'), NAME_CACHE_SIZE))
+  return aeadCipher(
+    derive(dataKey, 'messaging-gateway values'),
+    DATA_KEY_VERSION,
+    nameHider(derive(dataKey, 'messaging-gateway row names'), NAME_CACHE_SIZE),
+  )
 }
 
 /**
@@ -80,8 +84,11 @@ export function createValueCipher(dataKey: Buffer): ValueCipher {
  */
 export function createSessionCipher(sessionKey: Buffer, hideName?: (name: string) => string): ValueCipher {
   if (sessionKey.length !== 32) throw new Error('a session key must be 32 bytes')
-  return aeadCipher(derive(sessionKey, 'messaging-gateway session values'), SESSION_KEY_VERSION,
-    hideName ?? nameHider(derive(sessionKey, 'messaging-gateway session row names'), SESSION_NAME_CACHE_SIZE))
+  return aeadCipher(
+    derive(sessionKey, 'messaging-gateway session values'),
+    SESSION_KEY_VERSION,
+    hideName ?? nameHider(derive(sessionKey, 'messaging-gateway session row names'), SESSION_NAME_CACHE_SIZE),
+  )
 }
 
 function nameHider(nameKey: Buffer, cacheSize: number): (name: string) => string {
@@ -91,7 +98,10 @@ function nameHider(nameKey: Buffer, cacheSize: number): (name: string) => string
     if (cut < 0) return name
     let stored = hidden.get(name)
     if (stored === undefined) {
-      const hash = createHmac('sha256', nameKey).update(name.slice(cut + 1), 'utf8').digest().subarray(0, 16)
+      const hash = createHmac('sha256', nameKey)
+        .update(name.slice(cut + 1), 'utf8')
+        .digest()
+        .subarray(0, 16)
       stored = `${name.slice(0, cut + 1)}${hash.toString('base64url')}`
       if (hidden.size >= cacheSize) hidden.clear()
       hidden.set(name, stored)
@@ -116,7 +126,10 @@ function aeadCipher(key: Buffer, version: number, hideName: (name: string) => st
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(1, HEADER_BYTES)).setAAD(aad(db, rowKey))
         decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES))
-        return Buffer.concat([decipher.update(bytes.subarray(HEADER_BYTES, bytes.length - TAG_BYTES)), decipher.final()])
+        return Buffer.concat([
+          decipher.update(bytes.subarray(HEADER_BYTES, bytes.length - TAG_BYTES)),
+          decipher.final(),
+        ])
       } catch {
         throw new SealedValueError(db)
       }

@@ -28,13 +28,25 @@ export function tempDataDir(): string {
   return dir
 }
 
-export async function startSystem(env: Record<string, string> = {}, dataDir = tempDataDir()): Promise<ShardedSessionSystem> {
+export async function startSystem(
+  env: Record<string, string> = {},
+  dataDir = tempDataDir(),
+): Promise<ShardedSessionSystem> {
   // These tests create many sessions as one caller (sessionOnShard retries until the hash lands on a shard): the cap
   // of unpaired sessions per client would make them flaky; test/system/faults/unpaired-sessions.test.ts covers it.
   const config = loadConfig({
-    DATA_DIR: dataDir, SHARDS: '2', LOG_LEVEL: 'silent', TYPING_MS: '300', UNPAIRED_PER_CLIENT: '0', ...env,
+    DATA_DIR: dataDir,
+    SHARDS: '2',
+    LOG_LEVEL: 'silent',
+    TYPING_MS: '300',
+    UNPAIRED_PER_CLIENT: '0',
+    ...env,
   })
-  const system = await createShardedSessionSystem({ config, logger: pino({ level: 'silent' }), linkModule: fakeLinkModule })
+  const system = await createShardedSessionSystem({
+    config,
+    logger: pino({ level: 'silent' }),
+    linkModule: fakeLinkModule,
+  })
   systems.push(system)
   return system
 }
@@ -45,7 +57,6 @@ export async function cleanup(): Promise<void> {
   for (const c of channels.splice(0)) c.close()
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
 }
-
 
 const control = new BroadcastChannel(FAKE_CONTROL)
 control.unref()
@@ -90,9 +101,14 @@ export async function sessionOnShard(system: ShardedSessionSystem, shard: number
 export async function warmUp(system: ShardedSessionSystem, shards = 2): Promise<void> {
   for (let shard = 0; shard < shards; shard++) {
     const s = await sessionOnShard(system, shard)
-    await waitFor(`shard ${shard} up`, () => {
-      const snap = snapshotOf(system, s)
-      return snap === undefined || snap.qrcode !== ''
-    }, 20_000, 25)
+    await waitFor(
+      `shard ${shard} up`,
+      () => {
+        const snap = snapshotOf(system, s)
+        return snap === undefined || snap.qrcode !== ''
+      },
+      20_000,
+      25,
+    )
   }
 }

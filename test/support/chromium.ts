@@ -55,15 +55,15 @@ async function unpack(bin: string, target: string): Promise<void> {
   mkdirSync(path.dirname(target), { recursive: true })
   const work = mkdtempSync(`${target}.tmp-`)
   const { inflate } = await import('@sparticuz/chromium')
-  const tmpdir = process.env['TMPDIR']
-  process.env['TMPDIR'] = work
+  const tmpdir = process.env.TMPDIR
+  process.env.TMPDIR = work
   try {
     await inflate(path.join(bin, 'chromium.br'))
     await inflate(path.join(bin, 'al2023.tar.br'))
     await inflate(path.join(bin, 'swiftshader.tar.br'))
   } finally {
-    if (tmpdir === undefined) delete process.env['TMPDIR']
-    else process.env['TMPDIR'] = tmpdir
+    if (tmpdir === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = tmpdir
   }
   try {
     renameSync(work, target)
@@ -81,11 +81,18 @@ function stringEnv(): Record<string, string> {
 export async function findChromium(): Promise<FoundChromium | undefined> {
   const fromNpm = await npmChromium()
   if (fromNpm) return fromNpm
-  if (existsSync(DEBIAN_CHROMIUM)) return { source: `Debian's chromium (${DEBIAN_CHROMIUM})`, executablePath: DEBIAN_CHROMIUM, args: [], env: stringEnv() }
+  if (existsSync(DEBIAN_CHROMIUM))
+    return {
+      source: `Debian's chromium (${DEBIAN_CHROMIUM})`,
+      executablePath: DEBIAN_CHROMIUM,
+      args: [],
+      env: stringEnv(),
+    }
   return undefined
 }
 
-export const MISSING_BROWSER = 'no Chromium for the browser tests: neither the npm package @sparticuz/chromium ' +
+export const MISSING_BROWSER =
+  'no Chromium for the browser tests: neither the npm package @sparticuz/chromium ' +
   `(a dev dependency, Linux x64/arm64 only; run npm install) nor Debian's chromium (${DEBIAN_CHROMIUM}; ` +
   'apt-get install -y --no-install-recommends chromium) is here'
 
@@ -93,9 +100,14 @@ export const MISSING_BROWSER = 'no Chromium for the browser tests: neither the n
  * What a browser test file does when `findChromium()` found nothing: with `CI=true` it throws (the file fails with
  * how to get a browser); otherwise it prints a warning no one can miss and the caller skips its tests.
  */
-export function missingBrowser(env: NodeJS.ProcessEnv = process.env, warn: (text: string) => void = console.warn): void {
-  if (env['CI'] === 'true') throw new Error(`${MISSING_BROWSER}. CI=true makes the browser tests required.`)
+export function missingBrowser(
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (text: string) => void = console.warn,
+): void {
+  if (env.CI === 'true') throw new Error(`${MISSING_BROWSER}. CI=true makes the browser tests required.`)
   const line = '!'.repeat(100)
-  warn(`\n${line}\n!! SKIPPED: the QR page browser tests (test/system/qr-page/qr-page.test.ts) did not run.\n!! ${MISSING_BROWSER}.\n` +
-    `!! Set CI=true to make them required.\n${line}\n`)
+  warn(
+    `\n${line}\n!! SKIPPED: the QR page browser tests (test/system/qr-page/qr-page.test.ts) did not run.\n!! ${MISSING_BROWSER}.\n` +
+      `!! Set CI=true to make them required.\n${line}\n`,
+  )
 }

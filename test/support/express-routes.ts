@@ -4,7 +4,10 @@
  */
 import type express from 'express'
 
-interface Layer { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } }
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> }
+  handle?: { stack?: Layer[] }
+}
 
 export function expressRoutes(app: express.Express): string[] {
   const found: string[] = []

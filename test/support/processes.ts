@@ -6,5 +6,9 @@
  * they launch with. Their polling is the tests' waitFor (./wait-for.ts), not the demo's.
  */
 export {
-  freePort, startGateway, startSandbox, type GatewayProcess, type SandboxProcess,
+  freePort,
+  startGateway,
+  startSandbox,
+  type GatewayProcess,
+  type SandboxProcess,
 } from '../../src/demo/processes.js'

@@ -1,7 +1,11 @@
 /**
  * Reads Prometheus text exposition the way a scraper does: `name{label="v",...} value` lines, comments skipped.
  */
-export interface Series { name: string; labels: Record<string, string>; value: number }
+export interface Series {
+  name: string
+  labels: Record<string, string>
+  value: number
+}
 
 export function parseProm(text: string): Series[] {
   const series: Series[] = []

@@ -19,7 +19,9 @@ export function readmeSection(title: string): string {
 
 /** The setting names in the first column of the README's Settings table (`A` / `B` rows give both). */
 export function readmeSettings(): string[] {
-  const rows = readmeSection('Settings').split('\n').filter(l => l.startsWith('| `'))
+  const rows = readmeSection('Settings')
+    .split('\n')
+    .filter(l => l.startsWith('| `'))
   return rows.flatMap(row => [...row.split('|')[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map(m => m[1]!))
 }
 
@@ -28,9 +30,16 @@ export function readmeErrors(): { status: number; message: string }[] {
   const api = readmeSection('API')
   const start = api.indexOf('\n### Errors\n')
   if (start < 0) throw new Error('README has no "### Errors" in its API section')
-  return api.slice(start).split('\n').filter(l => /^\| \d{3} \|/.test(l)).map(row => {
-    const [status = '', message = ''] = row.split('|').slice(1, 3).map(cell => cell.trim())
-    const quoted = /^`([^`]+)`$/.exec(message)?.[1]
-    return { status: Number(status), message: quoted ?? `(not one quoted message: ${message})` }
-  })
+  return api
+    .slice(start)
+    .split('\n')
+    .filter(l => /^\| \d{3} \|/.test(l))
+    .map(row => {
+      const [status = '', message = ''] = row
+        .split('|')
+        .slice(1, 3)
+        .map(cell => cell.trim())
+      const quoted = /^`([^`]+)`$/.exec(message)?.[1]
+      return { status: Number(status), message: quoted ?? `(not one quoted message: ${message})` }
+    })
 }

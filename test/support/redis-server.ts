@@ -29,21 +29,55 @@ async function freePort(): Promise<number> {
 }
 
 export async function startRedisServer(): Promise<RedisServer> {
-  if (!fs.existsSync(REDIS_SERVER)) throw new Error(`${REDIS_SERVER} not found: install Debian's redis-server (.ci/run does)`)
+  if (!fs.existsSync(REDIS_SERVER))
+    throw new Error(`${REDIS_SERVER} not found: install Debian's redis-server (.ci/run does)`)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-redis-'))
   for (let attempt = 0; ; attempt++) {
     const port = await freePort()
-    const child: ChildProcess = spawn(REDIS_SERVER, [
-      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes',
-      '--appendfsync', 'everysec', '--daemonize', 'no', '--protected-mode', 'yes',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child: ChildProcess = spawn(
+      REDIS_SERVER,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+        '--daemonize',
+        'no',
+        '--protected-mode',
+        'yes',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     let out = ''
-    child.stdout!.on('data', (b: Buffer) => { out += b.toString() })
-    child.stderr!.on('data', (b: Buffer) => { out += b.toString() })
+    child.stdout!.on('data', (b: Buffer) => {
+      out += b.toString()
+    })
+    child.stderr!.on('data', (b: Buffer) => {
+      out += b.toString()
+    })
     const ready = await new Promise<boolean>(resolve => {
-      const check = () => { if (out.includes('Ready to accept connections')) { cleanup(); resolve(true) } }
-      const onExit = () => { cleanup(); resolve(false) }
-      const cleanup = () => { child.stdout!.off('data', check); child.off('exit', onExit) }
+      const check = () => {
+        if (out.includes('Ready to accept connections')) {
+          cleanup()
+          resolve(true)
+        }
+      }
+      const onExit = () => {
+        cleanup()
+        resolve(false)
+      }
+      const cleanup = () => {
+        child.stdout!.off('data', check)
+        child.off('exit', onExit)
+      }
       child.stdout!.on('data', check)
       child.once('exit', onExit)
       check()

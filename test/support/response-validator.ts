@@ -21,10 +21,19 @@ export interface RecordedResponse {
 const DOCUMENT_ID = 'openapi.json'
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const
 
-interface Route { template: string; pattern: RegExp; item: oas31.PathItemObject }
+interface Route {
+  template: string
+  pattern: RegExp
+  item: oas31.PathItemObject
+}
 
 const templateToRegExp = (template: string) =>
-  new RegExp(`^${template.split(/\{[^}]+\}/).map(part => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`)
+  new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map(part => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}$`,
+  )
 
 export class ResponseValidator {
   readonly #ajv = new Ajv2020({ strict: false, allErrors: true })
@@ -35,7 +44,11 @@ export class ResponseValidator {
     this.#ajv.addSchema({ $id: DOCUMENT_ID, components: document.components ?? {} })
     // Literal paths first, so /group/member is never read as /group/{groupId}.
     this.#routes = Object.entries(document.paths ?? {})
-      .map(([template, item]) => ({ template, pattern: templateToRegExp(template), item: item as oas31.PathItemObject }))
+      .map(([template, item]) => ({
+        template,
+        pattern: templateToRegExp(template),
+        item: item as oas31.PathItemObject,
+      }))
       .sort((a, b) => Number(a.template.includes('{')) - Number(b.template.includes('{')))
   }
 
@@ -47,29 +60,35 @@ export class ResponseValidator {
     const operation = route?.item[method]
     if (route === undefined || operation === undefined) {
       // Not an API operation: the only valid answer is the app-wide 404 `not found`.
-      return r.status === 404 ? this.#checkBody(where, 'Error', r, { $ref: '#/components/schemas/Error' }) : [
-        `${where}: ${r.method} ${r.path} is not in the document`,
-      ]
+      return r.status === 404
+        ? this.#checkBody(where, 'Error', r, { $ref: '#/components/schemas/Error' })
+        : [`${where}: ${r.method} ${r.path} is not in the document`]
     }
     const response = operation.responses?.[String(r.status)] as oas31.ResponseObject | undefined
-    if (response === undefined) return [`${where}: status ${r.status} is not documented for ${r.method} ${route.template}`]
+    if (response === undefined)
+      return [`${where}: status ${r.status} is not documented for ${r.method} ${route.template}`]
     const json = response.content?.['application/json']
     if (json?.schema === undefined) return []
     return this.#checkBody(where, `${method} ${route.template} ${r.status}`, r, json.schema)
   }
 
   #checkBody(where: string, key: string, r: RecordedResponse, schema: object): string[] {
-    if (!r.contentType.startsWith('application/json')) return [`${where}: content-type ${r.contentType || 'none'}, not JSON`]
+    if (!r.contentType.startsWith('application/json'))
+      return [`${where}: content-type ${r.contentType || 'none'}, not JSON`]
     const validate = this.#validator(key, schema)
     if (validate(r.body)) return []
-    return (validate.errors ?? []).map(e => `${where}: body${e.instancePath} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`)
+    return (validate.errors ?? []).map(
+      e => `${where}: body${e.instancePath} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`,
+    )
   }
 
   #validator(key: string, schema: object): ValidateFunction {
     let validate = this.#compiled.get(key)
     if (validate === undefined) {
       // Refs point into the document's components, registered once under DOCUMENT_ID.
-      const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`)) as object
+      const rebased = JSON.parse(
+        JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`),
+      ) as object
       validate = this.#ajv.compile(rebased)
       this.#compiled.set(key, validate)
     }
@@ -95,8 +114,18 @@ export function validatingMiddleware(validator: ResponseValidator, record: Recor
       const contentType = response.headers.get('content-type') ?? ''
       const text = await response.clone().text()
       let body: unknown
-      try { body = text === '' ? undefined : JSON.parse(text) } catch { body = undefined }
-      const recorded = { method: request.method, path: new URL(request.url).pathname, status: response.status, body, contentType }
+      try {
+        body = text === '' ? undefined : JSON.parse(text)
+      } catch {
+        body = undefined
+      }
+      const recorded = {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        body,
+        contentType,
+      }
       record.push(recorded)
       const problems = validator.check(recorded)
       if (problems.length > 0) throw new ResponseMismatch(problems)

@@ -30,8 +30,7 @@ interface ShardLoad {
 }
 
 /** `429 too many requests in flight for this session, retry in 1 s`: a session over its own cap or its share. */
-const sessionBusy = (): GatewayError =>
-  new GatewayError('TOO_MANY_REQUESTS', OTHER_MESSAGE.SESSION_BUSY, 1)
+const sessionBusy = (): GatewayError => new GatewayError('TOO_MANY_REQUESTS', OTHER_MESSAGE.SESSION_BUSY, 1)
 
 export class Admission {
   readonly #perSession: number

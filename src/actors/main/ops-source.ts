@@ -24,8 +24,9 @@ export function systemOps({ pools, cache, telemetry, mustRestore, isClosing }: S
   return {
     readiness() {
       if (isClosing()) return { ready: false, status: 'stopping' }
-      const up = pools.every(pool =>
-        !mustRestore.has(pool.shard) || (pool.threads > 0 && telemetry.isRestored(pool.shard)))
+      const up = pools.every(
+        pool => !mustRestore.has(pool.shard) || (pool.threads > 0 && telemetry.isRestored(pool.shard)),
+      )
       return up ? { ready: true } : { ready: false, status: 'starting' }
     },
     sessionStates: () => cache.countByState(),

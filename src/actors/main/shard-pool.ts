@@ -16,11 +16,15 @@
 import { BroadcastChannel } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
-import type { Config } from '../../config.js'
 import { fromWire, GatewayError } from '../../protocol/errors.js'
 import { Admission } from './admission.js'
 import {
-  controlChannel, type ControlMessage, type Reply, type ShardRequest, type ShardStats, type ShardTask,
+  controlChannel,
+  type ControlMessage,
+  type Reply,
+  type ShardRequest,
+  type ShardStats,
+  type ShardTask,
   type ShardWorkerData,
 } from '../../protocol/thread.js'
 
@@ -80,7 +84,9 @@ export class ShardPool {
     pool.on('error', err => this.#logger.error({ err }, 'shard worker failed; piscina replaces it'))
     // The sockets of every session on a lost thread are gone with it; say so at once rather than keep showing
     // them connected until the replacement thread has restored them.
-    pool.on('workerDestroy', () => { if (!this.#destroying) onThreadLost?.(this.shard) })
+    pool.on('workerDestroy', () => {
+      if (!this.#destroying) onThreadLost?.(this.shard)
+    })
     this.#pool = pool
   }
 
@@ -97,14 +103,22 @@ export class ShardPool {
     const pool = this.#pool
     if (!pool) {
       return {
-        shard: this.shard, inFlight: this.#inFlight, queued: 0, completed: 0, threads: 0,
-        runTimeMs: { p50: 0, p99: 0 }, waitTimeMs: { p50: 0, p99: 0 },
+        shard: this.shard,
+        inFlight: this.#inFlight,
+        queued: 0,
+        completed: 0,
+        threads: 0,
+        runTimeMs: { p50: 0, p99: 0 },
+        waitTimeMs: { p50: 0, p99: 0 },
       }
     }
     const { runTime, waitTime } = pool.histogram
     return {
-      shard: this.shard, inFlight: this.#inFlight, queued: pool.queueSize,
-      completed: pool.completed, threads: pool.threads.length,
+      shard: this.shard,
+      inFlight: this.#inFlight,
+      queued: pool.queueSize,
+      completed: pool.completed,
+      threads: pool.threads.length,
       runTimeMs: { p50: runTime.p50, p99: runTime.p99 },
       waitTimeMs: { p50: waitTime.p50, p99: waitTime.p99 },
     }

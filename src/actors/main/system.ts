@@ -86,7 +86,8 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     // Before any thread maps the file: drops the pages deleted and reset sessions left behind (storage/compaction.ts).
     const compaction = await compactStore(config.DATA_DIR)
     if (compaction.compacted) log.info(compaction, 'storage compacted: removed sessions left no bytes behind')
-    else if (compaction.reason === 'in use by another process') log.warn('storage not compacted: another process has DATA_DIR open')
+    else if (compaction.reason === 'in use by another process')
+      log.warn('storage not compacted: another process has DATA_DIR open')
   }
   const store = options.store ?? openStore(config, config.DATA_DIR, log).store // lmdb, or Redis with REDIS_URL
   const channelName = `gateway-actors-${randomUUID()}`
@@ -105,23 +106,33 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const records = await store.listSessions()
   for (const record of records) {
     if (record.qrDeadline !== null && record.qrDeadline <= now) continue // the worker deletes it on restore
-    const creds = record.qrDeadline === null ? await store.auth(record.id).readCreds().catch(() => undefined) : undefined
+    const creds =
+      record.qrDeadline === null
+        ? await store
+            .auth(record.id)
+            .readCreds()
+            .catch(() => undefined)
+        : undefined
     cache.add(record.secretHash, initialSnapshot(record, creds?.me?.id ?? ''))
   }
 
   const filename = workerFilename()
   const mediaSlots = newMediaSlotMemory()
   const linkModule = options.linkModule ?? defaultLinkModule()
-  const pools = Array.from({ length: config.SHARDS }, (_, shard) => new ShardPool({
-    filename,
-    logger: log,
-    data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName, mediaSlots },
-    onThreadLost: lost => {
-      telemetry.threadLost(lost)
-      mustRestore.add(lost) // the replacement thread restores the shard: not ready until it has
-      cache.markDisconnected(id => shardOf(id, config.SHARDS) === lost)
-    },
-  }))
+  const pools = Array.from(
+    { length: config.SHARDS },
+    (_, shard) =>
+      new ShardPool({
+        filename,
+        logger: log,
+        data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName, mediaSlots },
+        onThreadLost: lost => {
+          telemetry.threadLost(lost)
+          mustRestore.add(lost) // the replacement thread restores the shard: not ready until it has
+          cache.markDisconnected(id => shardOf(id, config.SHARDS) === lost)
+        },
+      }),
+  )
   // Shards whose thread must announce its restore before /readyz says ready: those that start with sessions in
   // the store (a record whose QR deadline passed too: its shard deletes it), and those that lost a thread. A shard
   // started later by its first new session has nothing to restore and never holds readiness back.
@@ -131,7 +142,9 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   for (const shard of mustRestore) pools[shard]!.start()
   const poolOf = (id: string): ShardPool => pools[shardOf(id, config.SHARDS)]!
   const admission = new Admission({
-    shards: config.SHARDS, perSession: config.MAX_PENDING_PER_SESSION, shardLimit: config.MAX_QUEUE_PER_SHARD,
+    shards: config.SHARDS,
+    perSession: config.MAX_PENDING_PER_SESSION,
+    shardLimit: config.MAX_QUEUE_PER_SHARD,
   })
   const unpaired = new UnpairedClients(config.UNPAIRED_PER_CLIENT, id => cache.snapshotOf(id)?.qrDeadline ?? undefined)
 
@@ -140,7 +153,10 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
 
   function track<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work)
-    work.then(() => inFlight.delete(work), () => inFlight.delete(work))
+    work.then(
+      () => inFlight.delete(work),
+      () => inFlight.delete(work),
+    )
     return work
   }
 
@@ -170,7 +186,10 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     const { id, sessionId } = newSessionIds()
     const now = Date.now()
     const record: SessionRecord = {
-      id, secretHash: hashSecret(sessionId), createdAt: now, unpairedSince: now,
+      id,
+      secretHash: hashSecret(sessionId),
+      createdAt: now,
+      unpairedSince: now,
       qrDeadline: now + Math.min(config.SESSION_QR_LIFETIME_MS, config.UNPAIRED_MAX_LIFETIME_MS),
     }
     try {
@@ -183,8 +202,9 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     cache.add(record.secretHash, initialSnapshot(record))
     unpaired.add(client, id)
     // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
-    track(poolOf(id).run({ type: 'start', id }, { bypassLimit: true }))
-      .catch(err => log.error({ err, session: id }, 'could not start the session actor'))
+    track(poolOf(id).run({ type: 'start', id }, { bypassLimit: true })).catch(err =>
+      log.error({ err, session: id }, 'could not start the session actor'),
+    )
     return { id, sessionId }
   }
 
@@ -213,14 +233,21 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   async function shutdown(): Promise<void> {
     // Let in-flight commands finish, up to the grace period.
     let timer: NodeJS.Timeout | undefined
-    const grace = new Promise<void>(resolve => { timer = setTimeout(resolve, config.SHUTDOWN_GRACE_MS) })
+    const grace = new Promise<void>(resolve => {
+      timer = setTimeout(resolve, config.SHUTDOWN_GRACE_MS)
+    })
     await Promise.race([Promise.allSettled([...inFlight]), grace])
     clearTimeout(timer)
     // Close every socket without logging out: the sessions come back on the next start.
-    await Promise.allSettled(pools.filter(pool => pool.started).map(pool => withTimeout(
-      pool.run({ type: 'shutdown' }, { bypassLimit: true }),
-      SHARD_SHUTDOWN_MS,
-    ).catch(err => log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'))))
+    await Promise.allSettled(
+      pools
+        .filter(pool => pool.started)
+        .map(pool =>
+          withTimeout(pool.run({ type: 'shutdown' }, { bypassLimit: true }), SHARD_SHUTDOWN_MS).catch(err =>
+            log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'),
+          ),
+        ),
+    )
     await Promise.allSettled(pools.map(pool => pool.destroy()))
     cache.close()
     telemetry.close()
@@ -241,7 +268,9 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     close: () => (closing ??= shutdown()),
     shardOf: id => shardOf(id, config.SHARDS),
     stats: () => pools.map(p => p.stats()),
-    terminateShardThread: async shard => { await pools[shard]?.terminateThread() },
+    terminateShardThread: async shard => {
+      await pools[shard]?.terminateThread()
+    },
     ops: systemOps({ pools, cache, telemetry, mustRestore, isClosing: () => closing !== undefined }),
   }
 }

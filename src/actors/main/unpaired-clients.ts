@@ -37,14 +37,17 @@ export class UnpairedClients {
     if (ids.size === 0) this.#byClient.delete(client)
     if (ids.size < this.#cap) return
     const seconds = Math.max(1, Math.ceil((soonest - now) / 1000))
-    throw new GatewayError('TOO_MANY_REQUESTS',
-      fill(MESSAGE_TEMPLATE.UNPAIRED_CAP, { max: this.#cap, seconds }), seconds)
+    throw new GatewayError(
+      'TOO_MANY_REQUESTS',
+      fill(MESSAGE_TEMPLATE.UNPAIRED_CAP, { max: this.#cap, seconds }),
+      seconds,
+    )
   }
 
   add(client: string, id: string): void {
     if (this.#cap <= 0) return
     let ids = this.#byClient.get(client)
-    if (ids === undefined) this.#byClient.set(client, ids = new Set())
+    if (ids === undefined) this.#byClient.set(client, (ids = new Set()))
     ids.add(id)
   }
 }

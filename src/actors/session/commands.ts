@@ -40,7 +40,9 @@ export async function runCommand(
       return session.delete()
     case 'sendMessage': {
       const link = connectedLink(session)
-      return withMediaSlot(command.content, session, signal, () => link.sendMessage(command.destination, command.content, signal))
+      return withMediaSlot(command.content, session, signal, () =>
+        link.sendMessage(command.destination, command.content, signal),
+      )
     }
     case 'postStatus': {
       const link = connectedLink(session)
@@ -75,7 +77,10 @@ const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'audio', 'do
 /** A message or status with a file (the gateway downloads, encrypts and uploads it) first waits for a place among
  * the shard's and the process's media sends (media-slots.ts). */
 async function withMediaSlot<T>(
-  content: MessageContent | StatusContent, session: CommandTarget, signal: AbortSignal, send: () => Promise<T>,
+  content: MessageContent | StatusContent,
+  session: CommandTarget,
+  signal: AbortSignal,
+  send: () => Promise<T>,
 ): Promise<T> {
   if (!MEDIA_TYPES.has(content.type)) return send()
   const release = await session.media.acquire(signal)

@@ -37,18 +37,32 @@ export class SessionLifecycle {
     const isStopped = () => this.#stopped
     this.#record = new SessionRecordKeeper(deps.record, deps.store, log)
     this.#view = new PublishedState({
-      id: this.id, publisher: deps.publisher, qrDeadline: () => this.#record.qrDeadline, isStopped,
+      id: this.id,
+      publisher: deps.publisher,
+      qrDeadline: () => this.#record.qrDeadline,
+      isStopped,
     })
     this.typing = new TypingTimers(deps.config.TYPING_MS, destination => {
       this.#connection.link?.presence(destination, 'paused').catch(err => log.debug({ err }, 'typing pause failed'))
     })
     const events = new LinkReactions({
-      view: this.#view, record: this.#record, deadline: this.#deadline, typing: this.typing, log, isStopped,
+      view: this.#view,
+      record: this.#record,
+      deadline: this.#deadline,
+      typing: this.typing,
+      log,
+      isStopped,
       connection: () => this.#connection,
       restartPairing: () => this.#backToQr(),
     })
     this.#connection = new LinkSupervisor({
-      id: this.id, store: deps.store, config: deps.config, platform: deps.platform, log, isStopped, events,
+      id: this.id,
+      store: deps.store,
+      config: deps.config,
+      platform: deps.platform,
+      log,
+      isStopped,
+      events,
     })
   }
 

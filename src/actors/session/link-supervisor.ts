@@ -72,7 +72,7 @@ export class LinkSupervisor {
     } catch (err) {
       // cluster mode (cluster/lease-guard.ts): another process owns the session; try again after the backoff
       if ((err as { code?: unknown }).code === 'LEASE_HELD') log.warn((err as Error).message)
-      else log.error({ err }, 'could not read the session\'s run marker')
+      else log.error({ err }, "could not read the session's run marker")
       if (generation === this.#generation) this.scheduleReconnect()
       return
     }
@@ -91,9 +91,17 @@ export class LinkSupervisor {
     }
     try {
       this.#link = platform.createLink({
-        id, auth, contacts: store.contacts(id),
-        sentMessages: store.sentMessages(id, { maxAgeMs: config.RETRY_STORE_MAX_AGE_MS, maxMessages: config.RETRY_STORE_MAX_MESSAGES }),
-        logger: log, config, sandbox, events: guarded,
+        id,
+        auth,
+        contacts: store.contacts(id),
+        sentMessages: store.sentMessages(id, {
+          maxAgeMs: config.RETRY_STORE_MAX_AGE_MS,
+          maxMessages: config.RETRY_STORE_MAX_MESSAGES,
+        }),
+        logger: log,
+        config,
+        sandbox,
+        events: guarded,
       })
     } catch (err) {
       log.error({ err }, 'could not create the platform link')
@@ -116,7 +124,10 @@ export class LinkSupervisor {
       if (options.logout && options.connected) await link.logout()
       else await link.close()
     } catch (err) {
-      this.#deps.log.warn({ err }, options.logout ? 'logout failed; credentials are cleared anyway' : 'link close failed')
+      this.#deps.log.warn(
+        { err },
+        options.logout ? 'logout failed; credentials are cleared anyway' : 'link close failed',
+      )
       await link.close().catch(() => undefined)
     }
   }

@@ -30,7 +30,11 @@ export function afterClose(reason: CloseReason, paired: boolean): AfterClose {
       return { next: 'restart-pairing' }
     case 'replaced':
       // Another socket uses these credentials: reconnecting would ping-pong with it. Stay down.
-      return { next: 'stay-down', state: 'disconnected', warning: 'session replaced by another connection; not reconnecting' }
+      return {
+        next: 'stay-down',
+        state: 'disconnected',
+        warning: 'session replaced by another connection; not reconnecting',
+      }
     case 'connection-lost':
       break
   }

@@ -21,10 +21,13 @@ export class TypingTimers {
   start(destination: TypingDestination): void {
     const key = keyOf(destination)
     clearTimeout(this.#timers.get(key))
-    this.#timers.set(key, setTimeout(() => {
-      this.#timers.delete(key)
-      this.#onExpire(destination)
-    }, this.#ms))
+    this.#timers.set(
+      key,
+      setTimeout(() => {
+        this.#timers.delete(key)
+        this.#onExpire(destination)
+      }, this.#ms),
+    )
   }
 
   clear(): void {

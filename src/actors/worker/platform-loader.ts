@@ -46,7 +46,8 @@ const unguarded = (auth: AuthStore): RunGuard => ({ authForLink: async () => aut
  * is forgotten, so the next link (the actor's reconnect backoff) tries again.
  */
 function sandboxTrustLoader(
-  sandboxUrl: string | undefined, fetchTrust: PlatformModule['fetchSandboxTrust'],
+  sandboxUrl: string | undefined,
+  fetchTrust: PlatformModule['fetchSandboxTrust'],
 ): () => Promise<SandboxTrust | undefined> {
   let pending: Promise<SandboxTrust> | undefined
   return async () => {

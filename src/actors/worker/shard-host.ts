@@ -79,7 +79,7 @@ export class ShardHost {
   /** Resolves once the session's actor is no longer connecting, or after `timeoutMs`. */
   async #settled(id: string, timeoutMs: number): Promise<void> {
     // polling a few dozen flags is cheaper and simpler than an event per actor that only the restore wants
-    for (const end = Date.now() + timeoutMs; Date.now() < end && !this.#shuttingDown;) {
+    for (const end = Date.now() + timeoutMs; Date.now() < end && !this.#shuttingDown; ) {
       if (!this.#actors.get(id)?.isConnecting) return
       await new Promise(resolve => setTimeout(resolve, RESTORE_POLL_MS))
     }

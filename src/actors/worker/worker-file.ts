@@ -12,4 +12,9 @@ export const workerFilename = (): string =>
   fileURLToPath(new URL(fromSource ? './worker-dev.mjs' : './worker.js', import.meta.url))
 
 export const defaultLinkModule = (): string =>
-  fileURLToPath(new URL(fromSource ? '../../platform/baileys/baileys-link.ts' : '../../platform/baileys/baileys-link.js', import.meta.url))
+  fileURLToPath(
+    new URL(
+      fromSource ? '../../platform/baileys/baileys-link.ts' : '../../platform/baileys/baileys-link.js',
+      import.meta.url,
+    ),
+  )

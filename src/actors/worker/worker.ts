@@ -11,7 +11,13 @@ import { withLeases } from '../../cluster/lease-guard.js'
 import { ShardHost } from './shard-host.js'
 import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
-import { controlChannel, type ControlMessage, type Reply, type ShardTask, type ShardWorkerData } from '../../protocol/thread.js'
+import {
+  controlChannel,
+  type ControlMessage,
+  type Reply,
+  type ShardTask,
+  type ShardWorkerData,
+} from '../../protocol/thread.js'
 import { startThreadTelemetry } from '../../metrics/thread-telemetry.js'
 import { createRootLogger } from '../../logger.js'
 import { MediaSlots } from '../../media/media-slots.js'
@@ -38,7 +44,9 @@ const host = new ShardHost({
   // the platform's own patches (e.g. libsignal's console) are installed when its module loads, before any link
   loadPlatform: leases ? withLeases(loadPlatform, leases, logger) : loadPlatform,
   media: new MediaSlots({
-    perShard: data.config.MEDIA_SENDS_PER_SHARD, perProcess: data.config.MEDIA_SENDS_PER_PROCESS, shared: data.mediaSlots,
+    perShard: data.config.MEDIA_SENDS_PER_SHARD,
+    perProcess: data.config.MEDIA_SENDS_PER_PROCESS,
+    shared: data.mediaSlots,
   }),
 })
 // Not awaited: piscina only replaces a crashed thread that once reported ready, so the thread must become ready
@@ -68,9 +76,12 @@ control.unref()
 /** What each request of the thread contract does on this shard. */
 function dispatch(task: ShardTask, signal: AbortSignal): Promise<unknown> {
   switch (task.type) {
-    case 'command': return host.run(task.id, task.command, signal)
-    case 'start': return host.start(task.id)
-    case 'shutdown': return host.shutdown()
+    case 'command':
+      return host.run(task.id, task.command, signal)
+    case 'start':
+      return host.start(task.id)
+    case 'shutdown':
+      return host.shutdown()
   }
 }
 

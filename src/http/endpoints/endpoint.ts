@@ -16,5 +16,9 @@ export interface Endpoint {
 }
 
 /** An endpoint whose routes sit on one router of their own. */
-export const routerEndpoint = (routes: (deps: AppDeps) => Router, paths: ZodOpenApiPathsObject): Endpoint =>
-  ({ mount: (app, deps) => { app.use(routes(deps)) }, paths })
+export const routerEndpoint = (routes: (deps: AppDeps) => Router, paths: ZodOpenApiPathsObject): Endpoint => ({
+  mount: (app, deps) => {
+    app.use(routes(deps))
+  },
+  paths,
+})

@@ -16,6 +16,12 @@ import { typingEndpoint } from './typing/index.js'
 import { viewLinkEndpoint } from './view-link/index.js'
 
 export const ENDPOINTS: readonly Endpoint[] = [
-  sessionEndpoint, viewLinkEndpoint, messageEndpoint, statusEndpoint, typingEndpoint, groupEndpoint, channelEndpoint,
+  sessionEndpoint,
+  viewLinkEndpoint,
+  messageEndpoint,
+  statusEndpoint,
+  typingEndpoint,
+  groupEndpoint,
+  channelEndpoint,
   healthEndpoint,
 ]

@@ -49,15 +49,20 @@ function limiterFor(family: RateFamily, config: AppDeps['config']): RequestHandl
   switch (family) {
     case 'send':
       return sessionRateLimit({
-        perSecond: config.SEND_RATE_PER_SECOND, burst: config.SEND_BURST, message: MESSAGE_TEMPLATE.SEND_RATE,
+        perSecond: config.SEND_RATE_PER_SECOND,
+        burst: config.SEND_BURST,
+        message: MESSAGE_TEMPLATE.SEND_RATE,
       })
     case 'read':
       return sessionRateLimit({
-        perSecond: config.READ_RATE_PER_SECOND, burst: config.READ_BURST, message: MESSAGE_TEMPLATE.READ_RATE,
+        perSecond: config.READ_RATE_PER_SECOND,
+        burst: config.READ_BURST,
+        message: MESSAGE_TEMPLATE.READ_RATE,
       })
     case 'reset':
       return sessionRateLimit({
-        perSecond: config.RESET_INTERVAL_MS > 0 ? 1000 / config.RESET_INTERVAL_MS : 0, burst: 1,
+        perSecond: config.RESET_INTERVAL_MS > 0 ? 1000 / config.RESET_INTERVAL_MS : 0,
+        burst: 1,
         message: MESSAGE_TEMPLATE.RESET_RATE,
       })
     case 'delete':
@@ -70,8 +75,8 @@ const perApp = new WeakMap<AppDeps, Map<RateFamily, RequestHandler>>()
 /** The limiter of one family in one app: the endpoints of a family share its buckets. */
 export function sessionRateOf(deps: AppDeps, family: RateFamily): RequestHandler {
   let limiters = perApp.get(deps)
-  if (limiters === undefined) perApp.set(deps, limiters = new Map())
+  if (limiters === undefined) perApp.set(deps, (limiters = new Map()))
   let limiter = limiters.get(family)
-  if (limiter === undefined) limiters.set(family, limiter = limiterFor(family, deps.config))
+  if (limiter === undefined) limiters.set(family, (limiter = limiterFor(family, deps.config)))
   return limiter
 }

@@ -17,7 +17,10 @@ export interface TokenBucketOptions {
   now?: () => number
 }
 
-interface Bucket { tokens: number; at: number }
+interface Bucket {
+  tokens: number
+  at: number
+}
 
 /** Above this many keys, full buckets are swept on the next take. */
 const SWEEP_ABOVE = 10_000
@@ -48,7 +51,8 @@ export class TokenBuckets {
   }
 
   #sweep(t: number): void {
-    for (const [key, b] of this.#buckets) if (b.tokens + (t - b.at) * this.#perMs >= this.#burst) this.#buckets.delete(key)
+    for (const [key, b] of this.#buckets)
+      if (b.tokens + (t - b.at) * this.#perMs >= this.#burst) this.#buckets.delete(key)
   }
 }
 

@@ -17,15 +17,25 @@ export const DOCUMENT_PATH = '/openapi.json'
 export const DOCS_ASSETS: readonly string[] = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']
 
 /** Every path the reference itself serves: not part of the API, so not in the document. */
-export const REFERENCE_PATHS: readonly string[] =
-  [DOCUMENT_PATH, DOCS_PATH, DOCS_INIT_PATH, ...DOCS_ASSETS.map(file => `${DOCS_ASSETS_PATH}/${file}`)]
+export const REFERENCE_PATHS: readonly string[] = [
+  DOCUMENT_PATH,
+  DOCS_PATH,
+  DOCS_INIT_PATH,
+  ...DOCS_ASSETS.map(file => `${DOCS_ASSETS_PATH}/${file}`),
+]
 
 export const swaggerUiDir = (): string =>
   path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
 
 export const DOCS_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
-  "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
 ].join('; ')
 
 export const DOCS_HTML = `<!doctype html>

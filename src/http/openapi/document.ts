@@ -19,13 +19,12 @@ export function openApiDocument(): oas31.OpenAPIObject {
     info: {
       title: 'Messaging gateway',
       version: '1.0.0',
-      description: 'A self-hosted, multi-tenant HTTP gateway to the platform (WhatsApp). Every endpoint but ' +
+      description:
+        'A self-hosted, multi-tenant HTTP gateway to the platform (WhatsApp). Every endpoint but ' +
         'POST /session and the probes takes the headers `id` and `session-id` from POST /session. Every error ' +
         'body is `{ statusCode, message }`.',
     },
-    tags: [
-      { name: 'Session' }, { name: 'Messages' }, { name: 'Groups' }, { name: 'Channels' }, { name: 'Operations' },
-    ],
+    tags: [{ name: 'Session' }, { name: 'Messages' }, { name: 'Groups' }, { name: 'Channels' }, { name: 'Operations' }],
     paths: Object.assign({}, ...ENDPOINTS.map(endpoint => endpoint.paths)),
   })
   return built

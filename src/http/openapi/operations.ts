@@ -14,7 +14,9 @@ const sessionHeadersSchema = z.object({
 })
 
 /** A guarded operation: the two session headers plus whatever else it takes. */
-export const guarded = (operation: ZodOpenApiOperationObject): ZodOpenApiOperationObject =>
-  ({ ...operation, requestParams: { ...operation.requestParams, header: sessionHeadersSchema } })
+export const guarded = (operation: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
+  ...operation,
+  requestParams: { ...operation.requestParams, header: sessionHeadersSchema },
+})
 
 export const jsonRequestBody = (schema: z.ZodType) => ({ required: true, content: jsonContent(schema) })

@@ -9,8 +9,8 @@
 import { z } from 'zod'
 import { GROUP_ID } from '../schemas/ids.js'
 
-const PHONE_RULE = 'International format; a leading `+`, spaces, dashes, dots and parentheses are stripped, ' +
-  'leaving 6 to 15 digits'
+const PHONE_RULE =
+  'International format; a leading `+`, spaces, dashes, dots and parentheses are stripped, ' + 'leaving 6 to 15 digits'
 
 export const phoneField = () => z.string().describe(PHONE_RULE).optional()
 export const groupField = () =>
@@ -20,9 +20,15 @@ const capitalised = (word: string) => word[0]?.toUpperCase() + word.slice(1)
 
 /** One `oneOf` variant per type: `{ ...target, type: <literal>, ...fields of that type }`. */
 export function variantsByType<T extends string>(
-  types: readonly T[], content: Record<T, z.ZodObject>, target: z.ZodRawShape, suffix: string,
+  types: readonly T[],
+  content: Record<T, z.ZodObject>,
+  target: z.ZodRawShape,
+  suffix: string,
 ) {
   const variants = types.map(type =>
-    z.object({ ...target, type: z.literal(type), ...content[type].shape }).meta({ id: `${capitalised(type)}${suffix}` }))
+    z
+      .object({ ...target, type: z.literal(type), ...content[type].shape })
+      .meta({ id: `${capitalised(type)}${suffix}` }),
+  )
   return z.discriminatedUnion('type', variants as unknown as [z.ZodObject, ...z.ZodObject[]])
 }

@@ -12,14 +12,21 @@ import { ERROR_MESSAGE } from '../../protocol/messages.js'
 import type { ErrorBody } from '../errors.js'
 
 /** Keeps a schema's own type (for zod-openapi) while checking it parses to `T`. */
-export const shapeOf = <T>() => <S extends z.ZodType<T>>(schema: S): S => schema
+export const shapeOf =
+  <T>() =>
+  <S extends z.ZodType<T>>(schema: S): S =>
+    schema
 
 export const isoTime = () => z.string().describe('ISO 8601 time')
 
-export const errorBodySchema = shapeOf<ErrorBody>()(z.strictObject({
-  statusCode: z.int().min(400).max(599).describe('The HTTP status, repeated'),
-  message: z.string().describe('What went wrong; several validation failures are joined by a line break'),
-}).meta({ id: 'Error', example: { statusCode: 404, message: ERROR_MESSAGE.SESSION_NOT_FOUND } }))
+export const errorBodySchema = shapeOf<ErrorBody>()(
+  z
+    .strictObject({
+      statusCode: z.int().min(400).max(599).describe('The HTTP status, repeated'),
+      message: z.string().describe('What went wrong; several validation failures are joined by a line break'),
+    })
+    .meta({ id: 'Error', example: { statusCode: 404, message: ERROR_MESSAGE.SESSION_NOT_FOUND } }),
+)
 
 /** DELETE /session and POST /typing both answer with the session's own id. */
 export const sessionIdOnlySchema = z.strictObject({ id: z.string() }).meta({ id: 'SessionId' })

@@ -20,17 +20,21 @@ const wwwAuthenticate = {
 export const quoted = (message: string) => `\`${message}\``
 
 const ERROR_DESCRIPTIONS = {
-  400: `${quoted(ERROR_MESSAGE.INVALID_HEADER)} (header \`id\` or \`session-id\` missing or empty), or the request broke ` +
+  400:
+    `${quoted(ERROR_MESSAGE.INVALID_HEADER)} (header \`id\` or \`session-id\` missing or empty), or the request broke ` +
     'validation rules (every failing rule, joined by a line break)',
-  401: `${quoted(ERROR_MESSAGE.UNAUTHORIZED)} (with \`WWW-Authenticate: Bearer\`): only when the gateway is started ` +
+  401:
+    `${quoted(ERROR_MESSAGE.UNAUTHORIZED)} (with \`WWW-Authenticate: Bearer\`): only when the gateway is started ` +
     'with `CREATE_SESSION_TOKEN`, and the request lacks `authorization: Bearer <that token>`',
   404: `${quoted(ERROR_MESSAGE.SESSION_NOT_FOUND)}: unknown or deleted session, or a wrong \`session-id\``,
   413: quoted(ERROR_MESSAGE.BODY_TOO_LARGE),
   415: quoted(ERROR_MESSAGE.UNSUPPORTED_MEDIA_TYPE),
-  429: `${quoted(ERROR_MESSAGE.TOO_MANY_REQUESTS)}: the client created too many sessions in the last minute, or holds ` +
+  429:
+    `${quoted(ERROR_MESSAGE.TOO_MANY_REQUESTS)}: the client created too many sessions in the last minute, or holds ` +
     'too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, ' +
     'deletes): the message says which and when to retry',
-  500: `${quoted(ERROR_MESSAGE.SESSION_NOT_CONNECTED)}, the operation failed (media download, unknown group or channel, ` +
+  500:
+    `${quoted(ERROR_MESSAGE.SESSION_NOT_CONNECTED)}, the operation failed (media download, unknown group or channel, ` +
     `the platform rejected the message or did not acknowledge in time), or ${quoted(ERROR_MESSAGE.INTERNAL)}`,
   503: `${quoted(ERROR_MESSAGE.OVERLOADED)}: the session's worker thread holds twice its queue limit`,
 } as const
@@ -39,19 +43,26 @@ export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS
 
 export const jsonContent = (schema: z.ZodType) => ({ 'application/json': { schema } })
 
-export const ok = (schema: z.ZodType, description: string): ZodOpenApiResponseObject =>
-  ({ description, content: jsonContent(schema) })
+export const ok = (schema: z.ZodType, description: string): ZodOpenApiResponseObject => ({
+  description,
+  content: jsonContent(schema),
+})
 
 function errorResponse(status: ErrorStatus): ZodOpenApiResponseObject {
-  const response: ZodOpenApiResponseObject = { description: ERROR_DESCRIPTIONS[status], content: jsonContent(errorBodySchema) }
+  const response: ZodOpenApiResponseObject = {
+    description: ERROR_DESCRIPTIONS[status],
+    content: jsonContent(errorBodySchema),
+  }
   if (status === 429 || status === 503) response.headers = retryAfter
   if (status === 401) response.headers = wwwAuthenticate
   return response
 }
 
 /** An error response with its own description (statuses only one endpoint answers with). */
-export const errorWith = (description: string): ZodOpenApiResponseObject =>
-  ({ description, content: jsonContent(errorBodySchema) })
+export const errorWith = (description: string): ZodOpenApiResponseObject => ({
+  description,
+  content: jsonContent(errorBodySchema),
+})
 
 /** The 200 plus the listed error statuses. */
 export function responses(success: ZodOpenApiResponseObject, ...errors: ErrorStatus[]): ZodOpenApiResponsesObject {

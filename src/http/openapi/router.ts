@@ -6,7 +6,14 @@
 import path from 'node:path'
 import { Router, type Response } from 'express'
 import {
-  DOCS_ASSETS, DOCS_ASSETS_PATH, DOCS_CSP, DOCS_HTML, DOCS_INIT_JS, DOCS_INIT_PATH, DOCS_PATH, DOCUMENT_PATH,
+  DOCS_ASSETS,
+  DOCS_ASSETS_PATH,
+  DOCS_CSP,
+  DOCS_HTML,
+  DOCS_INIT_JS,
+  DOCS_INIT_PATH,
+  DOCS_PATH,
+  DOCUMENT_PATH,
   swaggerUiDir,
 } from './docs-page.js'
 import { openApiDocument } from './document.js'

@@ -14,7 +14,10 @@ import { metricsRoute, requestMetrics } from './metrics.js'
 import { requestLog } from './request-log.js'
 
 /** What the observer keeps on `res.locals` between the request's start and its response's close. */
-interface Observed { started: number; reqId: string }
+interface Observed {
+  started: number
+  reqId: string
+}
 const OBSERVED = 'observedRequest'
 
 export function opsParts({ system, logger, config }: AppDeps): { observer: RequestHandler; metrics: Router } {

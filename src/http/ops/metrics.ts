@@ -20,7 +20,9 @@ type Series = ReturnType<Histogram<'method' | 'route' | 'status_code'>['labels']
 
 /** Records one request once its response closed; `started` is its performance.now(), `route` its route pattern.
  * Probes are not timed. */
-export function requestMetrics(registry: Registry): (req: Request, res: Response, started: number, route: string) => void {
+export function requestMetrics(
+  registry: Registry,
+): (req: Request, res: Response, started: number, route: string) => void {
   const histogram = new Histogram({
     name: 'gateway_http_request_duration_seconds',
     help: 'duration of HTTP requests in seconds, by method, route pattern and status',
@@ -35,7 +37,7 @@ export function requestMetrics(registry: Registry): (req: Request, res: Response
     const status = String(res.statusCode)
     const key = `${req.method} ${route} ${status}`
     let s = series.get(key)
-    if (!s) series.set(key, s = histogram.labels(req.method, route, status))
+    if (!s) series.set(key, (s = histogram.labels(req.method, route, status)))
     s.observe((performance.now() - started) / 1000)
   }
 }

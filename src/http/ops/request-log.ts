@@ -40,20 +40,25 @@ function requestLevel(req: Request, res: Response, route: string): Level {
 
 /** Writes the line of one request once its response closed (sent or cut off); `started` is its performance.now(),
  * `route` its route pattern. */
-export function requestLog(logger: Logger): (req: Request, res: Response, started: number, reqId: string, route: string) => void {
+export function requestLog(
+  logger: Logger,
+): (req: Request, res: Response, started: number, reqId: string, route: string) => void {
   return (req, res, started, reqId, route) => {
     const level = requestLevel(req, res, route)
     if (!logger.isLevelEnabled(level)) return
     const session = req.headers.id
-    logger[level]({
-      reqId,
-      method: req.method,
-      route,
-      path: pathOf(req),
-      status: res.statusCode,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      ...(res.writableFinished ? {} : { aborted: true }), // the client hung up before the answer was sent
-      ...(typeof session === 'string' ? { session: loggedSession(session) } : {}),
-    }, 'request')
+    logger[level](
+      {
+        reqId,
+        method: req.method,
+        route,
+        path: pathOf(req),
+        status: res.statusCode,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        ...(res.writableFinished ? {} : { aborted: true }), // the client hung up before the answer was sent
+        ...(typeof session === 'string' ? { session: loggedSession(session) } : {}),
+      },
+      'request',
+    )
   }
 }

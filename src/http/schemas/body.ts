@@ -4,7 +4,7 @@
  * `should not be empty`); a JSON array or scalar is refused outright.
  */
 import { OTHER_MESSAGE } from '../../protocol/messages.js'
-import { type Checked } from './format.js'
+import type { Checked } from './format.js'
 
 export function bodyObject(body: unknown): Checked<Record<string, unknown>> {
   if (body === undefined || body === null) return { ok: true, value: {} }

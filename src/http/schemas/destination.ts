@@ -21,18 +21,18 @@ function fromPhone(value: unknown): Extract<Destination, { kind: 'phone' }> | un
 
 /** POST /message: group > newsletter > phone. Undefined → 400 `invalid phone, group or newsletter`. */
 export function messageDestination(body: Record<string, unknown>): Destination | undefined {
-  if (filled(body['group'])) return fromGroup(body['group'])
-  if (filled(body['newsletter'])) {
-    const value = body['newsletter']
+  if (filled(body.group)) return fromGroup(body.group)
+  if (filled(body.newsletter)) {
+    const value = body.newsletter
     return typeof value === 'string' && isChannelId(value) ? { kind: 'channel', jid: value } : undefined
   }
-  if (filled(body['phone'])) return fromPhone(body['phone'])
+  if (filled(body.phone)) return fromPhone(body.phone)
   return undefined
 }
 
 /** POST /typing: group > phone; `newsletter` is not a typing target and is ignored. */
 export function typingDestination(body: Record<string, unknown>): TypingDestination | undefined {
-  if (filled(body['group'])) return fromGroup(body['group'])
-  if (filled(body['phone'])) return fromPhone(body['phone'])
+  if (filled(body.group)) return fromGroup(body.group)
+  if (filled(body.phone)) return fromPhone(body.phone)
   return undefined
 }

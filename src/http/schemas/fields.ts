@@ -30,7 +30,8 @@ export const positiveNumber = () => z.number().positive()
 
 /** Latitude/longitude: SPEC says must not be 0; the range keeps nonsense away from the platform. */
 export const coordinate = (limit: number) =>
-  z.number()
+  z
+    .number()
     .refine(v => v !== 0, RULE.NOT_ZERO)
     .refine(v => v >= -limit && v <= limit, fill(RULE.BETWEEN, { limit }))
 

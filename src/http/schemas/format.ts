@@ -53,8 +53,7 @@ function formatIssues(issues: readonly Issue[], input: unknown, prefix: readonly
 export type Checked<T> = { ok: true; value: T } | { ok: false; messages: string[] }
 
 /** Keeps only the lines of failed checks. */
-export const failures = (...results: Checked<unknown>[]): string[] =>
-  results.flatMap(r => (r.ok ? [] : r.messages))
+export const failures = (...results: Checked<unknown>[]): string[] => results.flatMap(r => (r.ok ? [] : r.messages))
 
 /** Parses `input` with `schema`; on failure returns the formatted lines. */
 export function check<S extends z.ZodType>(schema: S, input: unknown): Checked<z.output<S>> {

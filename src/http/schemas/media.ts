@@ -5,20 +5,42 @@
  */
 import { z } from 'zod'
 import type {
-  AudioInput, ContactInput, DocumentInput, ImageInput, LocationInput, VideoInput,
+  AudioInput,
+  ContactInput,
+  DocumentInput,
+  ImageInput,
+  LocationInput,
+  VideoInput,
 } from '../../protocol/spec-types.js'
-import { coordinate, httpUrl, optionalHttpUrl, optionalString, phoneNumber, positiveNumber, requiredString } from './fields.js'
+import {
+  coordinate,
+  httpUrl,
+  optionalHttpUrl,
+  optionalString,
+  phoneNumber,
+  positiveNumber,
+  requiredString,
+} from './fields.js'
 
 export const imageSchema = z.object({ url: httpUrl(), mimetype: requiredString(), thumbnail: optionalHttpUrl() })
 export const videoSchema = z.object({
-  url: httpUrl(), mimetype: requiredString(), duration: positiveNumber(), thumbnail: optionalHttpUrl(),
+  url: httpUrl(),
+  mimetype: requiredString(),
+  duration: positiveNumber(),
+  thumbnail: optionalHttpUrl(),
 })
 export const audioSchema = z.object({ url: httpUrl(), mimetype: requiredString(), duration: positiveNumber() })
 export const documentSchema = z.object({
-  url: httpUrl(), name: requiredString(), size: positiveNumber(), mimetype: requiredString(),
+  url: httpUrl(),
+  name: requiredString(),
+  size: positiveNumber(),
+  mimetype: requiredString(),
 })
 export const locationSchema = z.object({
-  latitude: coordinate(90), longitude: coordinate(180), name: optionalString(), address: optionalString(),
+  latitude: coordinate(90),
+  longitude: coordinate(180),
+  name: optionalString(),
+  address: optionalString(),
 })
 export const contactSchema = z.object({ name: requiredString(), phone: phoneNumber() })
 
@@ -34,11 +56,18 @@ export function toVideo(v: z.output<typeof videoSchema>): VideoInput {
   return video
 }
 
-export const toAudio = (v: z.output<typeof audioSchema>): AudioInput =>
-  ({ url: v.url, mimetype: v.mimetype, duration: v.duration })
+export const toAudio = (v: z.output<typeof audioSchema>): AudioInput => ({
+  url: v.url,
+  mimetype: v.mimetype,
+  duration: v.duration,
+})
 
-export const toDocument = (v: z.output<typeof documentSchema>): DocumentInput =>
-  ({ url: v.url, name: v.name, size: v.size, mimetype: v.mimetype })
+export const toDocument = (v: z.output<typeof documentSchema>): DocumentInput => ({
+  url: v.url,
+  name: v.name,
+  size: v.size,
+  mimetype: v.mimetype,
+})
 
 export function toLocation(v: z.output<typeof locationSchema>): LocationInput {
   const location: LocationInput = { latitude: v.latitude, longitude: v.longitude }

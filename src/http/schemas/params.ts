@@ -5,7 +5,7 @@
  * (`?groupId=a&groupId=b`, parsed as an array) is `must be a string` alone, an empty one `should not be empty`.
  */
 import { RULE } from '../../protocol/messages.js'
-import { type Checked } from './format.js'
+import type { Checked } from './format.js'
 
 /** A parameter that must be there, once, and not empty. */
 export function requiredParam(name: string, value: unknown): Checked<string> {

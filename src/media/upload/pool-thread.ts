@@ -13,6 +13,8 @@ const nice = (workerData as { nice?: number } | undefined)?.nice ?? 19
 try {
   // Raising one's own nice value needs no privilege; where the OS refuses, media runs at normal priority.
   os.setPriority(0, Math.max(os.getPriority(0), nice))
-} catch { /* see above */ }
+} catch {
+  /* see above */
+}
 
 export default runUploadJob

@@ -51,13 +51,29 @@ export async function uploadFile(filePath: string, sha256: Uint8Array, target: U
   throw new UploadFailed(`media upload failed on every host (${errors.join('; ') || 'no hosts'})`)
 }
 
-async function post(url: URL, filePath: string, size: number, target: UploadTarget, redirects = 0): Promise<UploadAnswer> {
+async function post(
+  url: URL,
+  filePath: string,
+  size: number,
+  target: UploadTarget,
+  redirects = 0,
+): Promise<UploadAnswer> {
   const agent = agentFor(target.ca)
   const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
-    const req = https.request(url, {
-      method: 'POST', agent, timeout: target.timeoutMs,
-      headers: { Origin: 'https://web.whatsapp.com', 'Content-Type': 'application/octet-stream', 'Content-Length': size },
-    }, resolve)
+    const req = https.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        timeout: target.timeoutMs,
+        headers: {
+          Origin: 'https://web.whatsapp.com',
+          'Content-Type': 'application/octet-stream',
+          'Content-Length': size,
+        },
+      },
+      resolve,
+    )
     req.once('timeout', () => req.destroy(new Error(`no answer within ${target.timeoutMs} ms`)))
     req.once('error', reject)
     pipeline(createReadStream(filePath, { highWaterMark: 1 << 20 }), req).catch(reject)
@@ -73,11 +89,18 @@ async function post(url: URL, filePath: string, size: number, target: UploadTarg
   let body = ''
   for await (const chunk of res as AsyncIterable<Buffer>) {
     body += chunk.toString('utf8')
-    if (body.length > MAX_ANSWER_BYTES) { res.destroy(); throw new Error('answer too large') }
+    if (body.length > MAX_ANSWER_BYTES) {
+      res.destroy()
+      throw new Error('answer too large')
+    }
   }
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`)
   let json: { url?: unknown; direct_path?: unknown; handle?: unknown }
-  try { json = JSON.parse(body) as typeof json } catch { throw new Error('answer is not JSON') }
+  try {
+    json = JSON.parse(body) as typeof json
+  } catch {
+    throw new Error('answer is not JSON')
+  }
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined)
   const answer: UploadAnswer = {}
   if (str(json.url)) answer.url = str(json.url)!

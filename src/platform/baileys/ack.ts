@@ -35,8 +35,7 @@ export interface AckWait {
  * The timeout runs from `arm()` (at once unless `armLater`): the listener must be in place before the stanza goes
  * out, but the clock should start only once it is out, or a slow media upload would eat the ack's time.
  */
-function waitForAck(ws: AckEmitter, id: string, timeoutMs: number, closed?: AbortSignal,
-  armLater = false): AckWait {
+function waitForAck(ws: AckEmitter, id: string, timeoutMs: number, closed?: AbortSignal, armLater = false): AckWait {
   let cleanup = () => {}
   let arm = () => {}
   const promise = new Promise<BinaryNode>((resolve, reject) => {
@@ -48,10 +47,16 @@ function waitForAck(ws: AckEmitter, id: string, timeoutMs: number, closed?: Abor
       if (node.attrs.error) reject(rejectedError(node.attrs.error))
       else resolve(node)
     }
-    const onClose = () => { cleanup(); reject(new GatewayError('PLATFORM_CONNECTION_LOST')) }
+    const onClose = () => {
+      cleanup()
+      reject(new GatewayError('PLATFORM_CONNECTION_LOST'))
+    }
     arm = () => {
       if (timer || settled) return
-      timer = setTimeout(() => { cleanup(); reject(new GatewayError('PLATFORM_TIMEOUT')) }, timeoutMs)
+      timer = setTimeout(() => {
+        cleanup()
+        reject(new GatewayError('PLATFORM_TIMEOUT'))
+      }, timeoutMs)
     }
     cleanup = () => {
       settled = true
@@ -72,8 +77,13 @@ function waitForAck(ws: AckEmitter, id: string, timeoutMs: number, closed?: Abor
  * Registers the ack wait, runs `send` (uploads, encryption, the write), then waits up to `timeoutMs` from the moment
  * `send` finished. On a send failure the wait is dropped.
  */
-export async function sendAndAwaitAck<T>(ws: AckEmitter, id: string, timeoutMs: number, send: () => Promise<T>,
-  closed?: AbortSignal): Promise<T> {
+export async function sendAndAwaitAck<T>(
+  ws: AckEmitter,
+  id: string,
+  timeoutMs: number,
+  send: () => Promise<T>,
+  closed?: AbortSignal,
+): Promise<T> {
   const ack = waitForAck(ws, id, timeoutMs, closed, true)
   let result: T
   try {

@@ -34,10 +34,18 @@ export interface ChannelMediaSocket {
 }
 
 /** Builds the unencrypted media proto for a channel post (no mediaKey: channels are not end-to-end encrypted). */
-function channelMediaMessage(input: ChannelMediaInput, upload: UploadAnswer, sha256: Uint8Array,
-  length: number): proto.Message {
+function channelMediaMessage(
+  input: ChannelMediaInput,
+  upload: UploadAnswer,
+  sha256: Uint8Array,
+  length: number,
+): proto.Message {
   const fields: Record<string, unknown> = {
-    url: upload.url, directPath: upload.directPath, mimetype: input.mimetype, fileSha256: sha256, fileLength: length,
+    url: upload.url,
+    directPath: upload.directPath,
+    mimetype: input.mimetype,
+    fileSha256: sha256,
+    fileLength: length,
   }
   if (input.caption) fields.caption = input.caption
   if (input.jpegThumbnail) fields.jpegThumbnail = Buffer.from(input.jpegThumbnail, 'base64')
@@ -47,8 +55,13 @@ function channelMediaMessage(input: ChannelMediaInput, upload: UploadAnswer, sha
 }
 
 /** Uploads and posts; resolves after the server ack. Throws PLATFORM_REJECTED / PLATFORM_TIMEOUT. */
-export async function sendChannelMedia(sock: ChannelMediaSocket, channelJid: string, id: string,
-  input: ChannelMediaInput, opts: { ackTimeoutMs: number }): Promise<void> {
+export async function sendChannelMedia(
+  sock: ChannelMediaSocket,
+  channelJid: string,
+  id: string,
+  input: ChannelMediaInput,
+  opts: { ackTimeoutMs: number },
+): Promise<void> {
   const { answer, fileSha256, fileLength } = await sock.uploadRaw(input.kind, input.filePath)
   const message = channelMediaMessage(input, answer, fileSha256, fileLength)
   const node: BinaryNode = {
@@ -89,7 +102,11 @@ const POSTABLE_HINT = MESSAGE_TEMPLATE.CHANNEL_POST_REJECTED.slice(MESSAGE_TEMPL
  * neither owns nor administers → CHANNEL_NOT_OWNED; a location or contact (which channels do not carry) → the
  * refusal with that hint. Anything else, or a failed lookup, keeps the original error.
  */
-export async function explainChannelRejection(err: unknown, contentType: string, lookup: ChannelRoleLookup): Promise<unknown> {
+export async function explainChannelRejection(
+  err: unknown,
+  contentType: string,
+  lookup: ChannelRoleLookup,
+): Promise<unknown> {
   if (!(err instanceof GatewayError) || err.code !== 'PLATFORM_REJECTED') return err
   let found: { role: string } | undefined
   try {

@@ -23,13 +23,19 @@ export interface CloseFacts {
 export function closeReasonOf(facts: CloseFacts): CloseReason {
   if (facts.closedByUs) return 'closed-by-us'
   switch (facts.statusCode) {
-    case 515: return 'restart-required'
-    case 401: case 403: case 419: return 'logged-out'
-    case 440: return 'replaced'
+    case 515:
+      return 'restart-required'
+    case 401:
+    case 403:
+    case 419:
+      return 'logged-out'
+    case 440:
+      return 'replaced'
     case 408:
       if (!facts.paired && facts.message === QR_REFS_ENDED_MESSAGE) return 'qr-expired'
       return 'connection-lost'
-    default: return 'connection-lost'
+    default:
+      return 'connection-lost'
   }
 }
 

@@ -9,7 +9,10 @@ import { iqErrorCode } from './query.js'
 export class PictureCache {
   readonly #entries = new Map<string, { url: string; at: number }>()
   readonly #inflight = new Map<string, Promise<string>>()
-  constructor(private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * Cached URL if fresh, else runs `fetch` once (concurrent callers share it). `fetch` answers the URL, '' for "no
@@ -21,12 +24,16 @@ export class PictureCache {
     if (hit && this.now() - hit.at < this.ttlMs) return hit.url
     const running = this.#inflight.get(jid)
     if (running) return running
-    const p: Promise<string> = fetch().then(url => {
-      if (url === undefined) return ''
-      // not when forget() ran meanwhile: this answer may predate the change
-      if (this.ttlMs > 0 && this.#inflight.get(jid) === p) this.#entries.set(jid, { url, at: this.now() })
-      return url
-    }).finally(() => { if (this.#inflight.get(jid) === p) this.#inflight.delete(jid) })
+    const p: Promise<string> = fetch()
+      .then(url => {
+        if (url === undefined) return ''
+        // not when forget() ran meanwhile: this answer may predate the change
+        if (this.ttlMs > 0 && this.#inflight.get(jid) === p) this.#entries.set(jid, { url, at: this.now() })
+        return url
+      })
+      .finally(() => {
+        if (this.#inflight.get(jid) === p) this.#inflight.delete(jid)
+      })
     this.#inflight.set(jid, p)
     return p
   }
@@ -63,7 +70,11 @@ const NO_PICTURE_CODES = new Set([401, 403, 404])
  * One picture lookup for the cache: the URL, '' when the platform says there is none, undefined when it could not
  * tell (Baileys answers a timed-out query with undefined; a dropped connection throws without an IQ code).
  */
-export async function fetchPictureUrl(sock: Pick<WASocket, 'profilePictureUrl'>, jid: string, timeoutMs: number): Promise<string | undefined> {
+export async function fetchPictureUrl(
+  sock: Pick<WASocket, 'profilePictureUrl'>,
+  jid: string,
+  timeoutMs: number,
+): Promise<string | undefined> {
   try {
     return (await sock.profilePictureUrl(jid, 'image', timeoutMs)) || undefined
   } catch (err) {

@@ -38,7 +38,10 @@ export function iqErrorCode(err: unknown): number | undefined {
 }
 
 class MexError extends Error {
-  constructor(message: string, readonly errorCode: number | undefined) {
+  constructor(
+    message: string,
+    readonly errorCode: number | undefined,
+  ) {
     super(message)
     this.name = 'MexError'
   }
@@ -48,18 +51,32 @@ class MexError extends Error {
 export const isPlatformRefusal = (err: unknown): boolean => err instanceof MexError || iqErrorCode(err) !== undefined
 
 /** Runs a persisted mex query and returns `data[dataPath]` (undefined when absent). Throws MexError on GraphQL errors. */
-export async function mexQuery<T>(query: QueryFn, queryId: string, variables: object, dataPath: string,
-  timeoutMs: number): Promise<T | undefined> {
-  const res = await queryOrTimeout(query, {
-    tag: 'iq',
-    attrs: { type: 'get', to: S_WHATSAPP_NET, xmlns: 'w:mex' },
-    content: [{ tag: 'query', attrs: { query_id: queryId }, content: Buffer.from(JSON.stringify({ variables })) }],
-  }, timeoutMs)
+export async function mexQuery<T>(
+  query: QueryFn,
+  queryId: string,
+  variables: object,
+  dataPath: string,
+  timeoutMs: number,
+): Promise<T | undefined> {
+  const res = await queryOrTimeout(
+    query,
+    {
+      tag: 'iq',
+      attrs: { type: 'get', to: S_WHATSAPP_NET, xmlns: 'w:mex' },
+      content: [{ tag: 'query', attrs: { query_id: queryId }, content: Buffer.from(JSON.stringify({ variables })) }],
+    },
+    timeoutMs,
+  )
   const result = getBinaryNodeChild(res, 'result')
   if (!result?.content) return undefined
-  const text = Buffer.isBuffer(result.content) || result.content instanceof Uint8Array
-    ? Buffer.from(result.content).toString('utf8') : String(result.content)
-  const json = JSON.parse(text) as { data?: Record<string, unknown>; errors?: Array<{ message?: string; extensions?: { error_code?: number } }> }
+  const text =
+    Buffer.isBuffer(result.content) || result.content instanceof Uint8Array
+      ? Buffer.from(result.content).toString('utf8')
+      : String(result.content)
+  const json = JSON.parse(text) as {
+    data?: Record<string, unknown>
+    errors?: Array<{ message?: string; extensions?: { error_code?: number } }>
+  }
   if (json.errors?.length) {
     const first = json.errors[0]
     throw new MexError(json.errors.map(e => e.message ?? 'unknown error').join(', '), first?.extensions?.error_code)

@@ -11,7 +11,9 @@ export async function fetchSandboxTrust(sandboxUrl: string, timeoutMs = 10_000):
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) })
   } catch (err) {
-    throw new Error(`sandbox unreachable at ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`)
+    throw new Error(
+      `sandbox unreachable at ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`,
+    )
   }
   if (!res.ok) throw new Error(`sandbox trust request ${url} failed: ${res.status} ${res.statusText}`)
   const body = (await res.json()) as Partial<SandboxTrust>

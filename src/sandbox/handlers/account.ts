@@ -17,17 +17,32 @@ export const abPropsHandler: IqHandler = (_ctx, _conn, iq) =>
 export const blocklistHandler: IqHandler = (_ctx, _conn, iq) => iqResult(iq, [node('list', {})])
 
 const PRIVACY_DEFAULTS: Record<string, string> = {
-  readreceipts: 'all', profile: 'all', status: 'contacts', online: 'all', last: 'all', groupadd: 'all', calladd: 'all', messages: 'all',
+  readreceipts: 'all',
+  profile: 'all',
+  status: 'contacts',
+  online: 'all',
+  last: 'all',
+  groupadd: 'all',
+  calladd: 'all',
+  messages: 'all',
 }
 
 export const privacyHandler: IqHandler = (ctx, conn, iq) => {
   if (iq.attrs.type === 'get' && child(iq, 'privacy')) {
-    const worldAccount = ctx.world().accounts.find((a) => a.phone === conn.account?.phone)
+    const worldAccount = ctx.world().accounts.find(a => a.phone === conn.account?.phone)
     const values = { ...PRIVACY_DEFAULTS, status: worldAccount?.statusPrivacy?.setting ?? 'contacts' }
-    return iqResult(iq, [node('privacy', {}, Object.entries(values).map(([name, value]) => node('category', { name, value })))])
+    return iqResult(iq, [
+      node(
+        'privacy',
+        {},
+        Object.entries(values).map(([name, value]) => node('category', { name, value })),
+      ),
+    ])
   }
   if (iq.attrs.type === 'set' && child(iq, 'tokens')) {
-    const tokens = children(child(iq, 'tokens'), 'token').map((t) => node('token', { jid: t.attrs.jid ?? '', t: t.attrs.t ?? '', type: 'trusted_contact' }))
+    const tokens = children(child(iq, 'tokens'), 'token').map(t =>
+      node('token', { jid: t.attrs.jid ?? '', t: t.attrs.t ?? '', type: 'trusted_contact' }),
+    )
     return iqResult(iq, [node('tokens', {}, tokens)])
   }
   return iqResult(iq)
@@ -35,7 +50,11 @@ export const privacyHandler: IqHandler = (ctx, conn, iq) => {
 
 /** World settings by the phone's menu wording, as the wire names them (the wire names are accepted as is). */
 const STATUS_LIST_TYPES: Record<string, 'contacts' | 'blacklist' | 'whitelist'> = {
-  contacts: 'contacts', contacts_except: 'blacklist', only_share_with: 'whitelist', blacklist: 'blacklist', whitelist: 'whitelist',
+  contacts: 'contacts',
+  contacts_except: 'blacklist',
+  only_share_with: 'whitelist',
+  blacklist: 'blacklist',
+  whitelist: 'whitelist',
 }
 
 /**
@@ -44,20 +63,25 @@ const STATUS_LIST_TYPES: Record<string, 'contacts' | 'blacklist' | 'whitelist'> 
  */
 export const statusHandler: IqHandler = (ctx, conn, iq) => {
   if (!child(iq, 'privacy')) return iqResult(iq)
-  const privacy = ctx.world().accounts.find((a) => a.phone === conn.account?.phone)?.statusPrivacy ?? { setting: 'contacts', list: [] }
+  const privacy = ctx.world().accounts.find(a => a.phone === conn.account?.phone)?.statusPrivacy ?? {
+    setting: 'contacts',
+    list: [],
+  }
   const type = STATUS_LIST_TYPES[privacy.setting] ?? 'contacts'
   const jidOf = (phone: string): string => {
     const digits = String(phone).replace(/\D/g, '')
     return privacy.addressing === 'lid' ? ctx.accounts.ensure(digits).lidJid : `${digits}@s.whatsapp.net`
   }
-  const users: BinaryNode[] = (privacy.list ?? []).map((phone) => node('user', { jid: jidOf(phone) }))
+  const users: BinaryNode[] = (privacy.list ?? []).map(phone => node('user', { jid: jidOf(phone) }))
   return iqResult(iq, [node('privacy', {}, [node('list', { type, default: 'true' }, users)])])
 }
 
 export const mediaConnHandler: IqHandler = (ctx, _conn, iq) =>
-  iqResult(iq, [node('media_conn', { auth: 'sandbox-media-auth', ttl: '300', auth_ttl: '21600', max_buckets: '12' }, [
-    node('host', { hostname: ctx.mediaHost(), maxContentLengthBytes: String(100 * 1024 * 1024) }),
-  ])])
+  iqResult(iq, [
+    node('media_conn', { auth: 'sandbox-media-auth', ttl: '300', auth_ttl: '21600', max_buckets: '12' }, [
+      node('host', { hostname: ctx.mediaHost(), maxContentLengthBytes: String(100 * 1024 * 1024) }),
+    ]),
+  ])
 
 /** `md`: `<remove-companion-device jid reason/>` (sock.logout) unlinks that device. */
 export const mdHandler: IqHandler = (ctx, conn, iq) => {

@@ -15,7 +15,8 @@ import type { IqHandler } from './types.js'
 export const DEFAULT_SUBSCRIBED_QUERY_IDS = ['6388546374527196']
 const METADATA_QUERY_ID = '6563316087068696'
 
-const seconds = (iso: string | undefined): string => String(Math.floor((iso ? Date.parse(iso) : Date.now()) / 1000) || 0)
+const seconds = (iso: string | undefined): string =>
+  String(Math.floor((iso ? Date.parse(iso) : Date.now()) / 1000) || 0)
 
 function channelJson(ctx: SandboxContext, channel: WorldChannel, phone: string | undefined): Record<string, unknown> {
   const role = viewerRole(channel, phone)
@@ -53,7 +54,8 @@ export const mexHandler: IqHandler = (ctx, conn, iq) => {
   const queryId = query?.attrs.query_id ?? ''
   let variables: Record<string, unknown> = {}
   try {
-    variables = (JSON.parse(bytes(query)?.toString('utf8') ?? '{}') as { variables?: Record<string, unknown> }).variables ?? {}
+    variables =
+      (JSON.parse(bytes(query)?.toString('utf8') ?? '{}') as { variables?: Record<string, unknown> }).variables ?? {}
   } catch {
     return iqError(iq, 400, 'bad-request')
   }
@@ -62,21 +64,33 @@ export const mexHandler: IqHandler = (ctx, conn, iq) => {
   const reply = (data: unknown): BinaryNode => iqResult(iq, [node('result', {}, JSON.stringify({ data }))])
   ctx.stats.tally('mexQueryIds', queryId)
   if (ctx.subscribedQueryIds.has(queryId)) {
-    const mine = world.channels.filter((c) => viewerRole(c, phone) !== 'GUEST')
-    return reply({ xwa2_newsletter_subscribed: mine.map((c) => channelJson(ctx, c, phone)) })
+    const mine = world.channels.filter(c => viewerRole(c, phone) !== 'GUEST')
+    return reply({ xwa2_newsletter_subscribed: mine.map(c => channelJson(ctx, c, phone)) })
   }
   const input = variables.input as { key?: string } | undefined
   if (queryId === METADATA_QUERY_ID || input?.key) {
     const keyValue = input?.key ?? ''
-    const channel = world.channels.find((c) => c.id === keyValue || c.id.split('@')[0] === keyValue)
-    if (!channel) return iqResult(iq, [node('result', {}, JSON.stringify({ data: null, errors: [{ message: 'not found', extensions: { error_code: 404 } }] }))])
+    const channel = world.channels.find(c => c.id === keyValue || c.id.split('@')[0] === keyValue)
+    if (!channel)
+      return iqResult(iq, [
+        node(
+          'result',
+          {},
+          JSON.stringify({ data: null, errors: [{ message: 'not found', extensions: { error_code: 404 } }] }),
+        ),
+      ])
     return reply({ xwa2_newsletter: channelJson(ctx, channel, phone) })
   }
   const newsletterId = variables.newsletter_id as string | undefined
   if (newsletterId) {
-    const channel = world.channels.find((c) => c.id === newsletterId)
+    const channel = world.channels.find(c => c.id === newsletterId)
     if (!channel) return iqError(iq, 404, 'item-not-found')
-    return reply({ xwa2_newsletter_join_v2: { id: channel.id }, xwa2_newsletter_leave_v2: { id: channel.id }, xwa2_newsletter_mute_v2: { id: channel.id }, xwa2_newsletter_unmute_v2: { id: channel.id } })
+    return reply({
+      xwa2_newsletter_join_v2: { id: channel.id },
+      xwa2_newsletter_leave_v2: { id: channel.id },
+      xwa2_newsletter_mute_v2: { id: channel.id },
+      xwa2_newsletter_unmute_v2: { id: channel.id },
+    })
   }
   return iqError(iq, 400, 'unknown query')
 }
@@ -94,40 +108,71 @@ function postMessage(ctx: SandboxContext, post: ChannelPost): Uint8Array {
   const jpegThumbnail = post.media?.thumbnail ? Buffer.from(post.media.thumbnail, 'base64') : undefined
   let message: proto.IMessage
   switch (post.type) {
-    case 'text': message = { extendedTextMessage: { text: post.text ?? '' } }; break
-    case 'image': message = { imageMessage: { caption, mimetype, ...where, jpegThumbnail } }; break
-    case 'video': message = { videoMessage: { caption, mimetype, seconds: post.media?.seconds, ...where, jpegThumbnail } }; break
-    case 'audio': message = { audioMessage: { mimetype, seconds: post.media?.seconds, ...where } }; break
-    case 'document': message = { documentMessage: { caption, mimetype, fileName: 'document.pdf', ...where } }; break
-    case 'sticker': message = { stickerMessage: { mimetype, ...where } }; break
-    case 'location': message = { locationMessage: { degreesLatitude: 52.52, degreesLongitude: 13.405, name: post.text ?? '' } }; break
-    case 'poll': message = { pollCreationMessageV3: { name: post.seed?.name ?? '', options: (post.seed?.options ?? []).map((optionName) => ({ optionName })), selectableOptionsCount: 1 } }; break
-    default: message = { extendedTextMessage: { text: post.text ?? '' } }
+    case 'text':
+      message = { extendedTextMessage: { text: post.text ?? '' } }
+      break
+    case 'image':
+      message = { imageMessage: { caption, mimetype, ...where, jpegThumbnail } }
+      break
+    case 'video':
+      message = { videoMessage: { caption, mimetype, seconds: post.media?.seconds, ...where, jpegThumbnail } }
+      break
+    case 'audio':
+      message = { audioMessage: { mimetype, seconds: post.media?.seconds, ...where } }
+      break
+    case 'document':
+      message = { documentMessage: { caption, mimetype, fileName: 'document.pdf', ...where } }
+      break
+    case 'sticker':
+      message = { stickerMessage: { mimetype, ...where } }
+      break
+    case 'location':
+      message = { locationMessage: { degreesLatitude: 52.52, degreesLongitude: 13.405, name: post.text ?? '' } }
+      break
+    case 'poll':
+      message = {
+        pollCreationMessageV3: {
+          name: post.seed?.name ?? '',
+          options: (post.seed?.options ?? []).map(optionName => ({ optionName })),
+          selectableOptionsCount: 1,
+        },
+      }
+      break
+    default:
+      message = { extendedTextMessage: { text: post.text ?? '' } }
   }
   return proto.Message.encode(message).finish()
 }
 
 const messageType = (type: string): string => (type === 'text' ? 'text' : type === 'poll' ? 'poll' : 'media')
 
-export const makeNewsletterHandler = (channels: ChannelStore): IqHandler => (ctx, _conn, iq) => {
-  const history = child(iq, 'messages')
-  const updates = child(iq, 'message_updates')
-  // whatsmeow-style history names the channel in <messages jid>, sent to s.whatsapp.net; Baileys sends to the channel.
-  const channelId = history?.attrs.jid ?? iq.attrs.to ?? ''
-  if (!ctx.world().channels.some((c) => c.id === channelId)) return iqError(iq, 404, 'item-not-found')
-  const all = channels.list(channelId)
-  const toNode = (p: ChannelPost): BinaryNode =>
-    node('message', { id: p.id, server_id: String(p.serverId), t: String(p.t), type: messageType(p.type), views_count: '0' }, [node('plaintext', {}, postMessage(ctx, p))])
-  const now = String(Math.floor(Date.now() / 1000))
-  if (history) {
-    const count = Math.max(1, Number(history.attrs.count ?? 50))
-    const before = history.attrs.before ? Number(history.attrs.before) : Infinity
-    const page = all.filter((p) => p.serverId < before).slice(-count)
-    return iqResult(iq, [node('messages', { jid: channelId, t: now }, page.map(toNode))])
+export const makeNewsletterHandler =
+  (channels: ChannelStore): IqHandler =>
+  (ctx, _conn, iq) => {
+    const history = child(iq, 'messages')
+    const updates = child(iq, 'message_updates')
+    // whatsmeow-style history names the channel in <messages jid>, sent to s.whatsapp.net; Baileys sends to the channel.
+    const channelId = history?.attrs.jid ?? iq.attrs.to ?? ''
+    if (!ctx.world().channels.some(c => c.id === channelId)) return iqError(iq, 404, 'item-not-found')
+    const all = channels.list(channelId)
+    const toNode = (p: ChannelPost): BinaryNode =>
+      node(
+        'message',
+        { id: p.id, server_id: String(p.serverId), t: String(p.t), type: messageType(p.type), views_count: '0' },
+        [node('plaintext', {}, postMessage(ctx, p))],
+      )
+    const now = String(Math.floor(Date.now() / 1000))
+    if (history) {
+      const count = Math.max(1, Number(history.attrs.count ?? 50))
+      const before = history.attrs.before ? Number(history.attrs.before) : Infinity
+      const page = all.filter(p => p.serverId < before).slice(-count)
+      return iqResult(iq, [node('messages', { jid: channelId, t: now }, page.map(toNode))])
+    }
+    if (updates) {
+      const count = Math.max(1, Number(updates.attrs.count ?? 50))
+      return iqResult(iq, [
+        node('message_updates', {}, [node('messages', { jid: channelId, t: now }, all.slice(-count).map(toNode))]),
+      ])
+    }
+    return iqResult(iq)
   }
-  if (updates) {
-    const count = Math.max(1, Number(updates.attrs.count ?? 50))
-    return iqResult(iq, [node('message_updates', {}, [node('messages', { jid: channelId, t: now }, all.slice(-count).map(toNode))])])
-  }
-  return iqResult(iq)
-}

@@ -24,11 +24,14 @@ const bundleNode = (jid: string, bundle: PrekeyBundle): BinaryNode =>
       node('value', {}, bundle.signedPreKey.public),
       node('signature', {}, bundle.signedPreKey.signature),
     ]),
-    ...(bundle.preKey ? [node('key', {}, [node('id', {}, be(bundle.preKey.id, 3)), node('value', {}, bundle.preKey.public)])] : []),
+    ...(bundle.preKey
+      ? [node('key', {}, [node('id', {}, be(bundle.preKey.id, 3)), node('value', {}, bundle.preKey.public)])]
+      : []),
   ])
 
 /** Strip the 0x05 type prefix the client puts on keys. */
-const key32 = (buf: Buffer | undefined): Buffer => (buf && buf.length === 33 ? buf.subarray(1) : (buf ?? Buffer.alloc(0)))
+const key32 = (buf: Buffer | undefined): Buffer =>
+  buf && buf.length === 33 ? buf.subarray(1) : (buf ?? Buffer.alloc(0))
 
 export const encryptHandler: IqHandler = (ctx, conn, iq) => {
   const companion = conn.companion
@@ -50,10 +53,18 @@ export const encryptHandler: IqHandler = (ctx, conn, iq) => {
       const skeyId = bytes(child(skey, 'id'))
       const skeyValue = bytes(child(skey, 'value'))
       const skeySig = bytes(child(skey, 'signature'))
-      if (skeyId && skeyValue && skeySig) companion.signedPreKey = { id: skeyId.readUIntBE(0, skeyId.length), public: key32(skeyValue), signature: skeySig }
+      if (skeyId && skeyValue && skeySig)
+        companion.signedPreKey = {
+          id: skeyId.readUIntBE(0, skeyId.length),
+          public: key32(skeyValue),
+          signature: skeySig,
+        }
       const registration = bytes(child(iq, 'registration'))
       if (registration?.length) companion.registrationId = registration.readUIntBE(0, registration.length)
-      ctx.logger.debug({ phone: conn.account?.phone, device: companion.device, count: companion.preKeys.size }, 'companion uploaded prekeys')
+      ctx.logger.debug(
+        { phone: conn.account?.phone, device: companion.device, count: companion.preKeys.size },
+        'companion uploaded prekeys',
+      )
     }
     return iqResult(iq)
   }
@@ -65,7 +76,11 @@ export const encryptHandler: IqHandler = (ctx, conn, iq) => {
       ctx.stats.bump('bundleFetches') // GET /stats: each one means the client is starting a new Signal session
       const resolved = ctx.accounts.resolve(jid)
       const bundle = resolved?.account.bundleFor(resolved.device)
-      users.push(bundle ? bundleNode(jid, bundle) : node('user', { jid }, [node('error', { code: '404', text: 'item-not-found' })]))
+      users.push(
+        bundle
+          ? bundleNode(jid, bundle)
+          : node('user', { jid }, [node('error', { code: '404', text: 'item-not-found' })]),
+      )
     }
     return iqResult(iq, [node('list', {}, users)])
   }

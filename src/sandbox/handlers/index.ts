@@ -5,7 +5,17 @@
 import type { AppStateKeys } from '../app-state.js'
 import { makeAppStateHandler } from '../app-state.js'
 import type { ChannelStore } from '../channels.js'
-import { abPropsHandler, acceptHandler, blocklistHandler, mdHandler, mediaConnHandler, passiveHandler, pingHandler, privacyHandler, statusHandler } from './account.js'
+import {
+  abPropsHandler,
+  acceptHandler,
+  blocklistHandler,
+  mdHandler,
+  mediaConnHandler,
+  passiveHandler,
+  pingHandler,
+  privacyHandler,
+  statusHandler,
+} from './account.js'
 import { makeNewsletterHandler, mexHandler } from './channels.js'
 import { encryptHandler } from './encrypt.js'
 import { groupsHandler } from './groups.js'

@@ -22,16 +22,23 @@ export const pictureHandler: IqHandler = async (ctx, _conn, iq) => {
     const world = ctx.world()
     let key: string | undefined
     if (target.endsWith('@g.us')) {
-      if (world.groups.find((g) => g.id === target)?.picture) key = `g-${target.split('@')[0]}`
+      if (world.groups.find(g => g.id === target)?.picture) key = `g-${target.split('@')[0]}`
     } else if (target.endsWith('@newsletter')) {
-      if (world.channels.find((c) => c.id === target)?.picture) key = `n-${target.split('@')[0]}`
+      if (world.channels.find(c => c.id === target)?.picture) key = `n-${target.split('@')[0]}`
     } else {
       const account = ctx.accounts.resolve(target)?.account
-      if (account && world.accounts.find((a) => a.phone === account.phone)?.picture) key = `u-${account.phone}`
+      if (account && world.accounts.find(a => a.phone === account.phone)?.picture) key = `u-${account.phone}`
     }
     if (!key) return iqError(iq, 404, 'item-not-found')
     const directPath = `/pp/${key}.jpg`
-    return iqResult(iq, [node('picture', { id: '1', type: child(iq, 'picture')?.attrs.type ?? 'preview', url: `https://${ctx.mediaHost()}${directPath}`, direct_path: directPath })])
+    return iqResult(iq, [
+      node('picture', {
+        id: '1',
+        type: child(iq, 'picture')?.attrs.type ?? 'preview',
+        url: `https://${ctx.mediaHost()}${directPath}`,
+        direct_path: directPath,
+      }),
+    ])
   } finally {
     // The reply is sent right after the handler returns; counting it as answered here is close enough.
     done()

@@ -9,4 +9,8 @@ import type { SandboxContext } from '../context.js'
 /**
  * Answers one iq. Returns the full reply (built with iqResult/iqError), or undefined for an empty result.
  */
-export type IqHandler = (ctx: SandboxContext, conn: CompanionConnection, iq: BinaryNode) => Promise<BinaryNode | undefined> | BinaryNode | undefined
+export type IqHandler = (
+  ctx: SandboxContext,
+  conn: CompanionConnection,
+  iq: BinaryNode,
+) => Promise<BinaryNode | undefined> | BinaryNode | undefined

@@ -15,8 +15,20 @@ function protocolNode(protocol: string, account: Account | undefined, byLid: boo
     case 'devices':
       if (!account) return node('devices', {}, [node('device-list', {}, [])])
       return node('devices', {}, [
-        node('device-list', {}, account.deviceIds().map((id) =>
-          node('device', id === 0 ? { id: '0' } : { id: String(id), 'key-index': String(account.companions.get(id)?.keyIndex ?? id) }))),
+        node(
+          'device-list',
+          {},
+          account
+            .deviceIds()
+            .map(id =>
+              node(
+                'device',
+                id === 0
+                  ? { id: '0' }
+                  : { id: String(id), 'key-index': String(account.companions.get(id)?.keyIndex ?? id) },
+              ),
+            ),
+        ),
         node('key-index-list', { ts: unixNow() }, Buffer.alloc(0)),
       ])
     case 'lid':
@@ -35,7 +47,7 @@ function protocolNode(protocol: string, account: Account | undefined, byLid: boo
 
 export const usyncHandler: IqHandler = (ctx, _conn, iq) => {
   const usync = child(iq, 'usync')
-  const protocols = children(child(usync, 'query')).map((q) => q.tag)
+  const protocols = children(child(usync, 'query')).map(q => q.tag)
   const users: BinaryNode[] = []
   for (const user of children(child(usync, 'list'), 'user')) {
     // A user is named by jid, or (phone lookups) by a <contact>+1555…</contact> child.
@@ -47,7 +59,7 @@ export const usyncHandler: IqHandler = (ctx, _conn, iq) => {
     const pnUser = jid.endsWith('@s.whatsapp.net') ? digits(jid.split('@')[0]?.split(':')[0] ?? '') : ''
     if (!resolved && ctx.autoRegister && pnUser) resolved = { account: ctx.accounts.ensure(pnUser), device: 0 }
     const byLid = ctx.lidDeviceAnswers && jid.endsWith('@lid')
-    const content = protocols.map((p) => protocolNode(p, resolved?.account, byLid)).filter((n): n is BinaryNode => !!n)
+    const content = protocols.map(p => protocolNode(p, resolved?.account, byLid)).filter((n): n is BinaryNode => !!n)
     // Answered under the JID asked for, as the platform does: Baileys caches a device list under the user part it
     // asked with, so a LID query answered with the phone number missed that cache on every send and made Baileys
     // re-fetch devices and force new Signal sessions each time.

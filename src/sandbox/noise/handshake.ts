@@ -64,7 +64,10 @@ export class NoiseServerHandshake {
   #counter = 0
   #ephemeral: KeyPair = newKeyPair()
 
-  constructor(private readonly staticKeyPair: KeyPair, private readonly certChain: Buffer) {
+  constructor(
+    private readonly staticKeyPair: KeyPair,
+    private readonly certChain: Buffer,
+  ) {
     const mode = Buffer.from(NOISE_MODE)
     this.#hash = mode.length === 32 ? mode : sha256(mode)
     this.#salt = this.#hash
@@ -104,9 +107,11 @@ export class NoiseServerHandshake {
     const staticEnc = this.#encrypt(this.staticKeyPair.public)
     this.#mix(Curve.sharedKey(this.staticKeyPair.private, this.clientEphemeral))
     const payloadEnc = this.#encrypt(this.certChain)
-    return Buffer.from(proto.HandshakeMessage.encode({
-      serverHello: { ephemeral: this.#ephemeral.public, static: staticEnc, payload: payloadEnc },
-    }).finish())
+    return Buffer.from(
+      proto.HandshakeMessage.encode({
+        serverHello: { ephemeral: this.#ephemeral.public, static: staticEnc, payload: payloadEnc },
+      }).finish(),
+    )
   }
 
   clientEphemeral: Buffer = EMPTY

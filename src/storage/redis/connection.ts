@@ -18,7 +18,10 @@ export interface LuaScript {
   sha: string
 }
 
-export const luaScript = (source: string): LuaScript => ({ source, sha: createHash('sha1').update(source).digest('hex') })
+export const luaScript = (source: string): LuaScript => ({
+  source,
+  sha: createHash('sha1').update(source).digest('hex'),
+})
 
 export interface RedisConnection {
   command(args: RedisArg[]): Promise<RedisReply>
@@ -38,7 +41,10 @@ interface RawClient {
 
 /** Connects to `url` (redis://[user:password@]host:port[/db]). `onError` hears connection errors (node-redis
  * reconnects by itself); without a listener they would end the process. */
-export async function connectRedis(url: string, onError: (err: unknown) => void = () => undefined): Promise<RedisConnection> {
+export async function connectRedis(
+  url: string,
+  onError: (err: unknown) => void = () => undefined,
+): Promise<RedisConnection> {
   const redis = await import('redis')
   const base = redis.createClient({ url, disableOfflineQueue: true }) as unknown as RawClient
   base.on('error', onError)

@@ -42,7 +42,8 @@ const HSET_CHUNK = 500
 export async function migrateLmdbToRedis(options: MigrationOptions): Promise<MigrationResult> {
   const { dataDir, redisUrl, dataKey } = options
   const log = options.log ?? (() => undefined)
-  if (!fs.existsSync(path.join(dataDir, STORE_FILE))) throw new Error(`no store in ${dataDir} (${STORE_FILE} not found)`)
+  if (!fs.existsSync(path.join(dataDir, STORE_FILE)))
+    throw new Error(`no store in ${dataDir} (${STORE_FILE} not found)`)
   // Opening the store checks DATA_KEY against the DATA_DIR (and seals a registry left from before it was sealed).
   const lmdb = openLmdbStore(dataDir, { dataKey })
   let records: SessionRecord[]
@@ -56,9 +57,20 @@ export async function migrateLmdbToRedis(options: MigrationOptions): Promise<Mig
   const sealed = dataKey !== undefined
   const table = (name: string, plain: 'string' | 'msgpack'): Database<unknown, string> =>
     root.openDB<unknown, string>({ name, encoding: sealed ? 'binary' : plain })
-  const dbs = { creds: table('creds', 'string'), keys: table('keys', 'string'), contacts: table('contacts', 'msgpack'), sent: table('sent', 'msgpack') }
+  const dbs = {
+    creds: table('creds', 'string'),
+    keys: table('keys', 'string'),
+    contacts: table('contacts', 'msgpack'),
+    sent: table('sent', 'msgpack'),
+  }
   const asStored = (value: unknown): RedisArg =>
-    Buffer.isBuffer(value) ? value : value instanceof Uint8Array ? Buffer.from(value) : typeof value === 'string' ? value : JSON.stringify(value)
+    Buffer.isBuffer(value)
+      ? value
+      : value instanceof Uint8Array
+        ? Buffer.from(value)
+        : typeof value === 'string'
+          ? value
+          : JSON.stringify(value)
   const result: MigrationResult = { copied: [], skipped: [], rows: 0 }
   try {
     const conn = await redis.connection() // also runs the Redis side of the DATA_KEY check
@@ -84,7 +96,11 @@ export async function migrateLmdbToRedis(options: MigrationOptions): Promise<Mig
         await conn.command(['SET', k.creds, asStored(creds)])
         rows++
       }
-      for (const [db, key] of [[dbs.keys, k.keys], [dbs.contacts, k.contacts], [dbs.sent, k.sent]] as const) {
+      for (const [db, key] of [
+        [dbs.keys, k.keys],
+        [dbs.contacts, k.contacts],
+        [dbs.sent, k.sent],
+      ] as const) {
         let pairs: RedisArg[] = []
         const flush = async () => {
           if (pairs.length) await conn.command(['HSET', key, ...pairs])

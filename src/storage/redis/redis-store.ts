@@ -25,8 +25,15 @@ import { fromStoredRecord, toStoredRecord, type StoredSessionRecord } from '../r
 import { contactKey, signalKey, sessionPrefix } from '../keys.js'
 import { KEY_MISSING, WRONG_KEY } from '../key-check.js'
 import { createValueCipher, SealedValueError, type ValueCipher } from '../value-cipher.js'
-import { countFencedWrite, FencedWriteError, leaseValue, WRITE_SCRIPT, type Fence, type FenceToken } from '../../cluster/fencing.js'
-import { connectRedis, type RedisArg, type RedisConnection, type RedisReply } from './connection.js'
+import {
+  countFencedWrite,
+  FencedWriteError,
+  leaseValue,
+  WRITE_SCRIPT,
+  type Fence,
+  type FenceToken,
+} from '../../cluster/fencing.js'
+import { connectRedis, type RedisArg, type RedisConnection } from './connection.js'
 import { dataKeysOf, META_KEY, REGISTRY_KEY, sessionKeys } from './keys.js'
 import { dataKeySealing, plainSealing, type RowSeal, type Sealing } from './sealing.js'
 
@@ -46,7 +53,8 @@ export interface RedisStore extends Store {
 
 const MARKER_FIELD = 'data-key-check'
 const MARKER_TEXT = 'messaging-gateway DATA_KEY check v2: registry sealed'
-export const REDIS_PLAIN_DATA = 'this Redis already holds sessions written without DATA_KEY; start without DATA_KEY, ' +
+export const REDIS_PLAIN_DATA =
+  'this Redis already holds sessions written without DATA_KEY; start without DATA_KEY, ' +
   'or use another Redis database'
 
 /** A batch of writes for one session, applied by WRITE_SCRIPT. */
@@ -70,13 +78,30 @@ class Batch {
     return at
   }
 
-  set(key: string, value: RedisArg): this { this.ops.push('S', this.#key(key), value); return this }
-  del(key: string): this { this.ops.push('D', this.#key(key)); return this }
-  hset(key: string, field: string, value: RedisArg): this { this.ops.push('H', this.#key(key), field, value); return this }
-  hdel(key: string, field: string): this { this.ops.push('X', this.#key(key), field); return this }
+  set(key: string, value: RedisArg): this {
+    this.ops.push('S', this.#key(key), value)
+    return this
+  }
+  del(key: string): this {
+    this.ops.push('D', this.#key(key))
+    return this
+  }
+  hset(key: string, field: string, value: RedisArg): this {
+    this.ops.push('H', this.#key(key), field, value)
+    return this
+  }
+  hdel(key: string, field: string): this {
+    this.ops.push('X', this.#key(key), field)
+    return this
+  }
   /** Deletes the session key if none of `keys` is left (last op of a removal). */
-  dropKeyUnless(keys: string[]): this { this.ops.push('Z', String(keys.length), ...keys.map(k => this.#key(k))); return this }
-  get empty(): boolean { return this.ops.length === 0 }
+  dropKeyUnless(keys: string[]): this {
+    this.ops.push('Z', String(keys.length), ...keys.map(k => this.#key(k)))
+    return this
+  }
+  get empty(): boolean {
+    return this.ops.length === 0
+  }
 }
 
 /** A HGETALL reply as [field, value] pairs (node-redis gives an array, a Map or an object depending on mapping). */
@@ -92,7 +117,8 @@ export const hashEntries = (reply: unknown): Array<[string, Buffer]> => {
 
 export function openRedisStore(url: string, options: RedisStoreOptions = {}): RedisStore {
   const keyBytes = options.dataKey === undefined ? undefined : parseDataKey(options.dataKey)
-  if (options.dataKey !== undefined && keyBytes?.length !== 32) throw new DataKeyError('DATA_KEY is not 32 bytes of hex or base64')
+  if (options.dataKey !== undefined && keyBytes?.length !== 32)
+    throw new DataKeyError('DATA_KEY is not 32 bytes of hex or base64')
   const wrap: ValueCipher | undefined = keyBytes && createValueCipher(keyBytes)
   const fence = options.fence
   const connecting = connectRedis(url, options.onError)
@@ -121,8 +147,14 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
       }
     }
     const skeyCheck = !wrap || !seal ? '0' : seal.skey ? '1' : '2'
-    const args: RedisArg[] = [token ? '1' : '0', token ? leaseValue(token) : '', token ? String(token.epoch) : '',
-      skeyCheck, seal?.skey ?? '', ...batch.ops]
+    const args: RedisArg[] = [
+      token ? '1' : '0',
+      token ? leaseValue(token) : '',
+      token ? String(token.epoch) : '',
+      skeyCheck,
+      seal?.skey ?? '',
+      ...batch.ops,
+    ]
     try {
       await conn.script(WRITE_SCRIPT, batch.keys, args)
     } catch (err) {
@@ -170,7 +202,7 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
         if (ids.length === 0) return out
         const seal = await sealing.forRead(id)
         const fields = ids.map(keyId => seal.field(signalKey(id, type, keyId)))
-        const values = await cmd(['HMGET', k.keys, ...fields]) as Array<Buffer | null>
+        const values = (await cmd(['HMGET', k.keys, ...fields])) as Array<Buffer | null>
         ids.forEach((keyId, i) => {
           const stored = values[i]
           if (stored) out[keyId] = decodeKey(type, seal.open('keys', fields[i]!, stored)) as SignalDataTypeMap[T]
@@ -217,8 +249,9 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
     return {
       async all() {
         const seal = await sealing.forRead(id)
-        return hashEntries(await cmd(['HGETALL', k.contacts]))
-          .map(([field, stored]) => JSON.parse(seal.open('contacts', field, stored)) as StoredContact)
+        return hashEntries(await cmd(['HGETALL', k.contacts])).map(
+          ([field, stored]) => JSON.parse(seal.open('contacts', field, stored)) as StoredContact,
+        )
       },
       async upsert(contacts: StoredContact[]) {
         if (contacts.length === 0) return
@@ -240,8 +273,9 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
 
   async function readSent(id: string): Promise<StoredSentMessage[]> {
     const seal = await sealing.forRead(id)
-    return hashEntries(await cmd(['HGETALL', sessionKeys(id).sent]))
-      .map(([field, stored]) => JSON.parse(seal.open('sent', field, stored)) as StoredSentMessage)
+    return hashEntries(await cmd(['HGETALL', sessionKeys(id).sent])).map(
+      ([field, stored]) => JSON.parse(seal.open('sent', field, stored)) as StoredSentMessage,
+    )
   }
 
   async function sentIndex(id: string): Promise<Map<string, number>> {
@@ -275,7 +309,10 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
         index.set(messageId, sent.sentAt)
         const evicted = evict(index, limits, Date.now())
         const row: StoredSentMessage = {
-          id: messageId, chats: sent.chats, sentAt: sent.sentAt, message: Buffer.from(sent.message).toString('base64'),
+          id: messageId,
+          chats: sent.chats,
+          sentAt: sent.sentAt,
+          message: Buffer.from(sent.message).toString('base64'),
         }
         await write(id, (seal, batch) => {
           for (const old of evicted) batch.hdel(key, seal.field(name(old)))
@@ -302,7 +339,11 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
         })
       },
       async clear() {
-        await remove(id, batch => batch.del(key), [sessionKeys(id).creds, sessionKeys(id).keys, sessionKeys(id).contacts])
+        await remove(id, batch => batch.del(key), [
+          sessionKeys(id).creds,
+          sessionKeys(id).keys,
+          sessionKeys(id).contacts,
+        ])
         sentIndexes.delete(id)
       },
     }
@@ -321,12 +362,23 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
       return Buffer.isBuffer(stored) ? decodeRecord(id, stored) : undefined
     },
     async putSession(record) {
-      await cmd(['HSET', REGISTRY_KEY, record.id, sealing.sealRecord(record.id, JSON.stringify(toStoredRecord(record)))])
+      await cmd([
+        'HSET',
+        REGISTRY_KEY,
+        record.id,
+        sealing.sealRecord(record.id, JSON.stringify(toStoredRecord(record))),
+      ])
     },
     async deleteSession(id) {
       // The registry row first: a session without one is never restored, whatever rows a failure leaves behind.
       await cmd(['HDEL', REGISTRY_KEY, id])
-      await remove(id, batch => { for (const key of dataKeysOf(id)) batch.del(key) }, [])
+      await remove(
+        id,
+        batch => {
+          for (const key of dataKeysOf(id)) batch.del(key)
+        },
+        [],
+      )
       sentIndexes.delete(id)
     },
     auth: authStore,

@@ -13,7 +13,13 @@
  * Deleting or resetting a session deletes its `skey` in the same script as its rows.
  */
 import { randomBytes } from 'node:crypto'
-import { SealedValueError, SESSION_KEY_VERSION, sealedVersion, createSessionCipher, type ValueCipher } from '../value-cipher.js'
+import {
+  SealedValueError,
+  SESSION_KEY_VERSION,
+  sealedVersion,
+  createSessionCipher,
+  type ValueCipher,
+} from '../value-cipher.js'
 import { sessionPrefix } from '../keys.js'
 import type { RedisConnection } from './connection.js'
 import { dataKeysOf, sessionKeys } from './keys.js'
@@ -73,10 +79,13 @@ export function dataKeySealing(redis: () => Promise<RedisConnection>, wrap: Valu
 
   const cipherOf = (id: string, sealed: Buffer): ValueCipher => {
     const hit = cache.get(id)
-    if (hit && hit.sealed.equals(sealed)) return hit.cipher
+    if (hit?.sealed.equals(sealed)) return hit.cipher
     const plain = wrap.open(KEY_DB, id, sealed)
     const legacy = plain[0] === LEGACY_NAMES
-    const cipher = createSessionCipher(plain.subarray(1, 1 + KEY_BYTES), legacy ? name => wrap.hideName(name) : undefined)
+    const cipher = createSessionCipher(
+      plain.subarray(1, 1 + KEY_BYTES),
+      legacy ? name => wrap.hideName(name) : undefined,
+    )
     plain.fill(0)
     if (cache.size > 10_000) cache.clear()
     cache.set(id, { sealed, cipher })
@@ -119,7 +128,11 @@ export function dataKeySealing(redis: () => Promise<RedisConnection>, wrap: Valu
       const conn = await redis()
       // A session with rows but no key was written before session keys existed: it keeps DATA_KEY's row names.
       const hasRows = Number(await conn.command(['EXISTS', ...dataKeysOf(id)])) > 0
-      const sealed = wrap.seal(KEY_DB, id, Buffer.concat([Buffer.of(hasRows ? LEGACY_NAMES : 0), randomBytes(KEY_BYTES)]))
+      const sealed = wrap.seal(
+        KEY_DB,
+        id,
+        Buffer.concat([Buffer.of(hasRows ? LEGACY_NAMES : 0), randomBytes(KEY_BYTES)]),
+      )
       await conn.command(['SET', sessionKeys(id).skey, sealed, 'NX']) // another writer's key wins
       return read(id)
     },

@@ -5,7 +5,7 @@
  * read what the link reported and stored. Importing this module replaces Baileys' socket factory for the importing
  * test file; every other Baileys export stays real.
  */
-import { initAuthCreds } from '@whiskeysockets/baileys'
+import type { initAuthCreds } from '@whiskeysockets/baileys'
 import { rm, mkdtemp } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -39,7 +39,9 @@ const { createBaileysLink } = await import('../../../src/platform/baileys/bailey
 ;(holder as unknown as { FakeSocket: typeof FakeSocket }).FakeSocket = FakeSocket
 
 // Each test's harness takes the first socket made after it starts.
-beforeEach(() => { holder.sockets.length = 0 })
+beforeEach(() => {
+  holder.sockets.length = 0
+})
 
 export interface Harness {
   link: PlatformLink
@@ -50,25 +52,55 @@ export interface Harness {
 }
 
 /** A link on a fake socket, with in-memory auth and contact stores and every link event recorded in order. */
-export async function harness(opts: { creds?: ReturnType<typeof initAuthCreds>; contacts?: StoredContact[]; env?: Record<string, string>; sandbox?: boolean } = {}): Promise<Harness> {
+export async function harness(
+  opts: {
+    creds?: ReturnType<typeof initAuthCreds>
+    contacts?: StoredContact[]
+    env?: Record<string, string>
+    sandbox?: boolean
+  } = {},
+): Promise<Harness> {
   const events: Harness['events'] = []
   const credsWrites: unknown[] = []
   const contacts: StoredContact[] = [...(opts.contacts ?? [])]
   const auth: AuthStore = {
     readCreds: async () => opts.creds,
-    writeCreds: async creds => { credsWrites.push(JSON.parse(JSON.stringify(creds))) },
+    writeCreds: async creds => {
+      credsWrites.push(JSON.parse(JSON.stringify(creds)))
+    },
     keys: { get: async () => ({}), set: async () => undefined },
     clear: async () => undefined,
   }
   const contactStore: ContactStore = {
     all: async () => contacts,
-    upsert: async rows => { contacts.push(...rows) },
-    clear: async () => { contacts.length = 0 },
+    upsert: async rows => {
+      contacts.push(...rows)
+    },
+    clear: async () => {
+      contacts.length = 0
+    },
   }
-  const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '2000', QUERY_TIMEOUT_MS: '2000', ...opts.env })
+  const config = loadConfig({
+    MEDIA_ALLOW_PRIVATE_URLS: 'true',
+    ACK_TIMEOUT_MS: '2000',
+    QUERY_TIMEOUT_MS: '2000',
+    ...opts.env,
+  })
   const link = createBaileysLink({
-    id: 's1', auth, contacts: contactStore, logger: pino({ level: 'silent' }), config,
-    ...(opts.sandbox ? { sandbox: { wsUrl: 'wss://127.0.0.1:9/ws', rootPublicKey: Buffer.alloc(32, 7).toString('base64'), caCert: 'PEM' } } : {}),
+    id: 's1',
+    auth,
+    contacts: contactStore,
+    logger: pino({ level: 'silent' }),
+    config,
+    ...(opts.sandbox
+      ? {
+          sandbox: {
+            wsUrl: 'wss://127.0.0.1:9/ws',
+            rootPublicKey: Buffer.alloc(32, 7).toString('base64'),
+            caCert: 'PEM',
+          },
+        }
+      : {}),
     events: {
       qr: qr => events.push(['qr', qr]),
       paired: me => events.push(['paired', me]),
@@ -82,7 +114,11 @@ export async function harness(opts: { creds?: ReturnType<typeof initAuthCreds>; 
 }
 
 export const closeEvents = (h: Harness) => h.events.filter(e => e[0] === 'close')
-export const errorOf = async (p: Promise<unknown>) => (await p.then(() => undefined, (e: unknown) => e)) as GatewayError
+export const errorOf = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as GatewayError
 
 /**
  * Serves a 1600×1200 JPEG at `<base>/p.jpg` for the file's tests (media the link downloads), and removes the
@@ -94,9 +130,17 @@ export function imageServer(): { readonly base: string } {
   const served = { base: '' }
   beforeAll(async () => {
     mediaDir = await mkdtemp(path.join(os.tmpdir(), 'link-test-'))
-    const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#226644' } }).jpeg().toBuffer()
+    const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#226644' } })
+      .jpeg()
+      .toBuffer()
     server = http.createServer((req, res) => {
-      if (req.url === '/p.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(jpeg) } else { res.writeHead(404); res.end() }
+      if (req.url === '/p.jpg') {
+        res.writeHead(200, { 'content-type': 'image/jpeg' })
+        res.end(jpeg)
+      } else {
+        res.writeHead(404)
+        res.end()
+      }
     })
     await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
     served.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

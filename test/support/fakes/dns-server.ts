@@ -6,9 +6,15 @@ import dgram from 'node:dgram'
 import { once } from 'node:events'
 import net from 'node:net'
 
-export interface DnsRecords { [name: string]: { a?: string[]; aaaa?: string[] } | 'silent' }
+export interface DnsRecords {
+  [name: string]: { a?: string[]; aaaa?: string[] } | 'silent'
+}
 
-export interface DnsServer { address: string; queries: string[]; close(): Promise<void> }
+export interface DnsServer {
+  address: string
+  queries: string[]
+  close(): Promise<void>
+}
 
 function readName(msg: Buffer, offset: number): { name: string; end: number } {
   const labels: string[] = []
@@ -24,7 +30,11 @@ function readName(msg: Buffer, offset: number): { name: string; end: number } {
 const ipv6Bytes = (ip: string): Buffer => {
   const [head = '', tail] = ip.split('::')
   const part = (s?: string) => (s ? s.split(':').map(g => parseInt(g, 16)) : [])
-  const groups = [...part(head), ...new Array<number>(tail === undefined ? 0 : 8 - part(head).length - part(tail).length).fill(0), ...part(tail)]
+  const groups = [
+    ...part(head),
+    ...new Array<number>(tail === undefined ? 0 : 8 - part(head).length - part(tail).length).fill(0),
+    ...part(tail),
+  ]
   const out = Buffer.alloc(16)
   groups.forEach((g, k) => out.writeUInt16BE(g, k * 2))
   return out
@@ -39,7 +49,7 @@ export async function startDnsServer(records: DnsRecords): Promise<DnsServer> {
     queries.push(`${name} ${type === 1 ? 'A' : type === 28 ? 'AAAA' : type}`)
     const entry = records[name]
     if (entry === 'silent') return
-    const addresses = entry === undefined ? [] : (type === 1 ? entry.a : type === 28 ? entry.aaaa : undefined) ?? []
+    const addresses = entry === undefined ? [] : ((type === 1 ? entry.a : type === 28 ? entry.aaaa : undefined) ?? [])
     const header = Buffer.alloc(12)
     msg.copy(header, 0, 0, 2) // the query's id
     header.writeUInt16BE(entry === undefined ? 0x8183 : 0x8180, 2) // a response; NXDOMAIN for unknown names

@@ -6,7 +6,11 @@
 import { EventEmitter } from 'node:events'
 import type { BinaryNode } from '@whiskeysockets/baileys'
 
-export interface SentRecord { jid: string; content: unknown; opts: Record<string, unknown> }
+export interface SentRecord {
+  jid: string
+  content: unknown
+  opts: Record<string, unknown>
+}
 
 export class FakeSocket {
   readonly ev = new EventEmitter()
@@ -14,7 +18,11 @@ export class FakeSocket {
   readonly config: Record<string, unknown>
   readonly authState: { creds: { me?: { id: string; lid?: string; name?: string } } }
   sent: SentRecord[] = []
-  relayed: Array<{ jid: string; message: Record<string, unknown>; opts: { messageId: string; statusJidList?: string[] } }> = []
+  relayed: Array<{
+    jid: string
+    message: Record<string, unknown>
+    opts: { messageId: string; statusJidList?: string[] }
+  }> = []
   uploads = 0
   ended = false
   /** Attributes added to every ack (e.g. { error: '463' }); null = never ack. */
@@ -23,14 +31,19 @@ export class FakeSocket {
   pictureCalls: string[] = []
   lidByPn = new Map<string, string>()
   presence: Array<[string, string | undefined]> = []
-  groups: Record<string, { id: string; subject: string; creation?: number; participants: Array<{ id: string; phoneNumber?: string }> }> = {}
+  groups: Record<
+    string,
+    { id: string; subject: string; creation?: number; participants: Array<{ id: string; phoneNumber?: string }> }
+  > = {}
 
   constructor(config: Record<string, unknown>) {
     this.config = config
     this.authState = { creds: (config.auth as { creds: FakeSocket['authState']['creds'] }).creds }
   }
 
-  get user() { return this.authState.creds.me }
+  get user() {
+    return this.authState.creds.me
+  }
 
   #ack(id: string) {
     if (this.ackAttrs === null) return
@@ -46,7 +59,11 @@ export class FakeSocket {
     return { key: { id: opts.messageId } }
   }
 
-  relayMessage = async (jid: string, message: Record<string, unknown>, opts: { messageId: string; statusJidList?: string[] }) => {
+  relayMessage = async (
+    jid: string,
+    message: Record<string, unknown>,
+    opts: { messageId: string; statusJidList?: string[] },
+  ) => {
     this.relayed.push({ jid, message, opts })
     this.#ack(opts.messageId)
     return opts.messageId
@@ -64,7 +81,9 @@ export class FakeSocket {
     },
   }
 
-  sendPresenceUpdate = async (type: string, jid?: string) => { this.presence.push([type, jid]) }
+  sendPresenceUpdate = async (type: string, jid?: string) => {
+    this.presence.push([type, jid])
+  }
 
   profilePictureUrl = async (jid: string) => {
     this.pictureCalls.push(jid)
@@ -82,7 +101,9 @@ export class FakeSocket {
 
   refreshMediaConn = async () => ({ hosts: [{ hostname: '127.0.0.1:1' }], auth: 'a' })
 
-  logout = async () => { await this.end(Object.assign(new Error('Intentional Logout'), { output: { statusCode: 401 } })) }
+  logout = async () => {
+    await this.end(Object.assign(new Error('Intentional Logout'), { output: { statusCode: 401 } }))
+  }
 
   end = async (error: Error | undefined) => {
     if (this.ended) return

@@ -24,7 +24,10 @@ type RunHandler = (id: string, command: SessionCommand) => unknown
 export const GROUP = { id: '120363000000000001@g.us', name: 'Team', description: '', picture: '', created: null }
 export const MEMBER = { id: '5511999999999@s.whatsapp.net', name: 'Ana', phone: '5511999999999' }
 export const CHANNEL = {
-  id: '120363000000000002@newsletter', name: 'News', picture: 'https://example.test/p.jpg', isOwner: true,
+  id: '120363000000000002@newsletter',
+  name: 'News',
+  picture: 'https://example.test/p.jpg',
+  isOwner: true,
   created: '2025-01-01T00:00:00.000Z',
 }
 
@@ -41,8 +44,16 @@ const CANNED: { [K in SessionCommand['type']]: ReplyValue<Extract<SessionCommand
 
 export function snapshotFor(id: string, patch: Partial<SessionSnapshot> = {}): SessionSnapshot {
   return {
-    id, state: 'awaiting-qr', generatedId: '', name: '', isConnected: false, qrcode: 'iVBORw0KGgo=', picture: '',
-    qrDeadline: Date.now() + 180_000, version: 1, ...patch,
+    id,
+    state: 'awaiting-qr',
+    generatedId: '',
+    name: '',
+    isConnected: false,
+    qrcode: 'iVBORw0KGgo=',
+    picture: '',
+    qrDeadline: Date.now() + 180_000,
+    version: 1,
+    ...patch,
   }
 }
 

@@ -12,7 +12,9 @@ export function memoryAuthStore(): AuthStore & { hasCreds(): boolean } {
   return {
     hasCreds: () => creds !== undefined,
     readCreds: async () => (creds ? (JSON.parse(creds, BufferJSON.reviver) as AuthenticationCreds) : undefined),
-    writeCreds: async c => { creds = JSON.stringify(c, BufferJSON.replacer) },
+    writeCreds: async c => {
+      creds = JSON.stringify(c, BufferJSON.replacer)
+    },
     keys: {
       get: async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
         const out: { [id: string]: SignalDataTypeMap[T] } = {}
@@ -21,7 +23,9 @@ export function memoryAuthStore(): AuthStore & { hasCreds(): boolean } {
           if (!v) continue
           const value = JSON.parse(v, BufferJSON.reviver) as Record<string, unknown>
           // as every real store must (see src/storage/auth-codec.ts): app-state keys go back through the proto type
-          out[id] = (type === 'app-state-sync-key' ? proto.Message.AppStateSyncKeyData.fromObject(value) : value) as SignalDataTypeMap[T]
+          out[id] = (
+            type === 'app-state-sync-key' ? proto.Message.AppStateSyncKeyData.fromObject(value) : value
+          ) as SignalDataTypeMap[T]
         }
         return out
       },
@@ -34,7 +38,10 @@ export function memoryAuthStore(): AuthStore & { hasCreds(): boolean } {
         }
       },
     },
-    clear: async () => { creds = undefined; keys.clear() },
+    clear: async () => {
+      creds = undefined
+      keys.clear()
+    },
   }
 }
 
@@ -50,6 +57,8 @@ export function memoryContactStore(): ContactStore & { rows: StoredContact[] } {
         else rows.push(c)
       }
     },
-    clear: async () => { rows.length = 0 },
+    clear: async () => {
+      rows.length = 0
+    },
   }
 }

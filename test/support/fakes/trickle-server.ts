@@ -17,10 +17,14 @@ export interface TrickleServer {
 
 export async function startTrickleServer(): Promise<TrickleServer> {
   let release!: () => void
-  const released = new Promise<void>(resolve => { release = resolve })
+  const released = new Promise<void>(resolve => {
+    release = resolve
+  })
   let onRequest!: () => void
-  const requested = new Promise<void>(resolve => { onRequest = resolve })
-  const server = http.createServer((req, res) => {
+  const requested = new Promise<void>(resolve => {
+    onRequest = resolve
+  })
+  const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'image/png', 'content-length': '2048' })
     res.write(Buffer.alloc(1024))
     onRequest()

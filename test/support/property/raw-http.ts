@@ -23,10 +23,21 @@ export interface RawResponse {
 
 /** Sends one request on a fresh connection; rejects when no full response arrives within `timeoutMs` (a hang). */
 export function rawRequest(port: number, req: RawRequest, timeoutMs = 15_000): Promise<RawResponse> {
-  const head = [`${req.method} ${req.path} HTTP/1.1`, 'host: 127.0.0.1', 'connection: close',
+  const head = [
+    `${req.method} ${req.path} HTTP/1.1`,
+    'host: 127.0.0.1',
+    'connection: close',
     ...req.headers.map(([k, v]) => `${k}: ${v}`),
-    ...(req.body ? [`content-length: ${req.body.length}`] : []), '', ''].join('\r\n')
-  return exchange(port, Buffer.concat([Buffer.from(head, 'utf8'), req.body ?? Buffer.alloc(0)]), `${req.method} ${req.path}`, timeoutMs)
+    ...(req.body ? [`content-length: ${req.body.length}`] : []),
+    '',
+    '',
+  ].join('\r\n')
+  return exchange(
+    port,
+    Buffer.concat([Buffer.from(head, 'utf8'), req.body ?? Buffer.alloc(0)]),
+    `${req.method} ${req.path}`,
+    timeoutMs,
+  )
 }
 
 /** Writes `bytes` on a fresh connection and parses what comes back before the server closes it. */
@@ -39,10 +50,17 @@ export function exchange(port: number, bytes: Buffer, what: string, timeoutMs = 
       reject(new Error(`no response within ${timeoutMs} ms: ${what}`))
     }, timeoutMs)
     socket.on('data', c => chunks.push(c))
-    socket.on('error', err => { clearTimeout(timer); reject(err) })
+    socket.on('error', err => {
+      clearTimeout(timer)
+      reject(err)
+    })
     socket.on('close', () => {
       clearTimeout(timer)
-      try { resolve(parseResponse(Buffer.concat(chunks))) } catch (err) { reject(err as Error) }
+      try {
+        resolve(parseResponse(Buffer.concat(chunks)))
+      } catch (err) {
+        reject(err as Error)
+      }
     })
     socket.write(bytes)
   })

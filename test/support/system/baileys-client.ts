@@ -5,7 +5,15 @@
  */
 import https from 'node:https'
 import makeWASocket, { Browsers, initAuthCreds, WA_CERT_DETAILS } from '@whiskeysockets/baileys'
-import type { AuthenticationCreds, AuthenticationState, ConnectionState, Contact, SignalDataTypeMap, UserFacingSocketConfig, WASocket } from '@whiskeysockets/baileys'
+import type {
+  AuthenticationCreds,
+  AuthenticationState,
+  ConnectionState,
+  Contact,
+  SignalDataTypeMap,
+  UserFacingSocketConfig,
+  WASocket,
+} from '@whiskeysockets/baileys'
 import pino from 'pino'
 import { silenceLibsignalChatter } from '../../../src/sandbox/index.js'
 
@@ -33,7 +41,7 @@ export function memoryAuth(): { state: AuthenticationState; creds: Authenticatio
         }
         return out
       },
-      set: async (data) => {
+      set: async data => {
         for (const [type, entries] of Object.entries(data)) {
           let bucket = store.get(type)
           if (!bucket) store.set(type, (bucket = new Map()))
@@ -68,7 +76,11 @@ export interface TestSocket {
 }
 
 /** A Baileys socket pointed at the sandbox, as the gateway configures it when SANDBOX_URL is set. */
-export function connect(trust: Trust, auth: { state: AuthenticationState }, extra: Partial<UserFacingSocketConfig> = {}): TestSocket {
+export function connect(
+  trust: Trust,
+  auth: { state: AuthenticationState },
+  extra: Partial<UserFacingSocketConfig> = {},
+): TestSocket {
   WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(trust.rootPublicKey, 'base64')
   const sock = makeWASocket({
     auth: auth.state,
@@ -79,13 +91,13 @@ export function connect(trust: Trust, auth: { state: AuthenticationState }, extr
     markOnlineOnConnect: false,
     ...extra,
   })
-  sock.ev.on('creds.update', (update) => Object.assign(auth.state.creds, update))
+  sock.ev.on('creds.update', update => Object.assign(auth.state.creds, update))
   const updates: Partial<ConnectionState>[] = []
   const contacts: Partial<Contact>[] = []
-  sock.ev.on('contacts.upsert', (list) => contacts.push(...list))
-  sock.ev.on('contacts.update', (list) => contacts.push(...list))
+  sock.ev.on('contacts.upsert', list => contacts.push(...list))
+  sock.ev.on('contacts.update', list => contacts.push(...list))
   const waiters: (() => void)[] = []
-  sock.ev.on('connection.update', (update) => {
+  sock.ev.on('connection.update', update => {
     updates.push(update)
     for (const w of waiters.splice(0)) w()
   })
@@ -103,7 +115,7 @@ export function connect(trust: Trust, auth: { state: AuthenticationState }, extr
       check()
     })
   const closeInfo = (): { statusCode: number | undefined; message: string } | undefined => {
-    const close = updates.find((u) => u.connection === 'close')
+    const close = updates.find(u => u.connection === 'close')
     if (!close) return undefined
     const err = close.lastDisconnect?.error as (Error & { output?: { statusCode?: number } }) | undefined
     return { statusCode: err?.output?.statusCode, message: err?.message ?? '' }
@@ -112,21 +124,25 @@ export function connect(trust: Trust, auth: { state: AuthenticationState }, extr
     sock,
     updates,
     contacts,
-    qr: () => nextUpdate(() => updates.find((u) => u.qr)?.qr),
-    opened: () => nextUpdate(() => {
-      if (updates.some((u) => u.connection === 'open')) return true
-      const closed = closeInfo()
-      if (closed) throw new Error(`closed before open: ${closed.statusCode} ${closed.message}`)
-      return undefined
-    }).then(() => undefined),
+    qr: () => nextUpdate(() => updates.find(u => u.qr)?.qr),
+    opened: () =>
+      nextUpdate(() => {
+        if (updates.some(u => u.connection === 'open')) return true
+        const closed = closeInfo()
+        if (closed) throw new Error(`closed before open: ${closed.statusCode} ${closed.message}`)
+        return undefined
+      }).then(() => undefined),
     closed: () => nextUpdate(closeInfo),
     end: () => sock.end(undefined),
   }
 }
 
-
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   return { status: res.status, body: (await res.json()) as Record<string, unknown> }
 }
 
@@ -136,7 +152,16 @@ export async function getJson<T>(url: string): Promise<T> {
 }
 
 /** Registration → QR → scan → 515 → second socket → open. Returns the logged-in socket. */
-export async function pairAndLogin(baseUrl: string, trust: Trust, phone: string, extra: Partial<UserFacingSocketConfig> = {}): Promise<{ socket: TestSocket; auth: ReturnType<typeof memoryAuth>; timings: { qrMs: number; scanToOpenMs: number } }> {
+export async function pairAndLogin(
+  baseUrl: string,
+  trust: Trust,
+  phone: string,
+  extra: Partial<UserFacingSocketConfig> = {},
+): Promise<{
+  socket: TestSocket
+  auth: ReturnType<typeof memoryAuth>
+  timings: { qrMs: number; scanToOpenMs: number }
+}> {
   const auth = memoryAuth()
   const started = Date.now()
   const first = connect(trust, auth, extra)

@@ -18,40 +18,78 @@ export const DEFAULT_LIST_QUERY_ID = '6388546374527196'
 const SEEDED = 250
 
 /** 250 posts cycling through every type: text, image, video, poll, sticker and three the spec does not map. */
-export const seededMessages = () => Array.from({ length: SEEDED }, (_, i) => {
-  switch (i % 10) {
-    case 0: return { type: 'text' as const, text: `post ${i + 1}: hello ✓` }
-    case 1: return { type: 'image' as const, caption: `picture ${i + 1}` }
-    case 2: return { type: 'video' as const, caption: `clip ${i + 1}`, seconds: (i % 50) + 1 }
-    case 3: return { type: 'poll' as const, name: `question ${i + 1}?`, options: ['yes', 'no', `maybe ${i + 1}`] }
-    case 4: return { type: 'sticker' as const }
-    case 5: return { type: 'document' as const, caption: 'a pdf' }
-    case 6: return { type: 'audio' as const, seconds: 7 }
-    case 7: return { type: 'location' as const, text: 'Berlin' }
-    case 8: return { type: 'text' as const, text: '' }
-    default: return { type: 'image' as const }
-  }
-})
+export const seededMessages = () =>
+  Array.from({ length: SEEDED }, (_, i) => {
+    switch (i % 10) {
+      case 0:
+        return { type: 'text' as const, text: `post ${i + 1}: hello ✓` }
+      case 1:
+        return { type: 'image' as const, caption: `picture ${i + 1}` }
+      case 2:
+        return { type: 'video' as const, caption: `clip ${i + 1}`, seconds: (i % 50) + 1 }
+      case 3:
+        return { type: 'poll' as const, name: `question ${i + 1}?`, options: ['yes', 'no', `maybe ${i + 1}`] }
+      case 4:
+        return { type: 'sticker' as const }
+      case 5:
+        return { type: 'document' as const, caption: 'a pdf' }
+      case 6:
+        return { type: 'audio' as const, seconds: 7 }
+      case 7:
+        return { type: 'location' as const, text: 'Berlin' }
+      case 8:
+        return { type: 'text' as const, text: '' }
+      default:
+        return { type: 'image' as const }
+    }
+  })
 
 export const OWNED = {
-  id: '120363200000000001@newsletter', name: 'Alice\'s News', description: 'Owned by Alice', invite: '0029VaAliceNewsInvite01',
-  created: '2024-02-02T12:00:00Z', picture: true, owner: ALICE, followers: [BOB], messages: seededMessages(),
+  id: '120363200000000001@newsletter',
+  name: "Alice's News",
+  description: 'Owned by Alice',
+  invite: '0029VaAliceNewsInvite01',
+  created: '2024-02-02T12:00:00Z',
+  picture: true,
+  owner: ALICE,
+  followers: [BOB],
+  messages: seededMessages(),
 }
 export const ADMINED = {
-  id: '120363200000000002@newsletter', name: 'Team Board', created: '2023-06-15T08:30:00Z', picture: false,
-  owner: BOB, admins: [ALICE], followers: [CAROL], messages: [{ type: 'text' as const, text: 'board opened' }],
+  id: '120363200000000002@newsletter',
+  name: 'Team Board',
+  created: '2023-06-15T08:30:00Z',
+  picture: false,
+  owner: BOB,
+  admins: [ALICE],
+  followers: [CAROL],
+  messages: [{ type: 'text' as const, text: 'board opened' }],
 }
 export const FOLLOWED = {
-  id: '120363200000000003@newsletter', name: 'Daily Facts', created: '2022-12-31T23:00:00Z', picture: true,
-  owner: CAROL, followers: [ALICE, BOB], messages: [],
+  id: '120363200000000003@newsletter',
+  name: 'Daily Facts',
+  created: '2022-12-31T23:00:00Z',
+  picture: true,
+  owner: CAROL,
+  followers: [ALICE, BOB],
+  messages: [],
 }
 export const NOT_FOLLOWED = {
-  id: '120363200000000004@newsletter', name: 'Somebody else\'s', created: '2021-01-01T00:00:00Z', picture: true,
-  owner: CAROL, followers: [BOB], messages: [],
+  id: '120363200000000004@newsletter',
+  name: "Somebody else's",
+  created: '2021-01-01T00:00:00Z',
+  picture: true,
+  owner: CAROL,
+  followers: [BOB],
+  messages: [],
 }
 
 export const world = (): WorldPatch => ({
-  accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }, { phone: CAROL, name: 'Carol' }],
+  accounts: [
+    { phone: ALICE, name: 'Alice' },
+    { phone: BOB, name: 'Bob' },
+    { phone: CAROL, name: 'Carol' },
+  ],
   channels: [OWNED, ADMINED, FOLLOWED, NOT_FOLLOWED],
 })
 

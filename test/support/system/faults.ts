@@ -19,20 +19,30 @@ export const DAVE = '15550000004'
 export async function faultWorld() {
   const world = await startWorld()
   await sandboxCall(world.sandbox.url, 'POST', '/world', {
-    accounts: [[ALICE, 'Alice'], [BOB, 'Bob'], [CAROL, 'Carol'], [DAVE, 'Dave']].map(([phone, name]) => ({ phone, name })),
+    accounts: [
+      [ALICE, 'Alice'],
+      [BOB, 'Bob'],
+      [CAROL, 'Carol'],
+      [DAVE, 'Dave'],
+    ].map(([phone, name]) => ({ phone, name })),
   })
   return world
 }
 
-export const setFaults = (sandboxUrl: string, faults: Record<string, unknown>) => sandboxCall(sandboxUrl, 'POST', '/faults', faults)
+export const setFaults = (sandboxUrl: string, faults: Record<string, unknown>) =>
+  sandboxCall(sandboxUrl, 'POST', '/faults', faults)
 export const clearFaults = (sandboxUrl: string) => sandboxCall(sandboxUrl, 'DELETE', '/faults')
 
 /** Polls GET /session until `test` holds; returns that body. */
 export function sessionWhere(gw: Gateway, s: Session, what: string, test: (body: any) => boolean, timeoutMs = 90_000) {
-  return waitFor(what, async () => {
-    const r = await gw.session(s).catch(() => undefined)
-    return r?.status === 200 && test(r.body) ? r.body : undefined
-  }, timeoutMs)
+  return waitFor(
+    what,
+    async () => {
+      const r = await gw.session(s).catch(() => undefined)
+      return r?.status === 200 && test(r.body) ? r.body : undefined
+    },
+    timeoutMs,
+  )
 }
 
 export const connected = (gw: Gateway, s: Session, timeoutMs?: number) =>
@@ -47,7 +57,11 @@ export async function sessionOnShard(gw: Gateway, shard: number, shards: number)
   }
 }
 
-export interface SendOutcome { text: string; status: number; body: any }
+export interface SendOutcome {
+  text: string
+  status: number
+  body: any
+}
 
 /**
  * The audit of a batch of sends to `phone`: a text answered 200 arrived exactly once under the answered id; any other
@@ -56,10 +70,14 @@ export interface SendOutcome { text: string; status: number; body: any }
  */
 export async function auditDelivery(sandboxUrl: string, phone: string, outcomes: SendOutcome[], clear: string[]) {
   const ok = outcomes.filter(o => o.status === 200)
-  await waitFor('every accepted message at the recipient', async () => {
-    const got = await inbox(sandboxUrl, phone)
-    return ok.every(o => got.some(m => m.id === o.body.messageId)) || undefined
-  }, 60_000)
+  await waitFor(
+    'every accepted message at the recipient',
+    async () => {
+      const got = await inbox(sandboxUrl, phone)
+      return ok.every(o => got.some(m => m.id === o.body.messageId)) || undefined
+    },
+    60_000,
+  )
   const got = await inbox(sandboxUrl, phone)
   for (const o of outcomes) {
     const copies = got.filter(m => m.text === o.text)

@@ -12,7 +12,11 @@ import { once } from 'node:events'
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
 import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../processes.js'
 import {
-  createGatewayClient, sessionHeaders, withSession, type GatewayClient, type SessionCredentials,
+  createGatewayClient,
+  sessionHeaders,
+  withSession,
+  type GatewayClient,
+  type SessionCredentials,
 } from '../../../src/client/index.js'
 import { documentValidator, validatingMiddleware, type RecordedResponse } from '../response-validator.js'
 import { waitFor } from '../wait-for.js'
@@ -24,7 +28,10 @@ export type Session = SessionCredentials
 export const headersOf = sessionHeaders
 
 /** A response as the tests read it: the status and the JSON body (the `data` of a 2xx, else the error body). */
-export interface Reply { status: number; body: any }
+export interface Reply {
+  status: number
+  body: any
+}
 
 /** Turns an openapi-fetch result into a `Reply`. */
 export async function reply(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<Reply> {
@@ -41,14 +48,25 @@ export class Gateway {
     this.api = createGatewayClient(proc.url)
     this.api.use(validatingMiddleware(documentValidator(), this.responses))
   }
-  get url() { return this.proc.url }
+  get url() {
+    return this.proc.url
+  }
   /** Any request, including ones the types would refuse (missing headers, broken bodies, repeated query keys). */
   call(method: string, route: string, session?: Session, body?: unknown) {
-    return this.raw(method, route, session ? headersOf(session) : {}, body === undefined ? undefined : JSON.stringify(body))
+    return this.raw(
+      method,
+      route,
+      session ? headersOf(session) : {},
+      body === undefined ? undefined : JSON.stringify(body),
+    )
   }
   /** A request exactly as given: these headers, this body text (sent as is). Still through the validating client. */
   raw(method: string, route: string, headers: Record<string, string>, body?: string) {
-    const request = this.api.request as (method: string, route: string, init: object) => ReturnType<GatewayClient['GET']>
+    const request = this.api.request as (
+      method: string,
+      route: string,
+      init: object,
+    ) => ReturnType<GatewayClient['GET']>
     const init = { headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers }, body }
     return reply(request(method.toLowerCase(), route, { ...init, bodySerializer: (text: string) => text }))
   }
@@ -57,29 +75,46 @@ export class Gateway {
     if (r.status !== 200) throw new Error(`POST /session → ${r.status} ${JSON.stringify(r.body)}`)
     return r.body
   }
-  session(s: Session) { return reply(this.api.GET('/session', withSession(s))) }
+  session(s: Session) {
+    return reply(this.api.GET('/session', withSession(s)))
+  }
 }
 
 export async function startWorld(): Promise<{ sandbox: SandboxProcess; dataDir: string; cleanup(): Promise<void> }> {
   const sandbox = await startSandbox()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-gateway-'))
-  return { sandbox, dataDir, async cleanup() { await sandbox.stop(); rmSync(dataDir, { recursive: true, force: true }) } }
+  return {
+    sandbox,
+    dataDir,
+    async cleanup() {
+      await sandbox.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
 }
 
 export async function launchGateway(sandboxUrl: string, dataDir: string, env: Record<string, string> = {}) {
-  return new Gateway(await startGateway({ SANDBOX_URL: sandboxUrl, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env }))
+  return new Gateway(
+    await startGateway({ SANDBOX_URL: sandboxUrl, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env }),
+  )
 }
 
 export async function sandboxCall(sandboxUrl: string, method: string, route: string, body?: unknown) {
   const res = await fetch(`${sandboxUrl}${route}`, {
-    method, headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  return { status: res.status, body: await res.json() as any }
+  return { status: res.status, body: (await res.json()) as any }
 }
 
 /** A gateway on the sandbox with one session paired as `phone`: the common start of a test file. */
-export async function launchPaired(sandboxUrl: string, dataDir: string, phone: string, env: Record<string, string> = {}) {
+export async function launchPaired(
+  sandboxUrl: string,
+  dataDir: string,
+  phone: string,
+  env: Record<string, string> = {},
+) {
   const gw = await launchGateway(sandboxUrl, dataDir, env)
   const session = await gw.createSession()
   await pair(gw, sandboxUrl, session, phone)
@@ -92,10 +127,14 @@ export async function pair(gw: Gateway, sandboxUrl: string, s: Session, phone: s
   const qr = decodeQrPng(png)
   const scan = await sandboxCall(sandboxUrl, 'POST', '/scan', { qr, phone })
   if (scan.status !== 200) throw new Error(`scan → ${scan.status} ${JSON.stringify(scan.body)}`)
-  return waitFor('isConnected', async () => {
-    const r = await gw.session(s)
-    return r.body.isConnected ? r.body : undefined
-  }, 90_000)
+  return waitFor(
+    'isConnected',
+    async () => {
+      const r = await gw.session(s)
+      return r.body.isConnected ? r.body : undefined
+    },
+    90_000,
+  )
 }
 
 export async function inbox(sandboxUrl: string, phone: string): Promise<any[]> {
@@ -106,7 +145,10 @@ export async function inbox(sandboxUrl: string, phone: string): Promise<any[]> {
 export async function mediaServer(files: Record<string, { body: Buffer; type: string }>) {
   const server: Server = createServer((req, res) => {
     const f = files[req.url ?? '']
-    if (!f) { res.writeHead(404).end('missing'); return }
+    if (!f) {
+      res.writeHead(404).end('missing')
+      return
+    }
     res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length }).end(f.body)
   })
   server.listen(0, '127.0.0.1')

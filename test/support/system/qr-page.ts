@@ -13,11 +13,20 @@ import type { Gateway, Session } from './harness.js'
 
 // Without the background-networking flags Chromium calls home at start, and this machine's closed network refuses it.
 const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ]
 
-export interface Browser { context: BrowserContext; close(): Promise<void> }
+export interface Browser {
+  context: BrowserContext
+  close(): Promise<void>
+}
 
 /** Launches the Chromium `findChromium()` found, with a fresh --user-data-dir. */
 export async function openBrowser(found: FoundChromium): Promise<Browser> {
@@ -61,14 +70,18 @@ export async function viewLink(gw: Gateway, s: Session): Promise<{ url: string; 
 /** Every request a page sends, with its headers (to show the secret never leaves it). */
 export function requestsOf(page: Page): { url: string; headers: Record<string, string> }[] {
   const seen: { url: string; headers: Record<string, string> }[] = []
-  page.on('request', r => { seen.push({ url: r.url(), headers: r.headers() }) })
+  page.on('request', r => {
+    seen.push({ url: r.url(), headers: r.headers() })
+  })
   return seen
 }
 
 /** Console errors and uncaught exceptions of a page (a refused CSP source shows up here). */
 export function errorsOf(page: Page): string[] {
   const errors: string[] = []
-  page.on('console', m => { if (m.type() === 'error') errors.push(m.text()) })
+  page.on('console', m => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
   page.on('pageerror', e => errors.push(String(e)))
   return errors
 }
@@ -81,14 +94,18 @@ export async function qrOnScreen(page: Page): Promise<string | undefined> {
 
 /** Waits until the page shows a QR image that has finished loading, other than `previousSrc`; returns its src. */
 export async function shownQrSrc(page: Page, previousSrc = '', timeout = 120_000): Promise<string> {
-  const handle = await page.waitForFunction((previous) => {
-    const img = document.getElementById('qr-image') as HTMLImageElement | null
-    const figure = document.getElementById('qr')
-    if (!img || !figure || figure.hidden || !img.complete || img.naturalWidth === 0) return undefined
-    const src = img.getAttribute('src') ?? ''
-    return src !== '' && src !== previous ? src : undefined
-  }, previousSrc, { timeout, polling: 250 })
-  return await handle.jsonValue() as string
+  const handle = await page.waitForFunction(
+    previous => {
+      const img = document.getElementById('qr-image') as HTMLImageElement | null
+      const figure = document.getElementById('qr')
+      if (!img || !figure || figure.hidden || !img.complete || img.naturalWidth === 0) return undefined
+      const src = img.getAttribute('src') ?? ''
+      return src !== '' && src !== previous ? src : undefined
+    },
+    previousSrc,
+    { timeout, polling: 250 },
+  )
+  return (await handle.jsonValue()) as string
 }
 
 /** The status line's state and text. */

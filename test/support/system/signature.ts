@@ -23,10 +23,14 @@ export async function startSandboxWithEnv(env: Record<string, string>): Promise<
 
 /** Waits for a QR in GET /session other than `previous`, has the sandbox phone scan it, returns the scan answer. */
 export async function scanNextQr(gw: Gateway, sandboxUrl: string, s: Session, phone: string, previous = '') {
-  const png = await waitFor('a new QR in GET /session', async () => {
-    const qr = (await gw.session(s)).body.qrcode as string
-    return qr && qr !== previous ? qr : undefined
-  }, 90_000)
+  const png = await waitFor(
+    'a new QR in GET /session',
+    async () => {
+      const qr = (await gw.session(s)).body.qrcode as string
+      return qr && qr !== previous ? qr : undefined
+    },
+    90_000,
+  )
   const scan = await sandboxCall(sandboxUrl, 'POST', '/scan', { qr: decodeQrPng(png), phone })
   return { png, scan }
 }

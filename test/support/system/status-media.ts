@@ -14,7 +14,15 @@ import { ffmpegFound, makeWithFfmpeg, NOT_A_VIDEO } from '../ffmpeg.js'
 export async function largePhoto(): Promise<Buffer> {
   const width = 4000
   const height = 3000
-  return sharp({ create: { width, height, channels: 3, background: { r: 30, g: 120, b: 200 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  return sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: { r: 30, g: 120, b: 200 },
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
     .jpeg({ quality: 95 })
     .toBuffer()
 }
@@ -26,8 +34,18 @@ export async function blueVideo(): Promise<Buffer> {
   try {
     const file = path.join(dir, 'blue.mp4')
     await makeWithFfmpeg([
-      '-f', 'lavfi', '-i', 'color=c=0x0000FF:s=320x240:d=2:r=10',
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', file,
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0x0000FF:s=320x240:d=2:r=10',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      '-y',
+      file,
     ])
     return readFileSync(file)
   } finally {

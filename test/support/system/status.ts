@@ -14,10 +14,14 @@ export const ONLY_SHARE_EMPTY = 'status privacy "only share with" has no contact
  * NOT_SYNCED. A user would retry, so does this (any other answer is returned as is).
  */
 export async function postStatusWhenSynced(gw: Gateway, session: Session, body: components['schemas']['PostStatus']) {
-  return waitFor('a status accepted once contacts are synced', async () => {
-    const r = await reply(gw.api.POST('/status', withSession(session, { body })))
-    return r.status === 500 && r.body.message === NOT_SYNCED ? undefined : r
-  }, 60_000)
+  return waitFor(
+    'a status accepted once contacts are synced',
+    async () => {
+      const r = await reply(gw.api.POST('/status', withSession(session, { body })))
+      return r.status === 500 && r.body.message === NOT_SYNCED ? undefined : r
+    },
+    60_000,
+  )
 }
 
 /** The status record with `id` in `phone`'s inbox, or undefined. */
@@ -28,14 +32,18 @@ export async function statusIn(sandboxUrl: string, phone: string, id: string) {
 /** Waits until every phone in `phones` holds the status; returns the records by phone. */
 export async function waitForStatus(sandboxUrl: string, phones: string[], id: string, timeoutMs = 60_000) {
   const found = new Map<string, any>()
-  await waitFor(`status ${id} at ${phones.length} phones`, async () => {
-    for (const phone of phones) {
-      if (found.has(phone)) continue
-      const record = await statusIn(sandboxUrl, phone, id)
-      if (record) found.set(phone, record)
-    }
-    return found.size === phones.length ? true : undefined
-  }, timeoutMs)
+  await waitFor(
+    `status ${id} at ${phones.length} phones`,
+    async () => {
+      for (const phone of phones) {
+        if (found.has(phone)) continue
+        const record = await statusIn(sandboxUrl, phone, id)
+        if (record) found.set(phone, record)
+      }
+      return found.size === phones.length ? true : undefined
+    },
+    timeoutMs,
+  )
   return found
 }
 
@@ -47,9 +55,16 @@ export async function holders(sandboxUrl: string, phones: string[], id: string):
 }
 
 /** Sets the account's status privacy in the sandbox world; `addressing: 'lid'` lists members by LID JID. */
-export async function setStatusPrivacy(sandboxUrl: string, phone: string, setting: string, list: string[] = [],
-  addressing: 'pn' | 'lid' = 'pn') {
-  const r = await sandboxCall(sandboxUrl, 'POST', '/world', { accounts: [{ phone, statusPrivacy: { setting, list, addressing } }] })
+export async function setStatusPrivacy(
+  sandboxUrl: string,
+  phone: string,
+  setting: string,
+  list: string[] = [],
+  addressing: 'pn' | 'lid' = 'pn',
+) {
+  const r = await sandboxCall(sandboxUrl, 'POST', '/world', {
+    accounts: [{ phone, statusPrivacy: { setting, list, addressing } }],
+  })
   if (r.status !== 200) throw new Error(`POST /world → ${r.status} ${JSON.stringify(r.body)}`)
 }
 

@@ -10,7 +10,10 @@ const instructions = dockerfile.getInstructions()
 function readmeProductionCommands(): string[] {
   const block = /```sh\n([\s\S]*?)```/.exec(readmeSection('Run in production'))
   if (!block) throw new Error('README "Run in production" has no sh block')
-  return block[1]!.split('\n').map(l => l.replace(/#.*$/, '').trim()).filter(Boolean)
+  return block[1]!
+    .split('\n')
+    .map(l => l.replace(/#.*$/, '').trim())
+    .filter(Boolean)
 }
 
 /** Each instruction of the final stage (the image that runs). */
@@ -20,9 +23,15 @@ function runtimeStage(): Instruction[] {
 }
 
 /** Every command a RUN executes, `a && b` split into a and b. */
-const runCommands = (stage: Instruction[]) => stage
-  .filter(i => i.getKeyword() === 'RUN')
-  .flatMap(i => i.getArgumentsContent()!.split('&&').map(c => c.replace(/\s+/g, ' ').trim()))
+const runCommands = (stage: Instruction[]) =>
+  stage
+    .filter(i => i.getKeyword() === 'RUN')
+    .flatMap(i =>
+      i
+        .getArgumentsContent()!
+        .split('&&')
+        .map(c => c.replace(/\s+/g, ' ').trim()),
+    )
 
 describe('container', () => {
   it('the Dockerfile installs, builds and starts with exactly the README commands', () => {
@@ -32,7 +41,12 @@ describe('container', () => {
     expect(commands).toContain(install)
     expect(commands).toContain(build)
     const cmd = runtimeStage().find(i => i.getKeyword() === 'CMD') as JSONInstruction
-    expect(cmd.getJSONStrings().map(s => s.getJSONValue()).join(' ')).toBe(start)
+    expect(
+      cmd
+        .getJSONStrings()
+        .map(s => s.getJSONValue())
+        .join(' '),
+    ).toBe(start)
     // `npm start` in the quick start is the same build and start.
     expect(JSON.parse(readRepoFile('package.json')).scripts.start).toBe(`${build} && ${start}`)
     expect(readmeSection('Quick start')).toContain('npm install && npm run demo')
@@ -45,11 +59,18 @@ describe('container', () => {
     const stage = runtimeStage()
     expect(runCommands(stage).some(c => /^apt-get install\b.*\bffmpeg\b/.test(c))).toBe(true)
     // prlimit (util-linux) applies ffmpeg's memory and CPU caps (src/media/ffmpeg.ts)
-    expect(runCommands(stage).some(c => /^apt-get install\b.*--no-install-recommends\b.*\bffmpeg\b.*\butil-linux\b/.test(c))).toBe(true)
+    expect(
+      runCommands(stage).some(c => /^apt-get install\b.*--no-install-recommends\b.*\bffmpeg\b.*\butil-linux\b/.test(c)),
+    ).toBe(true)
 
-    const env = Object.fromEntries(dockerfile.getENVs().flatMap(e => e.getProperties().map(p => [p.getName(), p.getValue()])))
+    const env = Object.fromEntries(
+      dockerfile.getENVs().flatMap(e => e.getProperties().map(p => [p.getName(), p.getValue()])),
+    )
     expect(env.FFMPEG_PATH).toBe('/usr/bin/ffmpeg')
-    const user = stage.filter(i => i.getKeyword() === 'USER').at(-1)?.getArgumentsContent()
+    const user = stage
+      .filter(i => i.getKeyword() === 'USER')
+      .at(-1)
+      ?.getArgumentsContent()
     expect(user).toBeDefined()
     expect(['root', '0']).not.toContain(user)
     const volume = stage.find(i => i.getKeyword() === 'VOLUME') as JSONInstruction
@@ -62,7 +83,10 @@ describe('container', () => {
 
   it('compose runs the image with a persistent named volume at DATA_DIR', () => {
     const compose = parseYaml(readRepoFile('compose.yaml')) as {
-      services: Record<string, { build?: unknown; volumes?: string[]; environment?: Record<string, string>; ports?: string[] }>
+      services: Record<
+        string,
+        { build?: unknown; volumes?: string[]; environment?: Record<string, string>; ports?: string[] }
+      >
       volumes?: Record<string, unknown>
     }
     const [service] = Object.values(compose.services)

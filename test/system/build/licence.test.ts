@@ -10,9 +10,24 @@ import { readmeSection, readRepoFile, repoRoot } from '../../support/readme.js'
 
 /** Licences a GPL-3.0-or-later program may include (FSF's list of GPL-compatible licences), as npm spells them. */
 const GPL3_COMPATIBLE = new Set([
-  'MIT', 'ISC', 'BSD-2-Clause', 'BSD-3-Clause', '0BSD', 'Apache-2.0', 'BlueOak-1.0.0', 'Zlib', 'CC0-1.0',
-  'LGPL-2.1', 'LGPL-2.1-or-later', 'LGPL-3.0', 'LGPL-3.0-or-later', 'GPL-3.0', 'GPL-3.0-only', 'GPL-3.0-or-later',
-  'GPLv3', 'MPL-2.0',
+  'MIT',
+  'ISC',
+  'BSD-2-Clause',
+  'BSD-3-Clause',
+  '0BSD',
+  'Apache-2.0',
+  'BlueOak-1.0.0',
+  'Zlib',
+  'CC0-1.0',
+  'LGPL-2.1',
+  'LGPL-2.1-or-later',
+  'LGPL-3.0',
+  'LGPL-3.0-or-later',
+  'GPL-3.0',
+  'GPL-3.0-only',
+  'GPL-3.0-or-later',
+  'GPLv3',
+  'MPL-2.0',
 ])
 
 /** The licences of an SPDX expression: `(MIT OR CC0-1.0)` may be taken as either, `A AND B` needs both. */
@@ -22,13 +37,20 @@ function acceptable(expression: string): boolean {
   return inner.split(' AND ').every(l => GPL3_COMPATIBLE.has(l.trim()))
 }
 
-interface LockEntry { license?: string; dev?: boolean; link?: boolean; version?: string }
+interface LockEntry {
+  license?: string
+  dev?: boolean
+  link?: boolean
+  version?: string
+}
 
 /** Production packages of the lockfile that npm installed on this machine (the image's platform: Linux x64). */
 function installedProductionPackages(): { name: string; license: string }[] {
   const lock = JSON.parse(readRepoFile('package-lock.json')) as { packages: Record<string, LockEntry> }
   return Object.entries(lock.packages)
-    .filter(([key, entry]) => key !== '' && !entry.dev && !entry.link && existsSync(path.join(repoRoot, key, 'package.json')))
+    .filter(
+      ([key, entry]) => key !== '' && !entry.dev && !entry.link && existsSync(path.join(repoRoot, key, 'package.json')),
+    )
     .map(([key, entry]) => ({ name: key.replace(/^.*node_modules\//, ''), license: entry.license ?? '(none)' }))
 }
 
@@ -53,7 +75,7 @@ describe('licence', () => {
     const incompatible = packages.filter(p => !acceptable(p.license))
     expect(incompatible, 'production dependencies under a licence the GPL 3 cannot take in').toEqual([])
     const section = readmeSection('Licence')
-    const licences = new Set(packages.map(p => p.license === 'GPLv3' ? 'GPL-3.0' : p.license))
+    const licences = new Set(packages.map(p => (p.license === 'GPLv3' ? 'GPL-3.0' : p.license)))
     for (const licence of licences) expect(section, `README "Licence" names ${licence}`).toContain(licence)
   })
 })

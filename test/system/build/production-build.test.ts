@@ -23,26 +23,59 @@ describe('the compiled gateway', () => {
 
   beforeAll(async () => {
     outDir = mkdtempSync(path.join(root, '.tmp-build-'))
-    execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: root })
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
+      { cwd: root },
+    )
     world = await startWorld()
-    await sandboxCall(world.sandbox.url, 'POST', '/world', { accounts: [{ phone: '15550000001', name: 'Alice' }, { phone: '15550000002', name: 'Bob' }] })
+    await sandboxCall(world.sandbox.url, 'POST', '/world', {
+      accounts: [
+        { phone: '15550000001', name: 'Alice' },
+        { phone: '15550000002', name: 'Bob' },
+      ],
+    })
     const port = await freePort()
     let out = ''
     const child = spawn(process.execPath, [path.join(outDir, 'main.js')], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHARDS: '2', SANDBOX_URL: world.sandbox.url, DATA_DIR: world.dataDir },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        SHARDS: '2',
+        SANDBOX_URL: world.sandbox.url,
+        DATA_DIR: world.dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
-    child.stdout.on('data', d => { out = (out + d).slice(-20_000) })
-    child.stderr.on('data', d => { out = (out + d).slice(-20_000) })
+    child.stdout.on('data', d => {
+      out = (out + d).slice(-20_000)
+    })
+    child.stderr.on('data', d => {
+      out = (out + d).slice(-20_000)
+    })
     const url = `http://127.0.0.1:${port}`
-    await waitFor(`the compiled gateway on ${url}`, async () => {
-      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}:\n${out}`)
-      return (await fetch(`${url}/x`).catch(() => undefined))?.status === 404 || undefined
-    }, 60_000)
+    await waitFor(
+      `the compiled gateway on ${url}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}:\n${out}`)
+        return (await fetch(`${url}/x`).catch(() => undefined))?.status === 404 || undefined
+      },
+      60_000,
+    )
     gw = new Gateway({
-      url, child, output: () => out,
-      async stop() { if (child.exitCode === null) { child.kill('SIGTERM'); await new Promise(r => child.once('exit', r)) } return child.exitCode },
+      url,
+      child,
+      output: () => out,
+      async stop() {
+        if (child.exitCode === null) {
+          child.kill('SIGTERM')
+          await new Promise(r => child.once('exit', r))
+        }
+        return child.exitCode
+      },
     })
   }, 180_000)
 
@@ -58,7 +91,10 @@ describe('the compiled gateway', () => {
     expect(files).toContain('platform/baileys/sandbox-trust.js') // the client side of SANDBOX_URL is the gateway's own
     expect(files.filter(f => /^(sandbox|demo)(\/|$)/.test(f))).toEqual([])
 
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string>>
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >
     const production = new Set([...Object.keys(pkg.dependencies!), ...Object.keys(pkg.optionalDependencies ?? {})])
     const imported = new Set<string>()
     for (const file of files.filter(f => f.endsWith('.js'))) {
@@ -90,15 +126,22 @@ describe('the compiled gateway', () => {
     const session = await gw.createSession()
     const connected = await pair(gw, world.sandbox.url, session, '15550000001')
     expect(connected.generatedId).toMatch(/^15550000001:\d+@s\.whatsapp\.net$/)
-    const sent = await reply(gw.api.POST('/message',
-      withSession(session, { body: { phone: '15550000002', type: 'text', text: 'from dist' } })))
+    const sent = await reply(
+      gw.api.POST(
+        '/message',
+        withSession(session, { body: { phone: '15550000002', type: 'text', text: 'from dist' } }),
+      ),
+    )
     expect(sent.status).toBe(200)
     // every answer went through the client's validator against the document
-    expect(gw.responses.map(r => `${r.method} ${r.path} ${r.status}`)).toEqual(expect.arrayContaining([
-      'POST /session 200', 'GET /session 200', 'POST /message 200',
-    ]))
-    await waitFor('the text from the compiled gateway', async () =>
-      (await inbox(world.sandbox.url, '15550000002')).find(m => m.id === sent.body.messageId), 60_000)
+    expect(gw.responses.map(r => `${r.method} ${r.path} ${r.status}`)).toEqual(
+      expect.arrayContaining(['POST /session 200', 'GET /session 200', 'POST /message 200']),
+    )
+    await waitFor(
+      'the text from the compiled gateway',
+      async () => (await inbox(world.sandbox.url, '15550000002')).find(m => m.id === sent.body.messageId),
+      60_000,
+    )
     expect(await gw.proc.stop()).toBe(0)
   }, 120_000)
 })

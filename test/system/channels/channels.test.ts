@@ -9,7 +9,14 @@ import { fetchTrusted } from '../../support/system/fetch-trusted.js'
 import { launchGateway, mediaServer, reply, sandboxCall, sha256hex, withSession } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
 import {
-  ADMINED, ALICE, CUSTOM_LIST_QUERY_ID, DEFAULT_LIST_QUERY_ID, FOLLOWED, NOT_FOLLOWED, OWNED, seededMessages,
+  ADMINED,
+  ALICE,
+  CUSTOM_LIST_QUERY_ID,
+  DEFAULT_LIST_QUERY_ID,
+  FOLLOWED,
+  NOT_FOLLOWED,
+  OWNED,
+  seededMessages,
   startChannelsWorld,
 } from '../../support/system/channels-world.js'
 import { waitFor } from '../../support/wait-for.js'
@@ -19,11 +26,15 @@ const key = (id: string) => id.split('@')[0]
 
 describe('channels through the gateway', () => {
   const paired = pairedGateway(ALICE, {
-    start: startChannelsWorld, env: { CHANNEL_LIST_QUERY_ID: CUSTOM_LIST_QUERY_ID }, timeoutMs: 150_000,
+    start: startChannelsWorld,
+    env: { CHANNEL_LIST_QUERY_ID: CUSTOM_LIST_QUERY_ID },
+    timeoutMs: 150_000,
   })
   let mediaHost: string
 
-  beforeAll(() => { mediaHost = paired.sandbox.trust().mediaHost })
+  beforeAll(() => {
+    mediaHost = paired.sandbox.trust().mediaHost
+  })
 
   it('lists owned, administered and followed channels, not others, with the configured query id', async () => {
     const r = await reply(paired.gw.api.GET('/channel', withSession(paired.session)))
@@ -31,9 +42,21 @@ describe('channels through the gateway', () => {
     expect(Object.keys(r.body)).toEqual(['docs'])
     const docs = [...r.body.docs].sort((a: any, b: any) => a.id.localeCompare(b.id))
     expect(docs).toEqual([
-      { id: OWNED.id, name: OWNED.name, picture: `https://${mediaHost}/pp/n-${key(OWNED.id)}.jpg`, isOwner: true, created: iso(OWNED.created) },
+      {
+        id: OWNED.id,
+        name: OWNED.name,
+        picture: `https://${mediaHost}/pp/n-${key(OWNED.id)}.jpg`,
+        isOwner: true,
+        created: iso(OWNED.created),
+      },
       { id: ADMINED.id, name: ADMINED.name, picture: '', isOwner: true, created: iso(ADMINED.created) },
-      { id: FOLLOWED.id, name: FOLLOWED.name, picture: `https://${mediaHost}/pp/n-${key(FOLLOWED.id)}.jpg`, isOwner: false, created: iso(FOLLOWED.created) },
+      {
+        id: FOLLOWED.id,
+        name: FOLLOWED.name,
+        picture: `https://${mediaHost}/pp/n-${key(FOLLOWED.id)}.jpg`,
+        isOwner: false,
+        created: iso(FOLLOWED.created),
+      },
     ])
     expect(docs.map((d: any) => d.id)).not.toContain(NOT_FOLLOWED.id)
     for (const d of docs) expect(Object.keys(d).sort()).toEqual(['created', 'id', 'isOwner', 'name', 'picture'])
@@ -84,54 +107,112 @@ describe('channels through the gateway', () => {
     const video = docs.find(d => d.serverId === 3)
     expect(video.video).toMatchObject({ duration: 3, mimetype: 'video/mp4' })
     const poll = docs.find(d => d.serverId === 4)
-    expect(poll).toMatchObject({ type: 'poll', text: '', polling: { name: 'question 4?', options: ['yes', 'no', 'maybe 4'] } })
+    expect(poll).toMatchObject({
+      type: 'poll',
+      text: '',
+      polling: { name: 'question 4?', options: ['yes', 'no', 'maybe 4'] },
+    })
     const location = docs.find(d => d.serverId === 8)
-    expect(location).toEqual({ id: location.id, serverId: 8, url: `https://whatsapp.com/channel/${OWNED.invite}/8`, type: 'text', text: 'UNSUPPORTED TYPE', created: location.created })
+    expect(location).toEqual({
+      id: location.id,
+      serverId: 8,
+      url: `https://whatsapp.com/channel/${OWNED.invite}/8`,
+      type: 'text',
+      text: 'UNSUPPORTED TYPE',
+      created: location.created,
+    })
   }, 90_000)
 
   it('answers an unknown channel with 500 channel not found, and validates channelId as the spec words it', async () => {
-    const unknown = await reply(paired.gw.api.GET('/channel/message',
-      withSession(paired.session, { params: { query: { channelId: '120363299999999999@newsletter' } } })))
+    const unknown = await reply(
+      paired.gw.api.GET(
+        '/channel/message',
+        withSession(paired.session, { params: { query: { channelId: '120363299999999999@newsletter' } } }),
+      ),
+    )
     expect(unknown).toEqual({ status: 500, body: { statusCode: 500, message: 'channel not found' } })
     const missing = await paired.gw.call('GET', '/channel/message', paired.session)
-    expect(missing).toEqual({ status: 400, body: { statusCode: 400, message: 'channelId should not be empty\nchannelId must be a string' } })
+    expect(missing).toEqual({
+      status: 400,
+      body: { statusCode: 400, message: 'channelId should not be empty\nchannelId must be a string' },
+    })
   }, 30_000)
 
   it('shows a post the account makes through POST /message at the top of its channel', async () => {
-    const sent = await reply(paired.gw.api.POST('/message',
-      withSession(paired.session, { body: { newsletter: OWNED.id, type: 'text', text: 'fresh from the gateway' } })))
+    const sent = await reply(
+      paired.gw.api.POST(
+        '/message',
+        withSession(paired.session, { body: { newsletter: OWNED.id, type: 'text', text: 'fresh from the gateway' } }),
+      ),
+    )
     expect(sent.status).toBe(200)
-    const record = await waitFor('the post in the sandbox', async () =>
-      (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId), 60_000)
+    const record = await waitFor(
+      'the post in the sandbox',
+      async () => (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId),
+      60_000,
+    )
     expect(record.serverId).toBe(251)
-    const r = await reply(paired.gw.api.GET('/channel/message',
-      withSession(paired.session, { params: { query: { channelId: OWNED.id } } })))
+    const r = await reply(
+      paired.gw.api.GET(
+        '/channel/message',
+        withSession(paired.session, { params: { query: { channelId: OWNED.id } } }),
+      ),
+    )
     expect(r.status).toBe(200)
     expect(r.body.docs).toHaveLength(100)
     expect(r.body.docs[0]).toEqual({
-      id: sent.body.messageId, serverId: 251, url: `https://whatsapp.com/channel/${OWNED.invite}/251`,
-      type: 'text', text: 'fresh from the gateway', created: record.created,
+      id: sent.body.messageId,
+      serverId: 251,
+      url: `https://whatsapp.com/channel/${OWNED.invite}/251`,
+      type: 'text',
+      text: 'fresh from the gateway',
+      created: record.created,
     })
     expect(r.body.docs[1].serverId).toBe(250)
     expect(r.body.before).toBe(152)
   }, 60_000)
 
   it('shows an image the account posts to its channel with a downloadable URL and a thumbnail', async () => {
-    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 10, g: 160, b: 90 } } }).jpeg().toBuffer()
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 10, g: 160, b: 90 } } })
+      .jpeg()
+      .toBuffer()
     const media = await mediaServer({ '/channel.jpg': { body: jpeg, type: 'image/jpeg' } })
     try {
-      const sent = await reply(paired.gw.api.POST('/message', withSession(paired.session, { body: {
-        newsletter: OWNED.id, type: 'image', text: 'green field', image: { url: `${media.base}/channel.jpg`, mimetype: 'image/jpeg' },
-      } })))
+      const sent = await reply(
+        paired.gw.api.POST(
+          '/message',
+          withSession(paired.session, {
+            body: {
+              newsletter: OWNED.id,
+              type: 'image',
+              text: 'green field',
+              image: { url: `${media.base}/channel.jpg`, mimetype: 'image/jpeg' },
+            },
+          }),
+        ),
+      )
       expect(sent.status).toBe(200)
-      const record = await waitFor('the image post in the sandbox', async () =>
-        (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId), 60_000)
+      const record = await waitFor(
+        'the image post in the sandbox',
+        async () => (await channelRecords(OWNED.id)).find(r => r.id === sent.body.messageId),
+        60_000,
+      )
       expect(record.error).toBeUndefined()
-      const top = (await reply(paired.gw.api.GET('/channel/message',
-        withSession(paired.session, { params: { query: { channelId: OWNED.id } } })))).body.docs[0]
+      const top = (
+        await reply(
+          paired.gw.api.GET(
+            '/channel/message',
+            withSession(paired.session, { params: { query: { channelId: OWNED.id } } }),
+          ),
+        )
+      ).body.docs[0]
       expect(Object.keys(top).sort()).toEqual(['created', 'id', 'image', 'serverId', 'text', 'type', 'url'])
       expect(top).toMatchObject({
-        id: sent.body.messageId, serverId: record.serverId, type: 'image', text: 'green field', created: record.created,
+        id: sent.body.messageId,
+        serverId: record.serverId,
+        type: 'image',
+        text: 'green field',
+        created: record.created,
         url: `https://whatsapp.com/channel/${OWNED.invite}/${record.serverId}`,
       })
       expect(Object.keys(top.image).sort()).toEqual(['mimetype', 'thumbnail', 'url'])
@@ -140,23 +221,37 @@ describe('channels through the gateway', () => {
       const downloaded = await fetchTrusted(top.image.url, paired.sandbox.trust().caCert)
       expect(sha256hex(downloaded)).toBe(record.media.sha256)
       expect(top.image.thumbnail.startsWith('data:image/jpeg;base64,')).toBe(true)
-      expect(Buffer.from(top.image.thumbnail.slice('data:image/jpeg;base64,'.length), 'base64').subarray(0, 2).toString('hex')).toBe('ffd8')
+      expect(
+        Buffer.from(top.image.thumbnail.slice('data:image/jpeg;base64,'.length), 'base64')
+          .subarray(0, 2)
+          .toString('hex'),
+      ).toBe('ffd8')
     } finally {
       await media.close()
     }
   }, 60_000)
 
   it('reads an administered channel whose invite is its id', async () => {
-    const r = await reply(paired.gw.api.GET('/channel/message',
-      withSession(paired.session, { params: { query: { channelId: ADMINED.id } } })))
+    const r = await reply(
+      paired.gw.api.GET(
+        '/channel/message',
+        withSession(paired.session, { params: { query: { channelId: ADMINED.id } } }),
+      ),
+    )
     const [record] = await channelRecords(ADMINED.id)
     expect(r).toEqual({
       status: 200,
       body: {
-        docs: [{
-          id: record.id, serverId: 1, url: `https://whatsapp.com/channel/${key(ADMINED.id)}/1`,
-          type: 'text', text: 'board opened', created: record.created,
-        }],
+        docs: [
+          {
+            id: record.id,
+            serverId: 1,
+            url: `https://whatsapp.com/channel/${key(ADMINED.id)}/1`,
+            type: 'text',
+            text: 'board opened',
+            created: record.created,
+          },
+        ],
         before: 0,
       },
     })
@@ -165,18 +260,27 @@ describe('channels through the gateway', () => {
   it('after a restart with a query id the platform does not know, says so instead of an internal error', async () => {
     expect(await paired.gw.proc.stop('SIGTERM')).toBe(0)
     paired.gw = await launchGateway(paired.sandbox.url, paired.dataDir, { CHANNEL_LIST_QUERY_ID: '1111222233334444' })
-    await waitFor('reconnection after restart', async () => (await paired.gw.session(paired.session)).body.isConnected || undefined, 90_000)
+    await waitFor(
+      'reconnection after restart',
+      async () => (await paired.gw.session(paired.session)).body.isConnected || undefined,
+      90_000,
+    )
     const r = await reply(paired.gw.api.GET('/channel', withSession(paired.session)))
     expect(r).toEqual({
       status: 500,
       body: {
         statusCode: 500,
-        message: 'the platform refused the channel list query 1111222233334444 (error 400); the id may be outdated, set CHANNEL_LIST_QUERY_ID',
+        message:
+          'the platform refused the channel list query 1111222233334444 (error 400); the id may be outdated, set CHANNEL_LIST_QUERY_ID',
       },
     })
     // history does not depend on that id
-    const history = await reply(paired.gw.api.GET('/channel/message',
-      withSession(paired.session, { params: { query: { channelId: ADMINED.id } } })))
+    const history = await reply(
+      paired.gw.api.GET(
+        '/channel/message',
+        withSession(paired.session, { params: { query: { channelId: ADMINED.id } } }),
+      ),
+    )
     expect(history.status).toBe(200)
     expect(history.body.docs.map((d: any) => d.text)).toEqual(['board opened'])
   }, 150_000)
@@ -190,17 +294,40 @@ describe('channels through the gateway', () => {
 
 /** What GET /channel/message must show for one sandbox post (the record) seeded from `seed`. */
 function expectedDoc(record: any, seed: ReturnType<typeof seededMessages>[number], invite: string, mediaHost: string) {
-  const base = { id: record.id, serverId: record.serverId, url: `https://whatsapp.com/channel/${invite}/${record.serverId}`, created: record.created }
+  const base = {
+    id: record.id,
+    serverId: record.serverId,
+    url: `https://whatsapp.com/channel/${invite}/${record.serverId}`,
+    created: record.created,
+  }
   const mediaUrl = `https://${mediaHost}${record.media?.directPath}`
   switch (seed.type) {
-    case 'text': return { ...base, type: 'text', text: seed.text }
-    case 'image': return { ...base, type: 'image', text: seed.caption ?? '', image: { url: mediaUrl, thumbnail: `data:image/jpeg;base64,${record.media.thumbnail}`, mimetype: 'image/jpeg' } }
-    case 'video': return {
-      ...base, type: 'video', text: seed.caption ?? '',
-      video: { url: mediaUrl, thumbnail: `data:image/jpeg;base64,${record.media.thumbnail}`, duration: seed.seconds, mimetype: 'video/mp4' },
-    }
-    case 'poll': return { ...base, type: 'poll', text: '', polling: { name: seed.name, options: seed.options } }
-    case 'sticker': return { ...base, type: 'sticker', text: '', sticker: { url: mediaUrl, mimetype: 'image/webp' } }
-    default: return { ...base, type: 'text', text: 'UNSUPPORTED TYPE' }
+    case 'text':
+      return { ...base, type: 'text', text: seed.text }
+    case 'image':
+      return {
+        ...base,
+        type: 'image',
+        text: seed.caption ?? '',
+        image: { url: mediaUrl, thumbnail: `data:image/jpeg;base64,${record.media.thumbnail}`, mimetype: 'image/jpeg' },
+      }
+    case 'video':
+      return {
+        ...base,
+        type: 'video',
+        text: seed.caption ?? '',
+        video: {
+          url: mediaUrl,
+          thumbnail: `data:image/jpeg;base64,${record.media.thumbnail}`,
+          duration: seed.seconds,
+          mimetype: 'video/mp4',
+        },
+      }
+    case 'poll':
+      return { ...base, type: 'poll', text: '', polling: { name: seed.name, options: seed.options } }
+    case 'sticker':
+      return { ...base, type: 'sticker', text: '', sticker: { url: mediaUrl, mimetype: 'image/webp' } }
+    default:
+      return { ...base, type: 'text', text: 'UNSUPPORTED TYPE' }
   }
 }

@@ -11,7 +11,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchGateway, pair, reply, sandboxCall, startWorld, withSession, type Session,
+  type Gateway,
+  inbox,
+  launchGateway,
+  pair,
+  reply,
+  sandboxCall,
+  startWorld,
+  withSession,
+  type Session,
 } from '../../support/system/harness.js'
 import { waitFor } from '../../support/wait-for.js'
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js'
@@ -29,8 +37,13 @@ describe('cluster mode: one gateway on Redis', () => {
   let gw: Gateway
   let session: Session
   const env = () => ({
-    REDIS_URL: redis.url, NODE_ID: 'node-1', DATA_KEY: KEY,
-    CLUSTER_LEASE_TTL_MS: '10000', CLUSTER_RENEW_MS: '2000', RECONNECT_MIN_MS: '200', RECONNECT_MAX_MS: '1000',
+    REDIS_URL: redis.url,
+    NODE_ID: 'node-1',
+    DATA_KEY: KEY,
+    CLUSTER_LEASE_TTL_MS: '10000',
+    CLUSTER_RENEW_MS: '2000',
+    RECONNECT_MIN_MS: '200',
+    RECONNECT_MAX_MS: '1000',
   })
   const KEY = randomBytes(32).toString('base64')
 
@@ -39,7 +52,10 @@ describe('cluster mode: one gateway on Redis', () => {
     raw = await connectRedis(redis.url)
     world = await startWorld()
     await sandboxCall(world.sandbox.url, 'POST', '/world', {
-      accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }],
+      accounts: [
+        { phone: ALICE, name: 'Alice' },
+        { phone: BOB, name: 'Bob' },
+      ],
     })
     gw = await launchGateway(world.sandbox.url, world.dataDir, env())
   }, 120_000)
@@ -52,19 +68,27 @@ describe('cluster mode: one gateway on Redis', () => {
   })
 
   const send = async (words: string) => {
-    const sent = await reply(gw.api.POST('/message', withSession(session, { body: { phone: BOB, type: 'text', text: words } })))
+    const sent = await reply(
+      gw.api.POST('/message', withSession(session, { body: { phone: BOB, type: 'text', text: words } })),
+    )
     expect(sent.status).toBe(200)
     const got = await waitFor(`"${words}" in Bob's inbox`, async () =>
-      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId))
+      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId),
+    )
     expect(got).toMatchObject({ type: 'text', text: words, from: ALICE })
   }
-  const connected = () => waitFor('the session connected', async () => {
-    const r = await gw.session(session)
-    return r.status === 200 && r.body.isConnected ? r.body : undefined
-  }, 90_000)
+  const connected = () =>
+    waitFor(
+      'the session connected',
+      async () => {
+        const r = await gw.session(session)
+        return r.status === 200 && r.body.isConnected ? r.body : undefined
+      },
+      90_000,
+    )
   const lease = async () => text(await raw.command(['GET', sessionKeys(session.id).lease]))
 
-  it('pairs and sends with everything in Redis, under the session\'s lease', async () => {
+  it("pairs and sends with everything in Redis, under the session's lease", async () => {
     session = await gw.createSession()
     await pair(gw, world.sandbox.url, session, ALICE)
     await send('hello from redis')
@@ -98,8 +122,14 @@ describe('cluster mode: one gateway on Redis', () => {
     // Another node takes the lease over (as after this one was paused past its TTL).
     await raw.command(['DEL', sessionKeys(session.id).lease])
     const epoch = await acquireLease(raw, session.id, 'node-2', 60_000)
-    await waitFor('the link closed', async () => ((await gw.session(session)).body.isConnected ? undefined : true), 30_000)
-    const down = await reply(gw.api.POST('/message', withSession(session, { body: { phone: BOB, type: 'text', text: 'not now' } })))
+    await waitFor(
+      'the link closed',
+      async () => ((await gw.session(session)).body.isConnected ? undefined : true),
+      30_000,
+    )
+    const down = await reply(
+      gw.api.POST('/message', withSession(session, { body: { phone: BOB, type: 'text', text: 'not now' } })),
+    )
     expect(down).toEqual({ status: 500, body: { statusCode: 500, message: 'session not connected' } })
     expect(await lease()).toBe(`node-2|${epoch}`) // node-1 did not take it back while it lived
     await releaseLease(raw, session.id, { node: 'node-2', epoch })

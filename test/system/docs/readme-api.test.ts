@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mediaServer } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
 
-interface Example { title: string; method: string; route: string; headers: Record<string, string>; body?: string; status: number; response: unknown }
+interface Example {
+  title: string
+  method: string
+  route: string
+  headers: Record<string, string>
+  body?: string
+  status: number
+  response: unknown
+}
 
 function readExamples(): Example[] {
   const readme = readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8')
@@ -19,13 +27,26 @@ function readExamples(): Example[] {
   const out: Example[] = []
   let title = ''
   for (const b of blocks) {
-    if (b[1]) { title = b[1]; continue }
+    if (b[1]) {
+      title = b[1]
+      continue
+    }
     const [head, ...rest] = b[2]!.split('\n\n')
     const [requestLine, ...headerLines] = head!.trim().split('\n')
     const [method, route] = requestLine!.split(' ')
-    const headers = Object.fromEntries(headerLines.map(l => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]))
+    const headers = Object.fromEntries(
+      headerLines.map(l => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]),
+    )
     const body = rest.join('\n\n').trim() || undefined
-    out.push({ title, method: method!, route: route!, headers, body, status: Number(b[3]), response: JSON.parse(b[4]!) })
+    out.push({
+      title,
+      method: method!,
+      route: route!,
+      headers,
+      body,
+      status: Number(b[3]),
+      response: JSON.parse(b[4]!),
+    })
   }
   return out
 }
@@ -34,7 +55,12 @@ function readExamples(): Example[] {
 function shape(v: unknown): unknown {
   if (Array.isArray(v)) return [...new Set(v.map(e => JSON.stringify(shape(e))))].sort()
   if (v === null) return 'null'
-  if (typeof v === 'object') return Object.fromEntries(Object.keys(v as object).sort().map(k => [k, shape((v as Record<string, unknown>)[k])]))
+  if (typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v as object)
+        .sort()
+        .map(k => [k, shape((v as Record<string, unknown>)[k])]),
+    )
   return typeof v
 }
 
@@ -49,18 +75,38 @@ describe('README API examples', () => {
   let media: Awaited<ReturnType<typeof mediaServer>>
 
   beforeAll(async () => {
-    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } }).jpeg().toBuffer()
+    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } })
+      .jpeg()
+      .toBuffer()
     media = await mediaServer({ '/photo.jpg': { body: jpeg, type: 'image/jpeg' } })
     // the account name arrives with the app-state sync, shortly after the connection opens
-    for (let i = 0; i < 100 && !(await alice.gw.session(alice.session)).body.name; i++) await new Promise(r => setTimeout(r, 100))
+    for (let i = 0; i < 100 && !(await alice.gw.session(alice.session)).body.name; i++)
+      await new Promise(r => setTimeout(r, 100))
   })
-  afterAll(async () => { await media?.close() })
+  afterAll(async () => {
+    await media?.close()
+  })
 
   it('documents every endpoint', () => {
-    const documented = new Set(examples.map(e => `${e.method} ${e.route.split('?')[0]!.replace(/\/group\/\d+@g\.us$/, '/group/{groupId}')}`))
-    for (const endpoint of ['POST /session', 'GET /session', 'POST /message', 'POST /status', 'POST /typing', 'GET /group',
-      'GET /group/{groupId}', 'GET /group/member', 'GET /channel', 'GET /channel/message', 'POST /session/reset', 'POST /session/view-link', 'GET /session/qr',
-      'DELETE /session']) {
+    const documented = new Set(
+      examples.map(e => `${e.method} ${e.route.split('?')[0]!.replace(/\/group\/\d+@g\.us$/, '/group/{groupId}')}`),
+    )
+    for (const endpoint of [
+      'POST /session',
+      'GET /session',
+      'POST /message',
+      'POST /status',
+      'POST /typing',
+      'GET /group',
+      'GET /group/{groupId}',
+      'GET /group/member',
+      'GET /channel',
+      'GET /channel/message',
+      'POST /session/reset',
+      'POST /session/view-link',
+      'GET /session/qr',
+      'DELETE /session',
+    ]) {
       expect(documented, endpoint).toContain(endpoint)
     }
   })
@@ -68,14 +114,24 @@ describe('README API examples', () => {
   it('answers each example as the README shows, in order', async () => {
     // The README's example credentials stand for the paired session's, its example view token for the last one
     // POST /session/view-link handed out; any other header value is sent as written.
-    const real = new Map([[README_ID, alice.session.id], [README_SECRET, alice.session.sessionId]])
+    const real = new Map([
+      [README_ID, alice.session.id],
+      [README_SECRET, alice.session.sessionId],
+    ])
     for (const ex of examples) {
       const headers = Object.fromEntries(Object.entries(ex.headers).map(([k, v]) => [k, real.get(v) ?? v]))
-      const res = await alice.gw.raw(ex.method, ex.route, headers, ex.body?.replaceAll('https://example.com', media.base))
+      const res = await alice.gw.raw(
+        ex.method,
+        ex.route,
+        headers,
+        ex.body?.replaceAll('https://example.com', media.base),
+      )
       const body = res.body
       if (ex.route === '/session/view-link' && res.status === 200) {
-        real.set(new URLSearchParams(new URL((ex.response as { url: string }).url).hash.slice(1)).get('view')!,
-          new URLSearchParams(new URL(body.url).hash.slice(1)).get('view')!)
+        real.set(
+          new URLSearchParams(new URL((ex.response as { url: string }).url).hash.slice(1)).get('view')!,
+          new URLSearchParams(new URL(body.url).hash.slice(1)).get('view')!,
+        )
       }
       const where = `${ex.title}: ${ex.method} ${ex.route} ${ex.body ?? ''}`
       expect(res.status, where).toBe(ex.status)

@@ -15,13 +15,17 @@ describe('client identity behind a reverse proxy', () => {
   const gateways: Gateway[] = []
   const launch = async (env: Record<string, string>) => {
     const gw = await launchGateway(world.sandbox.url, path.join(world.dataDir, String(gateways.length)), {
-      SESSION_CREATE_PER_MINUTE: '2', UNPAIRED_PER_CLIENT: '0', ...env,
+      SESSION_CREATE_PER_MINUTE: '2',
+      UNPAIRED_PER_CLIENT: '0',
+      ...env,
     })
     gateways.push(gw)
     return gw
   }
 
-  beforeAll(async () => { world = await startWorld() }, 60_000)
+  beforeAll(async () => {
+    world = await startWorld()
+  }, 60_000)
   afterAll(async () => {
     await Promise.all(gateways.map(gw => gw.proc.stop()))
     await world?.cleanup()
@@ -29,18 +33,27 @@ describe('client identity behind a reverse proxy', () => {
 
   it('with TRUST_PROXY, each forwarded client has its own budget; an IPv6 client is its /64', async () => {
     const gw = await launch({ TRUST_PROXY: 'loopback' })
-    expect([await statusFor(gw, '203.0.113.1'), await statusFor(gw, '203.0.113.1'), await statusFor(gw, '203.0.113.1')])
-      .toEqual([200, 200, 429])
+    expect([
+      await statusFor(gw, '203.0.113.1'),
+      await statusFor(gw, '203.0.113.1'),
+      await statusFor(gw, '203.0.113.1'),
+    ]).toEqual([200, 200, 429])
     expect(await statusFor(gw, '203.0.113.2')).toBe(200)
     // Two hosts of one /64 are one client; the next /64 is another.
-    expect([await statusFor(gw, '2001:db8:1:2::a'), await statusFor(gw, '2001:db8:1:2:ffff::b'), await statusFor(gw, '2001:db8:1:2::c')])
-      .toEqual([200, 200, 429])
+    expect([
+      await statusFor(gw, '2001:db8:1:2::a'),
+      await statusFor(gw, '2001:db8:1:2:ffff::b'),
+      await statusFor(gw, '2001:db8:1:2::c'),
+    ]).toEqual([200, 200, 429])
     expect(await statusFor(gw, '2001:db8:1:3::a')).toBe(200)
   }, 60_000)
 
-  it('without TRUST_PROXY, the forwarded header is ignored: all clients share the proxy\'s budget', async () => {
+  it("without TRUST_PROXY, the forwarded header is ignored: all clients share the proxy's budget", async () => {
     const gw = await launch({})
-    expect([await statusFor(gw, '203.0.113.1'), await statusFor(gw, '203.0.113.2'), await statusFor(gw, '203.0.113.3')])
-      .toEqual([200, 200, 429])
+    expect([
+      await statusFor(gw, '203.0.113.1'),
+      await statusFor(gw, '203.0.113.2'),
+      await statusFor(gw, '203.0.113.3'),
+    ]).toEqual([200, 200, 429])
   }, 60_000)
 })

@@ -6,7 +6,15 @@
 import { describe, expect, it } from 'vitest'
 import { launchGateway } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
-import { ALICE, BOB, faultWorld, sessionWhere, setFaults, clearFaults, storedState } from '../../support/system/faults.js'
+import {
+  ALICE,
+  BOB,
+  faultWorld,
+  sessionWhere,
+  setFaults,
+  clearFaults,
+  storedState,
+} from '../../support/system/faults.js'
 
 describe('the phone logs the device out', () => {
   const paired = pairedGateway(ALICE, { start: faultWorld, timeoutMs: 180_000 })
@@ -14,10 +22,20 @@ describe('the phone logs the device out', () => {
   it('returns to awaiting a QR with its credentials wiped, and stays so across a restart', async () => {
     const started = Date.now()
     await setFaults(paired.sandbox.url, { logoutDeviceOf: ALICE })
-    const awaiting = await sessionWhere(paired.gw, paired.session, 'a new QR after the logout', b => !b.isConnected && b.qrcode !== '', 60_000)
+    const awaiting = await sessionWhere(
+      paired.gw,
+      paired.session,
+      'a new QR after the logout',
+      b => !b.isConnected && b.qrcode !== '',
+      60_000,
+    )
     await clearFaults(paired.sandbox.url)
     expect(awaiting).toMatchObject({ generatedId: '', name: '', isConnected: false })
-    const refused = await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text: 'logged out' })
+    const refused = await paired.gw.call('POST', '/message', paired.session, {
+      phone: BOB,
+      type: 'text',
+      text: 'logged out',
+    })
     expect(refused).toEqual({ status: 500, body: { statusCode: 500, message: 'session not connected' } })
 
     expect(await paired.gw.proc.stop()).toBe(0)

@@ -7,7 +7,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { headersOf, launchGateway, pair, type Gateway, type Session } from '../../support/system/harness.js'
-import { ALICE, BOB, CAROL, auditDelivery, clearFaults, faultWorld, setFaults, type SendOutcome } from '../../support/system/faults.js'
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  auditDelivery,
+  clearFaults,
+  faultWorld,
+  setFaults,
+  type SendOutcome,
+} from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const FLOOD = 1_000
@@ -24,29 +33,39 @@ describe('a slow-request flood from one tenant', () => {
     // One shard, so both sessions share it; the read and send rates are off, so only admission stands between the
     // flood and the shard.
     gw = await launchGateway(world.sandbox.url, world.dataDir, {
-      SHARDS: '1', READ_RATE_PER_SECOND: '0', SEND_RATE_PER_SECOND: '0',
+      SHARDS: '1',
+      READ_RATE_PER_SECOND: '0',
+      SEND_RATE_PER_SECOND: '0',
     })
     hostile = await gw.createSession()
     await pair(gw, world.sandbox.url, hostile, ALICE)
     neighbour = await gw.createSession()
     await pair(gw, world.sandbox.url, neighbour, CAROL)
   }, 180_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  afterAll(async () => {
+    await gw?.proc.stop()
+    await world?.cleanup()
+  })
 
   it('caps the flood at the session, and the neighbour on the same shard gets no 503 or 429', async () => {
     // Each stanza to the hostile account waits 10 s: no admitted read of the flood can end while the flood arrives.
     await setFaults(world.sandbox.url, { delayMs: 10_000, delayAccount: ALICE })
     const tally = { served: 0, refused: 0 }
-    const flood = Array.from({ length: FLOOD }, () => fetch(`${gw.url}/group`, { headers: headersOf(hostile) })
-      .then(async res => {
+    const flood = Array.from({ length: FLOOD }, () =>
+      fetch(`${gw.url}/group`, { headers: headersOf(hostile) }).then(async res => {
         const answer = { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() }
         if (res.status === 200) tally.served++
         if (res.status === 429) tally.refused++
         return answer
-      }))
+      }),
+    )
     const outcomes: SendOutcome[] = []
     try {
-      await waitFor('every request past the cap refused', async () => tally.refused >= FLOOD - PER_SESSION || undefined, 60_000)
+      await waitFor(
+        'every request past the cap refused',
+        async () => tally.refused >= FLOOD - PER_SESSION || undefined,
+        60_000,
+      )
       expect(tally).toEqual({ served: 0, refused: FLOOD - PER_SESSION })
       const stamp = Date.now()
       for (let i = 0; i < 10; i++) {

@@ -7,7 +7,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchGateway, pair, inbox, type Gateway, type Session } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
-import { ALICE, BOB, CAROL, DAVE, auditDelivery, connected, faultWorld, type SendOutcome } from '../../support/system/faults.js'
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  DAVE,
+  auditDelivery,
+  connected,
+  faultWorld,
+  type SendOutcome,
+} from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
 
 describe('kill -9 during a burst of sends, then a start', () => {
@@ -26,11 +35,16 @@ describe('kill -9 during a burst of sends, then a start', () => {
     }
     waiting = await gw.createSession()
   }, 300_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  afterAll(async () => {
+    await gw?.proc.stop()
+    await world?.cleanup()
+  })
 
   it('comes back with every session connected and storage intact; nothing sent twice', async () => {
     let answered!: () => void
-    const firstAnswer = new Promise<void>(resolve => { answered = resolve })
+    const firstAnswer = new Promise<void>(resolve => {
+      answered = resolve
+    })
     const send = async (s: Session, text: string): Promise<SendOutcome> => {
       try {
         const outcome = { text, ...(await gw.call('POST', '/message', s, { phone: BOB, type: 'text', text })) }
@@ -42,7 +56,8 @@ describe('kill -9 during a burst of sends, then a start', () => {
     }
     const stamp = Date.now()
     const burst = paired.flatMap(({ session }, k) =>
-      Array.from({ length: 20 }, (_, i) => send(session, `burst ${stamp} s${k} #${i}`)))
+      Array.from({ length: 20 }, (_, i) => send(session, `burst ${stamp} s${k} #${i}`)),
+    )
     // Kill as soon as the platform acknowledged the first message of the burst: the rest are on their way. (Waiting
     // to see it in the recipient's inbox let a whole burst finish before the kill now and then.)
     await Promise.race([firstAnswer, Promise.all(burst)])
@@ -80,26 +95,49 @@ describe('kill -9 during a burst of group sends, then a start', () => {
   const GROUP = '120363000000000077@g.us'
   const paired = pairedGateway(ALICE, {
     start: faultWorld,
-    world: { groups: [{ id: GROUP, name: 'Crash test', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL }] }] },
+    world: {
+      groups: [
+        {
+          id: GROUP,
+          name: 'Crash test',
+          participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL }],
+        },
+      ],
+    },
     timeoutMs: 300_000,
   })
 
   it('the first group message after the restart decrypts for every member', async () => {
     const stamp = Date.now()
-    const burst = Array.from({ length: 12 }, (_, i) => paired.gw.call('POST', '/message', paired.session, { group: GROUP, type: 'text', text: `group burst ${stamp} #${i}` })
-      .catch(() => undefined))
-    await waitFor('the group burst under way', async () =>
-      (await inbox(paired.sandbox.url, BOB)).some(m => String(m.text).startsWith(`group burst ${stamp}`)) || undefined, 60_000)
+    const burst = Array.from({ length: 12 }, (_, i) =>
+      paired.gw
+        .call('POST', '/message', paired.session, { group: GROUP, type: 'text', text: `group burst ${stamp} #${i}` })
+        .catch(() => undefined),
+    )
+    await waitFor(
+      'the group burst under way',
+      async () =>
+        (await inbox(paired.sandbox.url, BOB)).some(m => String(m.text).startsWith(`group burst ${stamp}`)) ||
+        undefined,
+      60_000,
+    )
     expect(await paired.gw.proc.stop('SIGKILL')).toBe(null)
     await Promise.all(burst)
 
     paired.gw = await launchGateway(paired.sandbox.url, paired.dataDir)
     await connected(paired.gw, paired.session, 120_000)
-    const after = await paired.gw.call('POST', '/message', paired.session, { group: GROUP, type: 'text', text: `group after restart ${stamp}` })
+    const after = await paired.gw.call('POST', '/message', paired.session, {
+      group: GROUP,
+      type: 'text',
+      text: `group after restart ${stamp}`,
+    })
     expect(after.status).toBe(200)
     for (const member of [BOB, CAROL]) {
-      const got = await waitFor(`the message at ${member}`, async () =>
-        (await inbox(paired.sandbox.url, member)).find(m => m.id === after.body.messageId), 60_000)
+      const got = await waitFor(
+        `the message at ${member}`,
+        async () => (await inbox(paired.sandbox.url, member)).find(m => m.id === after.body.messageId),
+        60_000,
+      )
       expect(got.error).toBeUndefined()
       expect(got).toMatchObject({ text: `group after restart ${stamp}`, chat: GROUP })
     }

@@ -7,7 +7,15 @@
 import { describe, expect, it } from 'vitest'
 import { headersOf } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
-import { ALICE, BOB, auditDelivery, clearFaults, faultWorld, setFaults, type SendOutcome } from '../../support/system/faults.js'
+import {
+  ALICE,
+  BOB,
+  auditDelivery,
+  clearFaults,
+  faultWorld,
+  setFaults,
+  type SendOutcome,
+} from '../../support/system/faults.js'
 
 describe('a full session queue', () => {
   const paired = pairedGateway(ALICE, {
@@ -19,7 +27,8 @@ describe('a full session queue', () => {
   it('refuses the send past the bound with 429 and Retry-After; the queued ones complete', async () => {
     await setFaults(paired.sandbox.url, { delayMs: 2_000 })
     const send = async (text: string): Promise<SendOutcome> => ({
-      text, ...(await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text })),
+      text,
+      ...(await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text })),
     })
     const stamp = Date.now()
     const queued = [0, 1, 2].map(i => send(`queued ${stamp} #${i}`))
@@ -28,7 +37,8 @@ describe('a full session queue', () => {
       let refused: Response | undefined
       for (let i = 0; i < 100 && refused === undefined; i++) {
         const res = await fetch(`${paired.gw.url}/message`, {
-          method: 'POST', headers: { ...headersOf(paired.session), 'content-type': 'application/json' },
+          method: 'POST',
+          headers: { ...headersOf(paired.session), 'content-type': 'application/json' },
           body: JSON.stringify({ phone: BOB, type: 'location', location: { latitude: 1, longitude: 1 } }),
           signal: AbortSignal.timeout(1_000),
         }).catch(() => undefined) // a probe that got in line instead is abandoned
@@ -36,8 +46,10 @@ describe('a full session queue', () => {
         else await new Promise(r => setTimeout(r, 100))
       }
       expect(refused?.headers.get('retry-after')).toBe('1')
-      expect(await refused?.json())
-        .toEqual({ statusCode: 429, message: 'too many requests in flight for this session, retry in 1 s' })
+      expect(await refused?.json()).toEqual({
+        statusCode: 429,
+        message: 'too many requests in flight for this session, retry in 1 s',
+      })
       expect((await paired.gw.session(paired.session)).status).toBe(200) // answered from the cache, not the busy thread
     } finally {
       await clearFaults(paired.sandbox.url)

@@ -42,10 +42,14 @@ describe('a retry receipt that reaches the gateway after a restart', () => {
   const paired = pairedGateway(ALICE, { start: faultWorld, env, timeoutMs: 300_000 })
 
   beforeAll(async () => {
-    photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toBuffer()
+    photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+      .jpeg()
+      .toBuffer()
     media = await mediaServer({ '/photo.jpg': { body: photo, type: 'image/jpeg' } })
   })
-  afterAll(async () => { await media?.close() })
+  afterAll(async () => {
+    await media?.close()
+  })
 
   it('is answered from the kept message: each arrives once, with the right content', async () => {
     const url = paired.sandbox.url
@@ -53,33 +57,57 @@ describe('a retry receipt that reaches the gateway after a restart', () => {
     const text = `asked for again ${Date.now()}`
     const first = await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text })
     const image = await paired.gw.call('POST', '/message', paired.session, {
-      phone: BOB, type: 'image', text: 'blue', image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
+      phone: BOB,
+      type: 'image',
+      text: 'blue',
+      image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
     })
     expect([first.status, image.status]).toEqual([200, 200])
     const ids = [first.body.messageId as string, image.body.messageId as string]
-    await waitFor('both failed decryptions', async () => {
-      const asked = await retryReceipts(url)
-      return ids.every(id => asked[id] === 1) || undefined
-    }, 30_000)
+    await waitFor(
+      'both failed decryptions',
+      async () => {
+        const asked = await retryReceipts(url)
+        return ids.every(id => asked[id] === 1) || undefined
+      },
+      30_000,
+    )
     expect((await inbox(url, BOB)).filter(m => ids.includes(m.id))).toEqual([]) // the phone holds neither yet
 
     expect(await paired.gw.proc.stop('SIGKILL')).toBe(null)
     paired.gw = await launchGateway(url, paired.dataDir, env)
     await connected(paired.gw, paired.session, 120_000)
 
-    const got = await waitFor('both messages sent again', async () => {
-      const all = await inbox(url, BOB)
-      const found = ids.map(id => all.find(m => m.id === id))
-      return found.every(Boolean) ? found : undefined
-    }, 60_000)
+    const got = await waitFor(
+      'both messages sent again',
+      async () => {
+        const all = await inbox(url, BOB)
+        const found = ids.map(id => all.find(m => m.id === id))
+        return found.every(Boolean) ? found : undefined
+      },
+      60_000,
+    )
     expect(got[0]).toMatchObject({ type: 'text', text, from: ALICE })
-    expect(got[1]).toMatchObject({ type: 'image', caption: 'blue', from: ALICE, media: { mimetype: 'image/jpeg', sha256: sha256hex(photo) } })
+    expect(got[1]).toMatchObject({
+      type: 'image',
+      caption: 'blue',
+      from: ALICE,
+      media: { mimetype: 'image/jpeg', sha256: sha256hex(photo) },
+    })
     expect(got[1].error).toBeUndefined()
 
     // one more message afterwards; by the time it is in, any second copy of the first two would be too
-    const after = await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text: `after ${text}` })
+    const after = await paired.gw.call('POST', '/message', paired.session, {
+      phone: BOB,
+      type: 'text',
+      text: `after ${text}`,
+    })
     expect(after.status).toBe(200)
-    await waitFor('the next message', async () => (await inbox(url, BOB)).find(m => m.id === after.body.messageId), 60_000)
+    await waitFor(
+      'the next message',
+      async () => (await inbox(url, BOB)).find(m => m.id === after.body.messageId),
+      60_000,
+    )
     const all = await inbox(url, BOB)
     for (const id of ids) expect(all.filter(m => m.id === id)).toHaveLength(1)
     expect(Object.values(await retryReceipts(url))).toEqual([1, 1]) // asked once each, answered the first time
@@ -89,7 +117,11 @@ describe('a retry receipt that reaches the gateway after a restart', () => {
   it('keeps at most RETRY_STORE_MAX_MESSAGES per session, and DELETE /session empties it', async () => {
     const sent: string[] = []
     for (let i = 0; i < 5; i++) {
-      const r = await paired.gw.call('POST', '/message', paired.session, { phone: BOB, type: 'text', text: `bounded #${i}` })
+      const r = await paired.gw.call('POST', '/message', paired.session, {
+        phone: BOB,
+        type: 'text',
+        text: `bounded #${i}`,
+      })
       expect(r.status).toBe(200)
       sent.push(r.body.messageId)
     }

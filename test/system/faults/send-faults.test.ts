@@ -9,13 +9,23 @@ import { ERROR_MESSAGE } from '../../../src/protocol/messages.js'
 import { inbox } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
 import {
-  ALICE, BOB, auditDelivery, clearFaults, connected, faultWorld, sessionWhere, setFaults, type SendOutcome,
+  ALICE,
+  BOB,
+  auditDelivery,
+  clearFaults,
+  connected,
+  faultWorld,
+  sessionWhere,
+  setFaults,
+  type SendOutcome,
 } from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
 
 describe('sends under platform faults', () => {
   const paired = pairedGateway(ALICE, {
-    start: faultWorld, env: { RECONNECT_MIN_MS: '500', RECONNECT_MAX_MS: '2000', ACK_TIMEOUT_MS: '20000' }, timeoutMs: 180_000,
+    start: faultWorld,
+    env: { RECONNECT_MIN_MS: '500', RECONNECT_MAX_MS: '2000', ACK_TIMEOUT_MS: '20000' },
+    timeoutMs: 180_000,
   })
 
   const send = async (text: string): Promise<SendOutcome> => {
@@ -29,15 +39,20 @@ describe('sends under platform faults', () => {
     const texts = Array.from({ length: 5 }, (_, i) => `mid-send ${i} ${Date.now()}`)
     const pending = texts.map(send)
     try {
-      await waitFor('the first stanza at the recipient', async () =>
-        (await inbox(paired.sandbox.url, BOB)).some(m => texts.includes(m.text)) || undefined, 60_000)
+      await waitFor(
+        'the first stanza at the recipient',
+        async () => (await inbox(paired.sandbox.url, BOB)).some(m => texts.includes(m.text)) || undefined,
+        60_000,
+      )
       await setFaults(paired.sandbox.url, { dropSessionOf: ALICE })
     } finally {
       await clearFaults(paired.sandbox.url)
     }
     const outcomes = await Promise.all(pending)
     const got = await auditDelivery(paired.sandbox.url, BOB, outcomes, [
-      ERROR_MESSAGE.PLATFORM_CONNECTION_LOST, ERROR_MESSAGE.SESSION_NOT_CONNECTED, ERROR_MESSAGE.PLATFORM_TIMEOUT,
+      ERROR_MESSAGE.PLATFORM_CONNECTION_LOST,
+      ERROR_MESSAGE.SESSION_NOT_CONNECTED,
+      ERROR_MESSAGE.PLATFORM_TIMEOUT,
     ])
     // `session not connected` promises the message never left: it must not have arrived.
     for (const o of outcomes.filter(o => o.body.message === ERROR_MESSAGE.SESSION_NOT_CONNECTED)) {
@@ -49,9 +64,12 @@ describe('sends under platform faults', () => {
     await connected(paired.gw, paired.session)
     const after = await send(`after the drop ${Date.now()}`)
     expect(after.status).toBe(200)
-    await auditDelivery(paired.sandbox.url, BOB, [...outcomes, after], [
-      ERROR_MESSAGE.PLATFORM_CONNECTION_LOST, ERROR_MESSAGE.SESSION_NOT_CONNECTED, ERROR_MESSAGE.PLATFORM_TIMEOUT,
-    ])
+    await auditDelivery(
+      paired.sandbox.url,
+      BOB,
+      [...outcomes, after],
+      [ERROR_MESSAGE.PLATFORM_CONNECTION_LOST, ERROR_MESSAGE.SESSION_NOT_CONNECTED, ERROR_MESSAGE.PLATFORM_TIMEOUT],
+    )
   }, 180_000)
 
   for (const code of [463, 479]) {
@@ -71,7 +89,9 @@ describe('sends under platform faults', () => {
       expect(next.status).toBe(200)
       const got = await auditDelivery(paired.sandbox.url, BOB, [next], [])
       expect(got.filter(m => m.text === refused.text)).toEqual([])
-      expect((await sessionWhere(paired.gw, paired.session, 'still connected', b => b.isConnected)).isConnected).toBe(true)
+      expect((await sessionWhere(paired.gw, paired.session, 'still connected', b => b.isConnected)).isConnected).toBe(
+        true,
+      )
     }, 90_000)
   }
 })

@@ -12,7 +12,7 @@ import { waitFor } from '../../support/wait-for.js'
 
 const PDF = { body: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'), type: 'application/pdf' }
 
-describe('a silent nameserver for one tenant\'s media', () => {
+describe("a silent nameserver for one tenant's media", () => {
   let world: Awaited<ReturnType<typeof faultWorld>>
   let dns: DnsServer
   let media: Awaited<ReturnType<typeof mediaServer>>
@@ -25,24 +25,38 @@ describe('a silent nameserver for one tenant\'s media', () => {
     dns = await startDnsServer({ 'slow.test': 'silent', 'fast.test': { a: ['127.0.0.1'] } })
     media = await mediaServer({ '/doc.pdf': PDF })
     gw = await launchGateway(world.sandbox.url, world.dataDir, {
-      SHARDS: '1', SEND_RATE_PER_SECOND: '0', MEDIA_DNS_SERVERS: dns.address, MEDIA_DNS_TIMEOUT_MS: '3000',
+      SHARDS: '1',
+      SEND_RATE_PER_SECOND: '0',
+      MEDIA_DNS_SERVERS: dns.address,
+      MEDIA_DNS_TIMEOUT_MS: '3000',
     })
     slow = await gw.createSession()
     await pair(gw, world.sandbox.url, slow, ALICE)
     neighbour = await gw.createSession()
     await pair(gw, world.sandbox.url, neighbour, CAROL)
   }, 180_000)
-  afterAll(async () => { await gw?.proc.stop(); await media?.close(); await dns?.close(); await world?.cleanup() })
+  afterAll(async () => {
+    await gw?.proc.stop()
+    await media?.close()
+    await dns?.close()
+    await world?.cleanup()
+  })
 
-  it('times out that tenant\'s sends clearly while its neighbour\'s media and GET /session go through', async () => {
+  it("times out that tenant's sends clearly while its neighbour's media and GET /session go through", async () => {
     const port = new URL(media.base).port
     const doc = (host: string, name: string) => ({
-      phone: BOB, type: 'document', document: { url: `http://${host}:${port}/doc.pdf`, mimetype: 'application/pdf', name, size: PDF.body.length },
+      phone: BOB,
+      type: 'document',
+      document: { url: `http://${host}:${port}/doc.pdf`, mimetype: 'application/pdf', name, size: PDF.body.length },
     })
     const stuck = [1, 2, 3].map(i => gw.call('POST', '/message', slow, doc('slow.test', `slow-${i}.pdf`)))
     // Wait until the silent server holds a query: the slow tenant is now waiting on DNS.
-    for (let i = 0; i < 100 && !dns.queries.some(q => q.startsWith('slow.test')); i++) await new Promise(r => setTimeout(r, 50))
-    expect(dns.queries.some(q => q.startsWith('slow.test')), JSON.stringify(dns.queries)).toBe(true)
+    for (let i = 0; i < 100 && !dns.queries.some(q => q.startsWith('slow.test')); i++)
+      await new Promise(r => setTimeout(r, 50))
+    expect(
+      dns.queries.some(q => q.startsWith('slow.test')),
+      JSON.stringify(dns.queries),
+    ).toBe(true)
 
     const sent: string[] = []
     for (let i = 1; i <= 3; i++) {
@@ -52,13 +66,23 @@ describe('a silent nameserver for one tenant\'s media', () => {
       expect((await gw.session(neighbour)).status).toBe(200)
     }
     // A 200 means the server acknowledged; the phone decrypts it a moment later.
-    await waitFor('the neighbour\'s documents at Bob', async () => {
-      const got = await inbox(world.sandbox.url, BOB)
-      return sent.every(id => got.some(m => m.id === id)) || undefined
-    }, 60_000)
+    await waitFor(
+      "the neighbour's documents at Bob",
+      async () => {
+        const got = await inbox(world.sandbox.url, BOB)
+        return sent.every(id => got.some(m => m.id === id)) || undefined
+      },
+      60_000,
+    )
 
     for (const r of await Promise.all(stuck)) {
-      expect(r).toEqual({ status: 500, body: { statusCode: 500, message: 'error parser file from url dns lookup of slow.test timed out after 3000 ms' } })
+      expect(r).toEqual({
+        status: 500,
+        body: {
+          statusCode: 500,
+          message: 'error parser file from url dns lookup of slow.test timed out after 3000 ms',
+        },
+      })
     }
   }, 120_000)
 })

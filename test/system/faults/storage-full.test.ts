@@ -34,7 +34,10 @@ describe('storage full under a running gateway', () => {
       for (let i = 0; i < 400 && refused === undefined; i++) {
         const r = await alice.gw.call('POST', '/session').catch(async err => {
           await new Promise(r => setTimeout(r, 500))
-          throw new Error(`the gateway died (${alice.gw.proc.child.exitCode}): ${alice.gw.proc.output().slice(-3000)}`, { cause: err })
+          throw new Error(
+            `the gateway died (${alice.gw.proc.child.exitCode}): ${alice.gw.proc.output().slice(-3000)}`,
+            { cause: err },
+          )
         })
         if (r.status === 200) created.push(r.body)
         else refused = r

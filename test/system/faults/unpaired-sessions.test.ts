@@ -20,8 +20,11 @@ describe('unpaired sessions', () => {
   beforeAll(async () => {
     world = await startWorld()
     gw = await launchGateway(world.sandbox.url, world.dataDir, {
-      TRUST_PROXY: 'loopback', SESSION_QR_LIFETIME_MS: '6000', UNPAIRED_MAX_LIFETIME_MS: String(LIFETIME_MS),
-      RESET_INTERVAL_MS: String(RESET_INTERVAL_MS), UNPAIRED_PER_CLIENT: '2',
+      TRUST_PROXY: 'loopback',
+      SESSION_QR_LIFETIME_MS: '6000',
+      UNPAIRED_MAX_LIFETIME_MS: String(LIFETIME_MS),
+      RESET_INTERVAL_MS: String(RESET_INTERVAL_MS),
+      UNPAIRED_PER_CLIENT: '2',
     })
   }, 120_000)
   const others: { dataDir: string; gw?: Gateway }[] = []
@@ -34,7 +37,8 @@ describe('unpaired sessions', () => {
     await world?.cleanup()
   })
 
-  const connections = async (): Promise<number> => (await sandboxCall(world.sandbox.url, 'GET', '/stats')).body.connections ?? 0
+  const connections = async (): Promise<number> =>
+    (await sandboxCall(world.sandbox.url, 'GET', '/stats')).body.connections ?? 0
 
   it('a reset flood neither keeps a never-scanned session past its lifetime nor opens a connection per reset', async () => {
     const before = await connections()
@@ -46,7 +50,10 @@ describe('unpaired sessions', () => {
       const r = await gw.call('POST', '/session/reset', s)
       statuses.push(r.status)
       if (r.status === 429) {
-        expect(r.body).toEqual({ statusCode: 429, message: expect.stringMatching(/^too many resets for this session, retry in [12] s$/) })
+        expect(r.body).toEqual({
+          statusCode: 429,
+          message: expect.stringMatching(/^too many resets for this session, retry in [12] s$/),
+        })
       } else if (r.status !== 404) {
         expect(r).toEqual({ status: 200, body: { id: s.id, sessionId: s.sessionId } })
       }
@@ -59,7 +66,7 @@ describe('unpaired sessions', () => {
     expect(accepted).toBeGreaterThanOrEqual(1)
     expect(accepted).toBeLessThanOrEqual(LIFETIME_MS / RESET_INTERVAL_MS + 1)
     // The session's first connection, one per accepted reset, and nothing for the refused ones.
-    expect(await connections() - before).toBeLessThanOrEqual(1 + accepted)
+    expect((await connections()) - before).toBeLessThanOrEqual(1 + accepted)
   }, 120_000)
 
   it('caps the unpaired sessions of one client, not of its neighbour', async () => {
@@ -67,7 +74,10 @@ describe('unpaired sessions', () => {
     // thread starts with its first session, which on a loaded machine takes seconds of the 6 s window above).
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'unpaired-cap-'))
     others.push({ dataDir })
-    const capped = await launchGateway(world.sandbox.url, dataDir, { TRUST_PROXY: 'loopback', UNPAIRED_PER_CLIENT: '2' })
+    const capped = await launchGateway(world.sandbox.url, dataDir, {
+      TRUST_PROXY: 'loopback',
+      UNPAIRED_PER_CLIENT: '2',
+    })
     others[others.length - 1]!.gw = capped
     const create = (client: string) => capped.api.POST('/session', { headers: { 'x-forwarded-for': client } })
     const first = await create('203.0.113.10')
@@ -77,7 +87,9 @@ describe('unpaired sessions', () => {
     expect(third.response.status).toBe(429)
     expect(third.error).toEqual({
       statusCode: 429,
-      message: expect.stringMatching(/^too many unpaired sessions for this client \(2\); scan or delete one, or retry in \d+ s$/),
+      message: expect.stringMatching(
+        /^too many unpaired sessions for this client \(2\); scan or delete one, or retry in \d+ s$/,
+      ),
     })
     expect(Number(third.response.headers.get('retry-after'))).toBeGreaterThan(0)
     expect((await create('203.0.113.11')).response.status).toBe(200)

@@ -9,12 +9,24 @@ import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_MESSAGE } from '../../../src/protocol/messages.js'
 import { inbox, launchGateway, pair, type Gateway, type Session } from '../../support/system/harness.js'
-import { ALICE, BOB, CAROL, auditDelivery, connected, faultWorld, sessionOnShard, sessionWhere } from '../../support/system/faults.js'
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  auditDelivery,
+  connected,
+  faultWorld,
+  sessionOnShard,
+  sessionWhere,
+} from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
 
 /** A media host that never finishes its answer: a send downloading from it stays in flight. */
 async function stallingMediaHost(): Promise<{ url: string; server: Server; requested: Promise<unknown> }> {
-  const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 100_000 }); res.write(Buffer.alloc(10)) })
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 100_000 })
+    res.write(Buffer.alloc(10))
+  })
   const requested = once(server, 'request')
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
@@ -35,20 +47,32 @@ describe('a worker thread dies in a running gateway', () => {
     await pair(gw, world.sandbox.url, victim, ALICE)
     await pair(gw, world.sandbox.url, bystander, CAROL)
   }, 240_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  afterAll(async () => {
+    await gw?.proc.stop()
+    await world?.cleanup()
+  })
 
   it('blinks only its own sessions, fails their in-flight request clearly, and restores them from storage', async () => {
     const before = (await gw.session(victim)).body
     const stall = await stallingMediaHost()
     try {
-      const inFlight = gw.call('POST', '/message', victim, { phone: BOB, type: 'image', image: { url: stall.url, mimetype: 'image/jpeg' } })
+      const inFlight = gw.call('POST', '/message', victim, {
+        phone: BOB,
+        type: 'image',
+        image: { url: stall.url, mimetype: 'image/jpeg' },
+      })
       await stall.requested // the download is under way on shard 0
       gw.proc.child.kill('SIGUSR2')
 
       const lost = await inFlight
       expect(lost).toEqual({ status: 500, body: { statusCode: 500, message: ERROR_MESSAGE.WORKER_CRASHED } })
-      const down = await sessionWhere(gw, victim, 'the victim shown disconnected', b => b.isConnected === false, 30_000)
-        .catch(() => undefined)
+      const down = await sessionWhere(
+        gw,
+        victim,
+        'the victim shown disconnected',
+        b => b.isConnected === false,
+        30_000,
+      ).catch(() => undefined)
       // The bystander on the other thread never blinks and can send while shard 0 restores.
       expect((await gw.session(bystander)).body.isConnected).toBe(true)
       const duringText = `bystander ${Date.now()}`
@@ -62,11 +86,23 @@ describe('a worker thread dies in a running gateway', () => {
       expect((await gw.session(bystander)).body.isConnected).toBe(true)
 
       const afterText = `restored ${Date.now()}`
-      const after = await waitFor('a send from the restored session', async () => {
-        const r = await gw.call('POST', '/message', victim, { phone: BOB, type: 'text', text: afterText })
-        return r.status === 200 ? r : undefined
-      }, 60_000)
-      await auditDelivery(world.sandbox.url, BOB, [{ text: duringText, ...during }, { text: afterText, ...after }], [])
+      const after = await waitFor(
+        'a send from the restored session',
+        async () => {
+          const r = await gw.call('POST', '/message', victim, { phone: BOB, type: 'text', text: afterText })
+          return r.status === 200 ? r : undefined
+        },
+        60_000,
+      )
+      await auditDelivery(
+        world.sandbox.url,
+        BOB,
+        [
+          { text: duringText, ...during },
+          { text: afterText, ...after },
+        ],
+        [],
+      )
       // The image whose download the crash cut never went out.
       expect((await inbox(world.sandbox.url, BOB)).filter(m => m.type === 'image')).toEqual([])
     } finally {

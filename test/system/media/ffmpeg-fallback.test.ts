@@ -9,7 +9,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inbox, launchGateway, mediaServer, pair, reply, startWorld, withSession, type Gateway, type Session } from '../../support/system/harness.js'
+import {
+  inbox,
+  launchGateway,
+  mediaServer,
+  pair,
+  reply,
+  startWorld,
+  withSession,
+  type Gateway,
+  type Session,
+} from '../../support/system/harness.js'
 import { makeFixtures } from '../../support/system/messages-media.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -41,11 +51,24 @@ afterAll(async () => {
 
 /** Sends the test video (no thumbnail URL, so the gateway would make one with ffmpeg) and returns Bob's copy. */
 async function sendVideo(g: Gateway): Promise<any> {
-  const sent = await reply(g.api.POST('/message', withSession(session, {
-    body: { phone: BOB, type: 'video', video: { url: `${media.base}/clip.mp4`, mimetype: 'video/mp4', duration: 2 } },
-  })))
+  const sent = await reply(
+    g.api.POST(
+      '/message',
+      withSession(session, {
+        body: {
+          phone: BOB,
+          type: 'video',
+          video: { url: `${media.base}/clip.mp4`, mimetype: 'video/mp4', duration: 2 },
+        },
+      }),
+    ),
+  )
   expect(sent.status).toBe(200)
-  return waitFor('the video in Bob\'s inbox', async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
+  return waitFor(
+    "the video in Bob's inbox",
+    async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId),
+    60_000,
+  )
 }
 
 /** The default thumbnail: 72×72 grey (204), where one made from the 160×120 test pattern is 4:3 and colourful. */
@@ -56,39 +79,54 @@ function expectDefaultThumbnail(got: any): void {
 }
 
 describe('video thumbnails without a working ffmpeg', () => {
-  it('FFMPEG_PATH at a missing file: the gateway starts, warns once, and sends videos with the default thumbnail', async () => {
-    const missing = path.join(scripts, 'no-such-ffmpeg')
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { ...SECRETS, FFMPEG_PATH: missing })
-    const created = await fetch(`${gw.url}/session`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } })
-    expect(created.status).toBe(200)
-    session = await created.json() as Session
-    await pair(gw, world.sandbox.url, session, ALICE)
+  it(
+    'FFMPEG_PATH at a missing file: the gateway starts, warns once, and sends videos with the default thumbnail',
+    async () => {
+      const missing = path.join(scripts, 'no-such-ffmpeg')
+      gw = await launchGateway(world.sandbox.url, world.dataDir, { ...SECRETS, FFMPEG_PATH: missing })
+      const created = await fetch(`${gw.url}/session`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      })
+      expect(created.status).toBe(200)
+      session = (await created.json()) as Session
+      await pair(gw, world.sandbox.url, session, ALICE)
 
-    expectDefaultThumbnail(await sendVideo(gw))
-    expectDefaultThumbnail(await sendVideo(gw))
-    const warning = `FFMPEG_PATH=${missing} is not an executable file: videos are sent with the default thumbnail`
-    // once at start, from the main thread: not once per shard thread, not once per video
-    expect(gw.proc.output().split(warning).length - 1).toBe(1)
-    await gw.proc.stop()
-    gw = undefined
-  }, SLOW)
+      expectDefaultThumbnail(await sendVideo(gw))
+      expectDefaultThumbnail(await sendVideo(gw))
+      const warning = `FFMPEG_PATH=${missing} is not an executable file: videos are sent with the default thumbnail`
+      // once at start, from the main thread: not once per shard thread, not once per video
+      expect(gw.proc.output().split(warning).length - 1).toBe(1)
+      await gw.proc.stop()
+      gw = undefined
+    },
+    SLOW,
+  )
 
-  it('an ffmpeg that hangs is killed at FFMPEG_TIMEOUT_MS, the video still goes, and it saw no secret', async () => {
-    const envFile = path.join(scripts, 'env.txt')
-    const hang = path.join(scripts, 'hanging-ffmpeg')
-    writeFileSync(hang, `#!/bin/sh\n/usr/bin/env > '${envFile}'\nexec sleep 60\n`, { mode: 0o755 })
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { ...SECRETS, FFMPEG_PATH: hang, FFMPEG_TIMEOUT_MS: '1500' })
-    await waitFor('reconnected', async () => (await gw!.session(session)).body.isConnected || undefined, 90_000)
+  it(
+    'an ffmpeg that hangs is killed at FFMPEG_TIMEOUT_MS, the video still goes, and it saw no secret',
+    async () => {
+      const envFile = path.join(scripts, 'env.txt')
+      const hang = path.join(scripts, 'hanging-ffmpeg')
+      writeFileSync(hang, `#!/bin/sh\n/usr/bin/env > '${envFile}'\nexec sleep 60\n`, { mode: 0o755 })
+      gw = await launchGateway(world.sandbox.url, world.dataDir, {
+        ...SECRETS,
+        FFMPEG_PATH: hang,
+        FFMPEG_TIMEOUT_MS: '1500',
+      })
+      await waitFor('reconnected', async () => (await gw!.session(session)).body.isConnected || undefined, 90_000)
 
-    const started = Date.now()
-    expectDefaultThumbnail(await sendVideo(gw))
-    expect(Date.now() - started).toBeLessThan(20_000)
-    expect(gw.proc.output()).toContain('FFMPEG_TIMEOUT_MS')
-    const env = readFileSync(envFile, 'utf8')
-    expect(env).not.toContain('DATA_KEY')
-    expect(env).not.toContain(DATA_KEY)
-    expect(env).not.toContain('CREATE_SESSION_TOKEN')
-    expect(env).not.toContain(TOKEN)
-    expect(gw.proc.output()).not.toContain('FFMPEG_PATH=')
-  }, SLOW)
+      const started = Date.now()
+      expectDefaultThumbnail(await sendVideo(gw))
+      expect(Date.now() - started).toBeLessThan(20_000)
+      expect(gw.proc.output()).toContain('FFMPEG_TIMEOUT_MS')
+      const env = readFileSync(envFile, 'utf8')
+      expect(env).not.toContain('DATA_KEY')
+      expect(env).not.toContain(DATA_KEY)
+      expect(env).not.toContain('CREATE_SESSION_TOKEN')
+      expect(env).not.toContain(TOKEN)
+      expect(gw.proc.output()).not.toContain('FFMPEG_PATH=')
+    },
+    SLOW,
+  )
 })

@@ -24,16 +24,25 @@ describe('bursts from several sessions to one contact', () => {
       senders.push(session)
     }
   }, 300_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  afterAll(async () => {
+    await gw?.proc.stop()
+    await world?.cleanup()
+  })
 
   it('every message answered 200 arrives, once, burst after burst', async () => {
     const outcomes: SendOutcome[] = []
     for (let burst = 0; burst < 3; burst++) {
       const stamp = `${Date.now()}-${burst}`
-      outcomes.push(...await Promise.all(senders.flatMap((session, k) => Array.from({ length: 10 }, async (_, i) => {
-        const text = `burst ${stamp} s${k} #${i}`
-        return { text, ...(await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text })) }
-      }))))
+      outcomes.push(
+        ...(await Promise.all(
+          senders.flatMap((session, k) =>
+            Array.from({ length: 10 }, async (_, i) => {
+              const text = `burst ${stamp} s${k} #${i}`
+              return { text, ...(await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text })) }
+            }),
+          ),
+        )),
+      )
     }
     expect(outcomes.map(o => o.status)).toEqual(outcomes.map(() => 200))
     const got = await auditDelivery(world.sandbox.url, BOB, outcomes, [])

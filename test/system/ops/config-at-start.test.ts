@@ -11,12 +11,18 @@ import { repoRoot } from '../../support/readme.js'
 /** Starts the gateway's entry point with `env` and collects what it prints and how it exits. */
 async function runMain(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/main.ts')], {
-    cwd: repoRoot, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: repoRoot,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', d => { stdout += d })
-  child.stderr.on('data', d => { stderr += d })
+  child.stdout.on('data', d => {
+    stdout += d
+  })
+  child.stderr.on('data', d => {
+    stderr += d
+  })
   // A gateway that starts instead of refusing must not outlive the test.
   const guard = setTimeout(() => child.kill('SIGKILL'), 30_000)
   const [code] = await once(child, 'exit')
@@ -35,7 +41,9 @@ describe('settings', () => {
   it('a non-loopback http SANDBOX_URL stops the gateway at start with that one line', async () => {
     const run = await runMain({ SANDBOX_URL: 'http://192.168.1.20:7800' })
     expect(run.code).toBe(1)
-    expect(run.stderr).toBe('invalid setting SANDBOX_URL: expected http on a loopback address (127.0.0.0/8, ::1, localhost) '
-      + 'or an https URL, got "http://192.168.1.20:7800"\n')
+    expect(run.stderr).toBe(
+      'invalid setting SANDBOX_URL: expected http on a loopback address (127.0.0.0/8, ::1, localhost) ' +
+        'or an https URL, got "http://192.168.1.20:7800"\n',
+    )
   }, 60_000)
 })

@@ -11,7 +11,11 @@ import { repoRoot } from '../../support/readme.js'
 const NOWHERE = 'http://127.0.0.1:9'
 
 const scanCli = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/demo/scan-cli.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 })
+  spawnSync(process.execPath, ['--import', 'tsx', 'src/demo/scan-cli.ts', ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
 
 describe('npm run demo:scan', () => {
   it('takes ids that start with "-" after "--" and goes on to scan', () => {
@@ -25,7 +29,9 @@ describe('npm run demo:scan', () => {
     const run = scanCli('-Kid', '-Ksecret')
     expect(run.status).toBe(2)
     expect(run.stderr).toContain("Unknown option '-K'")
-    expect(run.stderr).toContain('usage: npm run demo:scan -- [--phone N] [--gateway URL] [--sandbox URL] -- <id> <session-id>')
+    expect(run.stderr).toContain(
+      'usage: npm run demo:scan -- [--phone N] [--gateway URL] [--sandbox URL] -- <id> <session-id>',
+    )
     expect(run.stderr).not.toMatch(/\n\s+at /)
   })
 })

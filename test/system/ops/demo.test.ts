@@ -20,7 +20,13 @@ afterAll(async () => {
     // The demo, npm and the sandbox + gateway it started share one process group.
     process.kill(-demo.pid!, 'SIGTERM')
     const exited = once(demo, 'exit')
-    const timer = setTimeout(() => { try { process.kill(-demo!.pid!, 'SIGKILL') } catch { /* gone */ } }, 20_000)
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-demo!.pid!, 'SIGKILL')
+      } catch {
+        /* gone */
+      }
+    }, 20_000)
     await exited
     clearTimeout(timer)
   }
@@ -29,7 +35,11 @@ afterAll(async () => {
 
 /** Runs one line of the tour in a shell, with the tour's two variables set. */
 async function follow(line: string, vars: Record<string, string> = {}): Promise<string> {
-  const { stdout } = await run('bash', ['-c', line], { cwd: repoRoot, env: { ...process.env, ...vars }, timeout: 120_000 })
+  const { stdout } = await run('bash', ['-c', line], {
+    cwd: repoRoot,
+    env: { ...process.env, ...vars },
+    timeout: 120_000,
+  })
   return stdout
 }
 
@@ -38,24 +48,54 @@ describe('npm run demo', () => {
     const [port, sandboxPort] = [await freePort(), await freePort()]
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ops-demo-'))
     demo = spawn('npm', ['run', 'demo'], {
-      cwd: repoRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: repoRoot,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PORT: String(port), SANDBOX_PORT: String(sandboxPort), DATA_DIR: dataDir },
     })
     let out = ''
-    demo.stdout!.on('data', d => { out += d })
-    demo.stderr!.on('data', d => { out += d })
-    await waitFor('the tour', async () => {
-      if (demo!.exitCode !== null) throw new Error(`demo exited (${demo!.exitCode}):\n${out}`)
-      return out.includes('Ctrl+C stops') || undefined
-    }, 120_000)
+    demo.stdout!.on('data', d => {
+      out += d
+    })
+    demo.stderr!.on('data', d => {
+      out += d
+    })
+    await waitFor(
+      'the tour',
+      async () => {
+        if (demo!.exitCode !== null) throw new Error(`demo exited (${demo!.exitCode}):\n${out}`)
+        return out.includes('Ctrl+C stops') || undefined
+      },
+      120_000,
+    )
 
-    const commands = out.split('\n').map(l => l.trim()).filter(l => l.startsWith('curl ') || l.startsWith('npm run demo:scan'))
+    const commands = out
+      .split('\n')
+      .map(l => l.trim())
+      .filter(l => l.startsWith('curl ') || l.startsWith('npm run demo:scan'))
     const G = `http://127.0.0.1:${port}`
     expect(out).toContain(`http://localhost:${port}/#view=<token>`)
     expect(out).not.toContain('#id=')
-    for (const route of ['/session', '/session/view-link', '/message', '/status', '/typing', '/group', '/group/', '/group/member', '/channel',
-      '/channel/message', '/session/reset', '/healthz', '/readyz', '/metrics']) {
-      expect(commands.some(c => c.includes(`${G}${route}`)), route).toBe(true)
+    for (const route of [
+      '/session',
+      '/session/view-link',
+      '/message',
+      '/status',
+      '/typing',
+      '/group',
+      '/group/',
+      '/group/member',
+      '/channel',
+      '/channel/message',
+      '/session/reset',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+    ]) {
+      expect(
+        commands.some(c => c.includes(`${G}${route}`)),
+        route,
+      ).toBe(true)
     }
     expect(commands.some(c => c.includes('-X DELETE'))).toBe(true)
 
@@ -81,7 +121,9 @@ describe('npm run demo', () => {
     const inbox = outputs.find(o => o.command.includes('/inbox'))!
     expect(inbox.output).toContain('hello Bob')
     const metrics = parseProm(outputs.find(o => o.command.includes('/metrics'))!.output)
-    expect(sumOf(metrics, 'gateway_http_request_duration_seconds_count', { route: '/message', status_code: '200' })).toBe(2)
+    expect(
+      sumOf(metrics, 'gateway_http_request_duration_seconds_count', { route: '/message', status_code: '200' }),
+    ).toBe(2)
     // The tour ends by deleting the session it created.
     expect(sumOf(metrics, 'gateway_sessions')).toBe(0)
   }, 300_000)

@@ -31,15 +31,27 @@ async function tracedGateway(dataDir?: string) {
   const traceDir = mkdtempSync(path.join(os.tmpdir(), 'module-trace-'))
   const dir = dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'lean-threads-'))
   sandbox ??= await startSandbox()
-  const gateway = await startGateway({ SANDBOX_URL: sandbox.url, DATA_DIR: dir, SHARDS: '2', SESSION_CREATE_PER_MINUTE: '0', MODULE_TRACE_DIR: traceDir },
-    ['--import', tracer])
+  const gateway = await startGateway(
+    {
+      SANDBOX_URL: sandbox.url,
+      DATA_DIR: dir,
+      SHARDS: '2',
+      SESSION_CREATE_PER_MINUTE: '0',
+      MODULE_TRACE_DIR: traceDir,
+    },
+    ['--import', tracer],
+  )
   started.push({ gateway, dirs: dataDir ? [traceDir] : [traceDir, dir] })
   /** Module URLs loaded so far, by thread id (0 = the main thread). */
-  const modules = (): Map<number, string[]> => new Map(readdirSync(traceDir).map(t =>
-    [Number(t), readFileSync(path.join(traceDir, t), 'utf8').trim().split('\n')]))
+  const modules = (): Map<number, string[]> =>
+    new Map(
+      readdirSync(traceDir).map(t => [Number(t), readFileSync(path.join(traceDir, t), 'utf8').trim().split('\n')]),
+    )
   const shardThreads = async (): Promise<number[]> => {
     const samples = parseProm(await (await fetch(`${gateway.url}/metrics`)).text())
-    return ['0', '1'].map(shard => samples.find(s => s.name === 'gateway_shard_threads' && s.labels.shard === shard)?.value ?? NaN)
+    return ['0', '1'].map(
+      shard => samples.find(s => s.name === 'gateway_shard_threads' && s.labels.shard === shard)?.value ?? NaN,
+    )
   }
   return { gateway, dir, modules, shardThreads }
 }
@@ -57,9 +69,11 @@ describe('an idle gateway', () => {
     // A new session starts its shard's thread (and only that one), which loads the platform client.
     const res = await fetch(`${gateway.url}/session`, { method: 'POST' })
     expect(res.status).toBe(200)
-    const session = await res.json() as { id: string; sessionId: string }
+    const session = (await res.json()) as { id: string; sessionId: string }
     await waitFor('the QR of the new session', async () => {
-      const view = await (await fetch(`${gateway.url}/session`, { headers: { id: session.id, 'session-id': session.sessionId } })).json() as { qrcode: string }
+      const view = (await (
+        await fetch(`${gateway.url}/session`, { headers: { id: session.id, 'session-id': session.sessionId } })
+      ).json()) as { qrcode: string }
       return view.qrcode || undefined
     })
     const threads = await shardThreads()
@@ -68,7 +82,11 @@ describe('an idle gateway', () => {
     expect(shardModules).toHaveLength(1)
     expect(shardModules[0]![1].some(url => PLATFORM.test(url))).toBe(true)
     // The HTTP thread still has none: serving the session did not pull the platform in.
-    expect(modules().get(0)!.filter(url => PLATFORM.test(url))).toEqual([])
+    expect(
+      modules()
+        .get(0)!
+        .filter(url => PLATFORM.test(url)),
+    ).toEqual([])
   }, 120_000)
 
   it('starts at boot the threads of the shards that hold stored sessions, and is ready once they restored', async () => {
@@ -77,7 +95,7 @@ describe('an idle gateway', () => {
       const first = await tracedGateway(dataDir)
       const res = await fetch(`${first.gateway.url}/session`, { method: 'POST' })
       expect(res.status).toBe(200)
-      const threads = await waitFor('the session\'s shard thread', async () => {
+      const threads = await waitFor("the session's shard thread", async () => {
         const t = await first.shardThreads()
         return t.includes(1) ? t : undefined
       })

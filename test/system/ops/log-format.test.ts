@@ -40,19 +40,41 @@ async function dataDirWithBothShards(): Promise<string> {
 async function gatewayOutput(terminal: boolean): Promise<string> {
   const dir = await dataDirWithBothShards()
   const command = `${process.execPath} --import tsx src/main.ts`
-  const [file, args] = terminal ? ['script', ['-qefc', command, '/dev/null']] : [process.execPath, ['--import', 'tsx', 'src/main.ts']]
+  const [file, args] = terminal
+    ? ['script', ['-qefc', command, '/dev/null']]
+    : [process.execPath, ['--import', 'tsx', 'src/main.ts']]
   const child = spawn(file, args, {
-    cwd: repoRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(await freePort()), HOST: '127.0.0.1', DATA_DIR: dir, SHARDS: '2', LOG_LEVEL: 'info', LOG_FORMAT: 'auto' },
+    cwd: repoRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      SHARDS: '2',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'auto',
+    },
   })
   started.push({ child, dir })
   let out = ''
-  child.stdout!.on('data', d => { out += d })
-  child.stderr!.on('data', d => { out += d })
-  await waitFor('the gateway and both shards to log', async () => {
-    if (child.exitCode !== null) throw new Error(`gateway exited:\n${out}`)
-    return (out.includes('gateway listening') && out.split('restoring sessions of this shard').length === 3) || undefined
-  }, 90_000)
+  child.stdout!.on('data', d => {
+    out += d
+  })
+  child.stderr!.on('data', d => {
+    out += d
+  })
+  await waitFor(
+    'the gateway and both shards to log',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`gateway exited:\n${out}`)
+      return (
+        (out.includes('gateway listening') && out.split('restoring sessions of this shard').length === 3) || undefined
+      )
+    },
+    90_000,
+  )
   return out
 }
 

@@ -25,15 +25,19 @@ let auth: { id: string; 'session-id': string }
 
 async function call(method: string, route: string, body?: unknown) {
   const res = await fetch(`${gateway.url}${route}`, {
-    method, headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
-  return { status: res.status, body: await res.json() as Record<string, unknown> }
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> }
 }
 
-const faults = (method: string, body?: unknown) => fetch(`${sandbox.url}/faults`, {
-  method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-})
+const faults = (method: string, body?: unknown) =>
+  fetch(`${sandbox.url}/faults`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 
 async function scrape(): Promise<Series[]> {
   const res = await fetch(`${gateway.url}/metrics`)
@@ -42,7 +46,9 @@ async function scrape(): Promise<Series[]> {
 }
 
 beforeAll(async () => {
-  photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 90, b: 200 } } }).jpeg().toBuffer()
+  photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 90, b: 200 } } })
+    .jpeg()
+    .toBuffer()
   media = createServer((req, res) => {
     if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo)
     else res.writeHead(404).end()
@@ -53,9 +59,18 @@ beforeAll(async () => {
   sandbox = await startSandbox()
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'ops-metrics-'))
   gateway = await startGateway({ SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true' })
-  const created = await (await fetch(`${gateway.url}/session`, { method: 'POST' })).json() as { id: string; sessionId: string }
+  const created = (await (await fetch(`${gateway.url}/session`, { method: 'POST' })).json()) as {
+    id: string
+    sessionId: string
+  }
   auth = { id: created.id, 'session-id': created.sessionId }
-  await scanSession({ gatewayUrl: gateway.url, sandboxUrl: sandbox.url, id: created.id, sessionId: created.sessionId, phone: ALICE })
+  await scanSession({
+    gatewayUrl: gateway.url,
+    sandboxUrl: sandbox.url,
+    id: created.id,
+    sessionId: created.sessionId,
+    phone: ALICE,
+  })
 }, 180_000)
 
 afterAll(async () => {
@@ -68,11 +83,19 @@ afterAll(async () => {
 describe('/metrics after real traffic through the sandbox', () => {
   it('counts acks, error acks, media, reconnects, requests by route, sessions by state, shard and thread figures', async () => {
     expect((await call('POST', '/message', { phone: BOB, type: 'text', text: 'hello' })).status).toBe(200)
-    expect((await call('POST', '/message', {
-      phone: BOB, type: 'image', image: { url: `${mediaBase}/photo.jpg`, mimetype: 'image/jpeg' },
-    })).status).toBe(200)
+    expect(
+      (
+        await call('POST', '/message', {
+          phone: BOB,
+          type: 'image',
+          image: { url: `${mediaBase}/photo.jpg`, mimetype: 'image/jpeg' },
+        })
+      ).status,
+    ).toBe(200)
     const missing = await call('POST', '/message', {
-      phone: BOB, type: 'image', image: { url: `${mediaBase}/missing.jpg`, mimetype: 'image/jpeg' },
+      phone: BOB,
+      type: 'image',
+      image: { url: `${mediaBase}/missing.jpg`, mimetype: 'image/jpeg' },
     })
     expect(missing.body.message).toBe('error parser file from url 404 Not Found')
 
@@ -83,20 +106,34 @@ describe('/metrics after real traffic through the sandbox', () => {
 
     // A dropped socket: the session reconnects on its own.
     expect((await faults('POST', { dropSessionOf: ALICE })).status).toBe(200)
-    const reconnected = await waitFor('a reconnect', async () => {
-      const m = await scrape()
-      return sumOf(m, 'gateway_reconnects_total') >= 1 ? m : undefined
-    }, 60_000)
+    const reconnected = await waitFor(
+      'a reconnect',
+      async () => {
+        const m = await scrape()
+        return sumOf(m, 'gateway_reconnects_total') >= 1 ? m : undefined
+      },
+      60_000,
+    )
     expect(sumOf(reconnected, 'gateway_reconnects_total')).toBeGreaterThanOrEqual(1)
-    await waitFor('connected again', async () => (await call('GET', '/session')).body.isConnected === true || undefined, 60_000)
+    await waitFor(
+      'connected again',
+      async () => (await call('GET', '/session')).body.isConnected === true || undefined,
+      60_000,
+    )
 
     // Threads flush their counters once a second: poll until everything arrived.
-    const m = await waitFor('the worker counters', async () => {
-      const s = await scrape()
-      return sumOf(s, 'gateway_platform_acks_total', { result: 'ok' }) >= 2
-        && sumOf(s, 'gateway_platform_error_acks_total', { code: '479' }) >= 1
-        && sumOf(s, 'gateway_media_downloads_total', { result: 'http_status' }) >= 1 ? s : undefined
-    }, 60_000)
+    const m = await waitFor(
+      'the worker counters',
+      async () => {
+        const s = await scrape()
+        return sumOf(s, 'gateway_platform_acks_total', { result: 'ok' }) >= 2 &&
+          sumOf(s, 'gateway_platform_error_acks_total', { code: '479' }) >= 1 &&
+          sumOf(s, 'gateway_media_downloads_total', { result: 'http_status' }) >= 1
+          ? s
+          : undefined
+      },
+      60_000,
+    )
     expect(sumOf(m, 'gateway_platform_acks_total', { result: 'ok' })).toBe(2)
     expect(sumOf(m, 'gateway_platform_acks_total', { result: 'error' })).toBe(1)
     expect(sumOf(m, 'gateway_platform_error_acks_total', { code: '479' })).toBe(1)

@@ -17,7 +17,12 @@ const BOB = '15550000002'
 
 describe('session lifecycle under faults', () => {
   const paired = pairedGateway(ALICE, {
-    world: { accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }] },
+    world: {
+      accounts: [
+        { phone: ALICE, name: 'Alice' },
+        { phone: BOB, name: 'Bob' },
+      ],
+    },
     // A first reconnect delay long enough for a 250 ms poll to see the session disconnected.
     env: { RECONNECT_MIN_MS: '2500', RECONNECT_MAX_MS: '5000' },
   })
@@ -25,32 +30,53 @@ describe('session lifecycle under faults', () => {
   it('reconnects by itself after the platform drops the connection, keeping the same device', async () => {
     const before = (await paired.gw.session(paired.session)).body
     await sandboxCall(paired.sandbox.url, 'POST', '/faults', { dropSessionOf: ALICE })
-    const down = await waitFor('isConnected false', async () => {
-      const r = await paired.gw.session(paired.session)
-      return r.body.isConnected === false ? r.body : undefined
-    }, 30_000)
+    const down = await waitFor(
+      'isConnected false',
+      async () => {
+        const r = await paired.gw.session(paired.session)
+        return r.body.isConnected === false ? r.body : undefined
+      },
+      30_000,
+    )
     expect(down).toMatchObject({ generatedId: before.generatedId, qrcode: '', name: '' })
-    const up = await waitFor('reconnected', async () => {
-      const r = await paired.gw.session(paired.session)
-      return r.body.isConnected ? r.body : undefined
-    }, 60_000)
+    const up = await waitFor(
+      'reconnected',
+      async () => {
+        const r = await paired.gw.session(paired.session)
+        return r.body.isConnected ? r.body : undefined
+      },
+      60_000,
+    )
     expect(up.generatedId).toBe(before.generatedId)
-    const sent = await reply(paired.gw.api.POST('/message',
-      withSession(paired.session, { body: { phone: BOB, type: 'text', text: 'back again' } })))
+    const sent = await reply(
+      paired.gw.api.POST(
+        '/message',
+        withSession(paired.session, { body: { phone: BOB, type: 'text', text: 'back again' } }),
+      ),
+    )
     expect(sent.status).toBe(200)
-    await waitFor('the text after reconnecting', async () => (await inbox(paired.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
+    await waitFor(
+      'the text after reconnecting',
+      async () => (await inbox(paired.sandbox.url, BOB)).find(m => m.id === sent.body.messageId),
+      60_000,
+    )
   }, 120_000)
 
   it('returns to awaiting a QR when the phone logs the device out, and pairs again with a new scan', async () => {
     const before = (await paired.gw.session(paired.session)).body
     await sandboxCall(paired.sandbox.url, 'POST', '/faults', { logoutDeviceOf: ALICE })
-    const awaiting = await waitFor('a new QR after logout', async () => {
-      const r = await paired.gw.session(paired.session)
-      return r.status === 200 && !r.body.isConnected && r.body.qrcode ? r.body : undefined
-    }, 60_000)
+    const awaiting = await waitFor(
+      'a new QR after logout',
+      async () => {
+        const r = await paired.gw.session(paired.session)
+        return r.status === 200 && !r.body.isConnected && r.body.qrcode ? r.body : undefined
+      },
+      60_000,
+    )
     expect(awaiting).toMatchObject({ generatedId: '', name: '', isConnected: false })
-    const send = await reply(paired.gw.api.POST('/message',
-      withSession(paired.session, { body: { phone: BOB, type: 'text', text: 'x' } })))
+    const send = await reply(
+      paired.gw.api.POST('/message', withSession(paired.session, { body: { phone: BOB, type: 'text', text: 'x' } })),
+    )
     expect(send).toEqual({ status: 500, body: { statusCode: 500, message: 'session not connected' } })
 
     await sandboxCall(paired.sandbox.url, 'DELETE', '/faults')
@@ -61,7 +87,9 @@ describe('session lifecycle under faults', () => {
 
   it('lets an in-flight send finish on SIGTERM, then exits cleanly', async () => {
     // A media host that trickles a JPEG over about two seconds.
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#208040' } }).jpeg().toBuffer()
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#208040' } })
+      .jpeg()
+      .toBuffer()
     const slow = createServer(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length })
       const step = Math.ceil(jpeg.length / 10)
@@ -75,15 +103,22 @@ describe('session lifecycle under faults', () => {
     await once(slow, 'listening')
     const url = `http://127.0.0.1:${(slow.address() as { port: number }).port}/slow.jpg`
     try {
-      const pending = reply(paired.gw.api.POST('/message',
-        withSession(paired.session, { body: { phone: BOB, type: 'image', image: { url, mimetype: 'image/jpeg' } } })))
+      const pending = reply(
+        paired.gw.api.POST(
+          '/message',
+          withSession(paired.session, { body: { phone: BOB, type: 'image', image: { url, mimetype: 'image/jpeg' } } }),
+        ),
+      )
       await new Promise(r => setTimeout(r, 500)) // the download is under way
       const exited = paired.gw.proc.stop('SIGTERM')
       const sent = await pending
       expect(sent.status).toBe(200)
       expect(await exited).toBe(0)
-      const got = await waitFor('the image sent during shutdown', async () =>
-        (await inbox(paired.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
+      const got = await waitFor(
+        'the image sent during shutdown',
+        async () => (await inbox(paired.sandbox.url, BOB)).find(m => m.id === sent.body.messageId),
+        60_000,
+      )
       expect(got.media.sha256).toBe(sha256hex(jpeg))
     } finally {
       await new Promise(r => slow.close(r))

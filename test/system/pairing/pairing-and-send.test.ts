@@ -6,7 +6,17 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  Gateway, inbox, launchGateway, mediaServer, pair, reply, sandboxCall, sha256hex, startWorld, withSession, type Session,
+  type Gateway,
+  inbox,
+  launchGateway,
+  mediaServer,
+  pair,
+  reply,
+  sandboxCall,
+  sha256hex,
+  startWorld,
+  withSession,
+  type Session,
 } from '../../support/system/harness.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -23,9 +33,14 @@ describe('pairing and sending through the sandbox', () => {
   beforeAll(async () => {
     world = await startWorld()
     await sandboxCall(world.sandbox.url, 'POST', '/world', {
-      accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }],
+      accounts: [
+        { phone: ALICE, name: 'Alice' },
+        { phone: BOB, name: 'Bob' },
+      ],
     })
-    jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 200, g: 40, b: 90 } } }).jpeg().toBuffer()
+    jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+      .jpeg()
+      .toBuffer()
     media = await mediaServer({ '/photo.jpg': { body: jpeg, type: 'image/jpeg' } })
     gw = await launchGateway(world.sandbox.url, world.dataDir)
   }, 120_000)
@@ -45,36 +60,70 @@ describe('pairing and sending through the sandbox', () => {
 
     const first = await gw.session(session)
     expect(first.status).toBe(200)
-    expect(Object.keys(first.body).sort()).toEqual(['generatedId', 'id', 'isConnected', 'name', 'picture', 'qrcode', 'sessionId'])
-    expect(first.body).toMatchObject({ id: session.id, sessionId: session.sessionId, isConnected: false, generatedId: '' })
+    expect(Object.keys(first.body).sort()).toEqual([
+      'generatedId',
+      'id',
+      'isConnected',
+      'name',
+      'picture',
+      'qrcode',
+      'sessionId',
+    ])
+    expect(first.body).toMatchObject({
+      id: session.id,
+      sessionId: session.sessionId,
+      isConnected: false,
+      generatedId: '',
+    })
 
     const connected = await pair(gw, world.sandbox.url, session, ALICE)
     expect(connected.qrcode).toBe('')
     expect(connected.generatedId).toMatch(new RegExp(`^${ALICE}:\\d+@s\\.whatsapp\\.net$`))
-    const named = await waitFor('the account name', async () => {
-      const r = await gw.session(session)
-      return r.body.name ? r.body : undefined
-    }, 60_000)
+    const named = await waitFor(
+      'the account name',
+      async () => {
+        const r = await gw.session(session)
+        return r.body.name ? r.body : undefined
+      },
+      60_000,
+    )
     expect(named.name).toBe('Alice')
   }, 120_000)
 
   it('sends a text that the recipient decrypts', async () => {
-    const sent = await reply(gw.api.POST('/message',
-      withSession(session, { body: { phone: `+${BOB}`, type: 'text', text: 'hello Bob' } })))
+    const sent = await reply(
+      gw.api.POST('/message', withSession(session, { body: { phone: `+${BOB}`, type: 'text', text: 'hello Bob' } })),
+    )
     expect(sent.status).toBe(200)
     expect(Object.keys(sent.body)).toEqual(['messageId'])
-    const got = await waitFor('the text in Bob\'s inbox', async () =>
-      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
+    const got = await waitFor(
+      "the text in Bob's inbox",
+      async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId),
+      60_000,
+    )
     expect(got).toMatchObject({ type: 'text', text: 'hello Bob', from: ALICE, chat: ALICE, status: false })
   }, 60_000)
 
   it('sends an image whose decrypted bytes equal the served file', async () => {
-    const sent = await reply(gw.api.POST('/message', withSession(session, { body: {
-      phone: BOB, type: 'image', text: 'a red square', image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
-    } })))
+    const sent = await reply(
+      gw.api.POST(
+        '/message',
+        withSession(session, {
+          body: {
+            phone: BOB,
+            type: 'image',
+            text: 'a red square',
+            image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
+          },
+        }),
+      ),
+    )
     expect(sent.status).toBe(200)
-    const got = await waitFor('the image in Bob\'s inbox', async () =>
-      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
+    const got = await waitFor(
+      "the image in Bob's inbox",
+      async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId),
+      60_000,
+    )
     expect(got.type).toBe('image')
     expect(got.caption).toBe('a red square')
     expect(got.media.sha256).toBe(sha256hex(jpeg))
@@ -83,24 +132,44 @@ describe('pairing and sending through the sandbox', () => {
   }, 60_000)
 
   it('reports a media URL that fails exactly as the spec words it', async () => {
-    const sent = await reply(gw.api.POST('/message', withSession(session, { body: {
-      phone: BOB, type: 'image', image: { url: `${media.base}/missing.jpg`, mimetype: 'image/jpeg' },
-    } })))
-    expect(sent).toEqual({ status: 500, body: { statusCode: 500, message: 'error parser file from url 404 Not Found' } })
+    const sent = await reply(
+      gw.api.POST(
+        '/message',
+        withSession(session, {
+          body: {
+            phone: BOB,
+            type: 'image',
+            image: { url: `${media.base}/missing.jpg`, mimetype: 'image/jpeg' },
+          },
+        }),
+      ),
+    )
+    expect(sent).toEqual({
+      status: 500,
+      body: { statusCode: 500, message: 'error parser file from url 404 Not Found' },
+    })
   }, 60_000)
 
   it('comes back connected after a SIGTERM restart on the same DATA_DIR, without a new scan', async () => {
     expect(await gw.proc.stop('SIGTERM')).toBe(0)
     gw = await launchGateway(world.sandbox.url, world.dataDir)
-    const back = await waitFor('reconnection after restart', async () => {
-      const r = await gw.session(session)
-      return r.status === 200 && r.body.isConnected ? r.body : undefined
-    }, 90_000)
+    const back = await waitFor(
+      'reconnection after restart',
+      async () => {
+        const r = await gw.session(session)
+        return r.status === 200 && r.body.isConnected ? r.body : undefined
+      },
+      90_000,
+    )
     expect(back.generatedId).toMatch(new RegExp(`^${ALICE}:`))
-    const sent = await reply(gw.api.POST('/message',
-      withSession(session, { body: { phone: BOB, type: 'text', text: 'after restart' } })))
+    const sent = await reply(
+      gw.api.POST('/message', withSession(session, { body: { phone: BOB, type: 'text', text: 'after restart' } })),
+    )
     expect(sent.status).toBe(200)
-    await waitFor('the text after restart', async () =>
-      (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId), 60_000)
+    await waitFor(
+      'the text after restart',
+      async () => (await inbox(world.sandbox.url, BOB)).find(m => m.id === sent.body.messageId),
+      60_000,
+    )
   }, 150_000)
 })

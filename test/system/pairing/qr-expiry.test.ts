@@ -3,7 +3,7 @@
  * `session not found`. The lifetime is shortened here; the default stays about 3 minutes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Gateway, launchGateway, reply, startWorld, withSession } from '../../support/system/harness.js'
+import { type Gateway, launchGateway, reply, startWorld, withSession } from '../../support/system/harness.js'
 import { waitFor } from '../../support/wait-for.js'
 
 describe('QR expiry', () => {
@@ -14,19 +14,27 @@ describe('QR expiry', () => {
     world = await startWorld()
     gw = await launchGateway(world.sandbox.url, world.dataDir, { SESSION_QR_LIFETIME_MS: '6000' })
   }, 120_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  afterAll(async () => {
+    await gw?.proc.stop()
+    await world?.cleanup()
+  })
 
   it('shows a QR, then answers 404 session not found once the lifetime passes', async () => {
     const s = await gw.createSession()
     await waitFor('a QR', async () => (await gw.session(s)).body.qrcode || undefined, 60_000)
-    const gone = await waitFor('404 after expiry', async () => {
-      const r = await gw.session(s)
-      return r.status === 404 ? r : undefined
-    }, 60_000)
+    const gone = await waitFor(
+      '404 after expiry',
+      async () => {
+        const r = await gw.session(s)
+        return r.status === 404 ? r : undefined
+      },
+      60_000,
+    )
     expect(gone.body).toEqual({ statusCode: 404, message: 'session not found' })
     // and it stays gone for every endpoint
-    const send = await reply(gw.api.POST('/message',
-      withSession(s, { body: { phone: '15550000002', type: 'text', text: 'x' } })))
+    const send = await reply(
+      gw.api.POST('/message', withSession(s, { body: { phone: '15550000002', type: 'text', text: 'x' } })),
+    )
     expect(send.status).toBe(404)
   }, 90_000)
 })

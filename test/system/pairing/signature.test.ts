@@ -33,7 +33,10 @@ describe('signature checks against the normal sandbox', () => {
   it('the normal sandbox connects and pairs with the check on', async () => {
     const session = await gw.createSession()
     const connected = await pair(gw, world.sandbox.url, session, ALICE)
-    expect(connected).toMatchObject({ isConnected: true, generatedId: expect.stringMatching(/^15550000001:\d+@s\.whatsapp\.net$/) })
+    expect(connected).toMatchObject({
+      isConnected: true,
+      generatedId: expect.stringMatching(/^15550000001:\d+@s\.whatsapp\.net$/),
+    })
   })
 
   it('a paired session whose reconnect meets a wrong chain stays disconnected, and reconnects once it is right', async () => {
@@ -54,16 +57,23 @@ describe('signature checks against the normal sandbox', () => {
     const first = await scanNextQr(gw, world.sandbox.url, session, BOB)
     // the client closed instead of counter-signing
     expect(first.scan).toEqual({ status: 400, body: { error: 'client refused the pairing: connection closed' } })
-    await waitFor('the refusal in the gateway log', async () =>
-      gw.proc.output().includes('Failed to verify account signature') || undefined, 60_000)
+    await waitFor(
+      'the refusal in the gateway log',
+      async () => gw.proc.output().includes('Failed to verify account signature') || undefined,
+      60_000,
+    )
     // Not paired, not half-paired: the session offers a fresh QR, and pairs once the phone signs correctly.
     await sandboxCall(world.sandbox.url, 'DELETE', '/faults')
     const second = await scanNextQr(gw, world.sandbox.url, session, BOB, first.png)
     expect(second.scan.status).toBe(200)
-    const connected = await waitFor('isConnected', async () => {
-      const r = await gw.session(session)
-      return r.body.isConnected ? r.body : undefined
-    }, 90_000)
+    const connected = await waitFor(
+      'isConnected',
+      async () => {
+        const r = await gw.session(session)
+        return r.body.isConnected ? r.body : undefined
+      },
+      90_000,
+    )
     expect(connected.generatedId).toMatch(/^15550000002:\d+@s\.whatsapp\.net$/)
   })
 })
@@ -92,14 +102,20 @@ describe('signature checks against a sandbox started with --wrong-chain-key', ()
   it('is refused at the handshake: no QR, not connected, the reason in the log', async () => {
     const gw = await launch({})
     const session = await gw.createSession()
-    await waitFor('the refusal in the gateway log', async () =>
-      gw.proc.output().includes('noise intermediate certificate signature invalid') || undefined, 60_000)
+    await waitFor(
+      'the refusal in the gateway log',
+      async () => gw.proc.output().includes('noise intermediate certificate signature invalid') || undefined,
+      60_000,
+    )
     const shown = await gw.session(session)
     expect(shown.status).toBe(200)
     expect(shown.body).toMatchObject({ isConnected: false, qrcode: '' })
     // it keeps refusing on the retries too
-    await waitFor('a second refusal', async () =>
-      gw.proc.output().split('noise intermediate certificate signature invalid').length > 2 || undefined, 90_000)
+    await waitFor(
+      'a second refusal',
+      async () => gw.proc.output().split('noise intermediate certificate signature invalid').length > 2 || undefined,
+      90_000,
+    )
     expect((await gw.session(session)).body).toMatchObject({ isConnected: false, qrcode: '' })
   })
 

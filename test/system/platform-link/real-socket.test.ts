@@ -18,11 +18,21 @@ describe('baileys link with the real Baileys socket', () => {
     await new Promise<void>(r => probe.close(() => r()))
     const closes: Array<[string, string]> = []
     const link = createBaileysLink({
-      id: 'real', logger: pino({ level: 'silent' }), config: loadConfig({}),
-      auth: { readCreds: async () => undefined, writeCreds: async () => undefined,
-        keys: { get: async () => ({}), set: async () => undefined }, clear: async () => undefined },
+      id: 'real',
+      logger: pino({ level: 'silent' }),
+      config: loadConfig({}),
+      auth: {
+        readCreds: async () => undefined,
+        writeCreds: async () => undefined,
+        keys: { get: async () => ({}), set: async () => undefined },
+        clear: async () => undefined,
+      },
       contacts: { all: async () => [], upsert: async () => undefined, clear: async () => undefined },
-      sandbox: { wsUrl: `ws://127.0.0.1:${port}/ws`, rootPublicKey: Buffer.alloc(32, 1).toString('base64'), caCert: '' },
+      sandbox: {
+        wsUrl: `ws://127.0.0.1:${port}/ws`,
+        rootPublicKey: Buffer.alloc(32, 1).toString('base64'),
+        caCert: '',
+      },
       events: { qr: () => {}, paired: () => {}, open: () => {}, name: () => {}, close: (r, d) => closes.push([r, d]) },
     })
     for (let i = 0; i < 1000 && closes.length === 0; i++) await new Promise(r => setTimeout(r, 20))

@@ -38,10 +38,18 @@ const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '1
 function startLink(): { link: PlatformLink; events: Event[]; next(kind: string): Promise<Event> } {
   const events: Event[] = []
   const link = createBaileysLink({
-    id: 'alice', auth, contacts, config, sandbox: trust, logger: pino({ level: process.env.LINK_LOG ?? 'silent' }),
+    id: 'alice',
+    auth,
+    contacts,
+    config,
+    sandbox: trust,
+    logger: pino({ level: process.env.LINK_LOG ?? 'silent' }),
     events: {
-      qr: qr => events.push(['qr', qr]), paired: me => events.push(['paired', me]), open: me => events.push(['open', me]),
-      name: name => events.push(['name', name]), close: (reason: CloseReason, detail) => events.push(['close', reason, detail]),
+      qr: qr => events.push(['qr', qr]),
+      paired: me => events.push(['paired', me]),
+      open: me => events.push(['open', me]),
+      name: name => events.push(['name', name]),
+      close: (reason: CloseReason, detail) => events.push(['close', reason, detail]),
     },
   })
   const next = async (kind: string): Promise<Event> => {
@@ -56,10 +64,24 @@ function startLink(): { link: PlatformLink; events: Event[]; next(kind: string):
 }
 
 const post = async (path: string, body: unknown) =>
-  (await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()
+  (
+    await fetch(`${sandbox.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  ).json()
 const inbox = async (phone: string) =>
-  ((await (await fetch(`${sandbox.url}/accounts/${phone}/inbox`)).json()) as { messages: Array<Record<string, unknown>> }).messages
-const errorOf = async (p: Promise<unknown>) => (await p.then(() => undefined, (e: unknown) => e)) as GatewayError
+  (
+    (await (await fetch(`${sandbox.url}/accounts/${phone}/inbox`)).json()) as {
+      messages: Array<Record<string, unknown>>
+    }
+  ).messages
+const errorOf = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as GatewayError
 
 let current: ReturnType<typeof startLink>
 
@@ -70,17 +92,52 @@ beforeAll(async () => {
     port: 0,
     world: {
       accounts: [
-        { phone: ALICE, name: 'Alice', picture: true, syncContacts: true, contacts: [{ phone: BOB, name: 'Bob Builder' }, { phone: CAROL, name: 'Carol' }], statusPrivacy: { setting: 'blacklist', list: [CAROL] } },
+        {
+          phone: ALICE,
+          name: 'Alice',
+          picture: true,
+          syncContacts: true,
+          contacts: [
+            { phone: BOB, name: 'Bob Builder' },
+            { phone: CAROL, name: 'Carol' },
+          ],
+          statusPrivacy: { setting: 'blacklist', list: [CAROL] },
+        },
         { phone: BOB, name: 'Bob', picture: true },
       ],
-      groups: [{ id: GROUP, name: 'Team', description: 'the team', created: '2025-01-01T00:00:00Z', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL, hidePhone: true }] }],
-      channels: [{ id: CHANNEL, name: 'News', created: '2025-01-01T00:00:00Z', owner: ALICE, followers: [BOB], messages: [{ type: 'text', text: 'hello' }] }],
+      groups: [
+        {
+          id: GROUP,
+          name: 'Team',
+          description: 'the team',
+          created: '2025-01-01T00:00:00Z',
+          participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL, hidePhone: true }],
+        },
+      ],
+      channels: [
+        {
+          id: CHANNEL,
+          name: 'News',
+          created: '2025-01-01T00:00:00Z',
+          owner: ALICE,
+          followers: [BOB],
+          messages: [{ type: 'text', text: 'hello' }],
+        },
+      ],
     },
   } as Parameters<typeof createSandbox>[0])
   trust = await fetchSandboxTrust(sandbox.url)
-  const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#884422' } }).jpeg().toBuffer()
+  const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#884422' } })
+    .jpeg()
+    .toBuffer()
   media = http.createServer((req, res) => {
-    if (req.url === '/a.jpg') { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(jpeg) } else { res.writeHead(404); res.end() }
+    if (req.url === '/a.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' })
+      res.end(jpeg)
+    } else {
+      res.writeHead(404)
+      res.end()
+    }
   })
   await new Promise<void>(r => media.listen(0, '127.0.0.1', r))
   mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`
@@ -100,7 +157,9 @@ describe('baileys link against the sandbox', () => {
     const first = startLink()
     const [, qr] = await first.next('qr')
     await post('/scan', { qr, phone: ALICE })
-    expect((await first.next('paired'))[1]).toMatchObject({ id: expect.stringMatching(/^15550000001:\d+@s\.whatsapp\.net$/) })
+    expect((await first.next('paired'))[1]).toMatchObject({
+      id: expect.stringMatching(/^15550000001:\d+@s\.whatsapp\.net$/),
+    })
     expect((await first.next('close'))[1]).toBe('restart-required')
     expect(auth.hasCreds()).toBe(true)
     current = startLink()
@@ -109,13 +168,17 @@ describe('baileys link against the sandbox', () => {
   })
 
   it('stores the synced address book', async () => {
-    for (let i = 0; i < 300 && !contacts.rows.some(c => c.name === 'Bob Builder'); i++) await new Promise(r => setTimeout(r, 50))
+    for (let i = 0; i < 300 && !contacts.rows.some(c => c.name === 'Bob Builder'); i++)
+      await new Promise(r => setTimeout(r, 50))
     expect(contacts.rows.map(c => c.name).sort()).toEqual(['Bob Builder', 'Carol'])
   })
 
   it('sends text and an image; the recipient phone decrypts them', async () => {
     const text = await current.link.sendMessage({ kind: 'phone', phone: BOB }, { type: 'text', text: 'hello bob' })
-    const image = await current.link.sendMessage({ kind: 'phone', phone: BOB }, { type: 'image', image: { url: `${mediaUrl}/a.jpg`, mimetype: 'image/jpeg' }, text: 'cap' })
+    const image = await current.link.sendMessage(
+      { kind: 'phone', phone: BOB },
+      { type: 'image', image: { url: `${mediaUrl}/a.jpg`, mimetype: 'image/jpeg' }, text: 'cap' },
+    )
     // the simulated phone fetches and decrypts media after acking: poll
     let got = await inbox(BOB)
     for (let i = 0; i < 300 && !got.some(m => m.id === image.messageId); i++) {
@@ -123,12 +186,21 @@ describe('baileys link against the sandbox', () => {
       got = await inbox(BOB)
     }
     expect(got.find(m => m.id === text.messageId)).toMatchObject({ type: 'text', text: 'hello bob' })
-    expect(got.find(m => m.id === image.messageId)).toMatchObject({ type: 'image', caption: 'cap', media: { mimetype: 'image/jpeg', hasThumbnail: true } })
+    expect(got.find(m => m.id === image.messageId)).toMatchObject({
+      type: 'image',
+      caption: 'cap',
+      media: { mimetype: 'image/jpeg', hasThumbnail: true },
+    })
   })
 
   it('a media URL that fails gives the spec message and sends nothing', async () => {
     const before = (await inbox(BOB)).length
-    const err = await errorOf(current.link.sendMessage({ kind: 'phone', phone: BOB }, { type: 'image', image: { url: `${mediaUrl}/nope.jpg`, mimetype: 'image/jpeg' } }))
+    const err = await errorOf(
+      current.link.sendMessage(
+        { kind: 'phone', phone: BOB },
+        { type: 'image', image: { url: `${mediaUrl}/nope.jpg`, mimetype: 'image/jpeg' } },
+      ),
+    )
     expect(err.message).toBe('error parser file from url 404 Not Found')
     expect((await inbox(BOB)).length).toBe(before)
   })
@@ -151,13 +223,19 @@ describe('baileys link against the sandbox', () => {
       if (!status) await new Promise(r => setTimeout(r, 50))
     }
     expect(status).toMatchObject({ status: true, text: 'my status' }) // Bob is in the address book, not excluded
-    expect(await current.link.listGroups()).toEqual([{ id: GROUP, name: 'Team', description: 'the team', picture: '', created: '2025-01-01T00:00:00.000Z' }])
+    expect(await current.link.listGroups()).toEqual([
+      { id: GROUP, name: 'Team', description: 'the team', picture: '', created: '2025-01-01T00:00:00.000Z' },
+    ])
     expect((await errorOf(current.link.getGroup('120363999999999999@g.us'))).code).toBe('GROUP_NOT_FOUND')
     const members = await current.link.groupMembers(GROUP)
     expect(members.find(m => m.phone === BOB)?.name).toBe('Bob Builder')
-    expect(await current.link.listChannels()).toEqual([{ id: CHANNEL, name: 'News', picture: '', isOwner: true, created: '2025-01-01T00:00:00.000Z' }])
+    expect(await current.link.listChannels()).toEqual([
+      { id: CHANNEL, name: 'News', picture: '', isOwner: true, created: '2025-01-01T00:00:00.000Z' },
+    ])
     await current.link.sendMessage({ kind: 'channel', jid: CHANNEL }, { type: 'text', text: 'channel post' })
-    const posts = (await (await fetch(`${sandbox.url}/channels/${CHANNEL}/messages`)).json()) as { messages: Array<{ text?: string }> }
+    const posts = (await (await fetch(`${sandbox.url}/channels/${CHANNEL}/messages`)).json()) as {
+      messages: Array<{ text?: string }>
+    }
     expect(posts.messages.map(p => p.text)).toContain('channel post')
     expect(await current.link.ownPicture()).toMatch(/^https:\/\/127\.0\.0\.1:\d+\//)
   })

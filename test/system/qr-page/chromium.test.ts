@@ -8,7 +8,7 @@ import { repoRoot } from '../../support/readme.js'
 import { findChromium, MISSING_BROWSER, missingBrowser } from '../../support/chromium.js'
 import { openBrowser } from '../../support/system/qr-page.js'
 
-describe('the browser tests\' Chromium', () => {
+describe("the browser tests' Chromium", () => {
   it('is the one the npm package ships, unpacked under node_modules, and it renders a page', async () => {
     const found = await findChromium()
     expect(found?.source).toMatch(/^@sparticuz\/chromium \d+\.\d+\.\d+ \(npm\)$/)
@@ -28,11 +28,17 @@ describe('the browser tests\' Chromium', () => {
     const warnings: string[] = []
     missingBrowser({}, w => warnings.push(w))
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toContain('SKIPPED: the QR page browser tests (test/system/qr-page/qr-page.test.ts) did not run')
+    expect(warnings[0]).toContain(
+      'SKIPPED: the QR page browser tests (test/system/qr-page/qr-page.test.ts) did not run',
+    )
     expect(warnings[0]).toContain(MISSING_BROWSER)
 
-    expect(() => missingBrowser({ CI: 'true' }, w => warnings.push(w))).toThrow(/CI=true makes the browser tests required/)
-    expect(() => missingBrowser({ CI: 'true' }, w => warnings.push(w))).toThrow(/apt-get install -y --no-install-recommends chromium/)
+    expect(() => missingBrowser({ CI: 'true' }, w => warnings.push(w))).toThrow(
+      /CI=true makes the browser tests required/,
+    )
+    expect(() => missingBrowser({ CI: 'true' }, w => warnings.push(w))).toThrow(
+      /apt-get install -y --no-install-recommends chromium/,
+    )
     expect(warnings).toHaveLength(1)
   })
 })

@@ -14,7 +14,16 @@ import { readQrPng } from '../../../src/demo/qr-decode.js'
 import { findChromium, missingBrowser } from '../../support/chromium.js'
 import { launchGateway, sandboxCall, startWorld, type Gateway } from '../../support/system/harness.js'
 import {
-  errorsOf, openBrowser, qrOnScreen, requestsOf, secretLink, shownQrSrc, statusOf, viewLink, waitForState, type Browser,
+  errorsOf,
+  openBrowser,
+  qrOnScreen,
+  requestsOf,
+  secretLink,
+  shownQrSrc,
+  statusOf,
+  viewLink,
+  waitForState,
+  type Browser,
 } from '../../support/system/qr-page.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -54,10 +63,15 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
   }
 
   /** Console errors other than Chromium's own line for the 410 that tells the page the session paired. */
-  const unexpected = (errors: string[]) => errors.filter(e => !e.includes('the server responded with a status of 410 (Gone)'))
+  const unexpected = (errors: string[]) =>
+    errors.filter(e => !e.includes('the server responded with a status of 410 (Gone)'))
 
   /** Nothing the page sent or shows in its address bar holds the session's secret. */
-  const expectNoSecret = (requests: { url: string; headers: Record<string, string> }[], pageUrl: string, secret: string) => {
+  const expectNoSecret = (
+    requests: { url: string; headers: Record<string, string> }[],
+    pageUrl: string,
+    secret: string,
+  ) => {
     expect(pageUrl).not.toContain(secret)
     for (const r of requests) {
       expect(r.url, r.url).not.toContain(secret)
@@ -82,16 +96,24 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     await scan(qr!, '15550000001')
 
     await waitForState(page, 'linked')
-    expect(await statusOf(page)).toEqual({ state: 'linked', text: 'Linked: the phone is now connected. This view link no longer works.' })
+    expect(await statusOf(page)).toEqual({
+      state: 'linked',
+      text: 'Linked: the phone is now connected. This view link no longer works.',
+    })
     expect(await page.locator('#qr').isHidden()).toBe(true)
     expect(await qrOnScreen(page), 'no QR left on the screen').toBeUndefined()
     expect((await gw.session(session)).body.isConnected).toBe(true)
 
     // The page polled with the token only; the link is dead now, and a paired session has no QR to link to.
-    expect(requests.filter(r => r.url === `${gw.url}/session/qr`).every(r => r.headers['view-token'] === link.token)).toBe(true)
+    expect(
+      requests.filter(r => r.url === `${gw.url}/session/qr`).every(r => r.headers['view-token'] === link.token),
+    ).toBe(true)
     expectNoSecret(requests, page.url(), session.sessionId)
     const after = await gw.raw('GET', '/session/qr', { 'view-token': link.token })
-    expect(after).toMatchObject({ status: 410, body: { statusCode: 410, message: 'the session is linked; this view link no longer works' } })
+    expect(after).toMatchObject({
+      status: 410,
+      body: { statusCode: 410, message: 'the session is linked; this view link no longer works' },
+    })
     expect((await gw.call('POST', '/session/view-link', session)).status).toBe(409)
     expect(unexpected(errors)).toEqual([])
     await page.close()
@@ -109,7 +131,11 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     const rotated = await qrOnScreen(page)
     expect(rotated).toBeDefined()
     expect(rotated).not.toBe(first)
-    const current = await waitFor('the QR in GET /session', async () => (await gw.session(session)).body.qrcode || undefined, 60_000)
+    const current = await waitFor(
+      'the QR in GET /session',
+      async () => (await gw.session(session)).body.qrcode || undefined,
+      60_000,
+    )
     expect(rotated).toBe(readQrPng(current))
 
     await scan(rotated!, '15550000002')
@@ -131,21 +157,30 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     // One request carried the secret: the trade itself. Every poll after it carried only the token.
     const withSecret = requests.filter(r => r.headers['session-id'] !== undefined)
     expect(withSecret.map(r => r.url)).toEqual([`${gw.url}/session/view-link`])
-    expectNoSecret(requests.filter(r => !withSecret.includes(r)), page.url(), session.sessionId)
+    expectNoSecret(
+      requests.filter(r => !withSecret.includes(r)),
+      page.url(),
+      session.sessionId,
+    )
     expect(requests.some(r => r.url === `${gw.url}/session/qr`)).toBe(true)
     await page.close()
   }, 300_000)
 
   it('refuses an old link carrying the secret, wipes it from the address bar and never uses it', async () => {
     const session = await gw.createSession()
-    for (const url of [secretLink(gw.url, session), `${gw.url}/?${new URLSearchParams({ id: session.id, 'session-id': session.sessionId })}`]) {
+    for (const url of [
+      secretLink(gw.url, session),
+      `${gw.url}/?${new URLSearchParams({ id: session.id, 'session-id': session.sessionId })}`,
+    ]) {
       const { page, requests } = await openPage(url)
       await waitForState(page, 'secret-link', 60_000)
       expect((await statusOf(page)).text).toMatch(/^This link carried the session-id, which gives the whole API/)
       expect(page.url()).toBe(`${gw.url}/`)
       expect(await page.locator('#qr').isHidden()).toBe(true)
       // Only the page itself was fetched with the secret in it (the query form: the browser sent it, nothing else did).
-      expect(requests.filter(r => r.headers['session-id'] !== undefined || r.headers['view-token'] !== undefined)).toEqual([])
+      expect(
+        requests.filter(r => r.headers['session-id'] !== undefined || r.headers['view-token'] !== undefined),
+      ).toEqual([])
       expect(requests.filter(r => r.url.includes('/session'))).toEqual([])
       await page.close()
     }
@@ -158,7 +193,9 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     await page.fill('#session-id', 'not-the-secret')
     await page.click('button[type=submit]')
     await waitForState(page, 'not-found', 60_000)
-    expect((await statusOf(page)).text).toMatch(/^Session not found: the id or session-id is wrong, or the session is gone/)
+    expect((await statusOf(page)).text).toMatch(
+      /^Session not found: the id or session-id is wrong, or the session is gone/,
+    )
     expect(await page.locator('#qr').isHidden()).toBe(true)
     await page.close()
   }, 120_000)
@@ -170,7 +207,11 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
       s.textContent = 'document.body.dataset.injected = "yes"'
       document.head.append(s)
     })
-    await waitFor('the CSP report in the console', async () => errors.find(e => e.includes('Content Security Policy')), 60_000)
+    await waitFor(
+      'the CSP report in the console',
+      async () => errors.find(e => e.includes('Content Security Policy')),
+      60_000,
+    )
     expect(await page.evaluate(() => document.body.dataset.injected)).toBeUndefined()
     await page.close()
   }, 120_000)

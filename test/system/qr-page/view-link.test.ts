@@ -13,7 +13,10 @@ import { viewLink } from '../../support/system/qr-page.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const GONE = { status: 404, body: { statusCode: 404, message: 'view link not found or expired' } }
-const LINKED = { status: 410, body: { statusCode: 410, message: 'the session is linked; this view link no longer works' } }
+const LINKED = {
+  status: 410,
+  body: { statusCode: 410, message: 'the session is linked; this view link no longer works' },
+}
 const NO_SESSION = { status: 404, body: { statusCode: 404, message: 'session not found' } }
 
 describe('view-only QR links', () => {
@@ -24,7 +27,10 @@ describe('view-only QR links', () => {
     world = await startWorld()
     gw = await launchGateway(world.sandbox.url, world.dataDir)
   }, 120_000)
-  afterAll(async () => { await gw?.proc.stop(); await world?.cleanup() })
+  afterAll(async () => {
+    await gw?.proc.stop()
+    await world?.cleanup()
+  })
 
   const qrWith = (token: string) => gw.raw('GET', '/session/qr', { 'view-token': token })
 
@@ -53,7 +59,11 @@ describe('view-only QR links', () => {
     const session = await gw.createSession()
     const { token, expiresAt } = await viewLink(gw, session)
     expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now() + 120_000) // the QR window: about 3 minutes
-    const png = await waitFor('a QR through the view link', async () => (await qrWith(token)).body.qrcode || undefined, 60_000)
+    const png = await waitFor(
+      'a QR through the view link',
+      async () => (await qrWith(token)).body.qrcode || undefined,
+      60_000,
+    )
     expect((await qrWith(token)).body).toEqual({ qrcode: png, expiresAt })
     expect(png).toBe((await gw.session(session)).body.qrcode)
 
@@ -62,15 +72,20 @@ describe('view-only QR links', () => {
     await waitFor('connected', async () => (await gw.session(session)).body.isConnected || undefined, 90_000)
     expect(await qrWith(token)).toMatchObject(LINKED)
     expect(await gw.call('POST', '/session/view-link', session)).toMatchObject({
-      status: 409, body: { statusCode: 409, message: 'session is already paired; there is no QR to show' },
+      status: 409,
+      body: { statusCode: 409, message: 'session is already paired; there is no QR to show' },
     })
 
     // A reset restarts pairing: the old link stays dead (revoked), a new one shows the new QR until the session is deleted.
     expect((await gw.call('POST', '/session/reset', session)).status).toBe(200)
-    const fresh = await waitFor('a view link after the reset', async () => {
-      const r = await gw.call('POST', '/session/view-link', session)
-      return r.status === 200 ? new URLSearchParams(new URL(r.body.url).hash.slice(1)).get('view')! : undefined
-    }, 60_000)
+    const fresh = await waitFor(
+      'a view link after the reset',
+      async () => {
+        const r = await gw.call('POST', '/session/view-link', session)
+        return r.status === 200 ? new URLSearchParams(new URL(r.body.url).hash.slice(1)).get('view')! : undefined
+      },
+      60_000,
+    )
     expect(await qrWith(token)).toMatchObject(GONE) // the reset revoked it: still no QR through the old link
     expect((await qrWith(fresh)).status).toBe(200)
     expect((await gw.call('DELETE', '/session', session)).status).toBe(200)

@@ -26,9 +26,9 @@ describe('sandbox control API', () => {
     })
     expect(res.status).toBe(200)
     const after = await getJson<World>(`${sandbox.url}/world`)
-    expect(after.accounts.find((a) => a.phone === '15550000001')?.name).toBe('Alice Renamed')
-    expect(after.accounts.some((a) => a.phone === '15550000077')).toBe(true)
-    expect(after.groups.map((g) => g.id)).toContain('120363000000000077@g.us')
+    expect(after.accounts.find(a => a.phone === '15550000001')?.name).toBe('Alice Renamed')
+    expect(after.accounts.some(a => a.phone === '15550000077')).toBe(true)
+    expect(after.groups.map(g => g.id)).toContain('120363000000000077@g.us')
   })
 
   it('rejects a malformed world with 400', async () => {
@@ -55,18 +55,27 @@ describe('sandbox control API', () => {
     const dir = await mkdtemp(join(tmpdir(), 'sandbox-cli-'))
     const worldFile = join(dir, 'world.json')
     await writeFile(worldFile, JSON.stringify({ accounts: [{ phone: '15559990000', name: 'Solo' }] }))
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', '--port', '0', '--world', worldFile, '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/sandbox/main.ts', '--port', '0', '--world', worldFile, '--log-level', 'info'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     try {
-      const url = await waitFor('CLI ready line', () => /SANDBOX_URL=(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 30_000, 100)
+      const url = await waitFor(
+        'CLI ready line',
+        () => /SANDBOX_URL=(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1],
+        30_000,
+        100,
+      )
       const world = await getJson<World>(`${url}/world`)
-      expect(world.accounts.map((a) => a.phone)).toEqual(['15559990000'])
+      expect(world.accounts.map(a => a.phone)).toEqual(['15559990000'])
       const trust = await getJson<{ wsUrl: string }>(`${url}/trust`)
       expect(trust.wsUrl).toBe(`${url.replace('http', 'ws')}/ws/chat`)
     } finally {
       child.kill('SIGTERM')
-      await new Promise((r) => child.once('exit', r))
+      await new Promise(r => child.once('exit', r))
       await rm(dir, { recursive: true, force: true })
     }
   })

@@ -2,7 +2,14 @@ import type { BinaryNode } from '@whiskeysockets/baileys'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { InboxMessage } from '../../../src/sandbox/types.js'
-import { connect, fetchTrust, getJson, pairAndLogin, postJson, type Trust } from '../../support/system/baileys-client.js'
+import {
+  connect,
+  fetchTrust,
+  getJson,
+  pairAndLogin,
+  postJson,
+  type Trust,
+} from '../../support/system/baileys-client.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
@@ -14,7 +21,16 @@ describe('sandbox: fault switches', () => {
   let trust: Trust
 
   beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0, world: { accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }, { phone: CAROL, name: 'Carol' }] } })
+    sandbox = await createSandbox({
+      port: 0,
+      world: {
+        accounts: [
+          { phone: ALICE, name: 'Alice' },
+          { phone: BOB, name: 'Bob' },
+          { phone: CAROL, name: 'Carol' },
+        ],
+      },
+    })
     trust = await fetchTrust(sandbox.url)
   })
   afterAll(async () => {
@@ -30,14 +46,22 @@ describe('sandbox: fault switches', () => {
       socket.sock.ws.on('CB:ack,class:message', (node: BinaryNode) => acks.push(node))
       expect((await postJson(`${sandbox.url}/faults`, { rejectRecipient: BOB })).status).toBe(200)
       const sent = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'blocked?' })
-      const nack = await waitFor('error ack', () => acks.find((a) => a.attrs.id === sent?.key.id), 20_000, 100)
+      const nack = await waitFor('error ack', () => acks.find(a => a.attrs.id === sent?.key.id), 20_000, 100)
       expect(nack.attrs.error).toBe('479')
       const inbox = await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)
-      expect(inbox.messages.some((m) => m.id === sent?.key.id)).toBe(false)
+      expect(inbox.messages.some(m => m.id === sent?.key.id)).toBe(false)
 
       await fetch(`${sandbox.url}/faults`, { method: 'DELETE' })
       const ok = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'now?' })
-      await waitFor('delivered after clearing', async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find((m) => m.id === ok?.key.id), 20_000, 100)
+      await waitFor(
+        'delivered after clearing',
+        async () =>
+          (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find(
+            m => m.id === ok?.key.id,
+          ),
+        20_000,
+        100,
+      )
     } finally {
       socket.end()
     }

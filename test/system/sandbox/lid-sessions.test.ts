@@ -27,15 +27,22 @@ describe('sessions with a contact addressed by LID', () => {
     const ids: string[] = []
     let afterFirst = 0
     for (let i = 0; i < 4; i++) {
-      ids.push((await alice.sock.sendMessage(bobLid.includes('@') ? bobLid : `${bobLid}@lid`, { text: `hi ${i}` }))!.key.id!)
+      ids.push(
+        (await alice.sock.sendMessage(bobLid.includes('@') ? bobLid : `${bobLid}@lid`, { text: `hi ${i}` }))!.key.id!,
+      )
       if (i === 0) afterFirst = await fetches()
     }
     expect(afterFirst).toBeGreaterThan(0)
     expect(await fetches()).toBe(afterFirst)
-    const inbox = await waitFor('all four in Bob inbox', async () => {
-      const got = (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages
-      return ids.every(id => got.some(m => m.id === id)) ? got : undefined
-    }, 20_000, 100)
+    const inbox = await waitFor(
+      'all four in Bob inbox',
+      async () => {
+        const got = (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages
+        return ids.every(id => got.some(m => m.id === id)) ? got : undefined
+      },
+      20_000,
+      100,
+    )
     expect(inbox.filter(m => ids.includes(m.id)).map(m => m.text)).toEqual(['hi 0', 'hi 1', 'hi 2', 'hi 3'])
   })
 })

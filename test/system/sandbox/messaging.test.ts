@@ -4,7 +4,14 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { InboxMessage } from '../../../src/sandbox/types.js'
-import { fetchTrust, getJson, pairAndLogin, postJson, type TestSocket, type Trust } from '../../support/system/baileys-client.js'
+import {
+  fetchTrust,
+  getJson,
+  pairAndLogin,
+  postJson,
+  type TestSocket,
+  type Trust,
+} from '../../support/system/baileys-client.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
@@ -20,7 +27,15 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${phone}/inbox`)).messages
 
   beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0, world: { accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }] } })
+    sandbox = await createSandbox({
+      port: 0,
+      world: {
+        accounts: [
+          { phone: ALICE, name: 'Alice' },
+          { phone: BOB, name: 'Bob' },
+        ],
+      },
+    })
     trust = await fetchTrust(sandbox.url)
     alice = (await pairAndLogin(sandbox.url, trust, ALICE, { keepAliveIntervalMs: 2000 })).socket
     alice.sock.ev.on('messages.upsert', ({ messages }) => upserts.push(...messages))
@@ -36,24 +51,46 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const receipts: BinaryNode[] = []
     alice.sock.ws.on('CB:receipt', (node: BinaryNode) => receipts.push(node))
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'hello bob' })
-    const got = await waitFor('text in Bob inbox', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000, 100)
+    const got = await waitFor(
+      'text in Bob inbox',
+      async () => (await inboxOf(BOB)).find(m => m.id === sent?.key.id),
+      20_000,
+      100,
+    )
     expect(got).toMatchObject({ chat: ALICE, from: ALICE, type: 'text', text: 'hello bob', status: false })
     // Bob's phone sends a delivery receipt back (no type attribute = delivered).
-    const receipt = await waitFor('delivery receipt', () => receipts.find((r) => r.attrs.id === sent?.key.id), 20_000, 100)
+    const receipt = await waitFor(
+      'delivery receipt',
+      () => receipts.find(r => r.attrs.id === sent?.key.id),
+      20_000,
+      100,
+    )
     expect(receipt.attrs.type).toBeUndefined()
     expect(receipt.attrs.from).toMatch(new RegExp(`^(${BOB}|\\d+)(:\\d+)?@(s\\.whatsapp\\.net|lid)$`))
   })
 
   it('a follow-up text (msg, not pkmsg) is decrypted too', async () => {
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'second' })
-    const got = await waitFor('second text', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 20_000, 100)
+    const got = await waitFor(
+      'second text',
+      async () => (await inboxOf(BOB)).find(m => m.id === sent?.key.id),
+      20_000,
+      100,
+    )
     expect(got.text).toBe('second')
   })
 
   it('the recipient downloads, MAC-checks and decrypts an image', async () => {
-    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 10, b: 10 } } }).jpeg().toBuffer()
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 10, b: 10 } } })
+      .jpeg()
+      .toBuffer()
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { image: jpeg, caption: 'red' })
-    const got = await waitFor('image in Bob inbox', async () => (await inboxOf(BOB)).find((m) => m.id === sent?.key.id), 30_000, 100)
+    const got = await waitFor(
+      'image in Bob inbox',
+      async () => (await inboxOf(BOB)).find(m => m.id === sent?.key.id),
+      30_000,
+      100,
+    )
     expect(got.error).toBeUndefined()
     expect(got).toMatchObject({ type: 'image', caption: 'red' })
     expect(got.media?.sha256).toBe(createHash('sha256').update(jpeg).digest('hex'))
@@ -67,21 +104,47 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const audio = Buffer.alloc(4_000, 3)
     const vcard = 'BEGIN:VCARD\nVERSION:3.0\nFN:Carol\nTEL;type=CELL;waid=15550000003:+1 555 000 0003\nEND:VCARD'
     const sent = [
-      await alice.sock.sendMessage(to, { document: doc, mimetype: 'application/pdf', fileName: 'report.pdf', caption: 'the report' }),
+      await alice.sock.sendMessage(to, {
+        document: doc,
+        mimetype: 'application/pdf',
+        fileName: 'report.pdf',
+        caption: 'the report',
+      }),
       await alice.sock.sendMessage(to, { audio, mimetype: 'audio/ogg; codecs=opus', seconds: 3, ptt: false }),
-      await alice.sock.sendMessage(to, { location: { degreesLatitude: 52.5, degreesLongitude: 13.4, name: 'Berlin', address: 'Mitte' } }),
-      await alice.sock.sendMessage(to, { contacts: { displayName: 'Carol', contacts: [{ displayName: 'Carol', vcard }] } }),
+      await alice.sock.sendMessage(to, {
+        location: { degreesLatitude: 52.5, degreesLongitude: 13.4, name: 'Berlin', address: 'Mitte' },
+      }),
+      await alice.sock.sendMessage(to, {
+        contacts: { displayName: 'Carol', contacts: [{ displayName: 'Carol', vcard }] },
+      }),
     ]
-    const ids = sent.map((m) => m?.key.id)
-    const got = await waitFor('four typed messages', async () => {
-      const inbox = await inboxOf(BOB)
-      const found = ids.map((id) => inbox.find((m) => m.id === id))
-      return found.every(Boolean) ? (found as InboxMessage[]) : undefined
-    }, 30_000, 100)
+    const ids = sent.map(m => m?.key.id)
+    const got = await waitFor(
+      'four typed messages',
+      async () => {
+        const inbox = await inboxOf(BOB)
+        const found = ids.map(id => inbox.find(m => m.id === id))
+        return found.every(Boolean) ? (found as InboxMessage[]) : undefined
+      },
+      30_000,
+      100,
+    )
     const [d, a, l, c] = got
-    expect(d).toMatchObject({ type: 'document', caption: 'the report', media: { mimetype: 'application/pdf', fileName: 'report.pdf', size: doc.length, sha256: createHash('sha256').update(doc).digest('hex') } })
+    expect(d).toMatchObject({
+      type: 'document',
+      caption: 'the report',
+      media: {
+        mimetype: 'application/pdf',
+        fileName: 'report.pdf',
+        size: doc.length,
+        sha256: createHash('sha256').update(doc).digest('hex'),
+      },
+    })
     expect(a).toMatchObject({ type: 'audio', media: { ptt: false, seconds: 3, size: audio.length } })
-    expect(l).toMatchObject({ type: 'location', location: { latitude: 52.5, longitude: 13.4, name: 'Berlin', address: 'Mitte' } })
+    expect(l).toMatchObject({
+      type: 'location',
+      location: { latitude: 52.5, longitude: 13.4, name: 'Berlin', address: 'Mitte' },
+    })
     expect(c).toMatchObject({ type: 'contact', contact: { displayName: 'Carol', vcard } })
   })
 
@@ -90,14 +153,23 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const [onPlatform] = (await alice.sock.onWhatsApp(stranger)) ?? []
     expect(onPlatform?.exists).toBe(true)
     const sent = await alice.sock.sendMessage(`${stranger}@s.whatsapp.net`, { text: 'hello stranger' })
-    const got = await waitFor('stranger inbox', async () => (await inboxOf(stranger)).find((m) => m.id === sent?.key.id), 20_000, 100)
+    const got = await waitFor(
+      'stranger inbox',
+      async () => (await inboxOf(stranger)).find(m => m.id === sent?.key.id),
+      20_000,
+      100,
+    )
     expect(got.text).toBe('hello stranger')
   })
 
   it('a simulated peer can message the client (inbound pkmsg decrypted by Baileys)', async () => {
-    const res = await postJson(`${sandbox.url}/accounts/${BOB}/send`, { to: ALICE, text: 'hi alice', id: 'SBXINBOUND1' })
+    const res = await postJson(`${sandbox.url}/accounts/${BOB}/send`, {
+      to: ALICE,
+      text: 'hi alice',
+      id: 'SBXINBOUND1',
+    })
     expect(res.body.delivered).toBe(1)
-    const msg = await waitFor('inbound upsert', () => upserts.find((m) => m.key.id === 'SBXINBOUND1'), 30_000, 100)
+    const msg = await waitFor('inbound upsert', () => upserts.find(m => m.key.id === 'SBXINBOUND1'), 30_000, 100)
     expect(msg.message?.conversation).toBe('hi alice')
     expect(msg.pushName).toBe('Bob')
   })
@@ -108,12 +180,12 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
       if (frame.tag === 'iq' && frame.attrs?.type === 'result') results++
     }
     alice.sock.ws.on('frame', onFrame)
-    const closedBefore = alice.updates.some((u) => u.connection === 'close')
+    const closedBefore = alice.updates.some(u => u.connection === 'close')
     // Baileys drops the link when nothing arrives for keepAliveIntervalMs + 5 s (7 s here); wait longer than that.
-    await new Promise((r) => setTimeout(r, 9000))
+    await new Promise(r => setTimeout(r, 9000))
     alice.sock.ws.off('frame', onFrame)
     expect(closedBefore).toBe(false)
-    expect(alice.updates.some((u) => u.connection === 'close')).toBe(false)
+    expect(alice.updates.some(u => u.connection === 'close')).toBe(false)
     expect(results).toBeGreaterThanOrEqual(3)
   })
 })

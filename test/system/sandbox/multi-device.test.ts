@@ -2,7 +2,14 @@ import type { WAMessage } from '@whiskeysockets/baileys'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { InboxMessage } from '../../../src/sandbox/types.js'
-import { fetchTrust, getJson, pairAndLogin, postJson, connect, type TestSocket } from '../../support/system/baileys-client.js'
+import {
+  fetchTrust,
+  getJson,
+  pairAndLogin,
+  postJson,
+  connect,
+  type TestSocket,
+} from '../../support/system/baileys-client.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
@@ -20,7 +27,10 @@ describe('sandbox: two linked clients talk through the platform', () => {
     sandbox = await createSandbox({
       port: 0,
       world: {
-        accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }],
+        accounts: [
+          { phone: ALICE, name: 'Alice' },
+          { phone: BOB, name: 'Bob' },
+        ],
         groups: [{ id: GROUP, name: 'Pair', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }] }],
       },
     })
@@ -39,11 +49,19 @@ describe('sandbox: two linked clients talk through the platform', () => {
 
   it('a 1:1 text reaches both the recipient phone and its linked client', async () => {
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'to both devices' })
-    const upsert = await waitFor('Bob client upsert', () => bobGot.find((m) => m.key.id === sent?.key.id), 30_000, 100)
+    const upsert = await waitFor('Bob client upsert', () => bobGot.find(m => m.key.id === sent?.key.id), 30_000, 100)
     expect(upsert.message?.extendedTextMessage?.text ?? upsert.message?.conversation).toBe('to both devices')
     expect(upsert.key.fromMe).toBe(false)
     expect(upsert.key.remoteJid).toBe(`${ALICE}@s.whatsapp.net`)
-    const onPhone = await waitFor('Bob phone inbox', async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find((m) => m.id === sent?.key.id), 20_000, 100)
+    const onPhone = await waitFor(
+      'Bob phone inbox',
+      async () =>
+        (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find(
+          m => m.id === sent?.key.id,
+        ),
+      20_000,
+      100,
+    )
     expect(onPhone.text).toBe('to both devices')
   })
 
@@ -51,7 +69,12 @@ describe('sandbox: two linked clients talk through the platform', () => {
     const first = await alice.sock.sendMessage(GROUP, { text: 'group one' })
     const second = await alice.sock.sendMessage(GROUP, { text: 'group two' })
     for (const sent of [first, second]) {
-      const upsert = await waitFor('group upsert', () => bobGot.find((m) => m.key.id === sent?.key.id && m.message), 30_000, 100)
+      const upsert = await waitFor(
+        'group upsert',
+        () => bobGot.find(m => m.key.id === sent?.key.id && m.message),
+        30_000,
+        100,
+      )
       expect(upsert.key.remoteJid).toBe(GROUP)
     }
   })
@@ -59,14 +82,18 @@ describe('sandbox: two linked clients talk through the platform', () => {
   it('a client that was offline gets what arrived meanwhile on its next login', async () => {
     bob.end()
     await bob.closed()
-    const res = await postJson(`${sandbox.url}/accounts/${ALICE}/send`, { to: BOB, text: 'while you were away', id: 'SBXOFFLINE1' })
+    const res = await postJson(`${sandbox.url}/accounts/${ALICE}/send`, {
+      to: BOB,
+      text: 'while you were away',
+      id: 'SBXOFFLINE1',
+    })
     expect(res.body.delivered).toBe(1)
     const trust = await fetchTrust(sandbox.url)
     bob = connect(trust, bobAuth)
     const got: WAMessage[] = []
     bob.sock.ev.on('messages.upsert', ({ messages }) => got.push(...messages))
     await bob.opened()
-    const msg = await waitFor('offline message', () => got.find((m) => m.key.id === 'SBXOFFLINE1'), 30_000, 100)
+    const msg = await waitFor('offline message', () => got.find(m => m.key.id === 'SBXOFFLINE1'), 30_000, 100)
     expect(msg.message?.conversation).toBe('while you were away')
   })
 })

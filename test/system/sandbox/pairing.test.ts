@@ -1,13 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { World } from '../../../src/sandbox/types.js'
-import { connect, fetchTrust, getJson, memoryAuth, pairAndLogin, postJson, type Trust } from '../../support/system/baileys-client.js'
+import {
+  connect,
+  fetchTrust,
+  getJson,
+  memoryAuth,
+  pairAndLogin,
+  postJson,
+  type Trust,
+} from '../../support/system/baileys-client.js'
 
 describe('sandbox: handshake, QR, scan, 515, login', () => {
   let sandbox: Sandbox
   let trust: Trust
   beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0, world: { accounts: [{ phone: '15550000001', name: 'Alice' }, { phone: '15550000002', name: 'Bob' }] } })
+    sandbox = await createSandbox({
+      port: 0,
+      world: {
+        accounts: [
+          { phone: '15550000001', name: 'Alice' },
+          { phone: '15550000002', name: 'Bob' },
+        ],
+      },
+    })
     trust = await fetchTrust(sandbox.url)
   })
   afterAll(async () => {
@@ -36,7 +52,7 @@ describe('sandbox: handshake, QR, scan, 515, login', () => {
     const { socket } = await pairAndLogin(sandbox.url, trust, '15550000042')
     try {
       const world = await getJson<World>(`${sandbox.url}/world`)
-      expect(world.accounts.some((a) => a.phone === '15550000042')).toBe(true)
+      expect(world.accounts.some(a => a.phone === '15550000042')).toBe(true)
     } finally {
       socket.end()
     }
@@ -45,7 +61,10 @@ describe('sandbox: handshake, QR, scan, 515, login', () => {
   it('rejects malformed and unknown QR strings with 400', async () => {
     const malformed = await postJson(`${sandbox.url}/scan`, { qr: 'hello', phone: '15550000001' })
     expect(malformed.status).toBe(400)
-    const unknown = await postJson(`${sandbox.url}/scan`, { qr: 'https://wa.me/settings/linked_devices#2@nope,AAAA,AAAA,AAAA,1', phone: '15550000001' })
+    const unknown = await postJson(`${sandbox.url}/scan`, {
+      qr: 'https://wa.me/settings/linked_devices#2@nope,AAAA,AAAA,AAAA,1',
+      phone: '15550000001',
+    })
     expect(unknown.status).toBe(400)
     expect(String(unknown.body.error)).toMatch(/unknown/)
   })
@@ -56,7 +75,7 @@ describe('sandbox: handshake, QR, scan, 515, login', () => {
       const t = await fetchTrust(small.url)
       const socket = connect(t, memoryAuth(), { qrTimeout: 1000 })
       const closed = await socket.closed()
-      const qrs = socket.updates.filter((u) => u.qr).map((u) => u.qr)
+      const qrs = socket.updates.filter(u => u.qr).map(u => u.qr)
       expect(closed.statusCode).toBe(408)
       expect(closed.message).toBe('QR refs attempts ended')
       expect(new Set(qrs).size).toBe(2)
@@ -71,7 +90,7 @@ describe('sandbox: handshake, QR, scan, 515, login', () => {
       const t = await fetchTrust(quick.url)
       const socket = connect(t, memoryAuth())
       const qr = await socket.qr()
-      await new Promise((r) => setTimeout(r, 600))
+      await new Promise(r => setTimeout(r, 600))
       const res = await postJson(`${quick.url}/scan`, { qr, phone: '15550000009' })
       expect(res.status).toBe(400)
       expect(String(res.body.error)).toMatch(/expired/)

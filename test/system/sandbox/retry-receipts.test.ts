@@ -8,7 +8,14 @@ import type { BinaryNode, WAMessage } from '@whiskeysockets/baileys'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { InboxMessage } from '../../../src/sandbox/types.js'
-import { connect, fetchTrust, getJson, pairAndLogin, postJson, type Trust } from '../../support/system/baileys-client.js'
+import {
+  connect,
+  fetchTrust,
+  getJson,
+  pairAndLogin,
+  postJson,
+  type Trust,
+} from '../../support/system/baileys-client.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
@@ -17,11 +24,21 @@ const BOB = '15550000002'
 describe('sandbox: retry receipts', () => {
   let sandbox: Sandbox
   let trust: Trust
-  const inbox = async () => (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages
-  const retryStats = async () => ((await getJson<{ retryReceipts?: Record<string, number> }>(`${sandbox.url}/stats`)).retryReceipts ?? {})
+  const inbox = async () =>
+    (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages
+  const retryStats = async () =>
+    (await getJson<{ retryReceipts?: Record<string, number> }>(`${sandbox.url}/stats`)).retryReceipts ?? {}
 
   beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0, world: { accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }] } })
+    sandbox = await createSandbox({
+      port: 0,
+      world: {
+        accounts: [
+          { phone: ALICE, name: 'Alice' },
+          { phone: BOB, name: 'Bob' },
+        ],
+      },
+    })
     trust = await fetchTrust(sandbox.url)
   })
   afterAll(async () => {
@@ -38,7 +55,12 @@ describe('sandbox: retry receipts', () => {
 
       const sent = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'first try fails' })
       const id = sent!.key.id!
-      const got = await waitFor('the message sent again', async () => (await inbox()).find(m => m.id === id), 30_000, 100)
+      const got = await waitFor(
+        'the message sent again',
+        async () => (await inbox()).find(m => m.id === id),
+        30_000,
+        100,
+      )
       expect(got).toMatchObject({ text: 'first try fails', from: ALICE })
       expect((await retryStats())[id]).toBe(1)
 
@@ -51,7 +73,9 @@ describe('sandbox: retry receipts', () => {
       expect(registration).toHaveLength(4)
 
       // the count ran out: the next message is decrypted at the first try
-      expect((await getJson<{ faults: Record<string, unknown> }>(`${sandbox.url}/faults`)).faults.failDecryptCount).toBe(0)
+      expect(
+        (await getJson<{ faults: Record<string, unknown> }>(`${sandbox.url}/faults`)).faults.failDecryptCount,
+      ).toBe(0)
       const next = await socket.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'second goes through' })
       await waitFor('the next message', async () => (await inbox()).find(m => m.id === next!.key.id), 30_000, 100)
       expect((await retryStats())[next!.key.id!]).toBeUndefined()
@@ -78,7 +102,12 @@ describe('sandbox: retry receipts', () => {
 
       again = connect(trust, auth, { getMessage: async key => kept.get(key.id ?? '')?.message ?? undefined })
       await again.opened()
-      const got = await waitFor('the message sent again', async () => (await inbox()).find(m => m.id === sent.key.id), 30_000, 100)
+      const got = await waitFor(
+        'the message sent again',
+        async () => (await inbox()).find(m => m.id === sent.key.id),
+        30_000,
+        100,
+      )
       expect(got).toMatchObject({ text: 'asked for after a restart', from: ALICE })
       await sandbox.settled()
       expect((await inbox()).filter(m => m.id === sent.key.id)).toHaveLength(1)

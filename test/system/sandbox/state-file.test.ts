@@ -22,7 +22,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const world = { accounts: [{ phone: ALICE, name: 'Alice' }, { phone: BOB, name: 'Bob' }] }
+const world = {
+  accounts: [
+    { phone: ALICE, name: 'Alice' },
+    { phone: BOB, name: 'Bob' },
+  ],
+}
 const inboxOf = async (sandbox: Sandbox, phone: string) =>
   (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${phone}/inbox`)).messages
 const stats = (sandbox: Sandbox) => getJson<Record<string, number>>(`${sandbox.url}/stats`)
@@ -36,7 +41,7 @@ describe('sandbox state file', () => {
     await waitFor('first text', async () => (await inboxOf(first, BOB)).find(m => m.id === before?.key.id), 20_000, 100)
     expect(await stats(first)).toMatchObject({ logins: 1 })
     socket.end()
-    await waitFor('login ended', async () => ((await stats(first)).loginsEnded === 1) || undefined, 20_000, 100)
+    await waitFor('login ended', async () => (await stats(first)).loginsEnded === 1 || undefined, 20_000, 100)
     await first.close()
 
     const prekeysOnServer = first.account(ALICE)!.companions.get(1)!.preKeys.size
@@ -50,7 +55,12 @@ describe('sandbox state file', () => {
     open.push(again)
     await again.opened()
     const after = await again.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'after the restart' })
-    const got = await waitFor('second text', async () => (await inboxOf(second, BOB)).find(m => m.id === after?.key.id), 20_000, 100)
+    const got = await waitFor(
+      'second text',
+      async () => (await inboxOf(second, BOB)).find(m => m.id === after?.key.id),
+      20_000,
+      100,
+    )
     expect(got).toMatchObject({ from: ALICE, text: 'after the restart' })
     expect(got.error).toBeUndefined()
     expect(await stats(second)).toMatchObject({ logins: 1 })

@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
-import { Gateway, launchGateway, pair, startWorld, type Session } from '../../support/system/harness.js'
+import { type Gateway, launchGateway, pair, startWorld, type Session } from '../../support/system/harness.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
@@ -33,7 +33,10 @@ let internalBase = ''
 
 beforeAll(async () => {
   world = await startWorld()
-  internal = createServer((_req, res) => { internalHits++; res.end('internal') })
+  internal = createServer((_req, res) => {
+    internalHits++
+    res.end('internal')
+  })
   internal.listen(0, '127.0.0.1')
   await once(internal, 'listening')
   internalBase = `127.0.0.1:${(internal.address() as { port: number }).port}`
@@ -45,13 +48,21 @@ afterAll(async () => {
   await world?.cleanup()
 })
 
-const createSession = (g: Gateway, authorization?: string) => fetch(`${g.url}/session`, {
-  method: 'POST', headers: authorization ? { authorization } : {},
-}).then(async res => ({ status: res.status, body: await res.json() as any }))
+const createSession = (g: Gateway, authorization?: string) =>
+  fetch(`${g.url}/session`, {
+    method: 'POST',
+    headers: authorization ? { authorization } : {},
+  }).then(async res => ({ status: res.status, body: (await res.json()) as any }))
 
 /** Starts the gateway and expects it to refuse: returns what it printed. */
 async function failedStart(env: Record<string, string>): Promise<string> {
-  const err = await launchGateway(world.sandbox.url, world.dataDir, env).then(g => { gw = g; return undefined }, e => e)
+  const err = await launchGateway(world.sandbox.url, world.dataDir, env).then(
+    g => {
+      gw = g
+      return undefined
+    },
+    e => e,
+  )
   expect(err).toBeInstanceOf(Error)
   return (err as Error).message
 }
@@ -59,27 +70,69 @@ async function failedStart(env: Record<string, string>): Promise<string> {
 describe('a gateway with every protection on', () => {
   let session: Session
 
-  it('POST /session needs the bearer token', async () => {
-    gw = await launchGateway(world.sandbox.url, world.dataDir, HARDENED)
-    expect(await createSession(gw)).toEqual({ status: 401, body: { statusCode: 401, message: 'missing or wrong bearer token' } })
-    expect((await createSession(gw, 'Bearer not-the-token-at-all')).status).toBe(401)
-    const created = await createSession(gw, `Bearer ${TOKEN}`)
-    expect(created.status).toBe(200)
-    session = created.body
-    await pair(gw, world.sandbox.url, session, ALICE)
-  }, SLOW)
+  it(
+    'POST /session needs the bearer token',
+    async () => {
+      gw = await launchGateway(world.sandbox.url, world.dataDir, HARDENED)
+      expect(await createSession(gw)).toEqual({
+        status: 401,
+        body: { statusCode: 401, message: 'missing or wrong bearer token' },
+      })
+      expect((await createSession(gw, 'Bearer not-the-token-at-all')).status).toBe(401)
+      const created = await createSession(gw, `Bearer ${TOKEN}`)
+      expect(created.status).toBe(200)
+      session = created.body
+      await pair(gw, world.sandbox.url, session, ALICE)
+    },
+    SLOW,
+  )
 
   it('sends text, and refuses media URLs on private addresses with a 400 before any request', async () => {
     expect((await gw!.call('POST', '/message', session, { phone: BOB, type: 'text', text: 'hi' })).status).toBe(200)
     const refusals = [
-      ['/message', { phone: BOB, type: 'image', image: { url: `http://${internalBase}/a.jpg`, mimetype: 'image/jpeg' } }, 'image.url'],
-      ['/message', { phone: BOB, type: 'document', document: { url: `http://[::ffff:127.0.0.1]:${internalBase.split(':')[1]}/a`, name: 'a', size: 1, mimetype: 'application/pdf' } }, 'document.url'],
-      ['/message', { phone: BOB, type: 'audio', audio: { url: 'http://169.254.169.254/latest/meta-data/', mimetype: 'audio/mpeg', duration: 1 } }, 'audio.url'],
-      ['/status', { type: 'image', image: { url: `http://localhost:${internalBase.split(':')[1]}/a.jpg`, mimetype: 'image/jpeg' } }, 'image.url'],
+      [
+        '/message',
+        { phone: BOB, type: 'image', image: { url: `http://${internalBase}/a.jpg`, mimetype: 'image/jpeg' } },
+        'image.url',
+      ],
+      [
+        '/message',
+        {
+          phone: BOB,
+          type: 'document',
+          document: {
+            url: `http://[::ffff:127.0.0.1]:${internalBase.split(':')[1]}/a`,
+            name: 'a',
+            size: 1,
+            mimetype: 'application/pdf',
+          },
+        },
+        'document.url',
+      ],
+      [
+        '/message',
+        {
+          phone: BOB,
+          type: 'audio',
+          audio: { url: 'http://169.254.169.254/latest/meta-data/', mimetype: 'audio/mpeg', duration: 1 },
+        },
+        'audio.url',
+      ],
+      [
+        '/status',
+        {
+          type: 'image',
+          image: { url: `http://localhost:${internalBase.split(':')[1]}/a.jpg`, mimetype: 'image/jpeg' },
+        },
+        'image.url',
+      ],
     ] as const
     for (const [route, body, field] of refusals) {
       const res = await gw!.call('POST', route, session, body)
-      expect(res, JSON.stringify(body)).toEqual({ status: 400, body: { statusCode: 400, message: `${field} leads to a private or local address` } })
+      expect(res, JSON.stringify(body)).toEqual({
+        status: 400,
+        body: { statusCode: 400, message: `${field} leads to a private or local address` },
+      })
     }
     expect(internalHits).toBe(0)
   })
@@ -99,43 +152,63 @@ describe('a gateway with every protection on', () => {
     expect(raw.includes(Buffer.from(createHash('sha256').update(session.sessionId).digest('hex')))).toBe(false)
   })
 
-  it('the paired session survives a restart with the same DATA_KEY', async () => {
-    await gw!.proc.stop()
-    gw = await launchGateway(world.sandbox.url, world.dataDir, HARDENED)
-    await waitFor('reconnected', async () => (await gw!.session(session)).body.isConnected || undefined, 90_000)
-    expect((await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text: 'after restart' })).status).toBe(200)
-    await gw.proc.stop()
-    gw = undefined
-  }, SLOW)
+  it(
+    'the paired session survives a restart with the same DATA_KEY',
+    async () => {
+      await gw!.proc.stop()
+      gw = await launchGateway(world.sandbox.url, world.dataDir, HARDENED)
+      await waitFor('reconnected', async () => (await gw!.session(session)).body.isConnected || undefined, 90_000)
+      expect(
+        (await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text: 'after restart' })).status,
+      ).toBe(200)
+      await gw.proc.stop()
+      gw = undefined
+    },
+    SLOW,
+  )
 
-  it('a wrong or missing DATA_KEY stops the start with a one-line reason, and the data stays readable', async () => {
-    expect(await failedStart({ ...HARDENED, DATA_KEY: randomBytes(32).toString('hex') }))
-      .toContain('gateway cannot start: DATA_KEY does not match the key this DATA_DIR was written with')
-    expect(await failedStart({ ...HARDENED, DATA_KEY: '' }))
-      .toContain('gateway cannot start: this DATA_DIR was written with DATA_KEY; start the gateway with the same DATA_KEY')
-    const badFormat = await failedStart({ ...HARDENED, DATA_KEY: 'not-a-key' })
-    expect(badFormat).toContain('invalid setting DATA_KEY: must be 32 bytes written as 64 hex characters or as base64 (44 characters), got a value of 9 characters')
-    expect(badFormat).not.toContain('not-a-key') // a secret is never echoed, not even a malformed one
-    const store = openLmdbStore(world.dataDir, { dataKey: DATA_KEY })
-    expect((await store.auth(session.id).readCreds())?.me?.id).toBeTruthy()
-    await store.close()
-  }, SLOW)
+  it(
+    'a wrong or missing DATA_KEY stops the start with a one-line reason, and the data stays readable',
+    async () => {
+      expect(await failedStart({ ...HARDENED, DATA_KEY: randomBytes(32).toString('hex') })).toContain(
+        'gateway cannot start: DATA_KEY does not match the key this DATA_DIR was written with',
+      )
+      expect(await failedStart({ ...HARDENED, DATA_KEY: '' })).toContain(
+        'gateway cannot start: this DATA_DIR was written with DATA_KEY; start the gateway with the same DATA_KEY',
+      )
+      const badFormat = await failedStart({ ...HARDENED, DATA_KEY: 'not-a-key' })
+      expect(badFormat).toContain(
+        'invalid setting DATA_KEY: must be 32 bytes written as 64 hex characters or as base64 (44 characters), got a value of 9 characters',
+      )
+      expect(badFormat).not.toContain('not-a-key') // a secret is never echoed, not even a malformed one
+      const store = openLmdbStore(world.dataDir, { dataKey: DATA_KEY })
+      expect((await store.auth(session.id).readCreds())?.me?.id).toBeTruthy()
+      await store.close()
+    },
+    SLOW,
+  )
 
-  it('DELETE /session destroys the session key: nothing left in DATA_DIR opens its rows', async () => {
-    const keyFile = path.join(world.dataDir, 'session-keys', Buffer.from(session.id).toString('hex'))
-    const wrapped = fs.readFileSync(keyFile)
-    gw = await launchGateway(world.sandbox.url, world.dataDir, HARDENED)
-    await waitFor('reconnected', async () => (await gw!.session(session)).body.isConnected || undefined, 90_000)
-    expect((await gw.call('DELETE', '/session', session)).status).toBe(200)
-    await gw.proc.stop()
-    gw = undefined
-    expect(fs.existsSync(keyFile)).toBe(false)
-    const files = fs.readdirSync(world.dataDir, { recursive: true, encoding: 'utf8' })
-      .map(name => path.join(world.dataDir, name)).filter(file => fs.statSync(file).isFile())
-    for (const file of files) {
-      expect(fs.readFileSync(file).includes(wrapped), file).toBe(false)
-      expect(fs.statSync(file).mode & 0o777, file).toBe(0o600)
-    }
-    expect(fs.statSync(world.dataDir).mode & 0o777).toBe(0o700)
-  }, SLOW)
+  it(
+    'DELETE /session destroys the session key: nothing left in DATA_DIR opens its rows',
+    async () => {
+      const keyFile = path.join(world.dataDir, 'session-keys', Buffer.from(session.id).toString('hex'))
+      const wrapped = fs.readFileSync(keyFile)
+      gw = await launchGateway(world.sandbox.url, world.dataDir, HARDENED)
+      await waitFor('reconnected', async () => (await gw!.session(session)).body.isConnected || undefined, 90_000)
+      expect((await gw.call('DELETE', '/session', session)).status).toBe(200)
+      await gw.proc.stop()
+      gw = undefined
+      expect(fs.existsSync(keyFile)).toBe(false)
+      const files = fs
+        .readdirSync(world.dataDir, { recursive: true, encoding: 'utf8' })
+        .map(name => path.join(world.dataDir, name))
+        .filter(file => fs.statSync(file).isFile())
+      for (const file of files) {
+        expect(fs.readFileSync(file).includes(wrapped), file).toBe(false)
+        expect(fs.statSync(file).mode & 0o777, file).toBe(0o600)
+      }
+      expect(fs.statSync(world.dataDir).mode & 0o777).toBe(0o700)
+    },
+    SLOW,
+  )
 })

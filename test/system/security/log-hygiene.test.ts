@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
 import {
-  Gateway, inbox, launchGateway, mediaServer, sandboxCall, startWorld, type Session,
+  type Gateway,
+  inbox,
+  launchGateway,
+  mediaServer,
+  sandboxCall,
+  startWorld,
+  type Session,
 } from '../../support/system/harness.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -29,13 +35,19 @@ let qr = ''
 
 beforeAll(async () => {
   world = await startWorld()
-  const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 9, g: 99, b: 199 } } }).jpeg().toBuffer()
+  const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 9, g: 99, b: 199 } } })
+    .jpeg()
+    .toBuffer()
   media = await mediaServer({ [`/photo.jpg?token=${URL_TOKEN}`]: { body: photo, type: 'image/jpeg' } })
   gw = await launchGateway(world.sandbox.url, world.dataDir, { LOG_LEVEL: 'trace' })
   // everything written so far (the start-up lines) plus everything after
   log = gw.proc.output()
-  gw.proc.child.stdout!.on('data', (d: Buffer) => { log += d.toString() })
-  gw.proc.child.stderr!.on('data', (d: Buffer) => { log += d.toString() })
+  gw.proc.child.stdout!.on('data', (d: Buffer) => {
+    log += d.toString()
+  })
+  gw.proc.child.stderr!.on('data', (d: Buffer) => {
+    log += d.toString()
+  })
 }, 180_000)
 
 afterAll(async () => {
@@ -55,19 +67,30 @@ describe('logs at trace level', () => {
     const text = await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text: `${MARKER} text` })
     expect(text.status).toBe(200)
     const image = await gw.call('POST', '/message', session, {
-      phone: BOB, type: 'image', text: `${MARKER} caption`,
+      phone: BOB,
+      type: 'image',
+      text: `${MARKER} caption`,
       image: { url: `${media.base}/photo.jpg?token=${URL_TOKEN}`, mimetype: 'image/jpeg' },
     })
     expect(image.status).toBe(200)
     const missing = await gw.call('POST', '/message', session, {
-      phone: BOB, type: 'image', image: { url: `${media.base}/gone.jpg?token=${URL_TOKEN}`, mimetype: 'image/jpeg' },
+      phone: BOB,
+      type: 'image',
+      image: { url: `${media.base}/gone.jpg?token=${URL_TOKEN}`, mimetype: 'image/jpeg' },
     })
     expect(missing.status).toBe(500) // a failed download is logged too: still without its URL
     const status = await gw.call('POST', '/status', session, { type: 'text', text: `${MARKER} status` })
     expect(status, JSON.stringify(status.body)).toMatchObject({ status: 200 })
-    await waitFor('Bob got both messages', async () => ((await inbox(world.sandbox.url, BOB)).length >= 2) || undefined, 60_000)
+    await waitFor(
+      'Bob got both messages',
+      async () => (await inbox(world.sandbox.url, BOB)).length >= 2 || undefined,
+      60_000,
+    )
     // Bob writes back: the gateway decrypts it (incoming content must not be logged either)
-    const reply = await sandboxCall(world.sandbox.url, 'POST', `/accounts/${BOB}/send`, { to: ALICE, text: `${MARKER} reply` })
+    const reply = await sandboxCall(world.sandbox.url, 'POST', `/accounts/${BOB}/send`, {
+      to: ALICE,
+      text: `${MARKER} reply`,
+    })
     expect(reply.status).toBe(200)
     expect((await gw.session(session)).status).toBe(200)
     expect((await gw.call('GET', '/session', { id: session.id, sessionId: 'wrong-secret' })).status).toBe(404)
@@ -95,8 +118,10 @@ describe('logs at trace level', () => {
     // stanza dumps print binary content as hex: look for every text secret that way too
     for (const [name, value] of Object.entries(secrets)) secrets[`${name} hex`] = Buffer.from(value).toString('hex')
     const keys = {
-      noiseKey: creds.noiseKey.private, identityKey: creds.signedIdentityKey.private,
-      signedPreKey: creds.signedPreKey.keyPair.private, advSecretKey: Buffer.from(creds.advSecretKey, 'base64'),
+      noiseKey: creds.noiseKey.private,
+      identityKey: creds.signedIdentityKey.private,
+      signedPreKey: creds.signedPreKey.keyPair.private,
+      advSecretKey: Buffer.from(creds.advSecretKey, 'base64'),
     }
     for (const [name, key] of Object.entries(keys)) {
       const bytes = Buffer.from(key)
@@ -104,7 +129,9 @@ describe('logs at trace level', () => {
       secrets[`${name} hex`] = bytes.toString('hex')
       secrets[`${name} bytes`] = [...bytes].join(',')
     }
-    const found = Object.entries(secrets).filter(([, value]) => log.includes(value)).map(([name]) => name)
+    const found = Object.entries(secrets)
+      .filter(([, value]) => log.includes(value))
+      .map(([name]) => name)
     expect(found).toEqual([])
   }, 240_000) // pairing and five requests at trace level, on two shared cores
 })

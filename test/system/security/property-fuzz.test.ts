@@ -44,36 +44,59 @@ describe('random requests against a real gateway process', () => {
   let port: number
 
   beforeAll(async () => {
-    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toBuffer()
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } })
+      .jpeg()
+      .toBuffer()
     media = await mediaServer({ '/a.jpg': { body: jpeg, type: 'image/jpeg' } })
     port = Number(new URL(alice.gw.url).port)
   })
-  afterAll(async () => { await media?.close() })
+  afterAll(async () => {
+    await media?.close()
+  })
 
   const options = (): GenOptions => ({
     auth: { id: alice.session.id, 'session-id': alice.session.sessionId },
     media: [`${media.base}/a.jpg`, `${media.base}/missing.mp4`],
-    groupId: GROUP, channelId: CHANNEL,
+    groupId: GROUP,
+    channelId: CHANNEL,
   })
 
   // Reset and delete would end the one paired session; their guard and parsing are fuzzed in test/unit/http/endpoints/property.test.ts.
-  const names = ['POST /session', 'GET /session', 'POST /message', 'POST /status', 'POST /typing', 'GET /group',
-    'GET /group/member', 'GET /group/{id}', 'GET /channel', 'GET /channel/message', 'anything else']
+  const names = [
+    'POST /session',
+    'GET /session',
+    'POST /message',
+    'POST /status',
+    'POST /typing',
+    'GET /group',
+    'GET /group/member',
+    'GET /group/{id}',
+    'GET /channel',
+    'GET /channel/message',
+    'anything else',
+  ]
 
   for (const name of names) {
     it(name, async () => {
       const endpoint = endpoints(options()).find(e => e.name === name)!
-      await fc.assert(fc.asyncProperty(requestFor(endpoint, options()), async req => {
-        const body = sanitiseBody(req.body, media.base)
-        const res = await rawRequest(port, { ...req, ...(body ? { body } : {}) }, 30_000)
-        expectWellFormed(res, endpoint.allowed, `${req.method} ${req.path}`)
-      }), { numRuns: name === 'POST /session' ? 8 : 25 })
+      await fc.assert(
+        fc.asyncProperty(requestFor(endpoint, options()), async req => {
+          const body = sanitiseBody(req.body, media.base)
+          const res = await rawRequest(port, { ...req, ...(body ? { body } : {}) }, 30_000)
+          expectWellFormed(res, endpoint.allowed, `${req.method} ${req.path}`)
+        }),
+        { numRuns: name === 'POST /session' ? 8 : 25 },
+      )
       expect(alice.gw.proc.child.exitCode).toBe(null)
     }, 300_000)
   }
 
   it('answers what the HTTP parser refuses in the error shape too (main.ts wires it)', async () => {
-    const huge = await exchange(port, Buffer.from(`GET /session HTTP/1.1\r\nhost: x\r\nid: ${'a'.repeat(20_000)}\r\n\r\n`), 'huge header')
+    const huge = await exchange(
+      port,
+      Buffer.from(`GET /session HTTP/1.1\r\nhost: x\r\nid: ${'a'.repeat(20_000)}\r\n\r\n`),
+      'huge header',
+    )
     expectWellFormed(huge, [431], 'huge header')
     expectWellFormed(await exchange(port, Buffer.from('\u0000garbage\r\n\r\n'), 'garbage'), [400], 'garbage')
   })

@@ -18,7 +18,10 @@ describe('POST /status to a 1,200-contact address book', () => {
     world: {
       accounts: [
         {
-          phone: GINA, name: 'Gina', syncContacts: true, statusPrivacy: { setting: 'contacts', list: [] },
+          phone: GINA,
+          name: 'Gina',
+          syncContacts: true,
+          statusPrivacy: { setting: 'contacts', list: [] },
           contacts: BIG_BOOK.map((phone, i) => ({ phone, name: `Contact ${i}` })),
         },
         { phone: ERIN, name: 'Erin', contacts: [{ phone: GINA, name: 'Gina' }] },
@@ -39,7 +42,9 @@ describe('POST /status to a 1,200-contact address book', () => {
     const url = paired.sandbox.url
     const before = await uploads(url)
     const posted = await postStatusWhenSynced(paired.gw, paired.session, {
-      type: 'image', text: 'to everyone', image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
+      type: 'image',
+      text: 'to everyone',
+      image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
     })
     expect(posted.status).toBe(200)
     const id: string = posted.body.statusId
@@ -55,7 +60,7 @@ describe('POST /status to a 1,200-contact address book', () => {
     expect(hashes.size).toBe(1)
 
     const stats = (await sandboxCall(url, 'GET', '/stats')).body
-    expect(await uploads(url) - before, JSON.stringify(stats)).toBe(1)
+    expect((await uploads(url)) - before, JSON.stringify(stats)).toBe(1)
     // more than one relay stanza carried this one id (the gateway batches; one stanza per batch)
     expect(stats.statusStanzas[id]).toBeGreaterThan(1)
     expect(await holders(url, [ERIN], id)).toEqual([])

@@ -6,13 +6,25 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  launchGateway, mediaServer, pair, reply, sandboxCall, sha256hex, withSession,
+  launchGateway,
+  mediaServer,
+  pair,
+  reply,
+  sandboxCall,
+  sha256hex,
+  withSession,
 } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { blueVideo, largePhoto } from '../../support/system/status-media.js'
 import { ffmpegTests } from '../../support/ffmpeg.js'
 import {
-  holders, NOT_SYNCED, ONLY_SHARE_EMPTY, postStatusWhenSynced, setStatusPrivacy, uploads, waitForStatus,
+  holders,
+  NOT_SYNCED,
+  ONLY_SHARE_EMPTY,
+  postStatusWhenSynced,
+  setStatusPrivacy,
+  uploads,
+  waitForStatus,
 } from '../../support/system/status.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -31,14 +43,27 @@ describe('POST /status through the sandbox', () => {
     world: {
       accounts: [
         {
-          phone: ALICE, name: 'Alice', syncContacts: true, statusPrivacy: { setting: 'contacts', list: [] },
-          contacts: [{ phone: BOB, name: 'Bob' }, { phone: CAROL, name: 'Carol' }, { phone: DAVE, name: 'Dave' }],
+          phone: ALICE,
+          name: 'Alice',
+          syncContacts: true,
+          statusPrivacy: { setting: 'contacts', list: [] },
+          contacts: [
+            { phone: BOB, name: 'Bob' },
+            { phone: CAROL, name: 'Carol' },
+            { phone: DAVE, name: 'Dave' },
+          ],
         },
         { phone: BOB, name: 'Bob', contacts: knowsAlice },
         { phone: CAROL, name: 'Carol', contacts: knowsAlice },
         { phone: DAVE, name: 'Dave', contacts: knowsAlice },
         { phone: ERIN, name: 'Erin', contacts: knowsAlice },
-        { phone: FRANK, name: 'Frank', syncContacts: false, contacts: [{ phone: BOB, name: 'Bob' }], statusPrivacy: { setting: 'contacts', list: [] } },
+        {
+          phone: FRANK,
+          name: 'Frank',
+          syncContacts: false,
+          contacts: [{ phone: BOB, name: 'Bob' }],
+          statusPrivacy: { setting: 'contacts', list: [] },
+        },
       ],
     },
   })
@@ -68,19 +93,39 @@ describe('POST /status through the sandbox', () => {
     const got = await waitForStatus(url(), [BOB, CAROL, DAVE, ALICE], id)
     for (const phone of [BOB, CAROL, DAVE]) {
       expect(got.get(phone)).toMatchObject({
-        chat: 'status@broadcast', status: true, from: ALICE, type: 'text', text: 'hello contacts', backgroundColor: DARK_GREEN, visible: true,
+        chat: 'status@broadcast',
+        status: true,
+        from: ALICE,
+        type: 'text',
+        text: 'hello contacts',
+        backgroundColor: DARK_GREEN,
+        visible: true,
       })
     }
-    expect(got.get(ALICE)).toMatchObject({ chat: 'status@broadcast', status: true, from: ALICE, text: 'hello contacts' })
+    expect(got.get(ALICE)).toMatchObject({
+      chat: 'status@broadcast',
+      status: true,
+      from: ALICE,
+      text: 'hello contacts',
+    })
     // everyone who got it has arrived: a non-contact and an unrelated account did not
     expect(await holders(url(), [ERIN, FRANK], id)).toEqual([])
   }, 90_000)
 
   it('"my contacts except": an image status skips the excluded contact and is compressed to suit a status', async () => {
     await setStatusPrivacy(url(), ALICE, 'contacts_except', [CAROL])
-    const posted = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: {
-      type: 'image', text: 'a big photo', image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
-    } })))
+    const posted = await reply(
+      paired.gw.api.POST(
+        '/status',
+        withSession(paired.session, {
+          body: {
+            type: 'image',
+            text: 'a big photo',
+            image: { url: `${media.base}/photo.jpg`, mimetype: 'image/jpeg' },
+          },
+        }),
+      ),
+    )
     expect(posted.status).toBe(200)
     const id: string = posted.body.statusId
     const got = await waitForStatus(url(), [BOB, DAVE, ALICE], id)
@@ -102,40 +147,57 @@ describe('POST /status through the sandbox', () => {
     expect(got.get(DAVE).media.sha256).toBe(bob.media.sha256)
   }, 90_000)
 
-  ffmpegTests.it('"only share with": a video status reaches only the listed contact, with a thumbnail taken from the video', async () => {
-    await setStatusPrivacy(url(), ALICE, 'only_share_with', [DAVE])
-    const posted = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: {
-      type: 'video', text: 'blue', video: { url: `${media.base}/blue.mp4`, mimetype: 'video/mp4', duration: 2 },
-    } })))
-    expect(posted.status).toBe(200)
-    const id: string = posted.body.statusId
-    const got = await waitForStatus(url(), [DAVE, ALICE], id)
-    expect(await holders(url(), [BOB, CAROL, ERIN], id)).toEqual([])
+  ffmpegTests.it(
+    '"only share with": a video status reaches only the listed contact, with a thumbnail taken from the video',
+    async () => {
+      await setStatusPrivacy(url(), ALICE, 'only_share_with', [DAVE])
+      const posted = await reply(
+        paired.gw.api.POST(
+          '/status',
+          withSession(paired.session, {
+            body: {
+              type: 'video',
+              text: 'blue',
+              video: { url: `${media.base}/blue.mp4`, mimetype: 'video/mp4', duration: 2 },
+            },
+          }),
+        ),
+      )
+      expect(posted.status).toBe(200)
+      const id: string = posted.body.statusId
+      const got = await waitForStatus(url(), [DAVE, ALICE], id)
+      expect(await holders(url(), [BOB, CAROL, ERIN], id)).toEqual([])
 
-    const dave = got.get(DAVE)
-    expect(dave).toMatchObject({ type: 'video', caption: 'blue', status: true, from: ALICE })
-    expect(dave.error).toBeUndefined()
-    expect(dave.media.sha256).toBe(sha256hex(video))
-    expect(dave.media.seconds).toBe(2)
-    expect(dave.media.hasThumbnail).toBe(true)
-    // the frame of a solid blue video is blue; the generic default thumbnail is grey
-    const [r, g, b] = dave.media.thumbnailMeanColor as number[]
-    expect(b).toBeGreaterThan(180)
-    expect(r).toBeLessThan(80)
-    expect(g).toBeLessThan(80)
-    // 320x240 video → a landscape thumbnail
-    expect(dave.media.thumbnailWidth).toBeGreaterThan(dave.media.thumbnailHeight)
-  }, 90_000)
+      const dave = got.get(DAVE)
+      expect(dave).toMatchObject({ type: 'video', caption: 'blue', status: true, from: ALICE })
+      expect(dave.error).toBeUndefined()
+      expect(dave.media.sha256).toBe(sha256hex(video))
+      expect(dave.media.seconds).toBe(2)
+      expect(dave.media.hasThumbnail).toBe(true)
+      // the frame of a solid blue video is blue; the generic default thumbnail is grey
+      const [r, g, b] = dave.media.thumbnailMeanColor as number[]
+      expect(b).toBeGreaterThan(180)
+      expect(r).toBeLessThan(80)
+      expect(g).toBeLessThan(80)
+      // 320x240 video → a landscape thumbnail
+      expect(dave.media.thumbnailWidth).toBeGreaterThan(dave.media.thumbnailHeight)
+    },
+    90_000,
+  )
 
   it('privacy lists that name members by LID (LID-migrated phones) pick the same recipients', async () => {
     await setStatusPrivacy(url(), ALICE, 'contacts_except', [CAROL], 'lid')
-    const except = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'not for Carol' } })))
+    const except = await reply(
+      paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'not for Carol' } })),
+    )
     expect(except.status).toBe(200)
     await waitForStatus(url(), [BOB, DAVE, ALICE], except.body.statusId)
     expect(await holders(url(), [CAROL, ERIN], except.body.statusId)).toEqual([])
 
     await setStatusPrivacy(url(), ALICE, 'only_share_with', [BOB], 'lid')
-    const only = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'just Bob' } })))
+    const only = await reply(
+      paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'just Bob' } })),
+    )
     expect(only.status).toBe(200)
     await waitForStatus(url(), [BOB, ALICE], only.body.statusId)
     expect(await holders(url(), [CAROL, DAVE, ERIN], only.body.statusId)).toEqual([])
@@ -144,7 +206,9 @@ describe('POST /status through the sandbox', () => {
   it('"only share with" an empty list answers the exact 500 and sends nothing', async () => {
     await setStatusPrivacy(url(), ALICE, 'only_share_with', [])
     const before = await uploads(url())
-    const posted = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'nobody' } })))
+    const posted = await reply(
+      paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'nobody' } })),
+    )
     expect(posted).toEqual({ status: 500, body: { statusCode: 500, message: ONLY_SHARE_EMPTY } })
     expect(await uploads(url())).toBe(before)
   }, 60_000)
@@ -152,11 +216,15 @@ describe('POST /status through the sandbox', () => {
   it('an account whose address book never synced answers the exact 500 under "my contacts"', async () => {
     const frank = await paired.gw.createSession()
     await pair(paired.gw, url(), frank, FRANK)
-    const posted = await reply(paired.gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'anyone?' } })))
+    const posted = await reply(
+      paired.gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'anyone?' } })),
+    )
     expect(posted).toEqual({ status: 500, body: { statusCode: 500, message: NOT_SYNCED } })
     // "only share with" does not need the address book
     await setStatusPrivacy(url(), FRANK, 'only_share_with', [BOB])
-    const shared = await reply(paired.gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'just Bob' } })))
+    const shared = await reply(
+      paired.gw.api.POST('/status', withSession(frank, { body: { type: 'text', text: 'just Bob' } })),
+    )
     expect(shared.status).toBe(200)
     await waitForStatus(url(), [BOB], shared.body.statusId)
     await reply(paired.gw.api.DELETE('/session', withSession(frank)))
@@ -168,11 +236,17 @@ describe('POST /status through the sandbox', () => {
     const r = await sandboxCall(url(), 'POST', '/world', { accounts: [{ phone: ALICE, syncContacts: false }] })
     expect(r.status).toBe(200)
     paired.gw = await launchGateway(url(), paired.dataDir)
-    await waitFor('Alice reconnected after restart', async () => {
-      const s = await paired.gw.session(paired.session)
-      return s.status === 200 && s.body.isConnected ? true : undefined
-    }, 90_000)
-    const posted = await reply(paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'after restart' } })))
+    await waitFor(
+      'Alice reconnected after restart',
+      async () => {
+        const s = await paired.gw.session(paired.session)
+        return s.status === 200 && s.body.isConnected ? true : undefined
+      },
+      90_000,
+    )
+    const posted = await reply(
+      paired.gw.api.POST('/status', withSession(paired.session, { body: { type: 'text', text: 'after restart' } })),
+    )
     expect(posted.status).toBe(200)
     const got = await waitForStatus(url(), [BOB, CAROL, DAVE, ALICE], posted.body.statusId)
     expect(got.get(BOB)).toMatchObject({ text: 'after restart', backgroundColor: DARK_GREEN })

@@ -20,8 +20,18 @@ describe('the generated client', () => {
 
   it('types every operation of the document', async () => {
     const schema = (await clientFiles())['src/client/schema.ts']!
-    for (const id of ['createSession', 'getSession', 'sendMessage', 'postStatus', 'sendTyping', 'listGroupMembers',
-      'getGroup', 'listChannelMessages', 'resetSession', 'deleteSession']) {
+    for (const id of [
+      'createSession',
+      'getSession',
+      'sendMessage',
+      'postStatus',
+      'sendTyping',
+      'listGroupMembers',
+      'getGroup',
+      'listChannelMessages',
+      'resetSession',
+      'deleteSession',
+    ]) {
       expect(schema).toContain(`    ${id}: {`)
     }
   }, 60_000)

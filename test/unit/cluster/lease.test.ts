@@ -48,9 +48,14 @@ const fencedStore = (fence: Fence): Store => {
 const fixed = (token: FenceToken): Fence & { refusals: number } => ({
   refusals: 0,
   token: () => token,
-  refused() { this.refusals++ },
+  refused() {
+    this.refusals++
+  },
 })
-const fencedCount = () => takeThreadCounts().filter(s => s.key === 'fencedWrites').reduce((n, s) => n + s.value, 0)
+const fencedCount = () =>
+  takeThreadCounts()
+    .filter(s => s.key === 'fencedWrites')
+    .reduce((n, s) => n + s.value, 0)
 
 describe('leases', () => {
   it('acquiring bumps the epoch; a second node waits for the expiry, then takes over with a higher epoch', async () => {
@@ -94,12 +99,15 @@ describe('fenced writes', () => {
     await storeB.auth('s').keys.set({ session: { x: Buffer.from([2]), y: Buffer.from([2]) } })
 
     // node-a wakes up and writes with its old epoch: a whole batch, deletions included
-    const refused = await Promise.resolve(storeA.auth('s').keys.set({ session: { x: Buffer.from([9]), y: null, z: Buffer.from([9]) } }))
-      .catch((err: unknown) => err)
+    const refused = await Promise.resolve(
+      storeA.auth('s').keys.set({ session: { x: Buffer.from([9]), y: null, z: Buffer.from([9]) } }),
+    ).catch((err: unknown) => err)
     expect(refused).toBeInstanceOf(FencedWriteError)
     expect((refused as FencedWriteError).reason).toBe('stale-epoch')
     await expect(storeA.auth('s').writeCreds(initAuthCreds())).rejects.toBeInstanceOf(FencedWriteError)
-    await expect(storeA.contacts('s').upsert([{ id: 'c@s.whatsapp.net', name: 'C' }])).rejects.toBeInstanceOf(FencedWriteError)
+    await expect(storeA.contacts('s').upsert([{ id: 'c@s.whatsapp.net', name: 'C' }])).rejects.toBeInstanceOf(
+      FencedWriteError,
+    )
     expect(a.refusals).toBe(3)
     expect(fencedCount()).toBe(3)
 
@@ -114,7 +122,9 @@ describe('fenced writes', () => {
     const epoch = await acquireLease(conn, 's', 'node-a', 60_000)
     const store = fencedStore(fixed({ node: 'node-a', epoch }))
     await expireNow('s')
-    const err = await Promise.resolve(store.auth('s').keys.set({ session: { x: Buffer.from([1]) } })).catch((e: unknown) => e)
+    const err = await Promise.resolve(store.auth('s').keys.set({ session: { x: Buffer.from([1]) } })).catch(
+      (e: unknown) => e,
+    )
     expect((err as FencedWriteError).reason).toBe('lease-lost')
     expect(Number(await conn.command(['EXISTS', sessionKeys('s').keys]))).toBe(0)
   })
@@ -125,7 +135,9 @@ describe('LeaseKeeper', () => {
     const keeper = new LeaseKeeper(async () => conn, { node: 'node-a', ttlMs: 60_000, renewMs: 60_000 })
     cleanups.push(() => keeper.stop())
     const store = fencedStore(keeper)
-    await expect(store.auth('s').keys.set({ session: { x: Buffer.from([1]) } })).rejects.toBeInstanceOf(FencedWriteError)
+    await expect(store.auth('s').keys.set({ session: { x: Buffer.from([1]) } })).rejects.toBeInstanceOf(
+      FencedWriteError,
+    )
     expect(await keeper.acquire('s')).toBe(1)
     expect(await keeper.acquire('s')).toBe(1) // held: kept (renewed), not bumped
     await store.auth('s').keys.set({ session: { x: Buffer.from([1]) } })
@@ -133,7 +145,9 @@ describe('LeaseKeeper', () => {
     expect(keeper.held()).toEqual(['s'])
     await keeper.release('s')
     expect(Number(await conn.command(['EXISTS', sessionKeys('s').lease]))).toBe(0)
-    await expect(store.auth('s').keys.set({ session: { x: Buffer.from([2]) } })).rejects.toBeInstanceOf(FencedWriteError)
+    await expect(store.auth('s').keys.set({ session: { x: Buffer.from([2]) } })).rejects.toBeInstanceOf(
+      FencedWriteError,
+    )
   })
 
   it('reports a lease lost when its renewal is refused (taken over), and refuses writes from then on', async () => {
@@ -152,7 +166,13 @@ describe('LeaseKeeper', () => {
 
   it('stops at its deadline on the monotonic clock when renewals cannot get through', async () => {
     let clock = 1_000
-    const keeper = new LeaseKeeper(async () => conn, { node: 'node-a', ttlMs: 10_000, renewMs: 60_000, marginMs: 3_000, now: () => clock })
+    const keeper = new LeaseKeeper(async () => conn, {
+      node: 'node-a',
+      ttlMs: 10_000,
+      renewMs: 60_000,
+      marginMs: 3_000,
+      now: () => clock,
+    })
     cleanups.push(() => keeper.stop())
     const lost: string[] = []
     keeper.onLost(id => lost.push(id))

@@ -26,9 +26,13 @@ describe('cluster settings', () => {
   })
 
   it('take a redis URL and refuse anything else without echoing it', () => {
-    expect(loadConfig({ REDIS_URL: 'rediss://gw:s3cret@cache.internal:6380/2' }).REDIS_URL).toBe('rediss://gw:s3cret@cache.internal:6380/2')
+    expect(loadConfig({ REDIS_URL: 'rediss://gw:s3cret@cache.internal:6380/2' }).REDIS_URL).toBe(
+      'rediss://gw:s3cret@cache.internal:6380/2',
+    )
     const message = refusal({ REDIS_URL: 'http://gw:s3cret@cache.internal:6380' })
-    expect(message).toBe('invalid setting REDIS_URL: expected a redis:// or rediss:// URL, got a value of 36 characters')
+    expect(message).toBe(
+      'invalid setting REDIS_URL: expected a redis:// or rediss:// URL, got a value of 36 characters',
+    )
     expect(message).not.toContain('s3cret')
   })
 
@@ -38,8 +42,9 @@ describe('cluster settings', () => {
   })
 
   it('refuse a renewal interval that leaves no room before the deadline', () => {
-    expect(refusal({ CLUSTER_LEASE_TTL_MS: '3000', CLUSTER_RENEW_MS: '1500' }))
-      .toBe('invalid setting CLUSTER_RENEW_MS: expected at most half of CLUSTER_LEASE_TTL_MS minus its margin (1200 ms), got "1500"')
+    expect(refusal({ CLUSTER_LEASE_TTL_MS: '3000', CLUSTER_RENEW_MS: '1500' })).toBe(
+      'invalid setting CLUSTER_RENEW_MS: expected at most half of CLUSTER_LEASE_TTL_MS minus its margin (1200 ms), got "1500"',
+    )
     expect(loadConfig({ CLUSTER_LEASE_TTL_MS: '3000', CLUSTER_RENEW_MS: '1000' }).CLUSTER_RENEW_MS).toBe(1000)
   })
 })

@@ -14,7 +14,12 @@ describe('clientKey', () => {
   it('keys IPv6 clients by /64, however the address is written', () => {
     const key = clientKey('2001:db8:1:2::1')
     expect(key).toBe('2001:db8:1:2::/64')
-    for (const same of ['2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0db8:0001:0002:0:0:0:9', '2001:DB8:1:2::a%eth0', '2001:db8:1:2:0:0:1.2.3.4']) {
+    for (const same of [
+      '2001:db8:1:2:ffff:ffff:ffff:ffff',
+      '2001:0db8:0001:0002:0:0:0:9',
+      '2001:DB8:1:2::a%eth0',
+      '2001:db8:1:2:0:0:1.2.3.4',
+    ]) {
       expect(clientKey(same), same).toBe(key)
     }
     expect(clientKey('2001:db8:1:3::1')).not.toBe(key)

@@ -21,9 +21,15 @@ describe('not found', () => {
     const { app, auth } = makeApp()
     expectError(await request(app).get('/webhook'), 404, 'not found')
     expectError(await request(app).get('/webhook').set(auth), 404, 'not found')
-    expectError(await request(app).post('/webhook').set(auth).send({ url: 'http://x.test', token: 't' }), 404, 'not found')
     expectError(
-      await request(app).post('/webhook').set('Content-Type', 'application/json').send('{bad json'), 404, 'not found',
+      await request(app).post('/webhook').set(auth).send({ url: 'http://x.test', token: 't' }),
+      404,
+      'not found',
+    )
+    expectError(
+      await request(app).post('/webhook').set('Content-Type', 'application/json').send('{bad json'),
+      404,
+      'not found',
     )
     expectError(await request(app).delete('/webhook/anything'), 404, 'not found')
   })
@@ -39,14 +45,20 @@ describe('request bodies', () => {
 
   it('answers 413 when the body is larger than BODY_LIMIT_BYTES', async () => {
     const { app, auth, system } = makeApp()
-    const res = await request(app).post('/message').set(auth).send({ ...TEXT, text: 'x'.repeat(5000) })
+    const res = await request(app)
+      .post('/message')
+      .set(auth)
+      .send({ ...TEXT, text: 'x'.repeat(5000) })
     expectError(res, 413, 'request body too large')
     expect(system.commands).toHaveLength(0)
   })
 
   it('accepts a body just under the limit', async () => {
     const { app, auth } = makeApp()
-    const res = await request(app).post('/message').set(auth).send({ ...TEXT, text: 'x'.repeat(3900) })
+    const res = await request(app)
+      .post('/message')
+      .set(auth)
+      .send({ ...TEXT, text: 'x'.repeat(3900) })
     expect(res.status).toBe(200)
   })
 
@@ -62,8 +74,11 @@ describe('request bodies', () => {
 
   it('accepts application/json with a charset parameter', async () => {
     const { app, auth } = makeApp()
-    const res = await request(app).post('/message').set(auth)
-      .set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(TEXT))
+    const res = await request(app)
+      .post('/message')
+      .set(auth)
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(TEXT))
     expect(res.status).toBe(200)
   })
 
@@ -78,7 +93,9 @@ describe('request bodies', () => {
     const { app, auth } = makeApp()
     expectError(await request(app).post('/status').set(auth), 400, 'type should not be empty')
     expectError(
-      await request(app).post('/message').set(auth), 400, 'invalid phone, group or newsletter\ntype should not be empty',
+      await request(app).post('/message').set(auth),
+      400,
+      'invalid phone, group or newsletter\ntype should not be empty',
     )
   })
 })
@@ -88,18 +105,38 @@ describe('error table (SPEC: Errors), errors raised by the system', () => {
     ['SESSION_NOT_CONNECTED', new GatewayError('SESSION_NOT_CONNECTED'), 500, 'session not connected'],
     ['MEDIA_DOWNLOAD_FAILED', mediaDownloadFailed('404 Not Found'), 500, 'error parser file from url 404 Not Found'],
     ['CHANNEL_NOT_FOUND', new GatewayError('CHANNEL_NOT_FOUND'), 500, 'channel not found'],
-    ['CONTACTS_NOT_SYNCED', new GatewayError('CONTACTS_NOT_SYNCED'), 500,
-      'contacts not synced, reconnect the session or set status privacy to "only share with"'],
-    ['STATUS_ONLY_SHARE_EMPTY', new GatewayError('STATUS_ONLY_SHARE_EMPTY'), 500,
-      'status privacy "only share with" has no contacts'],
-    ['WORKER_CRASHED', new GatewayError('WORKER_CRASHED'), 500, 'session worker restarted during the request, retry it'],
+    [
+      'CONTACTS_NOT_SYNCED',
+      new GatewayError('CONTACTS_NOT_SYNCED'),
+      500,
+      'contacts not synced, reconnect the session or set status privacy to "only share with"',
+    ],
+    [
+      'STATUS_ONLY_SHARE_EMPTY',
+      new GatewayError('STATUS_ONLY_SHARE_EMPTY'),
+      500,
+      'status privacy "only share with" has no contacts',
+    ],
+    [
+      'WORKER_CRASHED',
+      new GatewayError('WORKER_CRASHED'),
+      500,
+      'session worker restarted during the request, retry it',
+    ],
     ['OVERLOADED', new GatewayError('OVERLOADED'), 503, 'server busy, retry later'],
-    ['wire error (plain object)', { code: 'CHANNEL_NOT_FOUND', message: 'channel not found' }, 500, 'channel not found'],
+    [
+      'wire error (plain object)',
+      { code: 'CHANNEL_NOT_FOUND', message: 'channel not found' },
+      500,
+      'channel not found',
+    ],
     ['INTERNAL with a private detail', new GatewayError('INTERNAL', 'db path /secret'), 500, 'internal server error'],
   ]
   it.each(cases)('%s', async (_name, error, status, message) => {
     const { app, auth, system } = makeApp()
-    system.onRun = () => { throw error }
+    system.onRun = () => {
+      throw error
+    }
     expectError(await request(app).post('/message').set(auth).send(TEXT), status, message)
     expectError(await request(app).get('/channel/message?channelId=1@newsletter').set(auth), status, message)
   })
@@ -114,11 +151,13 @@ describe('error table (SPEC: Errors), errors raised by the system', () => {
 
   it('turns any other thrown value into 500 internal server error, logged with its stack, never sent', async () => {
     const { app, auth, system, logs } = makeApp()
-    system.onRun = () => { throw new TypeError('boom: secret detail') }
+    system.onRun = () => {
+      throw new TypeError('boom: secret detail')
+    }
     const res = await request(app).get('/group').set(auth)
     expectError(res, 500, 'internal server error')
     expect(res.text).not.toContain('boom')
-    const logged = logs.find(l => l['msg'] === 'unexpected error in request') as { err?: { stack?: string } }
+    const logged = logs.find(l => l.msg === 'unexpected error in request') as { err?: { stack?: string } }
     expect(logged?.err?.stack).toContain('boom: secret detail')
 
     system.onRun = () => Promise.reject('a bare string')
@@ -127,7 +166,9 @@ describe('error table (SPEC: Errors), errors raised by the system', () => {
 
   it('turns a throwing authenticate into 500 internal server error without details', async () => {
     const { app, auth, system } = makeApp()
-    system.authenticate = () => { throw new Error('cache exploded') }
+    system.authenticate = () => {
+      throw new Error('cache exploded')
+    }
     const res = await request(app).get('/session').set(auth)
     expectError(res, 500, 'internal server error')
     expect(res.text).not.toContain('cache exploded')
@@ -138,9 +179,10 @@ describe('client hang-up', () => {
   it('aborts the signal given to the system when the client disconnects before the reply', async () => {
     const { app, auth, system } = makeApp()
     let seen: AbortSignal | undefined
-    system.onRun = (_id, _command) => new Promise(() => {
-      seen = system.commands.at(-1)?.signal
-    })
+    system.onRun = (_id, _command) =>
+      new Promise(() => {
+        seen = system.commands.at(-1)?.signal
+      })
     const server = app.listen(0, '127.0.0.1')
     await new Promise(resolve => server.once('listening', resolve))
     try {

@@ -16,10 +16,22 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     switch (url.pathname) {
-      case '/file.bin': res.writeHead(200, { 'content-type': 'application/octet-stream' }); res.end(payload); return
-      case '/missing': res.writeHead(404); res.end('nope'); return
-      case '/broken': res.writeHead(500); res.end('boom'); return
-      case '/odd-reason': res.writeHead(404, 'Whatever Text'); res.end(); return
+      case '/file.bin':
+        res.writeHead(200, { 'content-type': 'application/octet-stream' })
+        res.end(payload)
+        return
+      case '/missing':
+        res.writeHead(404)
+        res.end('nope')
+        return
+      case '/broken':
+        res.writeHead(500)
+        res.end('boom')
+        return
+      case '/odd-reason':
+        res.writeHead(404, 'Whatever Text')
+        res.end()
+        return
       case '/chunked-big': {
         // no content-length: the cap must be enforced while streaming
         res.writeHead(200)
@@ -27,15 +39,23 @@ beforeAll(async () => {
         res.end()
         return
       }
-      case '/stall': res.writeHead(200, { 'content-length': '1000' }); res.write(Buffer.alloc(10)); stalled.add(res); return
-      case '/stall-headers': stalled.add(res); return
+      case '/stall':
+        res.writeHead(200, { 'content-length': '1000' })
+        res.write(Buffer.alloc(10))
+        stalled.add(res)
+        return
+      case '/stall-headers':
+        stalled.add(res)
+        return
       case '/redirect': {
         const n = Number(url.searchParams.get('n') ?? '0')
         res.writeHead(302, { location: n > 0 ? `/redirect?n=${n - 1}` : '/file.bin' })
         res.end()
         return
       }
-      default: res.writeHead(404); res.end()
+      default:
+        res.writeHead(404)
+        res.end()
     }
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
@@ -63,7 +83,10 @@ afterEach(async () => {
 const tempFiles = () => readdir(tempDir)
 
 async function failure(url: string, opts: DownloadOptions = options): Promise<GatewayError> {
-  const err = await downloadToTemp(url, opts).then(() => undefined, (e: unknown) => e)
+  const err = await downloadToTemp(url, opts).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(GatewayError)
   expect((err as GatewayError).code).toBe('MEDIA_DOWNLOAD_FAILED')
   return err as GatewayError
@@ -129,7 +152,10 @@ describe('media download', () => {
     const blocked = { ...options, blockPrivate: true, urlField: 'image.url' }
     const port = (server.address() as AddressInfo).port
     for (const url of [`${base}/file.bin`, `http://localhost:${port}/file.bin`, 'http://10.1.2.3/x']) {
-      const err = await downloadToTemp(url, blocked).then(() => undefined, (e: unknown) => e)
+      const err = await downloadToTemp(url, blocked).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(err, url).toBeInstanceOf(GatewayError)
       expect((err as GatewayError).status).toBe(400)
       expect((err as GatewayError).message).toBe('image.url leads to a private or local address')
@@ -146,7 +172,9 @@ describe('media download', () => {
   })
 
   it('rejects non-http urls and garbage', async () => {
-    expect((await failure('ftp://example.invalid/x')).message).toBe('error parser file from url unsupported protocol ftp:')
+    expect((await failure('ftp://example.invalid/x')).message).toBe(
+      'error parser file from url unsupported protocol ftp:',
+    )
     expect((await failure('not a url')).message).toBe('error parser file from url invalid url')
   })
 

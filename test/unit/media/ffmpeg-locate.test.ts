@@ -21,14 +21,20 @@ beforeAll(async () => {
   // not executable: not an ffmpeg
   await writeFile(path.join(empty, 'ffmpeg'), 'data', { mode: 0o644 })
 })
-afterAll(async () => { await rm(dir, { recursive: true, force: true }) })
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
 
 const pathOf = (...dirs: string[]) => dirs.join(path.delimiter)
 
 describe('locating ffmpeg', () => {
   it('unset FFMPEG_PATH: the first executable `ffmpeg` on PATH, and prlimit beside it', () => {
     const found = locateFfmpeg({}, pathOf(empty, withFfmpeg, withPrlimit))
-    expect(found).toEqual({ ffmpeg: path.join(withFfmpeg, 'ffmpeg'), prlimit: path.join(withPrlimit, 'prlimit'), configured: undefined })
+    expect(found).toEqual({
+      ffmpeg: path.join(withFfmpeg, 'ffmpeg'),
+      prlimit: path.join(withPrlimit, 'prlimit'),
+      configured: undefined,
+    })
     expect(ffmpegStartupWarnings(found)).toEqual([])
   })
 
@@ -57,7 +63,9 @@ describe('locating ffmpeg', () => {
     const found = locateFfmpeg({}, pathOf(withFfmpeg))
     expect(found.ffmpeg).toBe(path.join(withFfmpeg, 'ffmpeg'))
     expect(found.prlimit).toBeUndefined()
-    expect(ffmpegStartupWarnings(found)).toEqual([expect.stringMatching(/FFMPEG_MAX_MEMORY_MB and FFMPEG_MAX_CPU_SECONDS/)])
+    expect(ffmpegStartupWarnings(found)).toEqual([
+      expect.stringMatching(/FFMPEG_MAX_MEMORY_MB and FFMPEG_MAX_CPU_SECONDS/),
+    ])
   })
 
   it('relative PATH entries are ignored (a tenant-writable working directory is not searched)', () => {

@@ -27,7 +27,17 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'ffmpeg-test-'))
   clip = path.join(dir, 'clip.mp4')
   // without ffmpeg only the stand-ins use the clip (by name, or served and never decoded)
-  if (ffmpegFound) await makeWithFfmpeg(['-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', '-pix_fmt', 'yuv420p', '-y', clip])
+  if (ffmpegFound)
+    await makeWithFfmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=1:size=160x120:rate=10',
+      '-pix_fmt',
+      'yuv420p',
+      '-y',
+      clip,
+    ])
   else await writeFile(clip, NOT_A_VIDEO)
   requests = []
   server = http.createServer((req, res) => {
@@ -50,14 +60,24 @@ async function script(name: string, body: string): Promise<string> {
   return file
 }
 
-const failureOf = (work: Promise<unknown>) => work.then(() => { throw new Error('expected a failure') }, (e: unknown) => e)
+const failureOf = (work: Promise<unknown>) =>
+  work.then(
+    () => {
+      throw new Error('expected a failure')
+    },
+    (e: unknown) => e,
+  )
 
 describe('what ffmpeg is given', () => {
   const secrets = { DATA_KEY: 'a'.repeat(64), CREATE_SESSION_TOKEN: 'a-token-of-at-least-16-chars' }
-  beforeEach(() => { Object.assign(process.env, secrets) })
-  afterEach(() => { for (const k of Object.keys(secrets)) delete process.env[k] })
+  beforeEach(() => {
+    Object.assign(process.env, secrets)
+  })
+  afterEach(() => {
+    for (const k of Object.keys(secrets)) delete process.env[k]
+  })
 
-  it('an empty environment: none of the gateway\'s secrets, not even PATH', async () => {
+  it("an empty environment: none of the gateway's secrets, not even PATH", async () => {
     const envFile = path.join(dir, 'env.txt')
     const fake = await script('dump-env', `/usr/bin/env > '${envFile}'\nexit 1`)
     expect(process.env.DATA_KEY).toBe(secrets.DATA_KEY) // the test process itself has them
@@ -67,7 +87,12 @@ describe('what ffmpeg is given', () => {
     expect(env).not.toContain('CREATE_SESSION_TOKEN')
     expect(env).not.toMatch(/^PATH=/m)
     // what is left is what /bin/sh sets for itself (PWD at most)
-    expect(env.split('\n').filter(Boolean).every(line => line.startsWith('PWD='))).toBe(true)
+    expect(
+      env
+        .split('\n')
+        .filter(Boolean)
+        .every(line => line.startsWith('PWD=')),
+    ).toBe(true)
   })
 
   it('the protocol and format whitelists, one thread, before the input', async () => {
@@ -85,7 +110,7 @@ describe('what ffmpeg is given', () => {
   })
 })
 
-ffmpegTests.describe('what ffmpeg refuses (Debian\'s ffmpeg)', () => {
+ffmpegTests.describe("what ffmpeg refuses (Debian's ffmpeg)", () => {
   it('an http input: nothing is fetched', async () => {
     requests.length = 0
     // the same server serves the clip: without the protocol whitelist this would make a thumbnail
@@ -104,7 +129,11 @@ ffmpegTests.describe('what ffmpeg refuses (Debian\'s ffmpeg)', () => {
   })
 
   it('the formats the whitelist keeps still work: MP4, WebM, AVI, MPEG-TS', async () => {
-    for (const [ext, codec] of [['webm', 'libvpx'], ['avi', 'mpeg4'], ['ts', 'mpeg2video']] as const) {
+    for (const [ext, codec] of [
+      ['webm', 'libvpx'],
+      ['avi', 'mpeg4'],
+      ['ts', 'mpeg2video'],
+    ] as const) {
       const file = path.join(dir, `clip.${ext}`)
       await makeWithFfmpeg(['-i', clip, '-c:v', codec, '-y', file])
       const meta = await sharp(await thumbnailFromVideo(file, defaultFfmpeg())).metadata()
@@ -126,7 +155,9 @@ describe('limits', () => {
     // the script's own child (the process group) is gone too, not left sleeping
     const pid = readFileSync(pidFile, 'utf8').trim()
     await new Promise(r => setTimeout(r, 200))
-    const state = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] : 'gone'
+    const state = existsSync(`/proc/${pid}/stat`)
+      ? readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+      : 'gone'
     expect(['gone', 'Z']).toContain(state)
   })
 
@@ -148,17 +179,28 @@ describe('limits', () => {
 
 describe('a send with a video when ffmpeg cannot make the thumbnail', () => {
   let tempDir: string
-  beforeEach(async () => { tempDir = await mkdtemp(path.join(os.tmpdir(), 'ffmpeg-send-')) })
-  afterEach(async () => { await rm(tempDir, { recursive: true, force: true }) })
+  beforeEach(async () => {
+    tempDir = await mkdtemp(path.join(os.tmpdir(), 'ffmpeg-send-'))
+  })
+  afterEach(async () => {
+    await rm(tempDir, { recursive: true, force: true })
+  })
 
   const prepare = async (ffmpeg: PrepareDeps['ffmpeg']) => {
     const warnings: unknown[] = []
     const deps: PrepareDeps = {
       download: { maxBytes: 10_000_000, timeoutMs: 20_000, maxRedirects: 2, blockPrivate: false, tempDir },
       ffmpeg,
-      logger: { warn: (obj: unknown) => { warnings.push(obj) } } as PrepareDeps['logger'],
+      logger: {
+        warn: (obj: unknown) => {
+          warnings.push(obj)
+        },
+      } as PrepareDeps['logger'],
     }
-    const prepared = await prepareMessageContent({ type: 'video', video: { url: `${base}/clip.mp4`, mimetype: 'video/mp4', duration: 1 } }, deps)
+    const prepared = await prepareMessageContent(
+      { type: 'video', video: { url: `${base}/clip.mp4`, mimetype: 'video/mp4', duration: 1 } },
+      deps,
+    )
     const thumb = Buffer.from((prepared.content as { jpegThumbnail: string }).jpegThumbnail, 'base64')
     await prepared.dispose()
     expect(await readdir(tempDir)).toEqual([])
@@ -178,6 +220,8 @@ describe('a send with a video when ffmpeg cannot make the thumbnail', () => {
     const { thumb, warnings } = await prepare(defaultFfmpeg({ ffmpeg: undefined }))
     expect(thumb.equals(await defaultThumbnail())).toBe(true)
     expect(warnings).toEqual([])
-    await expect(runFfmpeg(['-version'], defaultFfmpeg({ ffmpeg: undefined }))).rejects.toMatchObject({ code: 'FFMPEG_MISSING' })
+    await expect(runFfmpeg(['-version'], defaultFfmpeg({ ffmpeg: undefined }))).rejects.toMatchObject({
+      code: 'FFMPEG_MISSING',
+    })
   })
 })

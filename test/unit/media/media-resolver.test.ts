@@ -10,7 +10,10 @@ import { createMediaResolver, DnsLookupError } from '../../../src/media/media-re
 import { startDnsServer, type DnsServer } from '../../support/fakes/dns-server.js'
 
 let dns: DnsServer | undefined
-afterEach(async () => { await dns?.close(); dns = undefined })
+afterEach(async () => {
+  await dns?.close()
+  dns = undefined
+})
 
 const resolverOn = (server: DnsServer, timeoutMs = 1_000, maxInFlight = 8) =>
   createMediaResolver({ servers: [server.address], timeoutMs, maxInFlight })
@@ -19,7 +22,10 @@ describe('the media resolver', () => {
   it('asks the configured server for A and AAAA and returns both', async () => {
     dns = await startDnsServer({ 'media.test': { a: ['93.184.216.34'], aaaa: ['2606:2800:220:1::1'] } })
     const list = await resolverOn(dns)('media.test', 0)
-    expect(list).toEqual([{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }])
+    expect(list).toEqual([
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1::1', family: 6 },
+    ])
     expect(dns.queries.sort()).toEqual(['media.test A', 'media.test AAAA'])
   })
 
@@ -60,7 +66,12 @@ describe('the media resolver', () => {
     dns = await startDnsServer({ 'mixed.test': { a: ['93.184.216.34'], aaaa: ['fd00::1'] } })
     const guard = createAddressGuard({ resolve: resolverOn(dns) })
     const err = await downloadToTemp('http://mixed.test/x.png', {
-      maxBytes: 1024, timeoutMs: 5_000, maxRedirects: 0, blockPrivate: true, guard, urlField: 'image.url',
+      maxBytes: 1024,
+      timeoutMs: 5_000,
+      maxRedirects: 0,
+      blockPrivate: true,
+      guard,
+      urlField: 'image.url',
     }).catch((e: unknown) => e)
     expect(err).toMatchObject({ code: 'MEDIA_URL_FORBIDDEN', message: 'image.url leads to a private or local address' })
   })

@@ -11,7 +11,14 @@ import { startTrickleServer, type TrickleServer } from '../../support/fakes/tric
 
 const settled = async (p: Promise<unknown>): Promise<boolean> => {
   let done = false
-  void p.then(() => { done = true }, () => { done = true })
+  void p.then(
+    () => {
+      done = true
+    },
+    () => {
+      done = true
+    },
+  )
   await new Promise(resolve => setTimeout(resolve, 50))
   return done
 }
@@ -22,8 +29,14 @@ describe('media slots', () => {
     const first = await slots.acquire()
     await slots.acquire()
     const order: string[] = []
-    const third = slots.acquire().then(r => { order.push('third'); return r })
-    const fourth = slots.acquire().then(r => { order.push('fourth'); return r })
+    const third = slots.acquire().then(r => {
+      order.push('third')
+      return r
+    })
+    const fourth = slots.acquire().then(r => {
+      order.push('fourth')
+      return r
+    })
     expect(await settled(third)).toBe(false)
     first()
     first() // a second release of the same slot gives nothing back
@@ -68,20 +81,27 @@ describe('media sends on a shard thread', () => {
     await cleanup()
   })
 
-  it('a media send waits for the shard\'s media place; other commands on the shard go on meanwhile', async () => {
+  it("a media send waits for the shard's media place; other commands on the shard go on meanwhile", async () => {
     const [slowA, slowB] = [await startTrickleServer(), await startTrickleServer()]
     servers.push(slowA, slowB)
     const system = await startSystem({ SHARDS: '1', MEDIA_SENDS_PER_SHARD: '1', MEDIA_SENDS_PER_PROCESS: '4' })
     const [a, b, c] = [await pairedSession(system), await pairedSession(system), await pairedSession(system)]
     const image = (url: string) => ({
-      type: 'sendMessage' as const, destination: { kind: 'phone' as const, phone: '5511' },
+      type: 'sendMessage' as const,
+      destination: { kind: 'phone' as const, phone: '5511' },
       content: { type: 'image' as const, image: { url, mimetype: 'image/png' } },
     })
-    const text = { type: 'sendMessage' as const, destination: { kind: 'phone' as const, phone: '5522' }, content: { type: 'text' as const, text: 'hi' } }
+    const text = {
+      type: 'sendMessage' as const,
+      destination: { kind: 'phone' as const, phone: '5522' },
+      content: { type: 'text' as const, text: 'hi' },
+    }
     const sendA = system.run(a!.id, image(slowA.url))
     await slowA.requested // a holds the shard's one media place
     let bStarted = false
-    void slowB.requested.then(() => { bStarted = true })
+    void slowB.requested.then(() => {
+      bStarted = true
+    })
     const sendB = system.run(b!.id, image(slowB.url))
     expect(await system.run(c!.id, text)).toEqual({ messageId: expect.any(String) })
     await new Promise(resolve => setTimeout(resolve, 300))

@@ -33,16 +33,37 @@ function serve(host: string, onRequest: http.RequestListener, listenPort: number
 }
 
 beforeAll(async () => {
-  const pub = await serve(PUBLIC, (req, res) => {
-    hits.public++
-    const url = new URL(req.url ?? '/', 'http://x')
-    if (url.pathname === '/file.bin') { res.writeHead(200); res.end(Buffer.alloc(100, 7)); return }
-    if (url.pathname === '/jump') { res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }); res.end(); return }
-    res.writeHead(404); res.end()
-  }, 0)
+  const pub = await serve(
+    PUBLIC,
+    (req, res) => {
+      hits.public++
+      const url = new URL(req.url ?? '/', 'http://x')
+      if (url.pathname === '/file.bin') {
+        res.writeHead(200)
+        res.end(Buffer.alloc(100, 7))
+        return
+      }
+      if (url.pathname === '/jump') {
+        res.writeHead(302, { location: url.searchParams.get('to') ?? '/' })
+        res.end()
+        return
+      }
+      res.writeHead(404)
+      res.end()
+    },
+    0,
+  )
   port = (pub.address() as AddressInfo).port
   // same port on the second loopback address, so one host name can point at either
-  await serve(INTERNAL, (_req, res) => { hits.internal++; res.writeHead(200); res.end('secret') }, port)
+  await serve(
+    INTERNAL,
+    (_req, res) => {
+      hits.internal++
+      res.writeHead(200)
+      res.end('secret')
+    },
+    port,
+  )
 })
 
 afterAll(async () => {
@@ -60,7 +81,9 @@ beforeEach(async () => {
   tempDir = await mkdtemp(path.join(os.tmpdir(), 'ssrf-test-'))
   base = { maxBytes: 1_000_000, timeoutMs: 15_000, maxRedirects: 5, blockPrivate: true, tempDir, urlField: 'image.url' }
 })
-afterEach(async () => { await rm(tempDir, { recursive: true, force: true }) })
+afterEach(async () => {
+  await rm(tempDir, { recursive: true, force: true })
+})
 
 /** A stub DNS: each name answers from its list of answers, one answer per query (the last one repeats). */
 function stubDns(answers: Record<string, string[][]>) {
@@ -95,18 +118,65 @@ const REFUSED = '400 image.url leads to a private or local address'
 
 describe('private address classes', () => {
   it.each([
-    '127.0.0.1', '127.255.255.254', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254',
-    '169.254.0.1', '100.64.0.1', '100.127.255.255', '0.0.0.0', '0.1.2.3', '192.0.0.8', '198.18.0.1', '224.0.0.1',
-    '255.255.255.255', '::', '::1', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'fec0::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::127.0.0.1', '64:ff9b::7f00:1',
-    '64:ff9b::a9fe:a9fe', '64:ff9b:1::1', '2002:7f00:1::1', '2002:c0a8:101::', '2001:0:4136:e378::1', '2001:db8::1',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '169.254.0.1',
+    '100.64.0.1',
+    '100.127.255.255',
+    '0.0.0.0',
+    '0.1.2.3',
+    '192.0.0.8',
+    '198.18.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::',
+    '::1',
+    'fe80::1',
+    'fe80::1%eth0',
+    'fc00::1',
+    'fd12:3456::1',
+    'fec0::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '::ffff:a9fe:a9fe',
+    '::127.0.0.1',
+    '64:ff9b::7f00:1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::1',
+    '2002:7f00:1::1',
+    '2002:c0a8:101::',
+    '2001:0:4136:e378::1',
+    '2001:db8::1',
     // IPv4-translated ::ffff:0:0:0/96 (SIIT), whatever IPv4 address it carries
-    '::ffff:0:7f00:1', '::ffff:0:127.0.0.1', '::ffff:0:a9fe:a9fe', '::ffff:0:808:808', '::ffff:0:0:0', '0:0:0:0:ffff:0:ffff:ffff',
+    '::ffff:0:7f00:1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:a9fe:a9fe',
+    '::ffff:0:808:808',
+    '::ffff:0:0:0',
+    '0:0:0:0:ffff:0:ffff:ffff',
   ])('%s is refused', ip => expect(isPrivateAddress(ip)).toBe(true))
 
   it.each([
-    '8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.0.1', '11.0.0.1',
-    '2001:4860:4860::8888', '2a00:1450::1', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1',
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '169.253.0.1',
+    '11.0.0.1',
+    '2001:4860:4860::8888',
+    '2a00:1450::1',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
   ])('%s is allowed', ip => expect(isPrivateAddress(ip)).toBe(false))
 
   it('host names are not addresses (the guard resolves them first)', () => {
@@ -117,15 +187,33 @@ describe('private address classes', () => {
 describe('URL hosts refused before any connection', () => {
   // The real policy and the system resolver: none of these may reach a lookup or a socket.
   it.each([
-    'http://127.0.0.1:PORT/file.bin', 'http://2130706433:PORT/file.bin', 'http://0x7f.1:PORT/file.bin',
-    'http://0177.0.0.1:PORT/file.bin', 'http://127.1:PORT/file.bin', 'http://0x7f000001:PORT/file.bin',
-    'http://0:PORT/file.bin', 'http://0.0.0.0:PORT/file.bin', 'http://localhost:PORT/file.bin',
-    'http://LOCALHOST.:PORT/file.bin', 'http://[::1]:PORT/file.bin', 'http://[::ffff:127.0.0.1]:PORT/file.bin',
-    'http://[::ffff:7f00:1]:PORT/file.bin', 'http://[64:ff9b::7f00:1]:PORT/file.bin', 'http://127.0.0.2:PORT/x',
-    'http://169.254.169.254/latest/meta-data/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'https://10.0.0.1/x',
-    'http://[::ffff:0:7f00:1]:PORT/file.bin', 'http://[::ffff:0:127.0.0.1]:PORT/file.bin',
+    'http://127.0.0.1:PORT/file.bin',
+    'http://2130706433:PORT/file.bin',
+    'http://0x7f.1:PORT/file.bin',
+    'http://0177.0.0.1:PORT/file.bin',
+    'http://127.1:PORT/file.bin',
+    'http://0x7f000001:PORT/file.bin',
+    'http://0:PORT/file.bin',
+    'http://0.0.0.0:PORT/file.bin',
+    'http://localhost:PORT/file.bin',
+    'http://LOCALHOST.:PORT/file.bin',
+    'http://[::1]:PORT/file.bin',
+    'http://[::ffff:127.0.0.1]:PORT/file.bin',
+    'http://[::ffff:7f00:1]:PORT/file.bin',
+    'http://[64:ff9b::7f00:1]:PORT/file.bin',
+    'http://127.0.0.2:PORT/x',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[fd00::1]/',
+    'http://[fe80::1]/',
+    'https://10.0.0.1/x',
+    'http://[::ffff:0:7f00:1]:PORT/file.bin',
+    'http://[::ffff:0:127.0.0.1]:PORT/file.bin',
   ])('%s', async template => {
-    const guard = createAddressGuard({ resolve: async () => { throw new Error('no lookup expected') } })
+    const guard = createAddressGuard({
+      resolve: async () => {
+        throw new Error('no lookup expected')
+      },
+    })
     expect(await outcome(template.replace('PORT', String(port)), { ...base, guard })).toBe(REFUSED)
     expect(hits).toEqual({ public: 0, internal: 0 })
     expect(await readdir(tempDir)).toEqual([])
@@ -135,7 +223,9 @@ describe('URL hosts refused before any connection', () => {
 describe('host names are judged by what they resolve to', () => {
   it('a name resolving to the internal service is refused without contacting it', async () => {
     const dns = stubDns({ 'media.example': [[INTERNAL]] })
-    expect(await outcome(`http://media.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    expect(await outcome(`http://media.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(
+      REFUSED,
+    )
     expect(hits.internal).toBe(0)
   })
 
@@ -149,7 +239,9 @@ describe('host names are judged by what they resolve to', () => {
 
   it('one private answer among public ones is enough to refuse', async () => {
     const dns = stubDns({ 'mixed.example': [[PUBLIC, INTERNAL]] })
-    expect(await outcome(`http://mixed.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    expect(await outcome(`http://mixed.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(
+      REFUSED,
+    )
     expect(hits).toEqual({ public: 0, internal: 0 })
   })
 
@@ -161,7 +253,9 @@ describe('host names are judged by what they resolve to', () => {
 
   it('a public answer is fetched, and the guard can be switched off (MEDIA_ALLOW_PRIVATE_URLS)', async () => {
     const dns = stubDns({ 'media.example': [[PUBLIC]], 'intranet.example': [[INTERNAL]] })
-    expect(await outcome(`http://media.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe('downloaded')
+    expect(await outcome(`http://media.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(
+      'downloaded',
+    )
     expect(await outcome(`http://${INTERNAL}:${port}/x`, { ...base, blockPrivate: false })).toBe('downloaded')
     expect(hits).toEqual({ public: 1, internal: 1 })
   })
@@ -173,8 +267,13 @@ describe('redirects', () => {
   it('every hop is checked: literal, spelled and named private targets are refused', async () => {
     const dns = stubDns({ 'intranet.example': [[INTERNAL]] })
     const guard = testGuard(dns.resolve)
-    for (const target of [`http://${INTERNAL}:${port}/x`, `http://2130706434:${port}/x`, `http://[::ffff:7f00:2]:${port}/x`,
-      `http://intranet.example:${port}/x`, 'http://169.254.169.254/latest/meta-data/']) {
+    for (const target of [
+      `http://${INTERNAL}:${port}/x`,
+      `http://2130706434:${port}/x`,
+      `http://[::ffff:7f00:2]:${port}/x`,
+      `http://intranet.example:${port}/x`,
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
       expect(await outcome(jump(target), { ...base, guard }), target).toBe(REFUSED)
     }
     expect(hits.internal).toBe(0)
@@ -188,8 +287,9 @@ describe('redirects', () => {
   })
 
   it('only http and https are followed', async () => {
-    expect(await outcome(jump('file:///etc/passwd'), { ...base, guard: testGuard(stubDns({}).resolve) }))
-      .toBe('500 error parser file from url unsupported protocol file:')
+    expect(await outcome(jump('file:///etc/passwd'), { ...base, guard: testGuard(stubDns({}).resolve) })).toBe(
+      '500 error parser file from url unsupported protocol file:',
+    )
   })
 })
 
@@ -221,10 +321,21 @@ describe('thumbnail URLs', () => {
     const download = { ...base, guard: testGuard(dns.resolve) }
     const message = {
       type: 'video' as const,
-      video: { url: `http://media.example:${port}/file.bin`, mimetype: 'video/mp4', duration: 1,
-        thumbnail: `http://intranet.example:${port}/thumb.jpg` },
+      video: {
+        url: `http://media.example:${port}/file.bin`,
+        mimetype: 'video/mp4',
+        duration: 1,
+        thumbnail: `http://intranet.example:${port}/thumb.jpg`,
+      },
     }
-    const err = await prepareMessageContent(message, { download, ffmpeg: defaultFfmpeg(), logger: { warn: () => {} } }).then(() => undefined, e => e)
+    const err = await prepareMessageContent(message, {
+      download,
+      ffmpeg: defaultFfmpeg(),
+      logger: { warn: () => {} },
+    }).then(
+      () => undefined,
+      e => e,
+    )
     expect(err).toBeInstanceOf(GatewayError)
     expect((err as GatewayError).status).toBe(400)
     expect((err as GatewayError).message).toBe('video.thumbnail leads to a private or local address')

@@ -69,7 +69,7 @@ describe('media temp folder', () => {
     fs.rmdirSync(planted)
   })
 
-  it('a start sweeps dead processes\' folders and day-old files of live ones, nothing else', async () => {
+  it("a start sweeps dead processes' folders and day-old files of live ones, nothing else", async () => {
     const sweepTmp = fs.mkdtempSync(path.join(tmp, 'sweep-'))
     const at = (name: string) => path.join(sweepTmp, name)
     const dead = deadPid()
@@ -97,10 +97,15 @@ describe('media temp folder', () => {
     expect(swept.removed.sort()).toEqual([deadDir, legacyDead].sort())
     expect(swept.staleFiles).toEqual([path.join(live, 'forgotten')])
     expect(fs.readdirSync(live)).toEqual(['in-flight'])
-    expect(fs.readdirSync(sweepTmp).sort()).toEqual([
-      `gateway-media-${dead}-toolongsuffix`, path.basename(live), path.basename(at(`other-${dead}`)),
-      'precious', ...fs.readdirSync(sweepTmp).filter(n => n.endsWith('-Lnk123')),
-    ].sort())
+    expect(fs.readdirSync(sweepTmp).sort()).toEqual(
+      [
+        `gateway-media-${dead}-toolongsuffix`,
+        path.basename(live),
+        path.basename(at(`other-${dead}`)),
+        'precious',
+        ...fs.readdirSync(sweepTmp).filter(n => n.endsWith('-Lnk123')),
+      ].sort(),
+    )
     expect(fs.readFileSync(path.join(target, 'keep'), 'utf8')).toBe('x')
   })
 })

@@ -5,13 +5,21 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compressStatusImage } from '../../../src/media/compress.js'
 import {
-  defaultThumbnail, firstThumbnail, THUMBNAIL_WIDTH, thumbnailFromImage, thumbnailFromVideo,
+  defaultThumbnail,
+  firstThumbnail,
+  THUMBNAIL_WIDTH,
+  thumbnailFromImage,
+  thumbnailFromVideo,
 } from '../../../src/media/thumbnail.js'
 import { defaultFfmpeg, ffmpegTests, makeWithFfmpeg } from '../../support/ffmpeg.js'
 
 let dir: string
-beforeAll(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'thumb-test-')) })
-afterAll(async () => { await rm(dir, { recursive: true, force: true }) })
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'thumb-test-'))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
 
 const noisyImage = (width: number, height: number) => {
   const raw = Buffer.alloc(width * height * 3)
@@ -33,7 +41,16 @@ describe('thumbnails', () => {
   ffmpegTests.it('takes a frame of a video with the ffmpeg found on PATH, inside the default limits', async () => {
     expect(defaultFfmpeg().ffmpeg).toBeTruthy()
     const video = path.join(dir, 'clip.mp4')
-    await makeWithFfmpeg(['-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', '-pix_fmt', 'yuv420p', '-y', video])
+    await makeWithFfmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=1:size=160x120:rate=10',
+      '-pix_fmt',
+      'yuv420p',
+      '-y',
+      video,
+    ])
     const thumb = await thumbnailFromVideo(video, defaultFfmpeg())
     const meta = await sharp(thumb).metadata()
     expect(meta.format).toBe('jpeg')
@@ -42,14 +59,17 @@ describe('thumbnails', () => {
   })
 
   ffmpegTests.it('video frame extraction fails on a missing file', async () => {
-    await expect(thumbnailFromVideo(path.join(dir, 'does-not-exist.mp4'), defaultFfmpeg())).rejects.toThrow(/ffmpeg exited/)
+    await expect(thumbnailFromVideo(path.join(dir, 'does-not-exist.mp4'), defaultFfmpeg())).rejects.toThrow(
+      /ffmpeg exited/,
+    )
   })
 
   it('falls back to the default grey thumbnail when every source fails', async () => {
     const errors: unknown[] = []
-    const thumb = await firstThumbnail([
-      () => Promise.reject(new Error('one')), () => thumbnailFromImage(Buffer.from('not an image')),
-    ], err => errors.push(err))
+    const thumb = await firstThumbnail(
+      [() => Promise.reject(new Error('one')), () => thumbnailFromImage(Buffer.from('not an image'))],
+      err => errors.push(err),
+    )
     expect(errors).toHaveLength(2)
     expect(thumb.equals(await defaultThumbnail())).toBe(true)
     const { data, info } = await sharp(thumb).raw().toBuffer({ resolveWithObject: true })

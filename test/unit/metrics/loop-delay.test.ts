@@ -8,7 +8,11 @@ import { LoopDelayMonitor } from '../../../src/metrics/event-loop.js'
 
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 /** Holds the event loop for `ms`, as a long synchronous task would. */
-const stall = (ms: number) => { for (const end = performance.now() + ms; performance.now() < end;) { /* busy */ } }
+const stall = (ms: number) => {
+  for (const end = performance.now() + ms; performance.now() < end; ) {
+    /* busy */
+  }
+}
 
 describe('event-loop delay monitor', () => {
   it('samples without its fine timer while the thread is idle, and still reports a stall there', async () => {

@@ -62,27 +62,65 @@ describe('observe hooks', () => {
 
   it('classify real download failures by their typed error, whatever the client-facing message says', async () => {
     const server = http.createServer((req, res) => {
-      if (req.url === '/missing') { res.writeHead(404); res.end(); return }
+      if (req.url === '/missing') {
+        res.writeHead(404)
+        res.end()
+        return
+      }
       if (req.url === '/stall') return // never answers: the timeout
-      res.writeHead(200); res.end(Buffer.alloc(3_000, 1))
+      res.writeHead(200)
+      res.end(Buffer.alloc(3_000, 1))
     })
     await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     const tempDir = await mkdtemp(path.join(os.tmpdir(), 'telemetry-media-'))
-    const options: DownloadOptions = { maxBytes: 10_000, timeoutMs: 5_000, maxRedirects: 1, blockPrivate: false, tempDir }
+    const options: DownloadOptions = {
+      maxBytes: 10_000,
+      timeoutMs: 5_000,
+      maxRedirects: 1,
+      blockPrivate: false,
+      tempDir,
+    }
     const attempts: Array<[string, () => Promise<{ bytes: number }>, string]> = [
       // the SSRF guard's 400 (`image.url leads to a private or local address`)
-      ['private_address', () => downloadToTemp(`${base}/file`, { ...options, blockPrivate: true, urlField: 'image.url' }),
-        'image.url leads to a private or local address'],
+      [
+        'private_address',
+        () => downloadToTemp(`${base}/file`, { ...options, blockPrivate: true, urlField: 'image.url' }),
+        'image.url leads to a private or local address',
+      ],
       // a per-type cap's 400 (`image is larger than the limit of 1000 bytes`)
-      ['too_large', () => downloadToTemp(`${base}/file`, { ...options, maxBytes: 1_000, tooLarge: max => mediaTooLarge('image', max) }),
-        'image is larger than the limit of 1000 bytes'],
-      ['too_large', () => downloadToTemp(`${base}/file`, { ...options, maxBytes: 1_000 }), 'error parser file from url file larger than 1000 bytes'],
+      [
+        'too_large',
+        () =>
+          downloadToTemp(`${base}/file`, { ...options, maxBytes: 1_000, tooLarge: max => mediaTooLarge('image', max) }),
+        'image is larger than the limit of 1000 bytes',
+      ],
+      [
+        'too_large',
+        () => downloadToTemp(`${base}/file`, { ...options, maxBytes: 1_000 }),
+        'error parser file from url file larger than 1000 bytes',
+      ],
       ['http_status', () => downloadToTemp(`${base}/missing`, options), 'error parser file from url 404 Not Found'],
-      ['timeout', () => downloadToTemp(`${base}/stall`, { ...options, timeoutMs: 200 }), 'error parser file from url timeout after 200 ms'],
-      ['bad_url', () => downloadToTemp('ftp://example.com/x', options), 'error parser file from url unsupported protocol ftp:'],
-      ['aborted', () => downloadToTemp(`${base}/stall`, { ...options, signal: AbortSignal.abort() }), 'error parser file from url aborted'],
-      ['network', () => downloadToTemp('http://127.0.0.1:1/x', options), 'error parser file from url connect ECONNREFUSED 127.0.0.1:1'],
+      [
+        'timeout',
+        () => downloadToTemp(`${base}/stall`, { ...options, timeoutMs: 200 }),
+        'error parser file from url timeout after 200 ms',
+      ],
+      [
+        'bad_url',
+        () => downloadToTemp('ftp://example.com/x', options),
+        'error parser file from url unsupported protocol ftp:',
+      ],
+      [
+        'aborted',
+        () => downloadToTemp(`${base}/stall`, { ...options, signal: AbortSignal.abort() }),
+        'error parser file from url aborted',
+      ],
+      [
+        'network',
+        () => downloadToTemp('http://127.0.0.1:1/x', options),
+        'error parser file from url connect ECONNREFUSED 127.0.0.1:1',
+      ],
     ]
     try {
       for (const [reason, download, message] of attempts) {
@@ -98,13 +136,20 @@ describe('observe hooks', () => {
 })
 
 describe('worker → main telemetry', () => {
-  it('a worker thread\'s counts and event-loop delay reach the main thread in batches; restores are announced', async () => {
+  it("a worker thread's counts and event-loop delay reach the main thread in batches; restores are announced", async () => {
     const channelName = `ops-test-${randomUUID()}`
     const receiver = new TelemetryReceiver(channelName)
     receivers.push(receiver)
-    const worker = new Worker(new URL('../../support/fakes/counting-worker.mjs', import.meta.url), { workerData: { channelName } })
+    const worker = new Worker(new URL('../../support/fakes/counting-worker.mjs', import.meta.url), {
+      workerData: { channelName },
+    })
     try {
-      const acks = await waitFor('the batched counts', () => receiver.counters().find(c => c.key === 'acks' && c.value === 1000), 20_000, 25)
+      const acks = await waitFor(
+        'the batched counts',
+        () => receiver.counters().find(c => c.key === 'acks' && c.value === 1000),
+        20_000,
+        25,
+      )
       expect(acks.labels).toEqual({ result: 'ok' })
       expect(receiver.loopDelays().get('shard-7')).toBeDefined()
       await waitFor('the restore announcement', () => receiver.isRestored(7), 20_000, 25)

@@ -17,11 +17,12 @@ const GENERATED_CLIENT = path.join(SRC, 'client', 'schema.ts')
 /** Comments may quote a message to say when it is answered; only code counts. */
 const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1')
 
-const sourceFiles = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
-  const full = path.join(dir, entry.name)
-  if (entry.isDirectory()) return full === SANDBOX ? [] : sourceFiles(full)
-  return entry.name.endsWith('.ts') && full !== CATALOGUE && full !== GENERATED_CLIENT ? [full] : []
-})
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) return full === SANDBOX ? [] : sourceFiles(full)
+    return entry.name.endsWith('.ts') && full !== CATALOGUE && full !== GENERATED_CLIENT ? [full] : []
+  })
 
 describe('the message catalogue', () => {
   it('is the only place in src/ that spells out a fixed client message', () => {
@@ -30,7 +31,8 @@ describe('the message catalogue', () => {
     expect(files.length).toBeGreaterThan(100)
     const copies = files.flatMap(file => {
       const text = withoutComments(readFileSync(file, 'utf8'))
-      return messages.filter(m => [`'${m}'`, `"${m}"`, `\`${m}\``].some(q => text.includes(q)))
+      return messages
+        .filter(m => [`'${m}'`, `"${m}"`, `\`${m}\``].some(q => text.includes(q)))
         .map(m => `${path.relative(SRC, file)}: ${m}`)
     })
     expect(copies).toEqual([])

@@ -18,7 +18,7 @@ describe('README: the Errors table', () => {
     expect(listed.filter((message, i) => listed.indexOf(message) !== i)).toEqual([])
   })
 
-  it('gives each fixed message of an error code that code\'s status', () => {
+  it("gives each fixed message of an error code that code's status", () => {
     for (const [code, message] of Object.entries(ERROR_MESSAGE)) {
       expect(rows.find(row => row.message === message)?.status, message).toBe(ERROR_STATUS[code as ErrorCode])
     }

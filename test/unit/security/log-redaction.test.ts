@@ -16,13 +16,19 @@ function capture(): { logger: pino.Logger; text: () => string } {
 describe('log redaction', () => {
   it('hides secrets and message content, keeps what an operator needs', () => {
     const { logger, text } = capture()
-    logger.debug({
-      session: 'public-id-1', sessionId: 'S3CRET-session', qr: '2@QRSTRING,abc', text: 'hello MARKER-1',
-      creds: { noiseKey: { private: 'PRIVATE-KEY-B64' } },
-      msg: { caption: 'MARKER-2', url: 'https://media.example/a.jpg?token=URLTOKEN#frag' },
-      headers: { 'session-id': 'S3CRET-header', authorization: 'Bearer TOKEN-1' },
-      err: new Error('download failed'),
-    }, 'event')
+    logger.debug(
+      {
+        session: 'public-id-1',
+        sessionId: 'S3CRET-session',
+        qr: '2@QRSTRING,abc',
+        text: 'hello MARKER-1',
+        creds: { noiseKey: { private: 'PRIVATE-KEY-B64' } },
+        msg: { caption: 'MARKER-2', url: 'https://media.example/a.jpg?token=URLTOKEN#frag' },
+        headers: { 'session-id': 'S3CRET-header', authorization: 'Bearer TOKEN-1' },
+        err: new Error('download failed'),
+      },
+      'event',
+    )
     logger.trace({ message: { conversation: 'MARKER-3' }, url: 'not a url TOKEN-2' }, 'other')
     const out = text()
     for (const secret of ['S3CRET', 'QRSTRING', 'MARKER-', 'PRIVATE-KEY', 'URLTOKEN', 'frag', 'TOKEN-1', 'TOKEN-2']) {

@@ -52,7 +52,9 @@ function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
   return [
     ...keys.map(k => Buffer.from(k)),
     ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
-    Buffer.from(creds.advSecretKey), Buffer.from(CONTACT.name), Buffer.from(CONTACT.phone),
+    Buffer.from(creds.advSecretKey),
+    Buffer.from(CONTACT.name),
+    Buffer.from(CONTACT.phone),
   ]
 }
 const rawFile = (dir: string): Buffer => fs.readFileSync(path.join(dir, 'gateway.mdb'))
@@ -64,9 +66,15 @@ describe('DATA_KEY setting', () => {
       expect(parseDataKey(text)?.equals(bytes)).toBe(true)
       expect(loadConfig({ DATA_KEY: text }).DATA_KEY).toBe(text)
     }
-    for (const bad of ['short', bytes.toString('hex').slice(2), randomBytes(31).toString('base64'), `${'z'.repeat(64)}`]) {
+    for (const bad of [
+      'short',
+      bytes.toString('hex').slice(2),
+      randomBytes(31).toString('base64'),
+      `${'z'.repeat(64)}`,
+    ]) {
       expect(() => loadConfig({ DATA_KEY: bad })).toThrow(
-        'DATA_KEY: must be 32 bytes written as 64 hex characters or as base64 (44 characters)')
+        'DATA_KEY: must be 32 bytes written as 64 hex characters or as base64 (44 characters)',
+      )
     }
     expect(loadConfig({ DATA_KEY: '' }).DATA_KEY).toBeUndefined()
   })
@@ -152,7 +160,8 @@ describe('encrypted store', () => {
     await raw.close()
     const reopened = openStore(dir, KEY)
     await expect(reopened.auth('a').readCreds()).rejects.toThrow(
-      'a stored creds value failed authentication (wrong DATA_KEY, or the data was altered)')
+      'a stored creds value failed authentication (wrong DATA_KEY, or the data was altered)',
+    )
   })
 
   it('a value copied from one row to another (same key, valid ciphertext) is refused', async () => {

@@ -6,13 +6,16 @@
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
-import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
 import { storeHarness } from '../../support/store-harness.js'
 
 const { tempDir, openStore } = storeHarness('lmdb-store-')
 
-const record = (id: string, qrDeadline: number | null = null) =>
-  ({ id, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline })
+const record = (id: string, qrDeadline: number | null = null) => ({
+  id,
+  secretHash: 'a'.repeat(64),
+  createdAt: 1,
+  qrDeadline,
+})
 
 describe('lmdb store', () => {
   it('keeps sessions, creds, keys and contacts after close and reopen', async () => {
@@ -93,12 +96,13 @@ describe('lmdb store', () => {
         await store.close()
         parentPort.postMessage('done')
       })().catch(err => { console.error(err); process.exit(1) })`
-    const run = (id: string) => new Promise<void>((resolve, reject) => {
-      const w = new Worker(code, { eval: true, workerData: { dir, id, storeUrl } })
-      w.once('message', () => resolve())
-      w.once('error', reject)
-      w.once('exit', c => (c === 0 ? resolve() : reject(new Error(`worker exit ${c}`))))
-    })
+    const run = (id: string) =>
+      new Promise<void>((resolve, reject) => {
+        const w = new Worker(code, { eval: true, workerData: { dir, id, storeUrl } })
+        w.once('message', () => resolve())
+        w.once('error', reject)
+        w.once('exit', c => (c === 0 ? resolve() : reject(new Error(`worker exit ${c}`))))
+      })
     await Promise.all([run('w1'), run('w2')])
     const store = openStore(dir)
     expect((await store.listSessions()).map(s => s.id).sort()).toEqual(['w1', 'w2'])

@@ -26,7 +26,12 @@ describe('session registry rows on disk', () => {
     await before.root.close()
 
     const store = openStore(dir)
-    expect(await store.getSession('old')).toEqual({ id: 'old', secretHash: 'c'.repeat(64), createdAt: 1, qrDeadline: null } satisfies SessionRecord)
+    expect(await store.getSession('old')).toEqual({
+      id: 'old',
+      secretHash: 'c'.repeat(64),
+      createdAt: 1,
+      qrDeadline: null,
+    } satisfies SessionRecord)
     await store.putSession({ id: 'new', secretHash: 'd'.repeat(64), createdAt: 2, qrDeadline: 5 })
     await closeAll()
 

@@ -108,7 +108,12 @@ describe('sent messages kept for retry receipts', () => {
     expect(textOf((await kept.get('3EB0SECRETID42'))?.message)).toBe('the secret plan')
     await closeAll()
     const raw = fs.readFileSync(path.join(dir, 'gateway.mdb'))
-    for (const needle of ['the secret plan', Buffer.from('the secret plan').toString('base64'), '3EB0SECRETID42', '15550007788']) {
+    for (const needle of [
+      'the secret plan',
+      Buffer.from('the secret plan').toString('base64'),
+      '3EB0SECRETID42',
+      '15550007788',
+    ]) {
       expect(raw.includes(Buffer.from(needle)), needle).toBe(false)
     }
   })

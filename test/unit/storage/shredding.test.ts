@@ -28,7 +28,12 @@ const { tempDir, openStore, closeAll } = storeHarness('shred-store-')
 const KEY = randomBytes(32).toString('base64')
 const dataKeyCipher = () => createValueCipher(parseDataKey(KEY)!)
 const CONTACT = { id: '15550001234@s.whatsapp.net', name: 'Ophelia Shredwell', phone: '15550001234' }
-const record = (id: string, hash = 'a'): SessionRecord => ({ id, secretHash: hash.repeat(64), createdAt: 1, qrDeadline: null })
+const record = (id: string, hash = 'a'): SessionRecord => ({
+  id,
+  secretHash: hash.repeat(64),
+  createdAt: 1,
+  qrDeadline: null,
+})
 
 const rawLmdb = (dir: string) => open({ path: path.join(dir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
 
@@ -42,19 +47,28 @@ async function fill(store: Store, id: string): Promise<Buffer[]> {
     'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
     session: { [`${CONTACT.phone}.0`]: signalSession },
   })
-  const own = { id: `1555${randomBytes(4).readUInt32BE()}@s.whatsapp.net`, name: `Only-${id}-${randomBytes(6).toString('hex')}` }
+  const own = {
+    id: `1555${randomBytes(4).readUInt32BE()}@s.whatsapp.net`,
+    name: `Only-${id}-${randomBytes(6).toString('hex')}`,
+  }
   await store.contacts(id).upsert([CONTACT, own])
   const keys = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private]
   return [
-    ...keys.map(k => Buffer.from(k)), ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
-    Buffer.from(creds.advSecretKey), Buffer.from(signalSession.toString('base64')), Buffer.from(own.name),
+    ...keys.map(k => Buffer.from(k)),
+    ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
+    Buffer.from(creds.advSecretKey),
+    Buffer.from(signalSession.toString('base64')),
+    Buffer.from(own.name),
   ]
 }
 
 /** Every file under `dir`, recursively, as bytes. */
 function allFiles(dir: string): Buffer[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map(name => path.join(dir, name)).filter(file => fs.statSync(file).isFile()).map(file => fs.readFileSync(file))
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map(name => path.join(dir, name))
+    .filter(file => fs.statSync(file).isFile())
+    .map(file => fs.readFileSync(file))
 }
 const keyFile = (dir: string, id: string) => path.join(dir, 'session-keys', Buffer.from(id).toString('hex'))
 
@@ -145,10 +159,16 @@ describe('with DATA_KEY: data written before session keys', () => {
     }
     await sessions.put('old', toStoredRecord(record('old', 'c')))
     await put('creds', 'old', encodeValue(creds))
-    await put('keys', signalKey('old', 'pre-key', '3'), encodeValue({ public: Buffer.from([3]), private: Buffer.from([4]) }))
+    await put(
+      'keys',
+      signalKey('old', 'pre-key', '3'),
+      encodeValue({ public: Buffer.from([3]), private: Buffer.from([4]) }),
+    )
     await put('contacts', contactKey('old', CONTACT.id), JSON.stringify(CONTACT))
-    await db('meta').put('data-key-check',
-      cipher.seal('meta', 'data-key-check', Buffer.from('messaging-gateway DATA_KEY check v1')))
+    await db('meta').put(
+      'data-key-check',
+      cipher.seal('meta', 'data-key-check', Buffer.from('messaging-gateway DATA_KEY check v1')),
+    )
     await raw.close()
     return dir
   }
@@ -158,7 +178,9 @@ describe('with DATA_KEY: data written before session keys', () => {
     const dir = await legacyDir(creds)
     const store = openStore(dir, KEY)
     expect(await store.listSessions()).toEqual([record('old', 'c')])
-    expect(Buffer.from((await store.auth('old').readCreds())!.noiseKey.private)).toEqual(Buffer.from(creds.noiseKey.private))
+    expect(Buffer.from((await store.auth('old').readCreds())!.noiseKey.private)).toEqual(
+      Buffer.from(creds.noiseKey.private),
+    )
     expect(Object.keys(await store.auth('old').keys.get('pre-key', ['3']))).toEqual(['3'])
     expect(await store.contacts('old').all()).toEqual([CONTACT])
     // a new write gets a session key; old and new rows are read side by side, also after a reopen
@@ -171,7 +193,9 @@ describe('with DATA_KEY: data written before session keys', () => {
     // the registry row is sealed now: a plain row written behind the store's back is refused
     await closeAll()
     const raw = rawLmdb(dir)
-    await raw.openDB<StoredSessionRecord, string>({ name: 'sessions', encoding: 'msgpack' }).put('old', toStoredRecord(record('old', 'd')))
+    await raw
+      .openDB<StoredSessionRecord, string>({ name: 'sessions', encoding: 'msgpack' })
+      .put('old', toStoredRecord(record('old', 'd')))
     await raw.close()
     await expect(openStore(dir, KEY).getSession('old')).rejects.toBeInstanceOf(SealedValueError)
   })

@@ -5,12 +5,17 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { findOnPath } from '../../../src/media/ffmpeg-locate.js'
 import {
-  defaultFfmpeg, ffmpegTestMode, ffmpegTests, missingFfmpegText, requiredFfmpegError, skippedFfmpegWarning,
+  defaultFfmpeg,
+  ffmpegTestMode,
+  ffmpegTests,
+  missingFfmpegText,
+  requiredFfmpegError,
+  skippedFfmpegWarning,
 } from '../../support/ffmpeg.js'
 
 const INSTALL = 'apt-get install -y --no-install-recommends ffmpeg'
 
-describe('the tests\' ffmpeg', () => {
+describe("the tests' ffmpeg", () => {
   const before = process.env.FFMPEG_PATH
   afterEach(() => {
     if (before === undefined) delete process.env.FFMPEG_PATH
@@ -40,7 +45,9 @@ describe('the tests\' ffmpeg', () => {
     expect(lines.at(-1)).toBe('!'.repeat(100))
     expect(lines.slice(1, -1).every(l => l.startsWith('!! '))).toBe(true)
     expect(lines[1]).toContain('SKIPPED: the tests in test/unit/media/x.test.ts that need a real ffmpeg')
-    expect(lines[2]).toBe(`!! ffmpeg is not on PATH: install Debian's (${INSTALL}; .ci/run does it; other systems: README "ffmpeg"), or set FFMPEG_PATH to one.`)
+    expect(lines[2]).toBe(
+      `!! ffmpeg is not on PATH: install Debian's (${INSTALL}; .ci/run does it; other systems: README "ffmpeg"), or set FFMPEG_PATH to one.`,
+    )
     expect(lines[3]).toBe('!! Set CI=true to make them required.')
 
     const failure = requiredFfmpegError({ CI: 'true' }).message

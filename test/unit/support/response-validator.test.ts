@@ -8,13 +8,22 @@ import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGatewayClient, withSession } from '../../../src/client/index.js'
 import {
-  documentValidator, ResponseMismatch, validatingMiddleware, type RecordedResponse,
+  documentValidator,
+  ResponseMismatch,
+  validatingMiddleware,
+  type RecordedResponse,
 } from '../../support/response-validator.js'
 
 const validator = documentValidator()
 const JSON_TYPE = 'application/json; charset=utf-8'
 const SESSION = {
-  id: 'a', generatedId: '', name: '', sessionId: 's', isConnected: false, qrcode: 'iVBOR', picture: '',
+  id: 'a',
+  generatedId: '',
+  name: '',
+  sessionId: 's',
+  isConnected: false,
+  qrcode: 'iVBOR',
+  picture: '',
 }
 const check = (r: Partial<RecordedResponse>) =>
   validator.check({ method: 'GET', path: '/session', status: 200, body: SESSION, contentType: JSON_TYPE, ...r })
@@ -23,11 +32,23 @@ describe('the response validator', () => {
   it('accepts responses the document describes', () => {
     expect(check({})).toEqual([])
     expect(check({ status: 404, body: { statusCode: 404, message: 'session not found' } })).toEqual([])
-    expect(check({ method: 'GET', path: '/group/120363000000000001@g.us', body: {
-      id: '120363000000000001@g.us', name: 'Team', description: '', picture: '', created: null,
-    } })).toEqual([])
+    expect(
+      check({
+        method: 'GET',
+        path: '/group/120363000000000001@g.us',
+        body: {
+          id: '120363000000000001@g.us',
+          name: 'Team',
+          description: '',
+          picture: '',
+          created: null,
+        },
+      }),
+    ).toEqual([])
     expect(check({ path: '/group/member', body: { docs: [{ id: '1@lid', name: '', phone: '' }] } })).toEqual([])
-    expect(check({ path: '/webhook', method: 'POST', status: 404, body: { statusCode: 404, message: 'not found' } })).toEqual([])
+    expect(
+      check({ path: '/webhook', method: 'POST', status: 404, body: { statusCode: 404, message: 'not found' } }),
+    ).toEqual([])
   })
 
   it('rejects a body missing a required field', () => {
@@ -51,14 +72,18 @@ describe('the response validator', () => {
     ])
     expect(check({ status: 404, body: { error: 'session not found' } })).not.toEqual([])
     expect(check({ contentType: 'text/html', body: undefined })).not.toEqual([])
-    expect(check({ path: '/sessions', status: 200 })).toEqual(['GET /sessions → 200: GET /sessions is not in the document'])
+    expect(check({ path: '/sessions', status: 200 })).toEqual([
+      'GET /sessions → 200: GET /sessions is not in the document',
+    ])
   })
 })
 
 describe('the validating middleware', () => {
   let url = ''
   let answer: unknown = SESSION
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)))
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)),
+  )
   beforeAll(async () => {
     server.listen(0, '127.0.0.1')
     await once(server, 'listening')
@@ -75,6 +100,8 @@ describe('the validating middleware', () => {
     expect(record).toMatchObject([{ method: 'GET', path: '/session', status: 200, body: SESSION }])
 
     answer = { id: 'a', sessionId: 's' }
-    await expect(client.GET('/session', withSession({ id: 'a', sessionId: 's' }))).rejects.toBeInstanceOf(ResponseMismatch)
+    await expect(client.GET('/session', withSession({ id: 'a', sessionId: 's' }))).rejects.toBeInstanceOf(
+      ResponseMismatch,
+    )
   })
 })

@@ -12,46 +12,70 @@ import { CHANNEL_ID } from '../../schemas/ids.js'
 
 const channelQuerySchema = z.object({
   channelId: z.string().regex(CHANNEL_ID).describe('Channel ID `<channel_id>@newsletter`'),
-  before: z.int().min(0).optional()
-    .describe('The `before` of the previous page (a non-negative integer); absent for the newest page; 0 answers an empty last page'),
+  before: z
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'The `before` of the previous page (a non-negative integer); absent for the newest page; 0 answers an empty last page',
+    ),
 })
 
-const channelSchema = shapeOf<Channel>()(z.strictObject({
-  id: z.string().describe('`<channel_id>@newsletter`'),
-  name: z.string(),
-  picture: z.string(),
-  isOwner: z.boolean().describe('true if the account owns or administers the channel (only those accept messages)'),
-  created: isoTime(),
-}).meta({ id: 'Channel' }))
+const channelSchema = shapeOf<Channel>()(
+  z
+    .strictObject({
+      id: z.string().describe('`<channel_id>@newsletter`'),
+      name: z.string(),
+      picture: z.string(),
+      isOwner: z.boolean().describe('true if the account owns or administers the channel (only those accept messages)'),
+      created: isoTime(),
+    })
+    .meta({ id: 'Channel' }),
+)
 
-const channelMessageSchema = shapeOf<ChannelMessage>()(z.strictObject({
-  id: z.string(),
-  serverId: z.number().describe('Sequence number in the channel; higher is newer'),
-  url: z.string(),
-  type: z.enum(['text', 'image', 'video', 'poll', 'sticker']),
-  text: z.string().describe('Text or caption; `UNSUPPORTED TYPE` for types not yet supported'),
-  image: z.strictObject({ url: z.string(), thumbnail: z.string(), mimetype: z.string() }).optional(),
-  video: z.strictObject({ url: z.string(), thumbnail: z.string(), duration: z.number(), mimetype: z.string() }).optional(),
-  sticker: z.strictObject({ url: z.string(), mimetype: z.string() }).optional(),
-  polling: z.strictObject({ name: z.string(), options: z.array(z.string()) }).optional(),
-  created: isoTime(),
-}).meta({ id: 'ChannelMessage' }))
+const channelMessageSchema = shapeOf<ChannelMessage>()(
+  z
+    .strictObject({
+      id: z.string(),
+      serverId: z.number().describe('Sequence number in the channel; higher is newer'),
+      url: z.string(),
+      type: z.enum(['text', 'image', 'video', 'poll', 'sticker']),
+      text: z.string().describe('Text or caption; `UNSUPPORTED TYPE` for types not yet supported'),
+      image: z.strictObject({ url: z.string(), thumbnail: z.string(), mimetype: z.string() }).optional(),
+      video: z
+        .strictObject({ url: z.string(), thumbnail: z.string(), duration: z.number(), mimetype: z.string() })
+        .optional(),
+      sticker: z.strictObject({ url: z.string(), mimetype: z.string() }).optional(),
+      polling: z.strictObject({ name: z.string(), options: z.array(z.string()) }).optional(),
+      created: isoTime(),
+    })
+    .meta({ id: 'ChannelMessage' }),
+)
 
-const channelPageSchema = z.strictObject({
-  docs: z.array(channelMessageSchema).describe('Newest first, up to 100'),
-  before: z.int().describe('Pass as `before` for the next page; 0 when there is none'),
-}).meta({ id: 'ChannelMessagePage' })
+const channelPageSchema = z
+  .strictObject({
+    docs: z.array(channelMessageSchema).describe('Newest first, up to 100'),
+    before: z.int().describe('Pass as `before` for the next page; 0 when there is none'),
+  })
+  .meta({ id: 'ChannelMessagePage' })
 
 export const channelPaths: ZodOpenApiPathsObject = {
   '/channel': {
     get: guarded({
-      operationId: 'listChannels', tags: ['Channels'], summary: 'List the account\'s channels',
-      responses: responses(ok(listOf(channelSchema, 'ChannelList'), 'Every channel the account follows or owns'), ...GUARDED),
+      operationId: 'listChannels',
+      tags: ['Channels'],
+      summary: "List the account's channels",
+      responses: responses(
+        ok(listOf(channelSchema, 'ChannelList'), 'Every channel the account follows or owns'),
+        ...GUARDED,
+      ),
     }),
   },
   '/channel/message': {
     get: guarded({
-      operationId: 'listChannelMessages', tags: ['Channels'], summary: 'Read a channel\'s history',
+      operationId: 'listChannelMessages',
+      tags: ['Channels'],
+      summary: "Read a channel's history",
       description: 'Newest first, up to 100 a page; send the returned `before` as the next `before` until it is 0.',
       requestParams: { query: channelQuerySchema },
       responses: responses(ok(channelPageSchema, 'One page of messages'), ...GUARDED),

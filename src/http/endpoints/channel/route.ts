@@ -10,17 +10,32 @@ import { requestSignal } from '../../request-signal.js'
 import { parseChannelQuery } from './schema.js'
 import type { AppDeps } from '../../deps.js'
 
-const channelView = (c: Channel): Channel =>
-  ({ id: c.id, name: c.name, picture: c.picture, isOwner: c.isOwner, created: c.created })
+const channelView = (c: Channel): Channel => ({
+  id: c.id,
+  name: c.name,
+  picture: c.picture,
+  isOwner: c.isOwner,
+  created: c.created,
+})
 
 /** Each media object is rebuilt with exactly its spec fields; objects absent for the type stay absent. */
 function messageView(m: ChannelMessage): ChannelMessage {
   const view: ChannelMessage = {
-    id: m.id, serverId: m.serverId, url: m.url, type: m.type, text: m.text, created: m.created,
+    id: m.id,
+    serverId: m.serverId,
+    url: m.url,
+    type: m.type,
+    text: m.text,
+    created: m.created,
   }
   if (m.image) view.image = { url: m.image.url, thumbnail: m.image.thumbnail, mimetype: m.image.mimetype }
   if (m.video) {
-    view.video = { url: m.video.url, thumbnail: m.video.thumbnail, duration: m.video.duration, mimetype: m.video.mimetype }
+    view.video = {
+      url: m.video.url,
+      thumbnail: m.video.thumbnail,
+      duration: m.video.duration,
+      mimetype: m.video.mimetype,
+    }
   }
   if (m.sticker) view.sticker = { url: m.sticker.url, mimetype: m.sticker.mimetype }
   if (m.polling) view.polling = { name: m.polling.name, options: [...m.polling.options] }
@@ -43,7 +58,10 @@ export function channelRoutes(deps: AppDeps): Router {
     const { id } = authOf(res)
     const query = parseChannelQuery(req.query as Record<string, unknown>)
     // before=0 is past the oldest post: the empty last page, without asking the platform.
-    if (query.before === 0) { res.json({ docs: [], before: 0 }); return }
+    if (query.before === 0) {
+      res.json({ docs: [], before: 0 })
+      return
+    }
     const reply = await system.run(id, { type: 'channelMessages', ...query }, requestSignal(res))
     res.json({ docs: reply.docs.map(messageView), before: reply.before })
   })

@@ -27,8 +27,10 @@ function checkChannelId(checked: Checked<string>): Checked<string> {
 }
 
 export function parseChannelQuery(query: Record<string, unknown>): { channelId: string; before?: number } {
-  const channelId = checkChannelId(requiredParam('channelId', query['channelId']))
-  const before = optionalBefore(query['before'])
+  const channelId = checkChannelId(requiredParam('channelId', query.channelId))
+  const before = optionalBefore(query.before)
   if (!channelId.ok || !before.ok) throw validationFailed(failures(channelId, before))
-  return before.value === undefined ? { channelId: channelId.value } : { channelId: channelId.value, before: before.value }
+  return before.value === undefined
+    ? { channelId: channelId.value }
+    : { channelId: channelId.value, before: before.value }
 }

@@ -12,8 +12,13 @@ import { parseGroupId } from './schema.js'
 import type { AppDeps } from '../../deps.js'
 
 /** Response bodies carry exactly the spec's fields, whatever the system sent. */
-const groupView = (g: Group): Group =>
-  ({ id: g.id, name: g.name, description: g.description, picture: g.picture, created: g.created })
+const groupView = (g: Group): Group => ({
+  id: g.id,
+  name: g.name,
+  description: g.description,
+  picture: g.picture,
+  created: g.created,
+})
 const memberView = (m: GroupMember): GroupMember => ({ id: m.id, name: m.name, phone: m.phone })
 
 export function groupRoutes(deps: AppDeps): Router {
@@ -30,14 +35,14 @@ export function groupRoutes(deps: AppDeps): Router {
 
   router.get('/group/member', guard, readRate, async (req, res) => {
     const { id } = authOf(res)
-    const groupId = parseGroupId(req.query['groupId'])
+    const groupId = parseGroupId(req.query.groupId)
     const reply = await system.run(id, { type: 'listMembers', groupId }, requestSignal(res))
     res.json({ docs: reply.docs.map(memberView) })
   })
 
   router.get('/group/:groupId', guard, readRate, async (req, res) => {
     const { id } = authOf(res)
-    const groupId = parseGroupId(req.params['groupId'])
+    const groupId = parseGroupId(req.params.groupId)
     const reply = await system.run(id, { type: 'getGroup', groupId }, requestSignal(res))
     res.json(groupView(reply))
   })

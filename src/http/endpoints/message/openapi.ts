@@ -14,24 +14,30 @@ import { contentSchemas } from './schema.js'
 const messageTarget = {
   phone: phoneField(),
   group: groupField(),
-  newsletter: z.string().regex(CHANNEL_ID)
-    .describe('Channel ID `<channel_id>@newsletter` the account owns or administers; wins over `phone`').optional(),
+  newsletter: z
+    .string()
+    .regex(CHANNEL_ID)
+    .describe('Channel ID `<channel_id>@newsletter` the account owns or administers; wins over `phone`')
+    .optional(),
 }
 
-const sendMessageBodySchema = variantsByType(MESSAGE_TYPES, contentSchemas, messageTarget, 'Message')
-  .meta({
-    id: 'SendMessage',
-    description: 'Exactly one target is used: `group`, else `newsletter`, else `phone` (the first one filled).',
-  })
+const sendMessageBodySchema = variantsByType(MESSAGE_TYPES, contentSchemas, messageTarget, 'Message').meta({
+  id: 'SendMessage',
+  description: 'Exactly one target is used: `group`, else `newsletter`, else `phone` (the first one filled).',
+})
 
-const messageIdSchema = z.strictObject({
-  messageId: z.string().describe('Set once the platform server acknowledged the message'),
-}).meta({ id: 'MessageId' })
+const messageIdSchema = z
+  .strictObject({
+    messageId: z.string().describe('Set once the platform server acknowledged the message'),
+  })
+  .meta({ id: 'MessageId' })
 
 export const messagePaths: ZodOpenApiPathsObject = {
   '/message': {
     post: guarded({
-      operationId: 'sendMessage', tags: ['Messages'], summary: 'Send a message',
+      operationId: 'sendMessage',
+      tags: ['Messages'],
+      summary: 'Send a message',
       description: 'Answers once the platform server acknowledged the message. Media is downloaded from its URL.',
       requestBody: jsonRequestBody(sendMessageBodySchema),
       responses: responses(ok(messageIdSchema, 'The platform accepted the message'), ...GUARDED_WITH_BODY),

@@ -12,8 +12,18 @@ import { bodyObject } from '../../schemas/body.js'
 import { messageDestination } from '../../schemas/destination.js'
 import { check, type Checked } from '../../schemas/format.js'
 import {
-  audioSchema, contactSchema, documentSchema, imageSchema, locationSchema, toAudio, toContact, toDocument, toImage,
-  toLocation, toVideo, videoSchema,
+  audioSchema,
+  contactSchema,
+  documentSchema,
+  imageSchema,
+  locationSchema,
+  toAudio,
+  toContact,
+  toDocument,
+  toImage,
+  toLocation,
+  toVideo,
+  videoSchema,
 } from '../../schemas/media.js'
 import { optionalString, requiredString } from '../../schemas/fields.js'
 
@@ -39,14 +49,22 @@ function content(type: MessageContent['type'], body: unknown): Checked<MessageCo
   const map = <T>(r: Checked<T>, build: (v: T) => MessageContent): Checked<MessageContent> =>
     r.ok ? { ok: true, value: build(r.value) } : r
   switch (type) {
-    case 'text': return map(check(contentSchemas.text, body), v => ({ type, text: v.text }))
-    case 'image': return map(check(contentSchemas.image, body), v => withCaption({ type, image: toImage(v.image) }, v.text))
-    case 'video': return map(check(contentSchemas.video, body), v => withCaption({ type, video: toVideo(v.video) }, v.text))
-    case 'audio': return map(check(contentSchemas.audio, body), v => ({ type, audio: toAudio(v.audio) }))
+    case 'text':
+      return map(check(contentSchemas.text, body), v => ({ type, text: v.text }))
+    case 'image':
+      return map(check(contentSchemas.image, body), v => withCaption({ type, image: toImage(v.image) }, v.text))
+    case 'video':
+      return map(check(contentSchemas.video, body), v => withCaption({ type, video: toVideo(v.video) }, v.text))
+    case 'audio':
+      return map(check(contentSchemas.audio, body), v => ({ type, audio: toAudio(v.audio) }))
     case 'document':
-      return map(check(contentSchemas.document, body), v => withCaption({ type, document: toDocument(v.document) }, v.text))
-    case 'location': return map(check(contentSchemas.location, body), v => ({ type, location: toLocation(v.location) }))
-    case 'contact': return map(check(contentSchemas.contact, body), v => ({ type, contact: toContact(v.contact) }))
+      return map(check(contentSchemas.document, body), v =>
+        withCaption({ type, document: toDocument(v.document) }, v.text),
+      )
+    case 'location':
+      return map(check(contentSchemas.location, body), v => ({ type, location: toLocation(v.location) }))
+    case 'contact':
+      return map(check(contentSchemas.contact, body), v => ({ type, contact: toContact(v.contact) }))
   }
 }
 
@@ -66,7 +84,7 @@ export function parseSendMessage(rawBody: unknown): SendMessageInput {
   if (type.ok) parsed = content(type.value.type, body.value)
   else lines.push(...type.messages)
   if (parsed !== undefined && !parsed.ok) lines.push(...parsed.messages)
-  if (destination !== undefined && parsed !== undefined && parsed.ok) return { destination, content: parsed.value }
+  if (destination && parsed?.ok) return { destination, content: parsed.value }
   if (destination === undefined && lines.length === 1) throw new GatewayError('INVALID_DESTINATION')
   throw validationFailed(lines)
 }

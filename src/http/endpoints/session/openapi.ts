@@ -7,46 +7,67 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { ERROR_MESSAGE } from '../../../protocol/messages.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
 import { guarded } from '../../openapi/operations.js'
-import { isoTime, sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
+import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
 import { GUARDED, ok, responses } from '../../openapi/responses.js'
 
-const createdSessionSchema = z.strictObject({
-  id: z.string().describe('Main session ID, sent as header `id`'),
-  sessionId: z.string().describe('Session secret, sent as header `session-id`'),
-}).meta({ id: 'CreatedSession' })
+const createdSessionSchema = z
+  .strictObject({
+    id: z.string().describe('Main session ID, sent as header `id`'),
+    sessionId: z.string().describe('Session secret, sent as header `session-id`'),
+  })
+  .meta({ id: 'CreatedSession' })
 
-const sessionSchema = shapeOf<SessionView>()(z.strictObject({
-  id: z.string(),
-  generatedId: z.string().describe('Device ID of the connected device (`<number>:<device>@s.whatsapp.net`); empty if it never connected'),
-  name: z.string().describe('Name of the connected account; empty when not connected'),
-  sessionId: z.string(),
-  isConnected: z.boolean(),
-  qrcode: z.string().describe('QR image as base64 PNG without a `data:` prefix; empty before the first QR and once connected'),
-  picture: z.string().describe('Profile picture URL; may be empty'),
-}).meta({ id: 'Session' }))
+const sessionSchema = shapeOf<SessionView>()(
+  z
+    .strictObject({
+      id: z.string(),
+      generatedId: z
+        .string()
+        .describe(
+          'Device ID of the connected device (`<number>:<device>@s.whatsapp.net`); empty if it never connected',
+        ),
+      name: z.string().describe('Name of the connected account; empty when not connected'),
+      sessionId: z.string(),
+      isConnected: z.boolean(),
+      qrcode: z
+        .string()
+        .describe('QR image as base64 PNG without a `data:` prefix; empty before the first QR and once connected'),
+      picture: z.string().describe('Profile picture URL; may be empty'),
+    })
+    .meta({ id: 'Session' }),
+)
 
 export const sessionPaths: ZodOpenApiPathsObject = {
   '/session': {
     post: {
-      operationId: 'createSession', tags: ['Session'], summary: 'Create a session',
-      description: 'No headers, no body (with `CREATE_SESSION_TOKEN` set: `authorization: Bearer <token>`). The QR ' +
+      operationId: 'createSession',
+      tags: ['Session'],
+      summary: 'Create a session',
+      description:
+        'No headers, no body (with `CREATE_SESSION_TOKEN` set: `authorization: Bearer <token>`). The QR ' +
         'follows in the background: poll GET /session for it.',
-      responses: responses(ok(createdSessionSchema, 'The new session\'s credentials'), 401, 429, 500, 503),
+      responses: responses(ok(createdSessionSchema, "The new session's credentials"), 401, 429, 500, 503),
     },
     get: guarded({
-      operationId: 'getSession', tags: ['Session'], summary: 'Read a session',
-      description: 'Poll every 2 to 3 s while pairing. Answered from a cache: never waits behind the session\'s work.',
+      operationId: 'getSession',
+      tags: ['Session'],
+      summary: 'Read a session',
+      description: "Poll every 2 to 3 s while pairing. Answered from a cache: never waits behind the session's work.",
       responses: responses(ok(sessionSchema, 'The session'), 400, 404, 500),
     }),
     delete: guarded({
-      operationId: 'deleteSession', tags: ['Session'], summary: 'Delete a session (not in the spec)',
+      operationId: 'deleteSession',
+      tags: ['Session'],
+      summary: 'Delete a session (not in the spec)',
       description: `Logs out if paired, deletes the session and all its data; 404 \`${ERROR_MESSAGE.SESSION_NOT_FOUND}\` from then on.`,
-      responses: responses(ok(sessionIdOnlySchema, 'The deleted session\'s id'), ...GUARDED),
+      responses: responses(ok(sessionIdOnlySchema, "The deleted session's id"), ...GUARDED),
     }),
   },
   '/session/reset': {
     post: guarded({
-      operationId: 'resetSession', tags: ['Session'], summary: 'Restart QR pairing (not in the spec)',
+      operationId: 'resetSession',
+      tags: ['Session'],
+      summary: 'Restart QR pairing (not in the spec)',
       description: 'Logs a connected device out and clears its credentials; a new QR and a new 3-minute window follow.',
       responses: responses(ok(createdSessionSchema, 'The same credentials'), ...GUARDED),
     }),

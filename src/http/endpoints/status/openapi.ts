@@ -17,7 +17,9 @@ const statusIdSchema = z.strictObject({ statusId: z.string() }).meta({ id: 'Stat
 export const statusPaths: ZodOpenApiPathsObject = {
   '/status': {
     post: guarded({
-      operationId: 'postStatus', tags: ['Messages'], summary: 'Post a status',
+      operationId: 'postStatus',
+      tags: ['Messages'],
+      summary: 'Post a status',
       requestBody: jsonRequestBody(postStatusBodySchema),
       responses: responses(ok(statusIdSchema, 'The platform accepted the status'), ...GUARDED_WITH_BODY),
     }),

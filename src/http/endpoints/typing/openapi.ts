@@ -18,9 +18,11 @@ const typingBodySchema = z.object({ phone: phoneField(), group: groupField(), ..
 export const typingPaths: ZodOpenApiPathsObject = {
   '/typing': {
     post: guarded({
-      operationId: 'sendTyping', tags: ['Messages'], summary: 'Show typing or recording for 5 seconds',
+      operationId: 'sendTyping',
+      tags: ['Messages'],
+      summary: 'Show typing or recording for 5 seconds',
       requestBody: jsonRequestBody(typingBodySchema),
-      responses: responses(ok(sessionIdOnlySchema, 'The session\'s own id (not a message ID)'), ...GUARDED_WITH_BODY),
+      responses: responses(ok(sessionIdOnlySchema, "The session's own id (not a message ID)"), ...GUARDED_WITH_BODY),
     }),
   },
 }

@@ -13,11 +13,17 @@ import { sessionRateOf } from '../../limits/session-rate.js'
 export function typingRoutes(deps: AppDeps): Router {
   const { system, config } = deps
   const router = Router()
-  router.post('/typing', headerGuard(system), sessionRateOf(deps, 'send'), jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
-    const { id } = authOf(res)
-    const { destination, kind } = parseTyping(req.body)
-    await system.run(id, { type: 'typing', destination, kind }, requestSignal(res))
-    res.json({ id })
-  })
+  router.post(
+    '/typing',
+    headerGuard(system),
+    sessionRateOf(deps, 'send'),
+    jsonBody(config.BODY_LIMIT_BYTES),
+    async (req, res) => {
+      const { id } = authOf(res)
+      const { destination, kind } = parseTyping(req.body)
+      await system.run(id, { type: 'typing', destination, kind }, requestSignal(res))
+      res.json({ id })
+    },
+  )
   return router
 }

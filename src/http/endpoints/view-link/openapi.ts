@@ -14,23 +14,40 @@ const viewTokenHeaderSchema = z.object({
   'view-token': z.string().min(1).describe('The token in the `#view=` fragment of a link from POST /session/view-link'),
 })
 
-const viewLinkSchema = shapeOf<ViewLinkBody>()(z.strictObject({
-  url: z.string().describe('The QR page with a view-only token in its fragment (`/#view=<token>`); give this, never the ' +
-    '`session-id`, to whoever holds the phone. PUBLIC_URL sets its origin'),
-  expiresAt: isoTime().describe('When the link stops working, at the latest (the end of the QR window); it stops ' +
-    'earlier once the session is paired, reset or deleted'),
-}).meta({ id: 'ViewLink' }))
+const viewLinkSchema = shapeOf<ViewLinkBody>()(
+  z
+    .strictObject({
+      url: z
+        .string()
+        .describe(
+          'The QR page with a view-only token in its fragment (`/#view=<token>`); give this, never the ' +
+            '`session-id`, to whoever holds the phone. PUBLIC_URL sets its origin',
+        ),
+      expiresAt: isoTime().describe(
+        'When the link stops working, at the latest (the end of the QR window); it stops ' +
+          'earlier once the session is paired, reset or deleted',
+      ),
+    })
+    .meta({ id: 'ViewLink' }),
+)
 
-const qrViewSchema = shapeOf<QrViewBody>()(z.strictObject({
-  qrcode: z.string().describe('QR image as base64 PNG without a `data:` prefix; empty before the first QR'),
-  expiresAt: isoTime().describe('When the view link stops working, at the latest'),
-}).meta({ id: 'QrView' }))
+const qrViewSchema = shapeOf<QrViewBody>()(
+  z
+    .strictObject({
+      qrcode: z.string().describe('QR image as base64 PNG without a `data:` prefix; empty before the first QR'),
+      expiresAt: isoTime().describe('When the view link stops working, at the latest'),
+    })
+    .meta({ id: 'QrView' }),
+)
 
 export const viewLinkPaths: ZodOpenApiPathsObject = {
   '/session/view-link': {
     post: guarded({
-      operationId: 'createViewLink', tags: ['Session'], summary: 'A view-only link to the QR page (not in the spec)',
-      description: 'A link to the QR page that shows this session\'s QR and nothing else, for whoever holds the phone: ' +
+      operationId: 'createViewLink',
+      tags: ['Session'],
+      summary: 'A view-only link to the QR page (not in the spec)',
+      description:
+        "A link to the QR page that shows this session's QR and nothing else, for whoever holds the phone: " +
         'its token is not the `session-id`, works on no other endpoint, and stops at the end of the QR window, once ' +
         'the session is paired, or when it is reset or deleted.',
       responses: {
@@ -41,14 +58,17 @@ export const viewLinkPaths: ZodOpenApiPathsObject = {
   },
   '/session/qr': {
     get: {
-      operationId: 'viewQr', tags: ['Session'], summary: 'The QR a view-only link shows (not in the spec)',
-      description: 'What the QR page polls with a view link\'s token, every 2 to 3 s. Takes no `id` or `session-id`.',
+      operationId: 'viewQr',
+      tags: ['Session'],
+      summary: 'The QR a view-only link shows (not in the spec)',
+      description: "What the QR page polls with a view link's token, every 2 to 3 s. Takes no `id` or `session-id`.",
       requestParams: { header: viewTokenHeaderSchema },
       responses: {
-        200: ok(qrViewSchema, 'The session\'s current QR'),
+        200: ok(qrViewSchema, "The session's current QR"),
         400: errorWith(`${quoted(ERROR_MESSAGE.INVALID_HEADER)}: header \`view-token\` missing or empty`),
         404: errorWith(
-          `${quoted(ERROR_MESSAGE.VIEW_LINK_NOT_FOUND)}: unknown, expired or revoked token, or its session is gone`),
+          `${quoted(ERROR_MESSAGE.VIEW_LINK_NOT_FOUND)}: unknown, expired or revoked token, or its session is gone`,
+        ),
         410: errorWith(`${quoted(ERROR_MESSAGE.VIEW_LINK_USED)}: the phone paired the session`),
         500: errorWith(quoted(ERROR_MESSAGE.INTERNAL)),
       },

@@ -47,7 +47,10 @@ export function viewLinkRoutes(deps: AppDeps): Router {
   router.post(VIEW_LINK_PATH, headerGuard(system), (req, res) => {
     const { token, expiresAt } = system.issueViewToken(authOf(res).id)
     const fragment = new URLSearchParams({ [VIEW_FRAGMENT_KEY]: token })
-    const body: ViewLinkBody = { url: `${publicBase(config, req)}${QR_PAGE_PATH}#${fragment}`, expiresAt: new Date(expiresAt).toISOString() }
+    const body: ViewLinkBody = {
+      url: `${publicBase(config, req)}${QR_PAGE_PATH}#${fragment}`,
+      expiresAt: new Date(expiresAt).toISOString(),
+    }
     res.setHeader('Cache-Control', 'no-store')
     res.json(body)
   })

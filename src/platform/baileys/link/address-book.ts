@@ -25,8 +25,12 @@ export function storeContactEvents(sock: WASocket, contacts: ContactStore, log: 
  * resyncs on later connections. When our contact table holds no address-book entry, ask for a fresh snapshot of
  * the contacts collection, so "reconnect the session" (the spec's CONTACTS_NOT_SYNCED advice) really helps.
  */
-export async function resyncContactsIfEmpty(sock: WASocket, contacts: ContactStore, log: Logger,
-  timeoutMs: number): Promise<void> {
+export async function resyncContactsIfEmpty(
+  sock: WASocket,
+  contacts: ContactStore,
+  log: Logger,
+  timeoutMs: number,
+): Promise<void> {
   if (!((sock.authState.creds.accountSyncCounter ?? 0) > 0) || !sock.authState.creds.myAppStateKeyId) return
   if ((await contacts.all()).some(c => c.name)) return
   log.info('no address-book contacts stored: requesting a contacts snapshot')

@@ -17,9 +17,15 @@ export class LinkCaches {
   /** Subscribes to the events that add or invalidate entries. */
   wire(sock: WASocket): void {
     // a picture set or removed (`imgUrl: 'changed' | 'removed'`) makes the cached URL stale
-    sock.ev.on('contacts.update', updates => { for (const u of updates) if (u.id && u.imgUrl) this.pictures.forget(u.id) })
-    sock.ev.on('groups.upsert', groups => { for (const g of groups) this.groups.set(g.id, g) })
-    sock.ev.on('groups.update', groups => { for (const g of groups) if (g.id) this.groups.delete(g.id) })
+    sock.ev.on('contacts.update', updates => {
+      for (const u of updates) if (u.id && u.imgUrl) this.pictures.forget(u.id)
+    })
+    sock.ev.on('groups.upsert', groups => {
+      for (const g of groups) this.groups.set(g.id, g)
+    })
+    sock.ev.on('groups.update', groups => {
+      for (const g of groups) if (g.id) this.groups.delete(g.id)
+    })
     sock.ev.on('group-participants.update', ({ id }) => this.groups.delete(id))
   }
 }

@@ -8,7 +8,11 @@ import { S_WHATSAPP_NET, type BinaryNode, type WASocket } from '@whiskeysockets/
 import { GatewayError } from '../../../protocol/errors.js'
 import type { Channel, ChannelPage } from '../../../protocol/spec-types.js'
 import {
-  CHANNEL_PAGE_SIZE, channelRowsOf, mapChannel, mapChannelPage, type RawNewsletter,
+  CHANNEL_PAGE_SIZE,
+  channelRowsOf,
+  mapChannel,
+  mapChannelPage,
+  type RawNewsletter,
 } from '../mapping/channel-mapping.js'
 import type { PlatformLink } from '../../link.js'
 import { mapWithConcurrency } from '../picture-cache.js'
@@ -26,10 +30,18 @@ export function makeChannels(conn: LinkSocket): ChannelOps {
   const timeoutMs = conn.config.QUERY_TIMEOUT_MS
 
   async function newsletterMetadata(sock: WASocket, channelId: string): Promise<RawNewsletter | undefined> {
-    const data = await mexQuery<RawNewsletter | { result?: RawNewsletter } | null>(sock.query, NEWSLETTER_METADATA_QUERY_ID, {
-      fetch_creation_time: true, fetch_full_image: true, fetch_viewer_metadata: true,
-      input: { key: channelId, type: 'JID' },
-    }, 'xwa2_newsletter', timeoutMs)
+    const data = await mexQuery<RawNewsletter | { result?: RawNewsletter } | null>(
+      sock.query,
+      NEWSLETTER_METADATA_QUERY_ID,
+      {
+        fetch_creation_time: true,
+        fetch_full_image: true,
+        fetch_viewer_metadata: true,
+        input: { key: channelId, type: 'JID' },
+      },
+      'xwa2_newsletter',
+      timeoutMs,
+    )
     if (!data) return undefined
     if ('id' in data && typeof data.id === 'string') return data as RawNewsletter
     return (data as { result?: RawNewsletter }).result
@@ -48,7 +60,11 @@ export function makeChannels(conn: LinkSocket): ChannelOps {
 
     async listChannels(): Promise<Channel[]> {
       const sock = conn.requireOpen()
-      const list = await subscribedChannelsQuery<RawNewsletter>(sock.query, conn.config.CHANNEL_LIST_QUERY_ID, timeoutMs)
+      const list = await subscribedChannelsQuery<RawNewsletter>(
+        sock.query,
+        conn.config.CHANNEL_LIST_QUERY_ID,
+        timeoutMs,
+      )
       // some answers omit the viewer role or creation time: complete those from the channel's own metadata
       const full = await mapWithConcurrency(list, conn.config.PICTURE_CONCURRENCY, async n => {
         if (n.viewer_metadata?.role && n.thread_metadata?.creation_time) return n
@@ -77,9 +93,15 @@ export function makeChannels(conn: LinkSocket): ChannelOps {
       if (before && before > 0) attrs.before = String(before)
       let res: BinaryNode
       try {
-        res = await queryOrTimeout(sock.query, {
-          tag: 'iq', attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'newsletter' }, content: [{ tag: 'messages', attrs }],
-        }, timeoutMs)
+        res = await queryOrTimeout(
+          sock.query,
+          {
+            tag: 'iq',
+            attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'newsletter' },
+            content: [{ tag: 'messages', attrs }],
+          },
+          timeoutMs,
+        )
       } catch (err) {
         if (iqErrorCode(err) !== undefined) throw new GatewayError('CHANNEL_NOT_FOUND')
         throw err

@@ -31,8 +31,12 @@ export interface ConnectionHooks {
   closed(reason: CloseReason, detail: string): void
 }
 
-export function wireConnectionEvents(sock: WASocket, creds: AuthenticationCreds, state: ConnectionState,
-  hooks: ConnectionHooks): void {
+export function wireConnectionEvents(
+  sock: WASocket,
+  creds: AuthenticationCreds,
+  state: ConnectionState,
+  hooks: ConnectionHooks,
+): void {
   const { events } = hooks
   sock.ev.on('creds.update', update => {
     hooks.credsChanged()
@@ -44,7 +48,8 @@ export function wireConnectionEvents(sock: WASocket, creds: AuthenticationCreds,
       if (state.open) {
         events.name(name)
         // Baileys skips `presence available` while the name is empty (§4): send it now that we have one
-        if (!hadName) sock.sendPresenceUpdate('available').catch(err => hooks.log.debug({ err }, 'presence available failed'))
+        if (!hadName)
+          sock.sendPresenceUpdate('available').catch(err => hooks.log.debug({ err }, 'presence available failed'))
       }
     }
   })
@@ -53,7 +58,8 @@ export function wireConnectionEvents(sock: WASocket, creds: AuthenticationCreds,
     if (update.isNewLogin) {
       state.paired = true
       const me = creds.me
-      if (me?.id) events.paired({ id: me.id, ...(me.lid ? { lid: me.lid } : {}), ...(me.name ? { name: me.name } : {}) })
+      if (me?.id)
+        events.paired({ id: me.id, ...(me.lid ? { lid: me.lid } : {}), ...(me.name ? { name: me.name } : {}) })
     }
     if (update.connection === 'open') {
       state.open = true

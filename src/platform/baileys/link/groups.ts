@@ -45,8 +45,9 @@ export function makeGroups(conn: LinkSocket): GroupOps {
       const all = await withTimeout(sock.groupFetchAllParticipating(), timeoutMs)
       const metas = Object.values(all ?? {})
       for (const meta of metas) groupCache.set(meta.id, meta)
-      return mapWithConcurrency(metas, conn.config.PICTURE_CONCURRENCY,
-        async meta => mapGroup(meta, await picture(sock, meta.id)))
+      return mapWithConcurrency(metas, conn.config.PICTURE_CONCURRENCY, async meta =>
+        mapGroup(meta, await picture(sock, meta.id)),
+      )
     },
 
     async getGroup(groupId: string): Promise<Group> {
@@ -65,9 +66,15 @@ export function makeGroups(conn: LinkSocket): GroupOps {
         if (pn) pnByLid.set(p.id, pn)
       }
       const book = addressBookIndex(await conn.options.contacts.all())
-      return mapGroupMembers(meta.participants.map(p => ({
-        id: p.id, ...(p.phoneNumber ? { phoneNumber: p.phoneNumber } : {}), ...(p.lid ? { lid: p.lid } : {}),
-      })), book, lid => pnByLid.get(lid))
+      return mapGroupMembers(
+        meta.participants.map(p => ({
+          id: p.id,
+          ...(p.phoneNumber ? { phoneNumber: p.phoneNumber } : {}),
+          ...(p.lid ? { lid: p.lid } : {}),
+        })),
+        book,
+        lid => pnByLid.get(lid),
+      )
     },
 
     async ownPicture(): Promise<string> {

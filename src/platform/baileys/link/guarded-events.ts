@@ -7,12 +7,13 @@ import type { Logger } from 'pino'
 import type { LinkEvents } from '../../link.js'
 
 export function guardEvents(target: LinkEvents, log: Logger): LinkEvents {
-  const guard = <K extends keyof LinkEvents>(name: K) => ((...args: unknown[]) => {
-    try {
-      ;(target[name] as (...a: unknown[]) => void)(...args)
-    } catch (err) {
-      log.error({ err, event: name }, 'link event handler failed')
-    }
-  }) as LinkEvents[K]
+  const guard = <K extends keyof LinkEvents>(name: K) =>
+    ((...args: unknown[]) => {
+      try {
+        ;(target[name] as (...a: unknown[]) => void)(...args)
+      } catch (err) {
+        log.error({ err, event: name }, 'link event handler failed')
+      }
+    }) as LinkEvents[K]
   return { qr: guard('qr'), paired: guard('paired'), open: guard('open'), name: guard('name'), close: guard('close') }
 }

@@ -72,7 +72,8 @@ export function cachedKeyStore(store: SignalKeyStore, maxEntries = KEY_CACHE_MAX
         const key = keyOf(type, id)
         // a write that landed while the store was read is newer than what the read found
         const written = cacheable ? undefined : cache.get(key)
-        const value = written === undefined ? fetched[id] : written === ABSENT ? undefined : written as SignalDataTypeMap[T]
+        const value =
+          written === undefined ? fetched[id] : written === ABSENT ? undefined : (written as SignalDataTypeMap[T])
         if (value !== undefined && value !== null) out[id] = value
         if (cacheable) remember(key, value ?? ABSENT)
       }

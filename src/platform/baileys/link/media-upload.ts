@@ -8,7 +8,13 @@
  * touching the file. So the message is exactly the one Baileys would have made, only the work moved.
  */
 import {
-  getAudioDuration, MEDIA_HKDF_KEY_MAPPING, MEDIA_PATH_MAP, proto, unixTimestampSeconds, type CacheStore, type WASocket,
+  getAudioDuration,
+  MEDIA_HKDF_KEY_MAPPING,
+  MEDIA_PATH_MAP,
+  proto,
+  unixTimestampSeconds,
+  type CacheStore,
+  type WASocket,
 } from '@whiskeysockets/baileys'
 import { threadMediaPool } from '../../../media/upload/media-pool.js'
 import type { UploadJob, UploadResult } from '../../../media/upload/job.js'
@@ -22,14 +28,20 @@ export type UploadKind = 'image' | 'video' | 'audio' | 'document'
 const UPLOAD_TIMEOUT_MS = 120_000
 
 /** Uploads one file through the pool; a refused upload is retried once with a fresh media connection. */
-export async function uploadInPool(conn: LinkSocket, sock: WASocket, mode: UploadJob['mode'], kind: UploadKind,
-  filePath: string): Promise<UploadResult> {
+export async function uploadInPool(
+  conn: LinkSocket,
+  sock: WASocket,
+  mode: UploadJob['mode'],
+  kind: UploadKind,
+  filePath: string,
+): Promise<UploadResult> {
   const pool = threadMediaPool({ threads: conn.config.MEDIA_SENDS_PER_SHARD, nice: conn.config.MEDIA_THREAD_NICE })
   let failure = ''
   for (const force of [false, true]) {
     const mediaConn = await withTimeout(sock.refreshMediaConn(force), conn.config.QUERY_TIMEOUT_MS)
     const outcome = await pool.run({
-      mode, filePath,
+      mode,
+      filePath,
       ...(mode === 'encrypted' ? { keyInfo: `WhatsApp ${MEDIA_HKDF_KEY_MAPPING[kind]} Keys` } : {}),
       target: {
         hosts: mediaConn.hosts.map(h => h.hostname),
@@ -63,20 +75,22 @@ function mediaFileOf(content: object): { kind: UploadKind; filePath: string } | 
 
 /** What `sendMessage`/`generateWAMessage` take as `mediaCache`: answers exactly this one file, stores nothing. */
 function preparedMediaCache(kind: UploadKind, filePath: string, uploaded: UploadResult): CacheStore {
-  const encoded = proto.Message.encode(proto.Message.fromObject({
-    [`${kind}Message`]: {
-      url: uploaded.answer.url,
-      directPath: uploaded.answer.directPath,
-      mediaKey: uploaded.mediaKey,
-      fileEncSha256: uploaded.fileEncSha256,
-      fileSha256: uploaded.fileSha256,
-      fileLength: uploaded.fileLength,
-      mediaKeyTimestamp: unixTimestampSeconds(),
-    },
-  })).finish()
+  const encoded = proto.Message.encode(
+    proto.Message.fromObject({
+      [`${kind}Message`]: {
+        url: uploaded.answer.url,
+        directPath: uploaded.answer.directPath,
+        mediaKey: uploaded.mediaKey,
+        fileEncSha256: uploaded.fileEncSha256,
+        fileSha256: uploaded.fileSha256,
+        fileLength: uploaded.fileLength,
+        mediaKeyTimestamp: unixTimestampSeconds(),
+      },
+    }),
+  ).finish()
   const key = `${kind}:${filePath}`
   return {
-    get: <T>(k: string): T | undefined => (k === key ? encoded as T : undefined),
+    get: <T>(k: string): T | undefined => (k === key ? (encoded as T) : undefined),
     set: () => undefined,
     del: () => undefined,
     flushAll: () => undefined,
@@ -87,8 +101,11 @@ function preparedMediaCache(kind: UploadKind, filePath: string, uploaded: Upload
  * Uploads the content's media file (if any) in the pool and returns the options that make Baileys use it. An
  * audio without a duration gets one measured here first, as Baileys would have (it skips that on a cache hit).
  */
-export async function poolMediaOptions(conn: LinkSocket, sock: WASocket,
-  content: object): Promise<{ mediaCache?: CacheStore }> {
+export async function poolMediaOptions(
+  conn: LinkSocket,
+  sock: WASocket,
+  content: object,
+): Promise<{ mediaCache?: CacheStore }> {
   const media = mediaFileOf(content)
   if (!media) return {}
   if (media.kind === 'audio' && (content as { seconds?: number }).seconds === undefined) {

@@ -6,7 +6,10 @@
  * Also chat states (typing), which need no ack.
  */
 import {
-  generateMessageIDV2, jidNormalizedUser, type MiscMessageGenerationOptions, type WASocket,
+  generateMessageIDV2,
+  jidNormalizedUser,
+  type MiscMessageGenerationOptions,
+  type WASocket,
 } from '@whiskeysockets/baileys'
 import { GatewayError } from '../../../protocol/errors.js'
 import type { Destination, MessageContent, TypingDestination } from '../../../protocol/spec-types.js'
@@ -16,7 +19,10 @@ import { phoneJid } from '../mapping/jids.js'
 import type { PlatformLink } from '../../link.js'
 import { prepareMessageContent, type PreparedContent } from '../mapping/message-content.js'
 import {
-  explainChannelRejection, sendChannelMedia, type ChannelMediaInput, type ChannelMediaKind,
+  explainChannelRejection,
+  sendChannelMedia,
+  type ChannelMediaInput,
+  type ChannelMediaKind,
 } from '../channel-media.js'
 import { iqErrorCode, withTimeout } from '../query.js'
 import type { ChannelOps } from './channels.js'
@@ -37,13 +43,22 @@ export async function sendWithAck<T>(conn: LinkSocket, sock: WASocket, id: strin
 }
 
 /** A media message → the channel upload's input (with the thumbnail made while preparing it, if any). */
-function channelMediaInput(c: Extract<MessageContent, { type: ChannelMediaKind }>,
-  media: NonNullable<PreparedContent['media']>, jpegThumbnail: string | undefined): ChannelMediaInput {
+function channelMediaInput(
+  c: Extract<MessageContent, { type: ChannelMediaKind }>,
+  media: NonNullable<PreparedContent['media']>,
+  jpegThumbnail: string | undefined,
+): ChannelMediaInput {
   return {
     kind: media.kind,
     filePath: media.file.path,
-    mimetype: c.type === 'image' ? c.image.mimetype : c.type === 'video' ? c.video.mimetype
-      : c.type === 'audio' ? c.audio.mimetype : c.document.mimetype,
+    mimetype:
+      c.type === 'image'
+        ? c.image.mimetype
+        : c.type === 'video'
+          ? c.video.mimetype
+          : c.type === 'audio'
+            ? c.audio.mimetype
+            : c.document.mimetype,
     ...('text' in c && c.text ? { caption: c.text } : {}),
     ...(jpegThumbnail ? { jpegThumbnail } : {}),
     ...(c.type === 'video' ? { seconds: c.video.duration } : c.type === 'audio' ? { seconds: c.audio.duration } : {}),
@@ -67,9 +82,17 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
   }
 
   return {
-    async sendMessage(destination: Destination, content: MessageContent, signal?: AbortSignal): Promise<{ messageId: string }> {
+    async sendMessage(
+      destination: Destination,
+      content: MessageContent,
+      signal?: AbortSignal,
+    ): Promise<{ messageId: string }> {
       const sock = conn.requireOpen()
-      const prepared = await prepareMessageContent(content, { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log }, signal)
+      const prepared = await prepareMessageContent(
+        content,
+        { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log },
+        signal,
+      )
       try {
         const id = generateMessageIDV2(sock.user?.id)
         if (destination.kind === 'channel' && prepared.media) {
@@ -77,14 +100,20 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
             query: sock.query,
             uploadRaw: (kind: ChannelMediaKind, filePath: string) => uploadInPool(conn, sock, 'raw', kind, filePath),
           }
-          const input = channelMediaInput(content as Extract<MessageContent, { type: ChannelMediaKind }>,
-            prepared.media, (prepared.content as { jpegThumbnail?: string }).jpegThumbnail)
+          const input = channelMediaInput(
+            content as Extract<MessageContent, { type: ChannelMediaKind }>,
+            prepared.media,
+            (prepared.content as { jpegThumbnail?: string }).jpegThumbnail,
+          )
           await sendChannelMedia(channelSock, destination.jid, id, input, { ackTimeoutMs: conn.config.ACK_TIMEOUT_MS })
           return { messageId: id }
         }
         const jid = destination.kind === 'phone' ? await phoneDestination(sock, destination.phone) : destination.jid
         // the media file (if any) is encrypted and uploaded in the media pool; Baileys builds the message from it
-        const options: MiscMessageGenerationOptions = { messageId: id, ...await poolMediaOptions(conn, sock, prepared.content) }
+        const options: MiscMessageGenerationOptions = {
+          messageId: id,
+          ...(await poolMediaOptions(conn, sock, prepared.content)),
+        }
         const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
         // kept before the 200, so a recipient's retry receipt is answered even after a crash (link/retry-messages.ts)
         const chats = destination.kind === 'phone' ? [jid, phoneJid(destination.phone)] : [jid]
@@ -93,7 +122,8 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
       } catch (err) {
         // Baileys fetches the group's metadata before a group send: an unknown group (404) or one we are not in (403)
         // surfaces as a bare iq error, which the caller should see as GROUP_NOT_FOUND.
-        if (destination.kind === 'group' && [403, 404].includes(iqErrorCode(err) ?? 0)) throw new GatewayError('GROUP_NOT_FOUND')
+        if (destination.kind === 'group' && [403, 404].includes(iqErrorCode(err) ?? 0))
+          throw new GatewayError('GROUP_NOT_FOUND')
         if (destination.kind !== 'channel') throw err
         throw await explainChannelRejection(err, content.type, () => channels.channelRole(sock, destination.jid))
       } finally {

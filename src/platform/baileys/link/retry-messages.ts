@@ -11,7 +11,14 @@
  * receipt's chat (without device; a contact's LID and phone JID count as one) must be one the message was sent to.
  * Statuses and channel posts are not kept (channel posts are not encrypted; a status has no one chat to check).
  */
-import { isLidUser, isPnUser, jidNormalizedUser, proto, type WAMessageKey, type WASocket } from '@whiskeysockets/baileys'
+import {
+  isLidUser,
+  isPnUser,
+  jidNormalizedUser,
+  proto,
+  type WAMessageKey,
+  type WASocket,
+} from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
 import type { SentMessageStore } from '../../../storage/sent-messages.js'
 
@@ -36,7 +43,9 @@ export class RetryMessages {
   start(sock: WASocket, maxAgeMs: number): void {
     this.#sock = sock
     if (!this.#store || this.#timer) return
-    const prune = () => { this.#store?.prune().catch(err => this.#log.warn({ err }, 'pruning sent messages failed')) }
+    const prune = () => {
+      this.#store?.prune().catch(err => this.#log.warn({ err }, 'pruning sent messages failed'))
+    }
     this.#timer = setInterval(prune, Math.min(PRUNE_EVERY_MS, maxAgeMs))
     this.#timer.unref()
   }
@@ -55,7 +64,11 @@ export class RetryMessages {
     if (!this.#store || !message) return
     try {
       const bytes = proto.Message.encode(message).finish()
-      await this.#store.put(messageId, { message: bytes, chats: [...new Set(chats.map(jidNormalizedUser))], sentAt: Date.now() })
+      await this.#store.put(messageId, {
+        message: bytes,
+        chats: [...new Set(chats.map(jidNormalizedUser))],
+        sentAt: Date.now(),
+      })
     } catch (err) {
       this.#log.warn({ err, messageId }, 'keeping the sent message for retries failed')
     }

@@ -5,8 +5,13 @@
  * M1, M4).
  */
 import makeWASocket, {
-  Browsers, WA_CERT_DETAILS,
-  type AuthenticationCreds, type GroupMetadata, type WAMessageKey, type WASocket, type proto,
+  Browsers,
+  WA_CERT_DETAILS,
+  type AuthenticationCreds,
+  type GroupMetadata,
+  type WAMessageKey,
+  type WASocket,
+  type proto,
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
 import type { LinkOptions } from '../../link.js'
@@ -28,9 +33,12 @@ export interface BaileysSocket {
   agents: SandboxAgents | undefined
 }
 
-export function openBaileysSocket(options: LinkOptions, creds: AuthenticationCreds,
+export function openBaileysSocket(
+  options: LinkOptions,
+  creds: AuthenticationCreds,
   cachedGroupMetadata: (jid: string) => Promise<GroupMetadata | undefined>,
-  getMessage: (key: WAMessageKey) => Promise<proto.IMessage | undefined>): BaileysSocket {
+  getMessage: (key: WAMessageKey) => Promise<proto.IMessage | undefined>,
+): BaileysSocket {
   const { auth, sandbox } = options
   // the parent already names the session (`session: <id>`)
   const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })

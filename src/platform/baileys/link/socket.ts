@@ -57,22 +57,36 @@ export class LinkSocket {
     }
     this.#start().catch(err => {
       this.log.error({ err }, 'platform link failed to start')
-      this.#emitClose(this.#state.closedByUs ? 'closed-by-us' : 'connection-lost', (err as Error).message ?? String(err))
+      this.#emitClose(
+        this.#state.closedByUs ? 'closed-by-us' : 'connection-lost',
+        (err as Error).message ?? String(err),
+      )
     })
   }
 
-  get ended(): AbortSignal { return this.#ended.signal }
+  get ended(): AbortSignal {
+    return this.#ended.signal
+  }
   /** The sandbox's TLS agents (the channel media upload needs them too). */
-  get agents(): SandboxAgents | undefined { return this.#agents }
+  get agents(): SandboxAgents | undefined {
+    return this.#agents
+  }
   /** The logger Baileys itself uses, for Baileys helpers the layers call. */
-  get baileysLogger(): Logger { return this.#baileysLogger ?? this.log }
+  get baileysLogger(): Logger {
+    return this.#baileysLogger ?? this.log
+  }
 
   async #start(): Promise<void> {
     const creds = (await this.options.auth.readCreds()) ?? initAuthCreds()
     if (this.#state.closedByUs) return this.#emitClose('closed-by-us', 'closed before connecting')
     this.#state.paired = !!creds.me?.id
     this.#state.name = creds.me?.name ?? ''
-    const opened = openBaileysSocket(this.options, creds, async jid => this.caches.groups.get(jid), this.retries.getMessage)
+    const opened = openBaileysSocket(
+      this.options,
+      creds,
+      async jid => this.caches.groups.get(jid),
+      this.retries.getMessage,
+    )
     this.#baileysLogger = opened.logger
     this.#agents = opened.agents
     this.#sock = opened.sock
@@ -85,8 +99,9 @@ export class LinkSocket {
       log: this.log,
       credsChanged: () => this.#persistCreds(creds),
       opened: () => {
-        resyncContactsIfEmpty(sock, this.options.contacts, this.log, this.config.QUERY_TIMEOUT_MS)
-          .catch(err => this.log.warn({ err }, 'contact resync failed'))
+        resyncContactsIfEmpty(sock, this.options.contacts, this.log, this.config.QUERY_TIMEOUT_MS).catch(err =>
+          this.log.warn({ err }, 'contact resync failed'),
+        )
       },
       closed: (reason, detail) => this.#emitClose(reason, detail),
     })

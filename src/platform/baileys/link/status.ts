@@ -23,9 +23,15 @@ export type StatusOps = Pick<PlatformLink, 'postStatus'>
 export function makeStatus(conn: LinkSocket): StatusOps {
   async function statusPrivacy(sock: WASocket): Promise<StatusPrivacy> {
     try {
-      const res = await queryOrTimeout(sock.query, {
-        tag: 'iq', attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'status' }, content: [{ tag: 'privacy', attrs: {} }],
-      }, conn.config.QUERY_TIMEOUT_MS)
+      const res = await queryOrTimeout(
+        sock.query,
+        {
+          tag: 'iq',
+          attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'status' },
+          content: [{ tag: 'privacy', attrs: {} }],
+        },
+        conn.config.QUERY_TIMEOUT_MS,
+      )
       return parseStatusPrivacy(res)
     } catch (err) {
       if (iqErrorCode(err) === 404) return parseStatusPrivacy(undefined) // no setting stored: "my contacts"
@@ -38,7 +44,11 @@ export function makeStatus(conn: LinkSocket): StatusOps {
       const sock = conn.requireOpen()
       const privacy = await statusPrivacy(sock)
       const recipients = pickStatusRecipients(privacy, await conn.options.contacts.all(), conn.ownJid(sock))
-      const prepared = await prepareStatusContent(status, { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log }, signal)
+      const prepared = await prepareStatusContent(
+        status,
+        { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log },
+        signal,
+      )
       try {
         const id = generateMessageIDV2(sock.user?.id)
         // generated (and media uploaded) once; each batch relays the same message under the same id
@@ -48,11 +58,12 @@ export function makeStatus(conn: LinkSocket): StatusOps {
           upload: sock.waUploadToServer,
           messageId: id,
           ...(status.type === 'text' ? { backgroundColor: STATUS_BACKGROUND } : {}),
-          ...await poolMediaOptions(conn, sock, prepared.content),
+          ...(await poolMediaOptions(conn, sock, prepared.content)),
         })
         for (const batch of batches(recipients, STATUS_BATCH_SIZE)) {
           await sendWithAck(conn, sock, id, () =>
-            sock.relayMessage(STATUS_JID, message.message!, { messageId: id, statusJidList: batch }))
+            sock.relayMessage(STATUS_JID, message.message!, { messageId: id, statusJidList: batch }),
+          )
         }
         return { statusId: id }
       } finally {

@@ -8,7 +8,12 @@
  * than a made-up value (1970, or a link built from the numeric channel id that opens nothing).
  */
 import {
-  getBinaryNodeChild, getBinaryNodeChildren, getContentType, normalizeMessageContent, proto, type BinaryNode,
+  getBinaryNodeChild,
+  getBinaryNodeChildren,
+  getContentType,
+  normalizeMessageContent,
+  proto,
+  type BinaryNode,
 } from '@whiskeysockets/baileys'
 import type { Channel, ChannelMessage, ChannelPage } from '../../../protocol/spec-types.js'
 
@@ -72,7 +77,8 @@ export function channelRowsOf(res: BinaryNode): ChannelRow[] {
       id: m.attrs.id ?? '',
       serverId: Number(m.attrs.server_id ?? 0),
       t: Number(m.attrs.t ?? 0),
-      plaintext: plain instanceof Uint8Array ? plain : typeof plain === 'string' ? Buffer.from(plain, 'binary') : undefined,
+      plaintext:
+        plain instanceof Uint8Array ? plain : typeof plain === 'string' ? Buffer.from(plain, 'binary') : undefined,
     }
   })
 }
@@ -83,7 +89,7 @@ const mediaUrl = (m: { url?: string | null; directPath?: string | null }): strin
 const thumbnailOf = (m: { thumbnailDirectPath?: string | null; jpegThumbnail?: Uint8Array | null }): string => {
   if (m.thumbnailDirectPath) return `${MEDIA_HOST}${m.thumbnailDirectPath}`
   const bytes = m.jpegThumbnail
-  return bytes && bytes.length ? `data:image/jpeg;base64,${Buffer.from(bytes).toString('base64')}` : ''
+  return bytes?.length ? `data:image/jpeg;base64,${Buffer.from(bytes).toString('base64')}` : ''
 }
 
 type Body = Pick<ChannelMessage, 'type' | 'text' | 'image' | 'video' | 'sticker' | 'polling'>
@@ -108,14 +114,16 @@ export function mapChannelBody(plaintext: Uint8Array | undefined): Body {
     case 'imageMessage': {
       const m = message.imageMessage!
       return {
-        type: 'image', text: m.caption ?? '',
+        type: 'image',
+        text: m.caption ?? '',
         image: { url: mediaUrl(m), thumbnail: thumbnailOf(m), mimetype: m.mimetype ?? '' },
       }
     }
     case 'videoMessage': {
       const m = message.videoMessage!
       return {
-        type: 'video', text: m.caption ?? '',
+        type: 'video',
+        text: m.caption ?? '',
         video: { url: mediaUrl(m), thumbnail: thumbnailOf(m), duration: m.seconds ?? 0, mimetype: m.mimetype ?? '' },
       }
     }
@@ -123,17 +131,27 @@ export function mapChannelBody(plaintext: Uint8Array | undefined): Body {
       const m = message.stickerMessage!
       return { type: 'sticker', text: '', sticker: { url: mediaUrl(m), mimetype: m.mimetype ?? '' } }
     }
-    case 'pollCreationMessage': case 'pollCreationMessageV2': case 'pollCreationMessageV3':
+    case 'pollCreationMessage':
+    case 'pollCreationMessageV2':
+    case 'pollCreationMessageV3':
     case 'pollCreationMessageV5': {
       const m = message[kind]!
-      return { type: 'poll', text: '', polling: { name: m.name ?? '', options: (m.options ?? []).map(o => o.optionName ?? '') } }
+      return {
+        type: 'poll',
+        text: '',
+        polling: { name: m.name ?? '', options: (m.options ?? []).map(o => o.optionName ?? '') },
+      }
     }
     default: {
       // V4 lives in a FutureProofMessage wrapper in this proto version
       const v4 = (message as { pollCreationMessageV4?: { message?: proto.IMessage } }).pollCreationMessageV4?.message
       const poll = v4?.pollCreationMessage
       if (kind === 'pollCreationMessageV4' && poll) {
-        return { type: 'poll', text: '', polling: { name: poll.name ?? '', options: (poll.options ?? []).map(o => o.optionName ?? '') } }
+        return {
+          type: 'poll',
+          text: '',
+          polling: { name: poll.name ?? '', options: (poll.options ?? []).map(o => o.optionName ?? '') },
+        }
       }
       return unsupported
     }
@@ -148,13 +166,15 @@ function channelPostUrl(invite: string, serverId: number): string {
 /** Rows → page: newest first; `before` = smallest serverId when the page is full, else 0. */
 export function mapChannelPage(rows: ChannelRow[], invite: string, pageSize = CHANNEL_PAGE_SIZE): ChannelPage {
   const docs = rows
-    .map((row): ChannelMessage => ({
-      id: row.id,
-      serverId: row.serverId,
-      url: channelPostUrl(invite, row.serverId),
-      ...mapChannelBody(row.plaintext),
-      created: isoOrEmpty(row.t),
-    }))
+    .map(
+      (row): ChannelMessage => ({
+        id: row.id,
+        serverId: row.serverId,
+        url: channelPostUrl(invite, row.serverId),
+        ...mapChannelBody(row.plaintext),
+        created: isoOrEmpty(row.t),
+      }),
+    )
     .sort((a, b) => b.serverId - a.serverId)
   const before = rows.length >= pageSize && docs.length ? Math.min(...docs.map(d => d.serverId)) : 0
   return { docs, before }

@@ -44,12 +44,17 @@ export interface ParticipantLike {
  * contact (the account already knows that number). phone = that number, '' when hidden; name = address-book name,
  * else the number, else ''.
  */
-export function mapGroupMembers(participants: ParticipantLike[], addressBook: Map<string, StoredContact>,
-  pnForLid: (lid: string) => string | undefined): GroupMember[] {
+export function mapGroupMembers(
+  participants: ParticipantLike[],
+  addressBook: Map<string, StoredContact>,
+  pnForLid: (lid: string) => string | undefined,
+): GroupMember[] {
   return participants.map(p => {
     let phone = isLidJid(p.id) ? phoneOfJid(p.phoneNumber) : phoneOfJid(p.id)
     if (!phone && isLidJid(p.id)) phone = phoneOfJid(pnForLid(p.id))
-    const contact = addressBook.get(p.id) ?? (phone ? addressBook.get(phoneJid(phone)) : undefined) ??
+    const contact =
+      addressBook.get(p.id) ??
+      (phone ? addressBook.get(phoneJid(phone)) : undefined) ??
       (p.lid ? addressBook.get(p.lid) : undefined)
     if (!phone && contact) phone = contact.phone || phoneOfJid(contact.id)
     return { id: phone ? phoneJid(phone) : p.id, name: contact?.name || phone || '', phone }

@@ -40,11 +40,14 @@ class TempFiles {
    */
   async fetch(url: string, field: string, kind: MediaKind | 'thumbnail'): Promise<DownloadedFile> {
     const cap = kind === 'thumbnail' ? this.options.maxThumbnailBytes : this.options.maxBytesPerKind?.[kind]
-    const options = cap === undefined ? this.options : {
-      ...this.options,
-      maxBytes: Math.min(cap, this.options.maxBytes),
-      ...(kind === 'thumbnail' ? {} : { tooLarge: (max: number) => mediaTooLarge(kind, max) }),
-    }
+    const options =
+      cap === undefined
+        ? this.options
+        : {
+            ...this.options,
+            maxBytes: Math.min(cap, this.options.maxBytes),
+            ...(kind === 'thumbnail' ? {} : { tooLarge: (max: number) => mediaTooLarge(kind, max) }),
+          }
     const file = await observeMediaDownload(downloadToTemp(url, { ...options, urlField: field }))
     this.files.push(file)
     return file
@@ -55,20 +58,33 @@ class TempFiles {
 }
 
 /** Thumbnail for an image/video: the given URL shrunk, else made from the media itself, else the default. */
-async function thumbnailFor(temp: TempFiles, deps: PrepareDeps, kind: 'image' | 'video', mediaPath: string,
-  thumbnailUrl: string | undefined): Promise<string> {
+async function thumbnailFor(
+  temp: TempFiles,
+  deps: PrepareDeps,
+  kind: 'image' | 'video',
+  mediaPath: string,
+  thumbnailUrl: string | undefined,
+): Promise<string> {
   const sources: Array<() => Promise<Buffer>> = []
-  if (thumbnailUrl) sources.push(async () => thumbnailFromImage((await temp.fetch(thumbnailUrl, `${kind}.thumbnail`, 'thumbnail')).path))
+  if (thumbnailUrl)
+    sources.push(async () =>
+      thumbnailFromImage((await temp.fetch(thumbnailUrl, `${kind}.thumbnail`, 'thumbnail')).path),
+    )
   if (kind === 'image') sources.push(() => thumbnailFromImage(mediaPath))
   // no ffmpeg: straight to the default thumbnail, without a warning per video (main.ts warned at start)
   else if (deps.ffmpeg.ffmpeg) sources.push(() => thumbnailFromVideo(mediaPath, deps.ffmpeg))
-  const thumb = await firstThumbnail(sources, err => deps.logger.warn({ err, kind }, 'thumbnail failed, trying next source'))
+  const thumb = await firstThumbnail(sources, err =>
+    deps.logger.warn({ err, kind }, 'thumbnail failed, trying next source'),
+  )
   return thumb.toString('base64')
 }
 
 /** Builds the content of a POST /message. Throws MEDIA_DOWNLOAD_FAILED; nothing is left on disk after a throw. */
-export async function prepareMessageContent(message: MessageContent, deps: PrepareDeps,
-  signal?: AbortSignal): Promise<PreparedContent> {
+export async function prepareMessageContent(
+  message: MessageContent,
+  deps: PrepareDeps,
+  signal?: AbortSignal,
+): Promise<PreparedContent> {
   const temp = new TempFiles({ ...deps.download, ...(signal ? { signal } : {}) })
   try {
     switch (message.type) {
@@ -77,15 +93,23 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
       case 'location': {
         const l = message.location
         return {
-          content: { location: { degreesLatitude: l.latitude, degreesLongitude: l.longitude,
-            ...(l.name ? { name: l.name } : {}), ...(l.address ? { address: l.address } : {}) } },
+          content: {
+            location: {
+              degreesLatitude: l.latitude,
+              degreesLongitude: l.longitude,
+              ...(l.name ? { name: l.name } : {}),
+              ...(l.address ? { address: l.address } : {}),
+            },
+          },
           dispose: () => temp.dispose(),
         }
       }
       case 'contact': {
         const c = message.contact
         return {
-          content: { contacts: { displayName: c.name, contacts: [{ displayName: c.name, vcard: buildVCard(c.name, c.phone) }] } },
+          content: {
+            contacts: { displayName: c.name, contacts: [{ displayName: c.name, vcard: buildVCard(c.name, c.phone) }] },
+          },
           dispose: () => temp.dispose(),
         }
       }
@@ -93,8 +117,12 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
         const file = await temp.fetch(message.image.url, 'image.url', 'image')
         const jpegThumbnail = await thumbnailFor(temp, deps, 'image', file.path, message.image.thumbnail)
         return {
-          content: { image: { url: file.path }, mimetype: message.image.mimetype, jpegThumbnail,
-            ...(message.text ? { caption: message.text } : {}) },
+          content: {
+            image: { url: file.path },
+            mimetype: message.image.mimetype,
+            jpegThumbnail,
+            ...(message.text ? { caption: message.text } : {}),
+          },
           media: { kind: 'image', file },
           dispose: () => temp.dispose(),
         }
@@ -104,8 +132,13 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
         const jpegThumbnail = await thumbnailFor(temp, deps, 'video', file.path, message.video.thumbnail)
         return {
           // `seconds` is a VideoMessage field the TS content type lacks; Baileys copies it into the proto
-          content: { video: { url: file.path }, mimetype: message.video.mimetype, jpegThumbnail,
-            seconds: message.video.duration, ...(message.text ? { caption: message.text } : {}) } as AnyMessageContent,
+          content: {
+            video: { url: file.path },
+            mimetype: message.video.mimetype,
+            jpegThumbnail,
+            seconds: message.video.duration,
+            ...(message.text ? { caption: message.text } : {}),
+          } as AnyMessageContent,
           media: { kind: 'video', file },
           dispose: () => temp.dispose(),
         }
@@ -113,7 +146,12 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
       case 'audio': {
         const file = await temp.fetch(message.audio.url, 'audio.url', 'audio')
         return {
-          content: { audio: { url: file.path }, mimetype: message.audio.mimetype, ptt: false, seconds: message.audio.duration },
+          content: {
+            audio: { url: file.path },
+            mimetype: message.audio.mimetype,
+            ptt: false,
+            seconds: message.audio.duration,
+          },
           media: { kind: 'audio', file },
           dispose: () => temp.dispose(),
         }
@@ -122,8 +160,12 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
         const file = await temp.fetch(message.document.url, 'document.url', 'document')
         // spec `size` is deliberately not passed as fileLength: Baileys would let it override the real length
         return {
-          content: { document: { url: file.path }, mimetype: message.document.mimetype, fileName: message.document.name,
-            ...(message.text ? { caption: message.text } : {}) },
+          content: {
+            document: { url: file.path },
+            mimetype: message.document.mimetype,
+            fileName: message.document.name,
+            ...(message.text ? { caption: message.text } : {}),
+          },
           media: { kind: 'document', file },
           dispose: () => temp.dispose(),
         }
@@ -139,8 +181,11 @@ export async function prepareMessageContent(message: MessageContent, deps: Prepa
 export const STATUS_BACKGROUND = '#075E54'
 
 /** Builds the content of a POST /status: images recompressed, videos get an ffmpeg frame when no thumbnail given. */
-export async function prepareStatusContent(status: StatusContent, deps: PrepareDeps,
-  signal?: AbortSignal): Promise<PreparedContent> {
+export async function prepareStatusContent(
+  status: StatusContent,
+  deps: PrepareDeps,
+  signal?: AbortSignal,
+): Promise<PreparedContent> {
   if (status.type === 'text') return prepareMessageContent(status, deps, signal)
   if (status.type === 'video') return prepareMessageContent(status, deps, signal)
   const temp = new TempFiles({ ...deps.download, ...(signal ? { signal } : {}) })
@@ -149,7 +194,12 @@ export async function prepareStatusContent(status: StatusContent, deps: PrepareD
     const compressed = await compressStatusImage(file.path)
     const jpegThumbnail = await thumbnailFor(temp, deps, 'image', file.path, status.image.thumbnail)
     return {
-      content: { image: compressed, mimetype: 'image/jpeg', jpegThumbnail, ...(status.text ? { caption: status.text } : {}) },
+      content: {
+        image: compressed,
+        mimetype: 'image/jpeg',
+        jpegThumbnail,
+        ...(status.text ? { caption: status.text } : {}),
+      },
       dispose: () => temp.dispose(),
     }
   } catch (err) {

@@ -22,7 +22,11 @@ export function parseStatusPrivacy(iq: BinaryNode | undefined | null): StatusPri
   const chosen = lists.find(l => l.attrs.default === 'true') ?? lists[0]
   const raw = chosen?.attrs.type
   const type: StatusPrivacyType = raw === 'whitelist' || raw === 'blacklist' ? raw : 'contacts'
-  const jids = chosen ? getBinaryNodeChildren(chosen, 'user').map(u => u.attrs.jid).filter((j): j is string => !!j) : []
+  const jids = chosen
+    ? getBinaryNodeChildren(chosen, 'user')
+        .map(u => u.attrs.jid)
+        .filter((j): j is string => !!j)
+    : []
   return { type, jids }
 }
 
@@ -40,8 +44,12 @@ export function pickStatusRecipients(privacy: StatusPrivacy, contacts: StoredCon
     if (addressBook.length === 0) throw new GatewayError('CONTACTS_NOT_SYNCED')
     const excluded = new Set(privacy.type === 'blacklist' ? privacy.jids.map(bareJid) : [])
     recipients = addressBook
-      .filter(c => !excluded.has(bareJid(c.id)) && !(c.lid && excluded.has(bareJid(c.lid))) &&
-        !(c.phone && excluded.has(phoneJid(c.phone))))
+      .filter(
+        c =>
+          !excluded.has(bareJid(c.id)) &&
+          !(c.lid && excluded.has(bareJid(c.lid))) &&
+          !(c.phone && excluded.has(phoneJid(c.phone))),
+      )
       .map(c => bareJid(c.id))
   }
   const own = bareJid(ownJid)

@@ -7,9 +7,14 @@
 import type { Logger } from 'pino'
 
 const CHATTER = [
-  'Closing session', 'Opening session', 'Closing open session in favor of incoming prekey bundle',
-  'Decrypted message with closed session', 'Removing old closed session', 'Session already closed',
-  'Session already open', 'Migrating session to',
+  'Closing session',
+  'Opening session',
+  'Closing open session in favor of incoming prekey bundle',
+  'Decrypted message with closed session',
+  'Removing old closed session',
+  'Session already closed',
+  'Session already open',
+  'Migrating session to',
 ]
 
 export function routeLibsignalConsole(logger: Logger): void {

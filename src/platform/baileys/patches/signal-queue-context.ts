@@ -31,8 +31,12 @@ const INSTALLED = Symbol.for('gateway.signal-queue-context')
 type Job = () => Promise<unknown>
 type Prototype = Record<PropertyKey, unknown>
 
-interface CipherPrototype extends Prototype { queueJob: (this: unknown, job: Job) => Promise<unknown> }
-interface BuilderPrototype extends Prototype { initOutgoing: (this: { storage: object }, device: unknown) => Promise<void> }
+interface CipherPrototype extends Prototype {
+  queueJob: (this: unknown, job: Job) => Promise<unknown>
+}
+interface BuilderPrototype extends Prototype {
+  initOutgoing: (this: { storage: object }, device: unknown) => Promise<void>
+}
 
 /** A view of `storage` whose methods all run in the async context of `scope`, wherever they are called from. */
 function storageIn(scope: AsyncResource, storage: object): object {

@@ -40,4 +40,3 @@ export function setPlatformSignatureCheck(enabled: boolean): void {
   const wanted = enabled ? checkedVerify : baileysVerify
   if (Curve.verify !== wanted) Curve.verify = wanted
 }
-

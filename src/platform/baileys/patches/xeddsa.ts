@@ -19,9 +19,9 @@ function invert(a: bigint): bigint {
   let [r0, r1] = [a % P, P]
   let [s0, s1] = [1n, 0n]
   while (r1 !== 0n) {
-    const q = r0 / r1;
-    [r0, r1] = [r1, r0 - q * r1];
-    [s0, s1] = [s1, s0 - q * s1]
+    const q = r0 / r1
+    ;[r0, r1] = [r1, r0 - q * r1]
+    ;[s0, s1] = [s1, s0 - q * s1]
   }
   return ((s0 % P) + P) % P
 }

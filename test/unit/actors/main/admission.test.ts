@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { Admission } from '../../../../src/actors/main/admission.js'
-import { GatewayError } from '../../../../src/protocol/errors.js'
+import type { GatewayError } from '../../../../src/protocol/errors.js'
 
 const refusal = (enter: () => unknown): [string, number | undefined] | undefined => {
   try {

@@ -11,8 +11,16 @@ import { waitFor } from '../../../support/wait-for.js'
 
 describe('SnapshotCache', () => {
   const snap = (id: string, version: number, extra: Partial<SessionSnapshot> = {}): SessionSnapshot => ({
-    id, state: 'awaiting-qr', generatedId: '', name: '', isConnected: false, qrcode: '', picture: '',
-    qrDeadline: null, version, ...extra,
+    id,
+    state: 'awaiting-qr',
+    generatedId: '',
+    name: '',
+    isConnected: false,
+    qrcode: '',
+    picture: '',
+    qrDeadline: null,
+    version,
+    ...extra,
   })
 
   it('serves the newest snapshot to the right secret, follows deletions, ignores unknown sessions', async () => {

@@ -6,18 +6,34 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_TOKENS_PER_SESSION, ViewTokens } from '../../../../src/actors/main/view-tokens.js'
 import type { SessionSnapshot } from '../../../../src/protocol/snapshot.js'
-import { GatewayError } from '../../../../src/protocol/errors.js'
+import type { GatewayError } from '../../../../src/protocol/errors.js'
 import { snapshotFor } from '../../../support/fakes/fake-system.js'
 
 function book() {
   let now = 1_000_000
-  const sessions = new Map<string, SessionSnapshot>([['s1', snapshotFor('s1', { qrcode: 'QR1', qrDeadline: now + 180_000 })]])
-  const tokens = new ViewTokens(id => sessions.get(id), () => now)
-  return { tokens, sessions, advance: (ms: number) => { now += ms }, now: () => now }
+  const sessions = new Map<string, SessionSnapshot>([
+    ['s1', snapshotFor('s1', { qrcode: 'QR1', qrDeadline: now + 180_000 })],
+  ])
+  const tokens = new ViewTokens(
+    id => sessions.get(id),
+    () => now,
+  )
+  return {
+    tokens,
+    sessions,
+    advance: (ms: number) => {
+      now += ms
+    },
+    now: () => now,
+  }
 }
 
 const codeOf = (f: () => unknown): string | undefined => {
-  try { f() } catch (err) { return (err as GatewayError).code }
+  try {
+    f()
+  } catch (err) {
+    return (err as GatewayError).code
+  }
   return undefined
 }
 
@@ -38,7 +54,14 @@ describe('view tokens', () => {
     const { tokens, sessions } = book()
     const { token } = tokens.issue('s1')
     const waiting = sessions.get('s1')!
-    const connected = { ...waiting, state: 'connected' as const, isConnected: true, generatedId: '1555:1@s.whatsapp.net', qrcode: '', qrDeadline: null }
+    const connected = {
+      ...waiting,
+      state: 'connected' as const,
+      isConnected: true,
+      generatedId: '1555:1@s.whatsapp.net',
+      qrcode: '',
+      qrDeadline: null,
+    }
     tokens.observe(connected)
     // the phone logs the device out: awaiting a QR again, with a new window
     sessions.set('s1', { ...waiting, qrDeadline: waiting.qrDeadline! + 60_000 })

@@ -9,14 +9,17 @@ describe('Mailbox', () => {
   it('runs jobs one at a time in posting order, and a failure does not stop the queue', async () => {
     const box = new Mailbox()
     const log: string[] = []
-    const job = (name: string, ms: number, fail = false) => () => new Promise<string>((resolve, reject) => {
-      log.push(`start ${name}`)
-      setTimeout(() => {
-        log.push(`end ${name}`)
-        if (fail) reject(new Error(name))
-        else resolve(name)
-      }, ms)
-    })
+    const job =
+      (name: string, ms: number, fail = false) =>
+      () =>
+        new Promise<string>((resolve, reject) => {
+          log.push(`start ${name}`)
+          setTimeout(() => {
+            log.push(`end ${name}`)
+            if (fail) reject(new Error(name))
+            else resolve(name)
+          }, ms)
+        })
     const a = box.post(job('a', 30))
     const b = box.post(job('b', 1, true))
     const c = box.post(job('c', 1))

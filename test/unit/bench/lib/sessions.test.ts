@@ -19,7 +19,10 @@ describe('inBatches', () => {
 })
 
 describe('bench settings', () => {
-  afterEach(() => { vi.unstubAllEnvs(); vi.resetModules() })
+  afterEach(() => {
+    vi.unstubAllEnvs()
+    vi.resetModules()
+  })
   const load = async () => (await import('../../../../bench/lib/settings.js')).setting
 
   it('uses the short default unless BENCH_LONG=1, and an env variable over both', async () => {

@@ -4,7 +4,11 @@ import { expectError } from '../../../support/expect-error.js'
 import { makeApp } from '../../../support/fakes/fake-system.js'
 
 /** Every guarded endpoint, with a valid request for it and an invalid body/query where it takes one. */
-const ENDPOINTS: { name: string; call: (r: request.Agent) => request.Test; bad?: (r: request.Agent) => request.Test }[] = [
+const ENDPOINTS: {
+  name: string
+  call: (r: request.Agent) => request.Test
+  bad?: (r: request.Agent) => request.Test
+}[] = [
   { name: 'GET /session', call: r => r.get('/session') },
   { name: 'POST /session/reset', call: r => r.post('/session/reset') },
   { name: 'DELETE /session', call: r => r.delete('/session') },
@@ -42,8 +46,16 @@ const ENDPOINTS: { name: string; call: (r: request.Agent) => request.Test; bad?:
   },
 ]
 
-const NEEDS_CONNECTION = new Set(['POST /message', 'POST /status', 'POST /typing', 'GET /group', 'GET /group/:groupId',
-  'GET /group/member', 'GET /channel', 'GET /channel/message'])
+const NEEDS_CONNECTION = new Set([
+  'POST /message',
+  'POST /status',
+  'POST /typing',
+  'GET /group',
+  'GET /group/:groupId',
+  'GET /group/member',
+  'GET /channel',
+  'GET /channel/message',
+])
 
 describe.each(ENDPOINTS)('$name', ({ name, call, bad }) => {
   it('answers 400 invalid header when id or session-id is missing or empty', async () => {
@@ -81,22 +93,26 @@ describe.each(ENDPOINTS)('$name', ({ name, call, bad }) => {
     expect((await call(agent).set(auth)).status).toBe(200)
   })
 
-  it(NEEDS_CONNECTION.has(name) ? 'validates before the connection check, then answers 500 session not connected'
-    : 'works while the session is not connected', async () => {
-    const { app, system } = makeApp()
-    const offline = system.add('offline', 'secret-offline', { state: 'awaiting-qr', isConnected: false })
-    const headers = { id: offline.id, 'session-id': offline.sessionId }
-    const agent = request.agent(app)
-    if (NEEDS_CONNECTION.has(name)) {
-      if (bad) {
-        const validation = await bad(agent).set(headers)
-        expect(validation.status).toBe(400)
+  it(
+    NEEDS_CONNECTION.has(name)
+      ? 'validates before the connection check, then answers 500 session not connected'
+      : 'works while the session is not connected',
+    async () => {
+      const { app, system } = makeApp()
+      const offline = system.add('offline', 'secret-offline', { state: 'awaiting-qr', isConnected: false })
+      const headers = { id: offline.id, 'session-id': offline.sessionId }
+      const agent = request.agent(app)
+      if (NEEDS_CONNECTION.has(name)) {
+        if (bad) {
+          const validation = await bad(agent).set(headers)
+          expect(validation.status).toBe(400)
+        }
+        expectError(await call(agent).set(headers), 500, 'session not connected')
+      } else {
+        expect((await call(agent).set(headers)).status).toBe(200)
       }
-      expectError(await call(agent).set(headers), 500, 'session not connected')
-    } else {
-      expect((await call(agent).set(headers)).status).toBe(200)
-    }
-  })
+    },
+  )
 })
 
 describe('body-level failures follow the session checks', () => {
@@ -104,14 +120,23 @@ describe('body-level failures follow the session checks', () => {
     const { app } = makeApp()
     const json = request(app).post('/message').set('Content-Type', 'application/json')
     expectError(await json.send('{bad'), 400, 'invalid header')
-    expectError(await request(app).post('/message').send({ text: 'x'.repeat(10_000) }), 400, 'invalid header')
+    expectError(
+      await request(app)
+        .post('/message')
+        .send({ text: 'x'.repeat(10_000) }),
+      400,
+      'invalid header',
+    )
     expectError(await request(app).post('/message').type('text/plain').send('hello'), 400, 'invalid header')
   })
 
   it('reports an unknown session before malformed JSON', async () => {
     const { app } = makeApp()
-    const res = await request(app).post('/status').set({ id: 'x', 'session-id': 'y' })
-      .set('Content-Type', 'application/json').send('{bad')
+    const res = await request(app)
+      .post('/status')
+      .set({ id: 'x', 'session-id': 'y' })
+      .set('Content-Type', 'application/json')
+      .send('{bad')
     expectError(res, 404, 'session not found')
   })
 

@@ -62,10 +62,12 @@ describe('METRICS_TOKEN', () => {
   })
 
   it('a short token or one with whitespace stops the start, without echoing it', () => {
-    expect(() => loadConfig({ METRICS_TOKEN: 'short' }))
-      .toThrow('invalid setting METRICS_TOKEN: must be at least 16 characters (use a long random value), got a value of 5 characters')
-    expect(() => loadConfig({ METRICS_TOKEN: 'scrape token with spaces' }))
-      .toThrow('invalid setting METRICS_TOKEN: must not contain whitespace (a bearer token is one word), got a value of 24 characters')
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(
+      'invalid setting METRICS_TOKEN: must be at least 16 characters (use a long random value), got a value of 5 characters',
+    )
+    expect(() => loadConfig({ METRICS_TOKEN: 'scrape token with spaces' })).toThrow(
+      'invalid setting METRICS_TOKEN: must not contain whitespace (a bearer token is one word), got a value of 24 characters',
+    )
     expect(loadConfig({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined()
   })
 })

@@ -21,7 +21,12 @@ let port: number
 beforeAll(async () => {
   // No send, read or reset rate (test/unit/http/limits/limits covers them; here they would turn most requests into 429s, which
   // stop before the parsing under test); a creation limit the runs hit.
-  t = makeApp({ SEND_RATE_PER_SECOND: '0', READ_RATE_PER_SECOND: '0', RESET_INTERVAL_MS: '0', SESSION_CREATE_PER_MINUTE: '50' })
+  t = makeApp({
+    SEND_RATE_PER_SECOND: '0',
+    READ_RATE_PER_SECOND: '0',
+    RESET_INTERVAL_MS: '0',
+    SESSION_CREATE_PER_MINUTE: '50',
+  })
   server = createHttpServer(t.app) // the production server's settings: client errors, timeouts
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   port = (server.address() as AddressInfo).port
@@ -32,22 +37,30 @@ afterAll(async () => {
 })
 
 const options = (): GenOptions => ({
-  auth: t.auth, media: ['https://media.test/a.jpg', 'http://media.test/a.mp4'], groupId: GROUP.id, channelId: CHANNEL.id,
+  auth: t.auth,
+  media: ['https://media.test/a.jpg', 'http://media.test/a.mp4'],
+  groupId: GROUP.id,
+  channelId: CHANNEL.id,
 })
 
-const unexpected = () => t.logs.filter(l => l['msg'] === 'unexpected error in request')
+const unexpected = () => t.logs.filter(l => l.msg === 'unexpected error in request')
 
 describe('every endpoint, random requests', () => {
-  for (const name of endpoints({ auth: { id: '', 'session-id': '' }, media: [''], groupId: '', channelId: '' }).map(e => e.name)) {
+  for (const name of endpoints({ auth: { id: '', 'session-id': '' }, media: [''], groupId: '', channelId: '' }).map(
+    e => e.name,
+  )) {
     it(name, async () => {
       const endpoint = endpoints(options()).find(e => e.name === name)!
-      await fc.assert(fc.asyncProperty(requestFor(endpoint, options()), fc.boolean(), async (req, connected) => {
-        // DELETE may have removed the session, and half the runs see it disconnected.
-        t.system.add(t.auth.id, t.auth['session-id'], connected ? {} : { isConnected: false, state: 'reconnecting' })
-        const res = await rawRequest(port, req)
-        expectWellFormed(res, endpoint.allowed, `${req.method} ${req.path}`)
-        expect(unexpected()).toEqual([])
-      }), { numRuns: 150 })
+      await fc.assert(
+        fc.asyncProperty(requestFor(endpoint, options()), fc.boolean(), async (req, connected) => {
+          // DELETE may have removed the session, and half the runs see it disconnected.
+          t.system.add(t.auth.id, t.auth['session-id'], connected ? {} : { isConnected: false, state: 'reconnecting' })
+          const res = await rawRequest(port, req)
+          expectWellFormed(res, endpoint.allowed, `${req.method} ${req.path}`)
+          expect(unexpected()).toEqual([])
+        }),
+        { numRuns: 150 },
+      )
     }, 120_000)
   }
 })
@@ -66,11 +79,14 @@ describe('requests the HTTP parser refuses still get the error shape', () => {
   })
 
   it('random bytes never hang the server and always get the shape', async () => {
-    await fc.assert(fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 300 }), async bytes => {
-      const res = await exchange(port, Buffer.concat([Buffer.from(bytes), Buffer.from('\r\n\r\n')]), 'random bytes')
-      // 408 when the bytes were only blank lines: HTTP lets a request be preceded by empty lines, so the server
-      // waits for a request line until its headers timeout (src/http/server.ts)
-      expectWellFormed(res, [400, 404, 405, 408, 431, 505], 'random bytes')
-    }), { numRuns: 100 })
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 300 }), async bytes => {
+        const res = await exchange(port, Buffer.concat([Buffer.from(bytes), Buffer.from('\r\n\r\n')]), 'random bytes')
+        // 408 when the bytes were only blank lines: HTTP lets a request be preceded by empty lines, so the server
+        // waits for a request line until its headers timeout (src/http/server.ts)
+        expectWellFormed(res, [400, 404, 405, 408, 431, 505], 'random bytes')
+      }),
+      { numRuns: 100 },
+    )
   }, 120_000)
 })

@@ -37,7 +37,7 @@ describe('TEXT_MAX_CHARS', () => {
     expect(t.system.commands.length).toBe(before) // nothing reached a session
   })
 
-  it('defaults to 65,536, the platform\'s own cap', () => {
+  it("defaults to 65,536, the platform's own cap", () => {
     expect(makeApp().config.TEXT_MAX_CHARS).toBe(65_536)
   })
 })
@@ -80,7 +80,9 @@ describe('per-session send rate', () => {
     for (let i = 0; i < 3; i++) {
       expectError(await request(t.app).post('/message').set(wrong).send({}), 404, 'session not found')
     }
-    expect((await request(t.app).post('/message').set(t.auth).send({ phone: PHONE, type: 'text', text: 'x' })).status).toBe(200)
+    expect(
+      (await request(t.app).post('/message').set(t.auth).send({ phone: PHONE, type: 'text', text: 'x' })).status,
+    ).toBe(200)
   })
 
   it('is off with SEND_RATE_PER_SECOND=0', async () => {
@@ -115,7 +117,9 @@ describe('TokenBuckets', () => {
 describe('POST /session on a full server', () => {
   it('passes the 503 through with its message and a Retry-After', async () => {
     const t = makeApp()
-    t.system.onCreate = async () => { throw sessionsFull(2) }
+    t.system.onCreate = async () => {
+      throw sessionsFull(2)
+    }
     const res = await request(t.app).post('/session')
     expectError(res, 503, 'session limit reached (2 sessions on this server), retry later')
     expect(res.headers['retry-after']).toBeDefined()

@@ -16,7 +16,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { loadConfig } from '../../../../src/config.js'
 import { downloadOptionsFromConfig } from '../../../../src/media/download.js'
 import { ffmpegOptionsFromConfig } from '../../../../src/media/ffmpeg.js'
-import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '../../../../src/platform/baileys/mapping/message-content.js'
+import {
+  prepareMessageContent,
+  prepareStatusContent,
+  type PrepareDeps,
+} from '../../../../src/platform/baileys/mapping/message-content.js'
 import { takeThreadCounts } from '../../../../src/metrics/thread-counters.js'
 import { ERROR_STATUS, GatewayError } from '../../../../src/protocol/errors.js'
 
@@ -44,8 +48,12 @@ function generated(bytes: number): Readable {
 }
 
 beforeAll(async () => {
-  blue = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#0000ff' } }).jpeg().toBuffer()
-  red = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ff0000' } }).jpeg({ quality: 100 }).toBuffer()
+  blue = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#0000ff' } })
+    .jpeg()
+    .toBuffer()
+  red = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ff0000' } })
+    .jpeg({ quality: 100 })
+    .toBuffer()
   server = http.createServer((req, res) => {
     if (req.url?.startsWith('/big')) {
       res.writeHead(200)
@@ -76,11 +84,18 @@ const depsWith = (env: Record<string, string>): PrepareDeps => ({
   ffmpeg: ffmpegOptionsFromConfig(loadConfig(env)),
   logger: { warn: () => undefined } as unknown as PrepareDeps['logger'],
 })
-beforeEach(async () => { tempDir = await mkdtemp(path.join(os.tmpdir(), 'limits-media-')) })
-afterEach(async () => { await rm(tempDir, { recursive: true, force: true }) })
+beforeEach(async () => {
+  tempDir = await mkdtemp(path.join(os.tmpdir(), 'limits-media-'))
+})
+afterEach(async () => {
+  await rm(tempDir, { recursive: true, force: true })
+})
 
 async function failure(work: Promise<unknown>): Promise<GatewayError> {
-  const err = await work.then(() => undefined, (e: unknown) => e)
+  const err = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(GatewayError)
   return err as GatewayError
 }
@@ -89,8 +104,12 @@ const caps = { MEDIA_MAX_BYTES_AUDIO: '1000', MEDIA_MAX_BYTES_DOCUMENT: '2000', 
 
 describe('per-type media caps', () => {
   it.each(['declared', 'streamed'])('an audio over its cap (%s length) is a 400 naming the cap', async how => {
-    const err = await failure(prepareMessageContent(
-      { type: 'audio', audio: { url: `${base}/${how}.ogg`, mimetype: 'audio/ogg', duration: 2 } }, depsWith(caps)))
+    const err = await failure(
+      prepareMessageContent(
+        { type: 'audio', audio: { url: `${base}/${how}.ogg`, mimetype: 'audio/ogg', duration: 2 } },
+        depsWith(caps),
+      ),
+    )
     expect(err.code).toBe('MEDIA_TOO_LARGE')
     expect(ERROR_STATUS[err.code]).toBe(400)
     expect(err.message).toBe('audio is larger than the limit of 1000 bytes')
@@ -98,42 +117,72 @@ describe('per-type media caps', () => {
   })
 
   it('applies each type its own cap', async () => {
-    const doc = await failure(prepareMessageContent({ type: 'document',
-      document: { url: `${base}/streamed.pdf`, name: 'a.pdf', size: 3000, mimetype: 'application/pdf' } }, depsWith(caps)))
+    const doc = await failure(
+      prepareMessageContent(
+        {
+          type: 'document',
+          document: { url: `${base}/streamed.pdf`, name: 'a.pdf', size: 3000, mimetype: 'application/pdf' },
+        },
+        depsWith(caps),
+      ),
+    )
     expect(doc.message).toBe('document is larger than the limit of 2000 bytes')
-    const fine = await prepareMessageContent({ type: 'document',
-      document: { url: `${base}/streamed.pdf`, name: 'a.pdf', size: 3000, mimetype: 'application/pdf' } },
-    depsWith({ ...caps, MEDIA_MAX_BYTES_DOCUMENT: '3000' }))
+    const fine = await prepareMessageContent(
+      {
+        type: 'document',
+        document: { url: `${base}/streamed.pdf`, name: 'a.pdf', size: 3000, mimetype: 'application/pdf' },
+      },
+      depsWith({ ...caps, MEDIA_MAX_BYTES_DOCUMENT: '3000' }),
+    )
     expect(fine.media?.file.bytes).toBe(3000)
     await fine.dispose()
   })
 
   it('caps a status image like a message image', async () => {
-    const err = await failure(prepareStatusContent(
-      { type: 'image', image: { url: `${base}/declared.jpg`, mimetype: 'image/jpeg' } },
-      depsWith({ MEDIA_MAX_BYTES_IMAGE: '2999' })))
+    const err = await failure(
+      prepareStatusContent(
+        { type: 'image', image: { url: `${base}/declared.jpg`, mimetype: 'image/jpeg' } },
+        depsWith({ MEDIA_MAX_BYTES_IMAGE: '2999' }),
+      ),
+    )
     expect(err.message).toBe('image is larger than the limit of 2999 bytes')
   })
 
   it('keeps MEDIA_MAX_BYTES as the bound for every type', async () => {
-    const err = await failure(prepareMessageContent(
-      { type: 'audio', audio: { url: `${base}/streamed.ogg`, mimetype: 'audio/ogg', duration: 2 } },
-      depsWith({ MEDIA_MAX_BYTES: '500' })))
+    const err = await failure(
+      prepareMessageContent(
+        { type: 'audio', audio: { url: `${base}/streamed.ogg`, mimetype: 'audio/ogg', duration: 2 } },
+        depsWith({ MEDIA_MAX_BYTES: '500' }),
+      ),
+    )
     expect(err.message).toBe('audio is larger than the limit of 500 bytes')
   })
 
   it('has defaults that fit the platform: 16 MiB images and audio, 64 MiB video, 2 GiB documents', () => {
     const c = loadConfig({})
-    expect([c.MEDIA_MAX_BYTES_IMAGE, c.MEDIA_MAX_BYTES_AUDIO, c.MEDIA_MAX_BYTES_VIDEO, c.MEDIA_MAX_BYTES_DOCUMENT])
-      .toEqual([16 * MiB, 16 * MiB, 64 * MiB, 2048 * MiB])
+    expect([
+      c.MEDIA_MAX_BYTES_IMAGE,
+      c.MEDIA_MAX_BYTES_AUDIO,
+      c.MEDIA_MAX_BYTES_VIDEO,
+      c.MEDIA_MAX_BYTES_DOCUMENT,
+    ]).toEqual([16 * MiB, 16 * MiB, 64 * MiB, 2048 * MiB])
     // the ceiling over every type does not cut documents short of their own cap
     expect(c.MEDIA_MAX_BYTES).toBe(c.MEDIA_MAX_BYTES_DOCUMENT)
   })
 
   it('with the default settings, takes a document above the old 64 MiB cap whole, streamed from the origin', async () => {
-    const doc = await prepareMessageContent({ type: 'document',
-      document: { url: `${base}/big.bin`, name: 'big.bin', size: OVER_OLD_DOCUMENT_CAP, mimetype: 'application/octet-stream' } },
-    depsWith({}))
+    const doc = await prepareMessageContent(
+      {
+        type: 'document',
+        document: {
+          url: `${base}/big.bin`,
+          name: 'big.bin',
+          size: OVER_OLD_DOCUMENT_CAP,
+          mimetype: 'application/octet-stream',
+        },
+      },
+      depsWith({}),
+    )
     try {
       expect(doc.media?.kind).toBe('document')
       expect(doc.media?.file.bytes).toBe(OVER_OLD_DOCUMENT_CAP)
@@ -151,9 +200,21 @@ describe('thumbnail cap', () => {
     const { data } = await sharp(Buffer.from(b64, 'base64')).raw().toBuffer({ resolveWithObject: true })
     return data[0]! / 255
   }
-  const withThumbnail = (env: Record<string, string>, warnings: unknown[]) => prepareMessageContent({
-    type: 'image', image: { url: `${base}/blue.jpg`, mimetype: 'image/jpeg', thumbnail: `${base}/red.jpg` },
-  }, { ...depsWith(env), logger: { warn: (obj: unknown) => { warnings.push(obj) } } as unknown as PrepareDeps['logger'] })
+  const withThumbnail = (env: Record<string, string>, warnings: unknown[]) =>
+    prepareMessageContent(
+      {
+        type: 'image',
+        image: { url: `${base}/blue.jpg`, mimetype: 'image/jpeg', thumbnail: `${base}/red.jpg` },
+      },
+      {
+        ...depsWith(env),
+        logger: {
+          warn: (obj: unknown) => {
+            warnings.push(obj)
+          },
+        } as unknown as PrepareDeps['logger'],
+      },
+    )
 
   it('a thumbnail under MEDIA_MAX_BYTES_THUMBNAIL is the preview', async () => {
     const warnings: unknown[] = []

@@ -13,7 +13,10 @@ describe('MAX_SESSIONS', () => {
     const system = await startSystem({ MAX_SESSIONS: '2' })
     const first = await system.createSession()
     await system.createSession()
-    const refused = await system.createSession().then(() => undefined, (err: unknown) => err)
+    const refused = await system.createSession().then(
+      () => undefined,
+      (err: unknown) => err,
+    )
     expect(refused).toBeInstanceOf(GatewayError)
     expect((refused as GatewayError).status).toBe(503)
     expect((refused as GatewayError).message).toBe('session limit reached (2 sessions on this server), retry later')

@@ -25,9 +25,9 @@ describe('the API reference', () => {
     expect(res.status).toBe(200)
     expect(res.type).toBe('text/html')
     const refs = references(res.text)
-    expect(refs).toEqual(expect.arrayContaining([
-      '/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/init.js',
-    ]))
+    expect(refs).toEqual(
+      expect.arrayContaining(['/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/init.js']),
+    )
     for (const ref of refs) {
       expect(ref, 'same-origin path').toMatch(/^\/[^/]/)
       const asset = await request(app).get(ref)
@@ -46,7 +46,7 @@ describe('the API reference', () => {
     expect((await request(app).get('/docs/assets/swagger-ui.css')).type).toBe('text/css')
   })
 
-  it('sends a Content-Security-Policy that allows the gateway\'s own scripts and styles only', async () => {
+  it("sends a Content-Security-Policy that allows the gateway's own scripts and styles only", async () => {
     const csp = (await request(app).get('/docs')).headers['content-security-policy'] as string
     const directives = Object.fromEntries(csp.split('; ').map(d => [d.split(' ')[0], d.split(' ').slice(1)]))
     expect(directives['script-src']).toEqual(["'self'"])
@@ -54,7 +54,7 @@ describe('the API reference', () => {
     expect(directives['connect-src']).toEqual(["'self'"])
   })
 
-  it('serves only the assets the page needs, not the package\'s demo page', async () => {
+  it("serves only the assets the page needs, not the package's demo page", async () => {
     expect((await request(app).get('/docs/assets/index.html')).status).toBe(404)
     expect((await request(app).get('/docs/assets/swagger-initializer.js')).status).toBe(404)
   })

@@ -15,7 +15,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const
 /** `METHOD /path` for every operation in the document. */
 function documentedRoutes(): string[] {
   return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    METHODS.filter(m => (item as Record<string, unknown>)[m] !== undefined).map(m => `${m.toUpperCase()} ${path}`))
+    METHODS.filter(m => (item as Record<string, unknown>)[m] !== undefined).map(m => `${m.toUpperCase()} ${path}`),
+  )
 }
 
 const operation = (route: string) => {
@@ -25,7 +26,9 @@ const operation = (route: string) => {
 
 /** Pages the app serves that are not part of the JSON API: the reference itself, the browser QR page at `/` and
  * the Prometheus text at `/metrics` (both from other parts of the gateway, left out of the document on purpose). */
-const NOT_API = new Set([...REFERENCE_PATHS, '/', '/qr-page/script.js', '/qr-page/style.css', '/metrics'].map(p => `GET ${p}`))
+const NOT_API = new Set(
+  [...REFERENCE_PATHS, '/', '/qr-page/script.js', '/qr-page/style.css', '/metrics'].map(p => `GET ${p}`),
+)
 /** Probes documented here but registered by the ops part of the gateway, which may be absent from createApp. */
 const PROBES = new Set(['GET /healthz', 'GET /readyz'])
 
@@ -47,18 +50,29 @@ describe('the OpenAPI document', () => {
   it('holds the endpoints of the spec and the README, with their operation ids', () => {
     const ids = Object.fromEntries(documentedRoutes().map(r => [r, operation(r).operationId]))
     expect(ids).toEqual({
-      'POST /session': 'createSession', 'GET /session': 'getSession', 'DELETE /session': 'deleteSession',
-      'POST /session/reset': 'resetSession', 'POST /session/view-link': 'createViewLink', 'GET /session/qr': 'viewQr',
-      'POST /message': 'sendMessage', 'POST /status': 'postStatus',
-      'POST /typing': 'sendTyping', 'GET /group': 'listGroups', 'GET /group/member': 'listGroupMembers',
-      'GET /group/{groupId}': 'getGroup', 'GET /channel': 'listChannels', 'GET /channel/message': 'listChannelMessages',
-      'GET /healthz': 'health', 'GET /readyz': 'ready',
+      'POST /session': 'createSession',
+      'GET /session': 'getSession',
+      'DELETE /session': 'deleteSession',
+      'POST /session/reset': 'resetSession',
+      'POST /session/view-link': 'createViewLink',
+      'GET /session/qr': 'viewQr',
+      'POST /message': 'sendMessage',
+      'POST /status': 'postStatus',
+      'POST /typing': 'sendTyping',
+      'GET /group': 'listGroups',
+      'GET /group/member': 'listGroupMembers',
+      'GET /group/{groupId}': 'getGroup',
+      'GET /channel': 'listChannels',
+      'GET /channel/message': 'listChannelMessages',
+      'GET /healthz': 'health',
+      'GET /readyz': 'ready',
     })
   })
 
   it('asks for the id and session-id headers everywhere but POST /session, GET /session/qr and the probes', () => {
     for (const route of documentedRoutes()) {
-      const headers = (operation(route).parameters ?? []).filter((p: any) => p.in === 'header')
+      const headers = (operation(route).parameters ?? [])
+        .filter((p: any) => p.in === 'header')
         .map((p: any) => `${p.name}:${String(p.required)}`)
       const open = route === 'POST /session' || PROBES.has(route)
       // The view-only QR endpoint takes its token, never the session's credentials.
@@ -68,39 +82,64 @@ describe('the OpenAPI document', () => {
   })
 
   it('lists the error statuses each endpoint can answer with, all with the { statusCode, message } body', () => {
-    const statuses = Object.fromEntries(documentedRoutes().filter(r => !PROBES.has(r))
-      .map(r => [r, Object.keys(operation(r).responses).join(' ')]))
+    const statuses = Object.fromEntries(
+      documentedRoutes()
+        .filter(r => !PROBES.has(r))
+        .map(r => [r, Object.keys(operation(r).responses).join(' ')]),
+    )
     const withBody = '200 400 404 413 415 429 500 503'
     const guarded = '200 400 404 429 500 503'
     expect(statuses).toEqual({
-      'POST /session': '200 401 429 500 503', 'GET /session': '200 400 404 500', 'DELETE /session': guarded,
-      'POST /session/reset': guarded, 'POST /session/view-link': '200 400 404 409 500 503',
-      'GET /session/qr': '200 400 404 410 500', 'POST /message': withBody, 'POST /status': withBody, 'POST /typing': withBody,
-      'GET /group': guarded, 'GET /group/member': guarded, 'GET /group/{groupId}': guarded, 'GET /channel': guarded,
+      'POST /session': '200 401 429 500 503',
+      'GET /session': '200 400 404 500',
+      'DELETE /session': guarded,
+      'POST /session/reset': guarded,
+      'POST /session/view-link': '200 400 404 409 500 503',
+      'GET /session/qr': '200 400 404 410 500',
+      'POST /message': withBody,
+      'POST /status': withBody,
+      'POST /typing': withBody,
+      'GET /group': guarded,
+      'GET /group/member': guarded,
+      'GET /group/{groupId}': guarded,
+      'GET /channel': guarded,
       'GET /channel/message': guarded,
     })
     for (const route of documentedRoutes().filter(r => !PROBES.has(r))) {
       for (const [status, response] of Object.entries<any>(operation(route).responses)) {
         if (status === '200') continue
-        expect(response.content['application/json'].schema, `${route} ${status}`).toEqual({ $ref: '#/components/schemas/Error' })
-        if (status === '429' || status === '503') expect(Object.keys(response.headers), `${route} ${status}`).toEqual(['Retry-After'])
+        expect(response.content['application/json'].schema, `${route} ${status}`).toEqual({
+          $ref: '#/components/schemas/Error',
+        })
+        if (status === '429' || status === '503')
+          expect(Object.keys(response.headers), `${route} ${status}`).toEqual(['Retry-After'])
       }
     }
-    expect(document.components?.schemas?.['Error']).toMatchObject({
-      type: 'object', required: ['statusCode', 'message'], additionalProperties: false,
+    expect(document.components?.schemas?.Error).toMatchObject({
+      type: 'object',
+      required: ['statusCode', 'message'],
+      additionalProperties: false,
     })
   })
 
   it('describes POST /message as one variant per type, built from the validating schemas', () => {
-    const body = document.components?.schemas?.['SendMessage'] as any
-    expect(Object.keys(body.discriminator.mapping)).toEqual(['text', 'image', 'video', 'audio', 'document', 'location', 'contact'])
-    const video = document.components?.schemas?.['VideoMessage'] as any
+    const body = document.components?.schemas?.SendMessage as any
+    expect(Object.keys(body.discriminator.mapping)).toEqual([
+      'text',
+      'image',
+      'video',
+      'audio',
+      'document',
+      'location',
+      'contact',
+    ])
+    const video = document.components?.schemas?.VideoMessage as any
     expect(video.required).toEqual(['type', 'video'])
     expect(Object.keys(video.properties)).toEqual(['phone', 'group', 'newsletter', 'type', 'video', 'text'])
     // From src/http/schemas/media.ts: required fields, the duration rule, the optional thumbnail.
     expect(video.properties.video.required).toEqual(['url', 'mimetype', 'duration'])
     expect(video.properties.video.properties.duration).toMatchObject({ type: 'number', exclusiveMinimum: 0 })
-    const status = document.components?.schemas?.['PostStatus'] as any
+    const status = document.components?.schemas?.PostStatus as any
     expect(Object.keys(status.discriminator.mapping)).toEqual(['text', 'image', 'video'])
   })
 })

@@ -28,7 +28,7 @@ describe('README: what the gateway adds to the spec', () => {
     expect(table.includes('`session not found`')).toBe(false)
   })
 
-  it('lists every status the gateway answers beyond the spec\'s, with its own row', () => {
+  it("lists every status the gateway answers beyond the spec's, with its own row", () => {
     const documented = new Set<string>(['408', '431'])
     for (const item of Object.values(openApiDocument().paths ?? {})) {
       for (const op of Object.values(item as Record<string, { responses?: Record<string, unknown> }>)) {
@@ -42,12 +42,23 @@ describe('README: what the gateway adds to the spec', () => {
 
   it('lists every endpoint the spec does not have', () => {
     const paths = Object.entries(openApiDocument().paths ?? {}).flatMap(([path, item]) =>
-      Object.keys(item as object).filter(m => ['get', 'post', 'delete'].includes(m)).map(m => `${m.toUpperCase()} ${path}`))
+      Object.keys(item as object)
+        .filter(m => ['get', 'post', 'delete'].includes(m))
+        .map(m => `${m.toUpperCase()} ${path}`),
+    )
     const notInSpec = paths.filter(route => !spec.includes(`### ${route} `))
     expect(notInSpec.sort()).toEqual([
-      'DELETE /session', 'GET /healthz', 'GET /readyz', 'GET /session/qr', 'POST /session/reset', 'POST /session/view-link',
+      'DELETE /session',
+      'GET /healthz',
+      'GET /readyz',
+      'GET /session/qr',
+      'POST /session/reset',
+      'POST /session/view-link',
     ])
-    const endpointRows = table.split('\n').filter(l => l.startsWith('| Endpoint |')).join('\n')
+    const endpointRows = table
+      .split('\n')
+      .filter(l => l.startsWith('| Endpoint |'))
+      .join('\n')
     // ...and the pages and the Prometheus text the ops part serves outside the document
     const pages = ['GET /metrics', 'GET /openapi.json', 'GET /docs', 'GET /']
     expect([...notInSpec, ...pages].filter(route => !endpointRows.includes(`\`${route}\``))).toEqual([])

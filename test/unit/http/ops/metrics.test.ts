@@ -35,7 +35,9 @@ describe('GET /metrics (HTTP side)', () => {
     const b = makeApp()
     await request(a.app).post('/session')
     const countIn = async (app: typeof a.app) =>
-      sumOf(parseProm((await request(app).get('/metrics')).text), 'gateway_http_request_duration_seconds_count', { route: '/session' })
+      sumOf(parseProm((await request(app).get('/metrics')).text), 'gateway_http_request_duration_seconds_count', {
+        route: '/session',
+      })
     expect(await countIn(a.app)).toBe(1)
     expect(await countIn(b.app)).toBe(0)
   })

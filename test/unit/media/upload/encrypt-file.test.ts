@@ -7,17 +7,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptFile, hashFile, mediaKeys } from '../../../../src/media/upload/encrypt-file.js'
 
 let dir: string
-beforeAll(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'enc-file-')) })
-afterAll(async () => { await rm(dir, { recursive: true, force: true }) })
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'enc-file-'))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
 
 describe('media encryption in the pool', () => {
   it('derives the same IV, AES key and MAC key as Baileys for every media type', async () => {
     const key = randomBytes(32)
-    for (const [type, info] of [['image', 'Image'], ['video', 'Video'], ['audio', 'Audio'], ['document', 'Document']] as const) {
+    for (const [type, info] of [
+      ['image', 'Image'],
+      ['video', 'Video'],
+      ['audio', 'Audio'],
+      ['document', 'Document'],
+    ] as const) {
       const ours = mediaKeys(key, `WhatsApp ${info} Keys`)
       const theirs = await getMediaKeys(key, type)
-      expect([ours.iv, ours.cipherKey, ours.macKey].map(b => b.toString('hex')))
-        .toEqual([theirs.iv, theirs.cipherKey, theirs.macKey].map(b => Buffer.from(b!).toString('hex')))
+      expect([ours.iv, ours.cipherKey, ours.macKey].map(b => b.toString('hex'))).toEqual(
+        [theirs.iv, theirs.cipherKey, theirs.macKey].map(b => Buffer.from(b!).toString('hex')),
+      )
     }
   })
 
@@ -61,6 +71,8 @@ describe('media encryption in the pool', () => {
   })
 
   it('a missing file is an error, not a hang', async () => {
-    await expect(encryptFile(path.join(dir, 'nope'), path.join(dir, 'nope.enc'), 'WhatsApp Image Keys')).rejects.toThrow(/ENOENT/)
+    await expect(
+      encryptFile(path.join(dir, 'nope'), path.join(dir, 'nope.enc'), 'WhatsApp Image Keys'),
+    ).rejects.toThrow(/ENOENT/)
   })
 })

@@ -14,7 +14,9 @@ function threadNices(): number[] {
     try {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
       return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])]
-    } catch { return [] } // the thread ended meanwhile
+    } catch {
+      return []
+    } // the thread ended meanwhile
   })
 }
 
@@ -47,7 +49,9 @@ describe.runIf(process.platform === 'linux')('the media pool', () => {
     const file = path.join(dir, 'f')
     await writeFile(file, Buffer.alloc(100_000, 7))
     const outcome = await pool.run({
-      mode: 'encrypted', filePath: file, keyInfo: 'WhatsApp Document Keys',
+      mode: 'encrypted',
+      filePath: file,
+      keyInfo: 'WhatsApp Document Keys',
       target: { hosts: [host], auth: 'a', pathPrefix: '/mms/document', ca, timeoutMs: 5000 },
     })
     expect(outcome.ok && outcome.result.answer).toEqual({ url: 'https://mmg.test/x', directPath: '/x' })
@@ -62,7 +66,11 @@ describe.runIf(process.platform === 'linux')('the media pool', () => {
     const pool = new MediaPool({ threads: 1, nice: 19 })
     const file = path.join(dir, 'g')
     await writeFile(file, 'x')
-    const job = { mode: 'raw' as const, filePath: file, target: { hosts: [host], auth: 'a', pathPrefix: '/p', timeoutMs: 5000 } }
+    const job = {
+      mode: 'raw' as const,
+      filePath: file,
+      target: { hosts: [host], auth: 'a', pathPrefix: '/p', timeoutMs: 5000 },
+    }
     const refused = await pool.run(job) // no CA: the host's certificate is not trusted
     expect(refused.ok).toBe(false)
     expect(!refused.ok && refused.reason).toMatch(/media upload failed on every host/)

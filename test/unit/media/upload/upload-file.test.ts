@@ -26,7 +26,11 @@ beforeAll(async () => {
     const hash = createHash('sha256')
     req.on('data', (c: Buffer) => hash.update(c))
     req.on('end', () => {
-      received.push({ url: req.url ?? '', sha: hash.digest('hex'), ...(req.headers.origin ? { origin: req.headers.origin } : {}) })
+      received.push({
+        url: req.url ?? '',
+        sha: hash.digest('hex'),
+        ...(req.headers.origin ? { origin: req.headers.origin } : {}),
+      })
       const a = answer(req.url ?? '')
       res.writeHead(a.status, { 'content-type': 'application/json', ...(a.location ? { location: a.location } : {}) })
       res.end(a.body)
@@ -56,14 +60,20 @@ describe('media upload from the pool', () => {
     expect(out).toEqual({ url: 'https://mmg.test/d/1', directPath: '/d/1' })
     const token = sha.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
     expect(uploadToken(sha)).toBe(token)
-    expect(received).toEqual([{
-      url: `/mms/document/${token}?auth=${encodeURIComponent('A+/=')}&token=${token}`,
-      sha: sha.toString('hex'), origin: 'https://web.whatsapp.com',
-    }])
+    expect(received).toEqual([
+      {
+        url: `/mms/document/${token}?auth=${encodeURIComponent('A+/=')}&token=${token}`,
+        sha: sha.toString('hex'),
+        origin: 'https://web.whatsapp.com',
+      },
+    ])
   })
 
   it('tries the next host when one refuses, and fails with every host named when all do', async () => {
-    answer = url => (received.length === 1 ? { status: 500, body: 'oops' } : { status: 200, body: JSON.stringify({ handle: 'H', url }) })
+    answer = url =>
+      received.length === 1
+        ? { status: 500, body: 'oops' }
+        : { status: 200, body: JSON.stringify({ handle: 'H', url }) }
     const out = await uploadFile(file, sha, target([host, host]))
     expect(out.handle).toBe('H')
     expect(received).toHaveLength(2)
@@ -75,15 +85,18 @@ describe('media upload from the pool', () => {
   })
 
   it('an untrusted certificate is a failed upload, not a crash', async () => {
-    const err = await uploadFile(file, sha, { ...target([host]), ca: undefined as unknown as string }).catch((e: unknown) => e)
+    const err = await uploadFile(file, sha, { ...target([host]), ca: undefined as unknown as string }).catch(
+      (e: unknown) => e,
+    )
     expect(err).toBeInstanceOf(UploadFailed)
     expect(received).toHaveLength(0)
   })
 
   it('follows an https redirect, refuses one to plain http', async () => {
-    answer = url => url.startsWith('/moved')
-      ? { status: 200, body: JSON.stringify({ direct_path: '/d/2' }) }
-      : { status: 307, body: '', location: `https://${host}/moved${url}` }
+    answer = url =>
+      url.startsWith('/moved')
+        ? { status: 200, body: JSON.stringify({ direct_path: '/d/2' }) }
+        : { status: 307, body: '', location: `https://${host}/moved${url}` }
     expect(await uploadFile(file, sha, target([host]))).toEqual({ directPath: '/d/2' })
     expect(received.map(r => r.sha)).toEqual([sha.toString('hex'), sha.toString('hex')])
     answer = () => ({ status: 307, body: '', location: `http://${host}/plain` })

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { GatewayError } from '../../../../src/protocol/errors.js'
 import { ACK_EVENT, sendAndAwaitAck } from '../../../../src/platform/baileys/ack.js'
 
-const ack = (id: string, attrs: Record<string, string> = {}): BinaryNode => ({ tag: 'ack', attrs: { class: 'message', id, ...attrs } })
+const ack = (id: string, attrs: Record<string, string> = {}): BinaryNode => ({
+  tag: 'ack',
+  attrs: { class: 'message', id, ...attrs },
+})
 
 describe('waiting for the server ack', () => {
   it('resolves on the matching ack, ignoring others, and detaches', async () => {
@@ -38,7 +41,11 @@ describe('waiting for the server ack', () => {
 
   it('a failing send detaches and rethrows the send error', async () => {
     const ws = new EventEmitter()
-    await expect(sendAndAwaitAck(ws, 'A4', 10_000, async () => { throw new Error('socket gone') })).rejects.toThrow('socket gone')
+    await expect(
+      sendAndAwaitAck(ws, 'A4', 10_000, async () => {
+        throw new Error('socket gone')
+      }),
+    ).rejects.toThrow('socket gone')
     expect(ws.listenerCount(ACK_EVENT)).toBe(0)
   })
 })
@@ -47,8 +54,18 @@ describe('socket closing while waiting', () => {
   it('rejects at once with PLATFORM_CONNECTION_LOST (the stanza may be out) and detaches', async () => {
     const ws = new EventEmitter()
     const ended = new AbortController()
-    const err = await sendAndAwaitAck(ws, 'A5', 60_000, async () => { setTimeout(() => ended.abort(), 10) }, ended.signal)
-      .then(() => undefined, (e: unknown) => e as GatewayError)
+    const err = await sendAndAwaitAck(
+      ws,
+      'A5',
+      60_000,
+      async () => {
+        setTimeout(() => ended.abort(), 10)
+      },
+      ended.signal,
+    ).then(
+      () => undefined,
+      (e: unknown) => e as GatewayError,
+    )
     expect(err?.code).toBe('PLATFORM_CONNECTION_LOST')
     expect(ws.listenerCount(ACK_EVENT)).toBe(0)
   })

@@ -24,7 +24,8 @@ beforeAll(async () => {
   file = path.join(dir, 'img.jpg')
   await writeFile(file, bytes)
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec', algorithm: 'sha256',
+    keyType: 'ec',
+    algorithm: 'sha256',
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   })
   server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
@@ -47,12 +48,23 @@ afterAll(async () => {
 })
 
 const socket = (answer: (node: BinaryNode) => BinaryNode | undefined, sent: BinaryNode[]): ChannelMediaSocket => ({
-  query: async node => { sent.push(node); return answer(node) },
+  query: async node => {
+    sent.push(node)
+    return answer(node)
+  },
   // what the link's pool upload does for channel media (link/media-upload.ts), run in this thread
   uploadRaw: async (kind, filePath) => {
-    const outcome = await runUploadJob({ mode: 'raw', filePath, target: {
-      hosts: [`127.0.0.1:${port}`], auth: 'AUTH/+=', pathPrefix: `/newsletter/newsletter-${kind}`, ca, timeoutMs: 5000,
-    } })
+    const outcome = await runUploadJob({
+      mode: 'raw',
+      filePath,
+      target: {
+        hosts: [`127.0.0.1:${port}`],
+        auth: 'AUTH/+=',
+        pathPrefix: `/newsletter/newsletter-${kind}`,
+        ca,
+        timeoutMs: 5000,
+      },
+    })
     if (!outcome.ok) throw new Error(outcome.reason)
     return outcome.result
   },
@@ -62,13 +74,25 @@ describe('channel media (upload + media_id)', () => {
   it('uploads raw bytes to the newsletter path and posts the handle with an unencrypted proto', async () => {
     const sent: BinaryNode[] = []
     const sock = socket(node => ({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id!, server_id: '9' } }), sent)
-    await sendChannelMedia(sock, '1@newsletter', 'MSG1', {
-      kind: 'image', filePath: file, mimetype: 'image/jpeg', caption: 'cap', jpegThumbnail: Buffer.from('thumb').toString('base64'),
-    }, { ackTimeoutMs: 5000 })
+    await sendChannelMedia(
+      sock,
+      '1@newsletter',
+      'MSG1',
+      {
+        kind: 'image',
+        filePath: file,
+        mimetype: 'image/jpeg',
+        caption: 'cap',
+        jpegThumbnail: Buffer.from('thumb').toString('base64'),
+      },
+      { ackTimeoutMs: 5000 },
+    )
     const sha = createHash('sha256').update(bytes).digest()
     const token = sha.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
     expect(uploads).toHaveLength(1)
-    expect(uploads[0]?.url).toBe(`/newsletter/newsletter-image/${token}?auth=${encodeURIComponent('AUTH/+=')}&token=${token}`)
+    expect(uploads[0]?.url).toBe(
+      `/newsletter/newsletter-image/${token}?auth=${encodeURIComponent('AUTH/+=')}&token=${token}`,
+    )
     expect(uploads[0]?.body.equals(bytes)).toBe(true)
     expect(uploads[0]?.origin).toBe('https://web.whatsapp.com')
     const node = sent[0]!
@@ -89,11 +113,24 @@ describe('channel media (upload + media_id)', () => {
   it('an ack error is PLATFORM_REJECTED, no ack is PLATFORM_TIMEOUT', async () => {
     const input = { kind: 'document' as const, filePath: file, mimetype: 'application/pdf', fileName: 'a.pdf' }
     const opts = { ackTimeoutMs: 5000 }
-    const rejected = await sendChannelMedia(socket(n => ({ tag: 'ack', attrs: { id: n.attrs.id!, error: '479' } }), []), '1@newsletter', 'M2', input, opts)
-      .catch((e: unknown) => e as GatewayError)
-    expect([rejected?.code, rejected?.message]).toEqual(['PLATFORM_REJECTED', 'the platform rejected the message (error 479)'])
-    const timeout = await sendChannelMedia(socket(() => undefined, []), '1@newsletter', 'M3', input, opts)
-      .catch((e: unknown) => e as GatewayError)
+    const rejected = await sendChannelMedia(
+      socket(n => ({ tag: 'ack', attrs: { id: n.attrs.id!, error: '479' } }), []),
+      '1@newsletter',
+      'M2',
+      input,
+      opts,
+    ).catch((e: unknown) => e as GatewayError)
+    expect([rejected?.code, rejected?.message]).toEqual([
+      'PLATFORM_REJECTED',
+      'the platform rejected the message (error 479)',
+    ])
+    const timeout = await sendChannelMedia(
+      socket(() => undefined, []),
+      '1@newsletter',
+      'M3',
+      input,
+      opts,
+    ).catch((e: unknown) => e as GatewayError)
     expect(timeout?.code).toBe('PLATFORM_TIMEOUT')
   })
 })

@@ -17,7 +17,11 @@ describe('picture cache', () => {
   it('concurrent callers share one fetch', async () => {
     let calls = 0
     const cache = new PictureCache(60_000)
-    const fetch = () => new Promise<string>(resolve => { calls++; setTimeout(() => resolve('u'), 20) })
+    const fetch = () =>
+      new Promise<string>(resolve => {
+        calls++
+        setTimeout(() => resolve('u'), 20)
+      })
     expect(await Promise.all([cache.get('a', fetch), cache.get('a', fetch)])).toEqual(['u', 'u'])
     expect(calls).toBe(1)
   })
@@ -26,7 +30,8 @@ describe('picture cache', () => {
     let running = 0
     let peak = 0
     const out = await mapWithConcurrency([1, 2, 3, 4, 5, 6, 7], 3, async n => {
-      running++; peak = Math.max(peak, running)
+      running++
+      peak = Math.max(peak, running)
       await new Promise(r => setTimeout(r, 5))
       running--
       return n * 2
@@ -49,13 +54,49 @@ describe('picture cache', () => {
   it('reads IQ 404/401/403 as "no picture" and timeouts or dropped connections as "could not tell"', async () => {
     const boom = (data?: number) => Object.assign(new Error('iq error'), { data })
     const sock = (answer: () => Promise<string | undefined>) => ({ profilePictureUrl: answer }) as never
-    expect(await fetchPictureUrl(sock(async () => 'https://pps.test/x.jpg'), 'x@g.us', 1000)).toBe('https://pps.test/x.jpg')
-    expect(await fetchPictureUrl(sock(async () => undefined), 'x@g.us', 1000)).toBeUndefined()
+    expect(
+      await fetchPictureUrl(
+        sock(async () => 'https://pps.test/x.jpg'),
+        'x@g.us',
+        1000,
+      ),
+    ).toBe('https://pps.test/x.jpg')
+    expect(
+      await fetchPictureUrl(
+        sock(async () => undefined),
+        'x@g.us',
+        1000,
+      ),
+    ).toBeUndefined()
     for (const code of [401, 403, 404]) {
-      expect(await fetchPictureUrl(sock(async () => { throw boom(code) }), 'x@g.us', 1000)).toBe('')
+      expect(
+        await fetchPictureUrl(
+          sock(async () => {
+            throw boom(code)
+          }),
+          'x@g.us',
+          1000,
+        ),
+      ).toBe('')
     }
-    expect(await fetchPictureUrl(sock(async () => { throw boom(500) }), 'x@g.us', 1000)).toBeUndefined()
-    expect(await fetchPictureUrl(sock(async () => { throw boom() }), 'x@g.us', 1000)).toBeUndefined()
+    expect(
+      await fetchPictureUrl(
+        sock(async () => {
+          throw boom(500)
+        }),
+        'x@g.us',
+        1000,
+      ),
+    ).toBeUndefined()
+    expect(
+      await fetchPictureUrl(
+        sock(async () => {
+          throw boom()
+        }),
+        'x@g.us',
+        1000,
+      ),
+    ).toBeUndefined()
   })
 
   it('forget() drops an entry, and an answer fetched before the forget is not cached', async () => {
@@ -63,7 +104,13 @@ describe('picture cache', () => {
     expect(await cache.get('g', async () => 'old')).toBe('old')
     cache.forget('g')
     let release!: (url: string) => void
-    const slow = cache.get('g', () => new Promise<string>(r => { release = r }))
+    const slow = cache.get(
+      'g',
+      () =>
+        new Promise<string>(r => {
+          release = r
+        }),
+    )
     cache.forget('g')
     release('stale')
     expect(await slow).toBe('stale')

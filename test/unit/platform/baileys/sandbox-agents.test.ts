@@ -10,9 +10,13 @@ let agents: SandboxAgents
 
 beforeAll(async () => {
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec', algorithm: 'sha256', extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   })
-  server = https.createServer({ key: pems.private, cert: pems.cert }, (_req, res) => { res.end('media-bytes') })
+  server = https.createServer({ key: pems.private, cert: pems.cert }, (_req, res) => {
+    res.end('media-bytes')
+  })
   await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/blob`
   agents = sandboxAgents(pems.cert)
@@ -30,12 +34,15 @@ describe('sandbox TLS trust', () => {
   })
 
   it('node https with the agent trusts it too (Baileys uploads), and without it the cert is refused', async () => {
-    const get = (agent?: https.Agent) => new Promise<string>((resolve, reject) => {
-      https.get(url, agent ? { agent } : {}, res => {
-        let body = ''
-        res.on('data', c => (body += c)).on('end', () => resolve(body))
-      }).on('error', reject)
-    })
+    const get = (agent?: https.Agent) =>
+      new Promise<string>((resolve, reject) => {
+        https
+          .get(url, agent ? { agent } : {}, res => {
+            let body = ''
+            res.on('data', c => (body += c)).on('end', () => resolve(body))
+          })
+          .on('error', reject)
+      })
     expect(await get(agents.https)).toBe('media-bytes')
     await expect(get()).rejects.toThrow(/self[- ]signed|unable to verify/i)
   })

@@ -36,12 +36,17 @@ async function redisLoaded(redisUrl: string | undefined): Promise<boolean> {
     await store.close()
     console.log(JSON.stringify({ loaded, sessions: 1 }))`
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''
   let err = ''
-  child.stdout.on('data', d => { out += d })
-  child.stderr.on('data', d => { err += d })
+  child.stdout.on('data', d => {
+    out += d
+  })
+  child.stderr.on('data', d => {
+    err += d
+  })
   const [code] = await once(child, 'exit')
   expect(err).toBe('')
   expect(code).toBe(0)

@@ -51,16 +51,26 @@ async function dataDirWithSessions(dataKey?: string) {
   const store = openLmdbStore(dir, { dataKey })
   const creds = initAuthCreds()
   const signal = randomBytes(48)
-  await store.putSession({ id: 'paired', secretHash: 'b'.repeat(64), createdAt: 10, qrDeadline: null, unpairedSince: 5 })
+  await store.putSession({
+    id: 'paired',
+    secretHash: 'b'.repeat(64),
+    createdAt: 10,
+    qrDeadline: null,
+    unpairedSince: 5,
+  })
   await store.putSession({ id: 'waiting', secretHash: 'c'.repeat(64), createdAt: 20, qrDeadline: 99_999 })
   await store.auth('paired').writeCreds(creds)
   await store.auth('paired').keys.set({
     session: { [`${CONTACT.phone}.0`]: signal },
-    'pre-key': Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i), { public: randomBytes(32), private: randomBytes(32) }])),
+    'pre-key': Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [String(i), { public: randomBytes(32), private: randomBytes(32) }]),
+    ),
     'app-state-sync-key': { k1: proto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from([7, 7]) }) },
   })
   await store.contacts('paired').upsert([CONTACT])
-  await store.sentMessages('paired', LIMITS).put('3EB0MIGRATED', { message: Buffer.from('sent bytes'), chats: [CONTACT.id], sentAt: Date.now() })
+  await store
+    .sentMessages('paired', LIMITS)
+    .put('3EB0MIGRATED', { message: Buffer.from('sent bytes'), chats: [CONTACT.id], sentAt: Date.now() })
   await store.close()
   return { dir, creds, signal }
 }
@@ -77,7 +87,14 @@ async function expectSameInRedis(dataKey: string | undefined, creds: ReturnType<
   expect(read!.registrationId).toBe(creds.registrationId)
   const keys = store.auth('paired').keys
   expect(Buffer.from((await keys.get('session', [`${CONTACT.phone}.0`]))[`${CONTACT.phone}.0`]!)).toEqual(signal)
-  expect(Object.keys(await keys.get('pre-key', Array.from({ length: 40 }, (_, i) => String(i))))).toHaveLength(30)
+  expect(
+    Object.keys(
+      await keys.get(
+        'pre-key',
+        Array.from({ length: 40 }, (_, i) => String(i)),
+      ),
+    ),
+  ).toHaveLength(30)
   const app = await keys.get('app-state-sync-key', ['k1'])
   expect(app.k1).toBeInstanceOf(proto.Message.AppStateSyncKeyData)
   expect(await store.contacts('paired').all()).toEqual([CONTACT])
@@ -95,7 +112,9 @@ async function allRedisBytes(): Promise<Buffer> {
     parts.push(key)
     const type = String(await raw.command(['TYPE', key.toString()]))
     if (type === 'string') parts.push((await raw.command(['GET', key.toString()])) as Buffer)
-    else for (const [field, value] of hashEntries(await raw.command(['HGETALL', key.toString()]))) parts.push(Buffer.from(field), value)
+    else
+      for (const [field, value] of hashEntries(await raw.command(['HGETALL', key.toString()])))
+        parts.push(Buffer.from(field), value)
   }
   return Buffer.concat(parts)
 }
@@ -112,12 +131,18 @@ async function lmdbCredsBytes(dir: string, id: string): Promise<Buffer> {
 
 function runCli(args: string[], env: Record<string, string>) {
   const child = spawn('npm', ['run', '--silent', 'migrate:redis', '--', ...args], {
-    cwd: root, env: { ...process.env, DATA_KEY: '', REDIS_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    env: { ...process.env, DATA_KEY: '', REDIS_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', d => { stdout += d })
-  child.stderr.on('data', d => { stderr += d })
+  child.stdout.on('data', d => {
+    stdout += d
+  })
+  child.stderr.on('data', d => {
+    stderr += d
+  })
   return once(child, 'exit').then(([code]) => ({ code: code as number, stdout, stderr }))
 }
 
@@ -129,10 +154,17 @@ describe('migration from the embedded store to Redis', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^migrated 2 sessions \(\d+ rows\), skipped 0 already in Redis$/m)
-    expect((await raw.command(['GET', sessionKeys('paired').creds])) as Buffer).toEqual(await lmdbCredsBytes(dir, 'paired'))
+    expect((await raw.command(['GET', sessionKeys('paired').creds])) as Buffer).toEqual(
+      await lmdbCredsBytes(dir, 'paired'),
+    )
     await expectSameInRedis(key, creds, signal)
     const bytes = await allRedisBytes()
-    for (const secret of [Buffer.from(creds.noiseKey.private), Buffer.from(CONTACT.name), Buffer.from(CONTACT.phone), signal]) {
+    for (const secret of [
+      Buffer.from(creds.noiseKey.private),
+      Buffer.from(CONTACT.name),
+      Buffer.from(CONTACT.phone),
+      signal,
+    ]) {
       expect(bytes.includes(secret)).toBe(false)
     }
     const again = await runCli(['--data-dir', dir, '--redis-url', redis.url], { DATA_KEY: key })
@@ -148,7 +180,9 @@ describe('migration from the embedded store to Redis', () => {
 
   it('stops with one line and exit 1 on a wrong DATA_KEY, writing nothing', async () => {
     const { dir } = await dataDirWithSessions(randomBytes(32).toString('base64'))
-    const run = await runCli(['--data-dir', dir, '--redis-url', redis.url], { DATA_KEY: randomBytes(32).toString('hex') })
+    const run = await runCli(['--data-dir', dir, '--redis-url', redis.url], {
+      DATA_KEY: randomBytes(32).toString('hex'),
+    })
     expect(run.code).toBe(1)
     expect(run.stderr).toBe('migration failed: DATA_KEY does not match the key this DATA_DIR was written with\n')
     expect((await raw.command(['KEYS', '*'])) as Buffer[]).toEqual([])

@@ -52,7 +52,9 @@ async function fill(store: Store, id = 's1') {
   })
   await store.contacts(id).upsert([CONTACT])
   await store.sentMessages(id, { maxAgeMs: 60_000, maxMessages: 10 }).put('3EB0SECRETMSGID', {
-    message: proto.Message.encode({ conversation: TEXT }).finish(), chats: [CONTACT.id], sentAt: Date.now(),
+    message: proto.Message.encode({ conversation: TEXT }).finish(),
+    chats: [CONTACT.id],
+    sentAt: Date.now(),
   })
   return creds
 }
@@ -65,7 +67,8 @@ async function dump(): Promise<Buffer> {
     parts.push(key)
     const type = String(await raw.command(['TYPE', key.toString()]))
     if (type === 'string') parts.push((await raw.command(['GET', key.toString()])) as Buffer)
-    else if (type === 'hash') for (const [f, v] of hashEntries(await raw.command(['HGETALL', key.toString()]))) parts.push(Buffer.from(f), v)
+    else if (type === 'hash')
+      for (const [f, v] of hashEntries(await raw.command(['HGETALL', key.toString()]))) parts.push(Buffer.from(f), v)
     else throw new Error(`unexpected ${type} at ${key.toString()}`)
   }
   return Buffer.concat(parts)
@@ -76,8 +79,13 @@ function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
   return [
     ...keys.map(k => Buffer.from(k)),
     ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
-    Buffer.from(creds.advSecretKey), Buffer.from(CONTACT.name), Buffer.from(CONTACT.phone), Buffer.from(TEXT),
-    Buffer.from('3EB0SECRETMSGID'), Buffer.from('signal session record'), Buffer.from('f'.repeat(64)),
+    Buffer.from(creds.advSecretKey),
+    Buffer.from(CONTACT.name),
+    Buffer.from(CONTACT.phone),
+    Buffer.from(TEXT),
+    Buffer.from('3EB0SECRETMSGID'),
+    Buffer.from('signal session record'),
+    Buffer.from('f'.repeat(64)),
   ]
 }
 
@@ -103,7 +111,11 @@ describe('Redis store with DATA_KEY', () => {
 
   it('refuses a wrong key, a missing key, and a key on data written without one', async () => {
     await fill(open(KEY))
-    const refusal = async (store: Store) => store.listSessions().then(() => undefined, (err: unknown) => err)
+    const refusal = async (store: Store) =>
+      store.listSessions().then(
+        () => undefined,
+        (err: unknown) => err,
+      )
     const wrong = await refusal(open(randomBytes(32).toString('hex')))
     expect(wrong).toBeInstanceOf(DataKeyError)
     expect((wrong as Error).message).toBe(WRONG_KEY.replace('DATA_DIR', 'Redis'))

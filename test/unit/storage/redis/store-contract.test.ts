@@ -18,8 +18,12 @@ import type { Store } from '../../../../src/storage/types.js'
 import { startRedisServer, type RedisServer } from '../../../support/redis-server.js'
 
 let redis: RedisServer
-beforeAll(async () => { redis = await startRedisServer() })
-afterAll(async () => { await redis?.stop() })
+beforeAll(async () => {
+  redis = await startRedisServer()
+})
+afterAll(async () => {
+  await redis?.stop()
+})
 
 interface Engine {
   name: string
@@ -34,7 +38,9 @@ afterEach(async () => {
   for (const s of opened.splice(0)) await s.close()
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
 })
-const closeAll = async () => { for (const s of opened.splice(0)) await s.close() }
+const closeAll = async () => {
+  for (const s of opened.splice(0)) await s.close()
+}
 
 let db = 0
 const engines: Engine[] = [
@@ -62,8 +68,12 @@ const engines: Engine[] = [
   },
 ]
 
-const record = (id: string, qrDeadline: number | null = null) =>
-  ({ id, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline })
+const record = (id: string, qrDeadline: number | null = null) => ({
+  id,
+  secretHash: 'a'.repeat(64),
+  createdAt: 1,
+  qrDeadline,
+})
 
 for (const engine of engines) {
   for (const keyed of [false, true]) {
@@ -135,7 +145,8 @@ for (const engine of engines) {
           await store.auth(id).writeCreds(initAuthCreds())
           await store.auth(id).keys.set({ 'sender-key': { g: Buffer.from([1]) } })
           await store.contacts(id).upsert([{ id: 'c@s.whatsapp.net', name: 'C' }])
-          await store.sentMessages(id, { maxAgeMs: 60_000, maxMessages: 5 })
+          await store
+            .sentMessages(id, { maxAgeMs: 60_000, maxMessages: 5 })
             .put('m1', { message: Buffer.from([1]), chats: ['c@s.whatsapp.net'], sentAt: Date.now() })
         }
         await store.deleteSession('gone')
@@ -154,7 +165,11 @@ for (const engine of engines) {
       it('keeps sent messages within their count and age, across a reopen, and drops them on a reset', async () => {
         const place = await fresh()
         const limits = { maxAgeMs: 60_000, maxMessages: 2 }
-        const sent = (n: number, sentAt = Date.now()) => ({ message: Buffer.from([n]), chats: ['b@s.whatsapp.net'], sentAt })
+        const sent = (n: number, sentAt = Date.now()) => ({
+          message: Buffer.from([n]),
+          chats: ['b@s.whatsapp.net'],
+          sentAt,
+        })
         const store = engine.open(place, dataKey)
         const box = store.sentMessages('s', limits)
         await box.put('m1', sent(1))
@@ -177,7 +192,10 @@ for (const engine of engines) {
         const keys = store.auth('s').keys
         await keys.set({ session: { a: Buffer.from([1]) } })
         // One value of the batch cannot be stored (JSON has no BigInt): nothing of the batch may land.
-        const broken = { session: { a: null, b: Buffer.from([2]) }, 'sender-key': { g: 10n } } as unknown as SignalDataSet
+        const broken = {
+          session: { a: null, b: Buffer.from([2]) },
+          'sender-key': { g: 10n },
+        } as unknown as SignalDataSet
         await expect(keys.set(broken)).rejects.toThrow()
         expect(Object.keys(await keys.get('session', ['a', 'b']))).toEqual(['a'])
         expect(await keys.get('sender-key', ['g'])).toEqual({})

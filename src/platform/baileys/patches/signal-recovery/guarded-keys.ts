@@ -87,14 +87,15 @@ export function guardedKeys(auth: AuthStore, options: GuardOptions): SignalKeySt
       if (type === 'session') {
         const closed: Record<string, SignalDataTypeMap['session']> = {}
         for (const [id, record] of Object.entries(found)) {
-          if (closeStaleSessions(record as StoredSessionRecord, state.staleBefore, now())) closed[id] = record as SignalDataTypeMap['session']
+          if (closeStaleSessions(record as StoredSessionRecord, state.staleBefore, now()))
+            closed[id] = record as SignalDataTypeMap['session']
         }
         if (Object.keys(closed).length > 0) {
           await keys.set({ session: closed })
           log.debug({ count: Object.keys(closed).length }, 'closed Signal sessions older than the unclean stop')
         }
       } else if (type === 'sender-key') {
-        for (const id of Object.keys(found)) if (!renewedKeys.has(id) && await isOwnKey(id)) delete found[id]
+        for (const id of Object.keys(found)) if (!renewedKeys.has(id) && (await isOwnKey(id))) delete found[id]
       } else if (type === 'sender-key-memory') {
         for (const id of Object.keys(found)) if (!renewedGroups.has(id)) delete found[id]
       }
@@ -105,7 +106,7 @@ export function guardedKeys(auth: AuthStore, options: GuardOptions): SignalKeySt
       await keys.set(data)
       let renewed = false
       for (const [name, value] of Object.entries(data['sender-key'] ?? {})) {
-        if (value === null || value === undefined || renewedKeys.has(name) || !await isOwnKey(name)) continue
+        if (value === null || value === undefined || renewedKeys.has(name) || !(await isOwnKey(name))) continue
         renewedKeys.add(name)
         renewedGroups.add(parseSenderKeyName(name)!.group)
         renewed = true

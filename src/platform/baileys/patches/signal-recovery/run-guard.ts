@@ -14,7 +14,8 @@ export function createRunGuard(auth: AuthStore, log: Logger): RunGuard {
   return {
     async authForLink() {
       const { recovery, crashed } = await marker.prepare()
-      if (crashed) log.warn('the previous run ended uncleanly: Signal sessions from before it are renewed as they are used')
+      if (crashed)
+        log.warn('the previous run ended uncleanly: Signal sessions from before it are renewed as they are used')
       if (!recovery) return auth
       return { ...auth, keys: guardedKeys(auth, { state: recovery, save: s => marker.saveRecovery(s), log }) }
     },

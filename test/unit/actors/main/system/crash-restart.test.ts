@@ -8,7 +8,16 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { GatewayError } from '../../../../../src/protocol/errors.js'
 import { FAKE_ME } from '../../../../support/fakes/fake-link.js'
 import {
-  cleanup, fake, fakeEvents, pairedSession, sessionOnShard, snapshotOf, startSystem, tempDataDir, waitForQr, type Session,
+  cleanup,
+  fake,
+  fakeEvents,
+  pairedSession,
+  sessionOnShard,
+  snapshotOf,
+  startSystem,
+  tempDataDir,
+  waitForQr,
+  type Session,
 } from '../../../../support/actor-system.js'
 import type { ShardedSessionSystem } from '../../../../../src/actors/main/system.js'
 import { openLmdbStore } from '../../../../../src/storage/lmdb-store.js'
@@ -17,7 +26,8 @@ import { waitFor } from '../../../../support/wait-for.js'
 afterEach(cleanup)
 
 const text = (t: string) => ({
-  type: 'sendMessage' as const, destination: { kind: 'phone' as const, phone: '5511988887777' },
+  type: 'sendMessage' as const,
+  destination: { kind: 'phone' as const, phone: '5511988887777' },
   content: { type: 'text' as const, text: t },
 })
 
@@ -44,7 +54,12 @@ describe('a worker thread dies', () => {
     const linksBefore = linksOf(events, victim.id)
 
     const slow = system.run(bystander.id, text('slow:60000')) // in flight on the thread that dies
-    await waitFor('the slow send', () => events.some(e => e.session === bystander.id && e.text === 'slow:60000'), 20_000, 25)
+    await waitFor(
+      'the slow send',
+      () => events.some(e => e.session === bystander.id && e.text === 'slow:60000'),
+      20_000,
+      25,
+    )
     const crash = system.run(victim.id, text('crash'))
     for (const r of await Promise.allSettled([slow, crash])) {
       expect(r.status).toBe('rejected')
@@ -68,8 +83,9 @@ describe('a worker thread dies', () => {
     await waitFor('the bystander connected again', () => snapshotOf(system, bystander)?.isConnected, 20_000, 25)
     expect(snapshotOf(system, victim)).toMatchObject({ generatedId: FAKE_ME.id, qrDeadline: null })
     expect(await system.run(victim.id, text('after the crash'))).toEqual({ messageId: expect.any(String) })
-    expect(await system.run(bystander.id, { type: 'typing', destination: { kind: 'phone', phone: '1' }, kind: 'text' }))
-      .toEqual({ id: bystander.id })
+    expect(
+      await system.run(bystander.id, { type: 'typing', destination: { kind: 'phone', phone: '1' }, kind: 'text' }),
+    ).toEqual({ id: bystander.id })
     // The unpaired one is awaiting its QR again, with its original deadline.
     await waitFor('the unpaired session restored', () => linksOf(events, unpaired.id) >= 2, 20_000, 25)
     await waitFor('a QR for the unpaired session', () => snapshotOf(system, unpaired)?.qrcode, 20_000, 25)

@@ -7,7 +7,15 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { openLmdbStore } from '../../../../../src/storage/lmdb-store.js'
 import { GatewayError } from '../../../../../src/protocol/errors.js'
 import {
-  cleanup, fake, fakeEvents, pairedSession, snapshotOf, startSystem, tempDataDir, waitForQr, warmUp,
+  cleanup,
+  fake,
+  fakeEvents,
+  pairedSession,
+  snapshotOf,
+  startSystem,
+  tempDataDir,
+  waitForQr,
+  warmUp,
 } from '../../../../support/actor-system.js'
 import { FAKE_ME } from '../../../../support/fakes/fake-link.js'
 import { readQrPng } from '../../../../../src/demo/qr-decode.js'
@@ -16,12 +24,16 @@ import { waitFor } from '../../../../support/wait-for.js'
 afterEach(cleanup)
 
 const text = (t: string) => ({
-  type: 'sendMessage' as const, destination: { kind: 'phone' as const, phone: '5511988887777' },
+  type: 'sendMessage' as const,
+  destination: { kind: 'phone' as const, phone: '5511988887777' },
   content: { type: 'text' as const, text: t },
 })
 
 const codeOf = async (work: Promise<unknown>) => {
-  const err = await work.then(() => undefined, (e: unknown) => e)
+  const err = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(GatewayError)
   return (err as GatewayError).code
 }
@@ -37,10 +49,15 @@ describe('awaiting QR scan', () => {
     const first = await waitForQr(system, s)
     expect(readQrPng(first)).toMatch(new RegExp(`^fake-qr:${s.id}:\\d+$`))
     fake(s.id, 'qr')
-    const second = await waitFor('a new QR', () => {
-      const q = snapshotOf(system, s)?.qrcode
-      return q && q !== first ? q : undefined
-    }, 20_000, 25)
+    const second = await waitFor(
+      'a new QR',
+      () => {
+        const q = snapshotOf(system, s)?.qrcode
+        return q && q !== first ? q : undefined
+      },
+      20_000,
+      25,
+    )
     expect(readQrPng(second)).not.toBe(readQrPng(first))
   })
 
@@ -82,7 +99,12 @@ describe('awaiting QR scan', () => {
     const s = await system.createSession()
     const first = await waitForQr(system, s)
     fake(s.id, 'qr-expired')
-    await waitFor('a new link', () => events.filter(e => e.session === s.id && e.event === 'link-created').length >= 2, 20_000, 25)
+    await waitFor(
+      'a new link',
+      () => events.filter(e => e.session === s.id && e.event === 'link-created').length >= 2,
+      20_000,
+      25,
+    )
     await waitFor('a fresh QR', () => snapshotOf(system, s)?.qrcode !== first, 20_000, 25)
     expect(snapshotOf(system, s)?.qrcode).not.toBe('')
   })
@@ -95,7 +117,11 @@ describe('pairing and connected sessions', () => {
     const s = await pairedSession(system)
     await waitFor('the picture', () => snapshotOf(system, s)?.picture, 20_000, 25)
     expect(snapshotOf(system, s)).toMatchObject({
-      isConnected: true, qrcode: '', generatedId: FAKE_ME.id, name: FAKE_ME.name, qrDeadline: null,
+      isConnected: true,
+      qrcode: '',
+      generatedId: FAKE_ME.id,
+      name: FAKE_ME.name,
+      qrDeadline: null,
       picture: 'http://127.0.0.1/fake-picture.jpg',
     })
     // Past the QR lifetime a paired session stays.
@@ -108,15 +134,28 @@ describe('pairing and connected sessions', () => {
     const system = await startSystem()
     const events = fakeEvents()
     const s = await pairedSession(system)
-    const reply = await system.run(s.id, { type: 'typing', destination: { kind: 'phone', phone: '5511' }, kind: 'audio' })
+    const reply = await system.run(s.id, {
+      type: 'typing',
+      destination: { kind: 'phone', phone: '5511' },
+      kind: 'audio',
+    })
     expect(reply).toEqual({ id: s.id })
     await waitFor('paused', () => events.some(e => e.session === s.id && e.state === 'paused'), 20_000, 25)
     const states = events.filter(e => e.session === s.id && e.event === 'presence').map(e => e.state)
     expect(states).toEqual(['recording', 'paused'])
     await system.run(s.id, { type: 'typing', destination: { kind: 'group', jid: '1@g.us' }, kind: 'text' })
-    await waitFor('second pause', () => events.filter(e => e.session === s.id && e.state === 'paused').length === 2, 20_000, 25)
-    expect(events.filter(e => e.session === s.id && e.event === 'presence').map(e => e.state))
-      .toEqual(['recording', 'paused', 'composing', 'paused'])
+    await waitFor(
+      'second pause',
+      () => events.filter(e => e.session === s.id && e.state === 'paused').length === 2,
+      20_000,
+      25,
+    )
+    expect(events.filter(e => e.session === s.id && e.event === 'presence').map(e => e.state)).toEqual([
+      'recording',
+      'paused',
+      'composing',
+      'paused',
+    ])
   })
 
   it('reconnects after a dropped connection', async () => {
@@ -124,7 +163,12 @@ describe('pairing and connected sessions', () => {
     const events = fakeEvents()
     const s = await pairedSession(system)
     fake(s.id, 'drop')
-    await waitFor('a new link', () => events.filter(e => e.session === s.id && e.event === 'link-created').length >= 3, 20_000, 25)
+    await waitFor(
+      'a new link',
+      () => events.filter(e => e.session === s.id && e.event === 'link-created').length >= 3,
+      20_000,
+      25,
+    )
     await waitFor('connected again', () => snapshotOf(system, s)?.isConnected, 20_000, 25)
     expect(snapshotOf(system, s)?.generatedId).toBe(FAKE_ME.id)
   })
@@ -162,7 +206,12 @@ describe('reset and delete', () => {
     const before = Date.now()
     await system.reset(s.id)
     // The fake link reports on its own channel, which may arrive after the command's reply.
-    await waitFor('the device logged out', () => events.some(e => e.session === s.id && e.event === 'logout'), 20_000, 25)
+    await waitFor(
+      'the device logged out',
+      () => events.some(e => e.session === s.id && e.event === 'logout'),
+      20_000,
+      25,
+    )
     const qr = await waitForQr(system, s)
     expect(readQrPng(qr)).toMatch(/^fake-qr:/)
     const snap = snapshotOf(system, s)!
@@ -180,10 +229,15 @@ describe('reset and delete', () => {
     const firstDeadline = snapshotOf(system, s)!.qrDeadline!
     await new Promise(resolve => setTimeout(resolve, 20))
     await system.reset(s.id)
-    await waitFor('a new QR', () => {
-      const q = snapshotOf(system, s)?.qrcode
-      return q && q !== first
-    }, 20_000, 25)
+    await waitFor(
+      'a new QR',
+      () => {
+        const q = snapshotOf(system, s)?.qrcode
+        return q && q !== first
+      },
+      20_000,
+      25,
+    )
     expect(snapshotOf(system, s)!.qrDeadline!).toBeGreaterThan(firstDeadline)
   })
 
@@ -195,7 +249,12 @@ describe('reset and delete', () => {
     await system.deleteSession(s.id)
     expect(snapshotOf(system, s)).toBeUndefined()
     // The fake link reports on its own channel, which may arrive after the command's reply.
-    await waitFor('the device logged out', () => events.some(e => e.session === s.id && e.event === 'logout'), 20_000, 25)
+    await waitFor(
+      'the device logged out',
+      () => events.some(e => e.session === s.id && e.event === 'logout'),
+      20_000,
+      25,
+    )
     expect(await codeOf(system.run(s.id, text('x')))).toBe('SESSION_NOT_FOUND')
     expect(await codeOf(system.deleteSession(s.id))).toBe('SESSION_NOT_FOUND')
     await system.close()

@@ -4,8 +4,16 @@
  * session on the same thread nor its own GET /session; a full shard refuses the session that fills it.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { GatewayError } from '../../../../../src/protocol/errors.js'
-import { cleanup, fake, fakeEvents, pairedSession, sessionOnShard, snapshotOf, startSystem } from '../../../../support/actor-system.js'
+import type { GatewayError } from '../../../../../src/protocol/errors.js'
+import {
+  cleanup,
+  fake,
+  fakeEvents,
+  pairedSession,
+  sessionOnShard,
+  snapshotOf,
+  startSystem,
+} from '../../../../support/actor-system.js'
 import { startTrickleServer, type TrickleServer } from '../../../../support/fakes/trickle-server.js'
 import { waitFor } from '../../../../support/wait-for.js'
 
@@ -17,7 +25,8 @@ afterEach(async () => {
 })
 
 const text = (t: string) => ({
-  type: 'sendMessage' as const, destination: { kind: 'phone' as const, phone: '5511988887777' },
+  type: 'sendMessage' as const,
+  destination: { kind: 'phone' as const, phone: '5511988887777' },
   content: { type: 'text' as const, text: t },
 })
 
@@ -28,8 +37,7 @@ describe('mailbox', () => {
     // Earlier commands are slower: without the mailbox they would finish last.
     const delays = [300, 200, 100, 0, 50, 0]
     const done: number[] = []
-    await Promise.all(delays.map((ms, i) =>
-      system.run(s.id, text(`slow:${ms}`)).then(() => done.push(i))))
+    await Promise.all(delays.map((ms, i) => system.run(s.id, text(`slow:${ms}`)).then(() => done.push(i))))
     expect(done).toEqual([0, 1, 2, 3, 4, 5])
   })
 
@@ -45,22 +53,32 @@ describe('mailbox', () => {
     }
 
     let slowDone = false
-    const slow = system.run(a.id, {
-      type: 'sendMessage', destination: { kind: 'phone', phone: '5511' },
-      content: { type: 'image', image: { url: server.url, mimetype: 'image/png' } },
-    }).finally(() => { slowDone = true })
+    const slow = system
+      .run(a.id, {
+        type: 'sendMessage',
+        destination: { kind: 'phone', phone: '5511' },
+        content: { type: 'image', image: { url: server.url, mimetype: 'image/png' } },
+      })
+      .finally(() => {
+        slowDone = true
+      })
     await server.requested // a's send is now downloading, and will not finish until released
 
-    expect(await system.run(b.id, { type: 'typing', destination: { kind: 'phone', phone: '5522' }, kind: 'text' }))
-      .toEqual({ id: b.id })
+    expect(
+      await system.run(b.id, { type: 'typing', destination: { kind: 'phone', phone: '5522' }, kind: 'text' }),
+    ).toEqual({ id: b.id })
     expect(await system.run(b.id, text('quick'))).toEqual({ messageId: expect.any(String) })
     expect(snapshotOf(system, a)?.isConnected).toBe(true)
     expect(slowDone).toBe(false)
 
     // a's own next command waits behind its download (mailbox order)...
     let typingDone = false
-    const aTyping = system.run(a.id, { type: 'typing', destination: { kind: 'phone', phone: '5533' }, kind: 'text' })
-      .then(r => { typingDone = true; return r })
+    const aTyping = system
+      .run(a.id, { type: 'typing', destination: { kind: 'phone', phone: '5533' }, kind: 'text' })
+      .then(r => {
+        typingDone = true
+        return r
+      })
     await new Promise(resolve => setTimeout(resolve, 200))
     expect(typingDone).toBe(false)
     // ...and runs once the download ends.
@@ -71,8 +89,17 @@ describe('mailbox', () => {
 
   it('a full shard refuses the session holding more than its share (429), still admits the others, and 503s at twice the limit', async () => {
     const system = await startSystem({ SHARDS: '1', MAX_QUEUE_PER_SHARD: '2' })
-    const [s, t, u, v] = [await pairedSession(system), await pairedSession(system), await pairedSession(system), await pairedSession(system)]
-    const refusal = (work: Promise<unknown>) => work.then(() => undefined, (e: unknown) => e as GatewayError)
+    const [s, t, u, v] = [
+      await pairedSession(system),
+      await pairedSession(system),
+      await pairedSession(system),
+      await pairedSession(system),
+    ]
+    const refusal = (work: Promise<unknown>) =>
+      work.then(
+        () => undefined,
+        (e: unknown) => e as GatewayError,
+      )
     const first = system.run(s!.id, text('slow:800'))
     const second = system.run(s!.id, text('slow:0'))
     // The shard holds its limit, all of it s's: s is the cause, so s is refused...
@@ -84,7 +111,8 @@ describe('mailbox', () => {
     // ...until the shard holds twice its limit: real overload, 503 for everyone.
     const fromV = await refusal(system.run(v!.id, text('slow:0')))
     expect([fromV?.code, fromV?.status]).toEqual(['OVERLOADED', 503])
-    for (const done of await Promise.all([first, second, fromT, fromU])) expect(done).toEqual({ messageId: expect.any(String) })
+    for (const done of await Promise.all([first, second, fromT, fromU]))
+      expect(done).toEqual({ messageId: expect.any(String) })
     // Once drained, the shard takes commands again.
     expect(await system.run(v!.id, text('after'))).toEqual({ messageId: expect.any(String) })
   })

@@ -20,7 +20,13 @@ describe('GET /channel', () => {
 
 describe('GET /channel/message', () => {
   const message = (patch: Partial<ChannelMessage>): ChannelMessage => ({
-    id: 'A1', serverId: 7, url: 'https://ch.test/7', type: 'text', text: 'hi', created: '2025-01-01T00:00:00.000Z', ...patch,
+    id: 'A1',
+    serverId: 7,
+    url: 'https://ch.test/7',
+    type: 'text',
+    text: 'hi',
+    created: '2025-01-01T00:00:00.000Z',
+    ...patch,
   })
 
   it('asks for the newest page without before, and answers { docs, before }', async () => {
@@ -64,26 +70,44 @@ describe('GET /channel/message', () => {
       const res = await request(app).get('/channel/message').query({ channelId: CHANNEL_ID, before }).set(auth)
       expectError(res, 400, 'before must be a non-negative integer')
     }
-    expectError(await request(app).get(`/channel/message?channelId=${CHANNEL_ID}&before=1&before=2`).set(auth), 400,
-      'before must be a string')
+    expectError(
+      await request(app).get(`/channel/message?channelId=${CHANNEL_ID}&before=1&before=2`).set(auth),
+      400,
+      'before must be a string',
+    )
     expect(system.commands).toHaveLength(0)
   })
 
   it('answers the spec message for a missing channelId, and joins it with a bad before', async () => {
     const { app, auth } = makeApp()
-    expectError(await request(app).get('/channel/message').set(auth), 400,
-      'channelId should not be empty\nchannelId must be a string')
-    expectError(await request(app).get('/channel/message?before=x').set(auth), 400,
-      'channelId should not be empty\nchannelId must be a string\nbefore must be a non-negative integer')
-    expectError(await request(app).get('/channel/message?channelId=a&before=x').set(auth), 400,
-      'channelId must be a channel ID ending in @newsletter\nbefore must be a non-negative integer')
-    expectError(await request(app).get('/channel/message?channelId=a&channelId=b').set(auth), 400, 'channelId must be a string')
+    expectError(
+      await request(app).get('/channel/message').set(auth),
+      400,
+      'channelId should not be empty\nchannelId must be a string',
+    )
+    expectError(
+      await request(app).get('/channel/message?before=x').set(auth),
+      400,
+      'channelId should not be empty\nchannelId must be a string\nbefore must be a non-negative integer',
+    )
+    expectError(
+      await request(app).get('/channel/message?channelId=a&before=x').set(auth),
+      400,
+      'channelId must be a channel ID ending in @newsletter\nbefore must be a non-negative integer',
+    )
+    expectError(
+      await request(app).get('/channel/message?channelId=a&channelId=b').set(auth),
+      400,
+      'channelId must be a string',
+    )
     expectError(await request(app).get('/channel/message?channelId=').set(auth), 400, 'channelId should not be empty')
   })
 
   it('answers 500 channel not found from the system', async () => {
     const { app, auth, system } = makeApp()
-    system.onRun = () => { throw new GatewayError('CHANNEL_NOT_FOUND') }
+    system.onRun = () => {
+      throw new GatewayError('CHANNEL_NOT_FOUND')
+    }
     expectError(await request(app).get('/channel/message?channelId=9@newsletter').set(auth), 500, 'channel not found')
   })
 
@@ -96,7 +120,9 @@ describe('GET /channel/message', () => {
     system.onRun = () => ({
       docs: [
         { ...image, raw: { x: 1 }, image: { ...image.image, mediaKey: 'secret' } },
-        video, sticker, { ...poll, votes: 3 },
+        video,
+        sticker,
+        { ...poll, votes: 3 },
       ],
       before: 0,
       cursor: 'x',

@@ -21,7 +21,9 @@ describe('GET /group', () => {
 describe('GET /group/:groupId', () => {
   it('reads one group by ID, URL-encoded or not', async () => {
     const { app, auth, system } = makeApp()
-    const res = await request(app).get(`/group/${encodeURIComponent(GROUP_ID)}`).set(auth)
+    const res = await request(app)
+      .get(`/group/${encodeURIComponent(GROUP_ID)}`)
+      .set(auth)
     expect(res.status).toBe(200)
     expect(res.body).toStrictEqual(GROUP)
     expect(system.last()).toStrictEqual({ type: 'getGroup', groupId: GROUP_ID })
@@ -60,16 +62,31 @@ describe('GET /group/member', () => {
 
   it('answers the spec message for a missing groupId, exactly', async () => {
     const { app, auth } = makeApp()
-    expectError(await request(app).get('/group/member').set(auth), 400, 'groupId should not be empty\ngroupId must be a string')
+    expectError(
+      await request(app).get('/group/member').set(auth),
+      400,
+      'groupId should not be empty\ngroupId must be a string',
+    )
   })
 
   it('refuses a repeated, empty or non-group groupId', async () => {
     const { app, auth, system } = makeApp()
-    expectError(await request(app).get(`/group/member?groupId=${GROUP_ID}&groupId=b`).set(auth), 400, 'groupId must be a string')
-    expectError(await request(app).get('/group/member?groupId[a]=1').set(auth), 400,
-      'groupId should not be empty\ngroupId must be a string')
+    expectError(
+      await request(app).get(`/group/member?groupId=${GROUP_ID}&groupId=b`).set(auth),
+      400,
+      'groupId must be a string',
+    )
+    expectError(
+      await request(app).get('/group/member?groupId[a]=1').set(auth),
+      400,
+      'groupId should not be empty\ngroupId must be a string',
+    )
     expectError(await request(app).get('/group/member?groupId=').set(auth), 400, 'groupId should not be empty')
-    expectError(await request(app).get('/group/member?groupId=123').set(auth), 400, 'groupId must be a group ID ending in @g.us')
+    expectError(
+      await request(app).get('/group/member?groupId=123').set(auth),
+      400,
+      'groupId must be a group ID ending in @g.us',
+    )
     expect(system.commands).toHaveLength(0)
   })
 })

@@ -33,7 +33,11 @@ describe('/healthz and /readyz', () => {
     const gate = path.join(dataDir, 'open-the-gate')
     process.env.GATED_LINK_FILE = gate // read by the worker threads, which copy the environment at start
     const config = loadConfig({ DATA_DIR: dataDir, SHARDS: '2', LOG_LEVEL: 'silent' })
-    const system = await createShardedSessionSystem({ config, logger: pino({ level: 'silent' }), linkModule: gatedLink })
+    const system = await createShardedSessionSystem({
+      config,
+      logger: pino({ level: 'silent' }),
+      linkModule: gatedLink,
+    })
     const app = createApp({ system, config, logger: pino({ level: 'silent' }) })
     try {
       const starting = await request(app).get('/readyz')
@@ -42,10 +46,15 @@ describe('/healthz and /readyz', () => {
       expect((await request(app).get('/healthz')).status).toBe(200)
 
       writeFileSync(gate, '')
-      const ready = await waitFor('/readyz to turn 200', async () => {
-        const res = await request(app).get('/readyz')
-        return res.status === 200 ? res : undefined
-      }, 30_000, 25)
+      const ready = await waitFor(
+        '/readyz to turn 200',
+        async () => {
+          const res = await request(app).get('/readyz')
+          return res.status === 200 ? res : undefined
+        },
+        30_000,
+        25,
+      )
       expect(ready.body).toEqual({ status: 'ready' })
     } finally {
       await system.close()

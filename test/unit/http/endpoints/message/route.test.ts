@@ -14,7 +14,10 @@ const CONTACT = { name: 'Bob', phone: '+1 (415) 555-0100' }
 
 async function send(body: unknown) {
   const t = makeApp()
-  const res = await request(t.app).post('/message').set(t.auth).send(body as object)
+  const res = await request(t.app)
+    .post('/message')
+    .set(t.auth)
+    .send(body as object)
   return { res, system: t.system }
 }
 
@@ -22,20 +25,38 @@ describe('POST /message: each type reaches the system exactly as the protocol ty
   const cases: [string, object, object][] = [
     ['text', { type: 'text', text: 'hello' }, { type: 'text', text: 'hello' }],
     ['image', { type: 'image', image: IMAGE }, { type: 'image', image: IMAGE }],
-    ['image with caption and thumbnail', { type: 'image', text: 'cap', image: { ...IMAGE, thumbnail: 'https://t.test/t.jpg' } },
-      { type: 'image', text: 'cap', image: { ...IMAGE, thumbnail: 'https://t.test/t.jpg' } }],
-    ['image with empty thumbnail and caption', { type: 'image', text: '', image: { ...IMAGE, thumbnail: '' } },
-      { type: 'image', image: IMAGE }],
+    [
+      'image with caption and thumbnail',
+      { type: 'image', text: 'cap', image: { ...IMAGE, thumbnail: 'https://t.test/t.jpg' } },
+      { type: 'image', text: 'cap', image: { ...IMAGE, thumbnail: 'https://t.test/t.jpg' } },
+    ],
+    [
+      'image with empty thumbnail and caption',
+      { type: 'image', text: '', image: { ...IMAGE, thumbnail: '' } },
+      { type: 'image', image: IMAGE },
+    ],
     ['video', { type: 'video', video: VIDEO, text: 'watch' }, { type: 'video', video: VIDEO, text: 'watch' }],
     ['audio (caption ignored)', { type: 'audio', audio: AUDIO, text: 'ignored' }, { type: 'audio', audio: AUDIO }],
-    ['document', { type: 'document', document: DOCUMENT, text: 'the doc' },
-      { type: 'document', document: DOCUMENT, text: 'the doc' }],
-    ['location', { type: 'location', location: { ...LOCATION, name: 'Sé', address: 'Praça da Sé' } },
-      { type: 'location', location: { ...LOCATION, name: 'Sé', address: 'Praça da Sé' } }],
-    ['location, null optional fields', { type: 'location', location: { ...LOCATION, name: null } },
-      { type: 'location', location: LOCATION }],
-    ['contact (phone normalised)', { type: 'contact', contact: CONTACT },
-      { type: 'contact', contact: { name: 'Bob', phone: '14155550100' } }],
+    [
+      'document',
+      { type: 'document', document: DOCUMENT, text: 'the doc' },
+      { type: 'document', document: DOCUMENT, text: 'the doc' },
+    ],
+    [
+      'location',
+      { type: 'location', location: { ...LOCATION, name: 'Sé', address: 'Praça da Sé' } },
+      { type: 'location', location: { ...LOCATION, name: 'Sé', address: 'Praça da Sé' } },
+    ],
+    [
+      'location, null optional fields',
+      { type: 'location', location: { ...LOCATION, name: null } },
+      { type: 'location', location: LOCATION },
+    ],
+    [
+      'contact (phone normalised)',
+      { type: 'contact', contact: CONTACT },
+      { type: 'contact', contact: { name: 'Bob', phone: '14155550100' } },
+    ],
   ]
   it.each(cases)('%s', async (_name, body, content) => {
     const { res, system } = await send({ phone: PHONE, ...body })
@@ -48,11 +69,18 @@ describe('POST /message: each type reaches the system exactly as the protocol ty
 
   it('ignores unknown fields everywhere and never forwards them', async () => {
     const { res, system } = await send({
-      phone: PHONE, type: 'image', image: { ...IMAGE, evil: 1 }, video: VIDEO, extra: { a: 1 }, __proto__x: 2,
+      phone: PHONE,
+      type: 'image',
+      image: { ...IMAGE, evil: 1 },
+      video: VIDEO,
+      extra: { a: 1 },
+      __proto__x: 2,
     })
     expect(res.status).toBe(200)
     expect(system.last()).toStrictEqual({
-      type: 'sendMessage', destination: { kind: 'phone', phone: PHONE }, content: { type: 'image', image: IMAGE },
+      type: 'sendMessage',
+      destination: { kind: 'phone', phone: PHONE },
+      content: { type: 'image', image: IMAGE },
     })
   })
 
@@ -66,7 +94,9 @@ describe('POST /message: each type reaches the system exactly as the protocol ty
 
   it('passes media download failures through', async () => {
     const t = makeApp()
-    t.system.onRun = () => { throw new GatewayError('MEDIA_DOWNLOAD_FAILED', 'error parser file from url 404 Not Found') }
+    t.system.onRun = () => {
+      throw new GatewayError('MEDIA_DOWNLOAD_FAILED', 'error parser file from url 404 Not Found')
+    }
     const res = await request(t.app).post('/message').set(t.auth).send({ phone: PHONE, type: 'image', image: IMAGE })
     expectError(res, 500, 'error parser file from url 404 Not Found')
   })
@@ -87,9 +117,18 @@ describe('POST /message: destination', () => {
   it('prefers group, then newsletter, then phone', async () => {
     const group = '120363000000000001@g.us'
     const newsletter = '120363000000000002@newsletter'
-    expect((await destinationOf({ phone: PHONE, newsletter, group })).destination).toStrictEqual({ kind: 'group', jid: group })
-    expect((await destinationOf({ phone: PHONE, newsletter })).destination).toStrictEqual({ kind: 'channel', jid: newsletter })
-    expect((await destinationOf({ phone: PHONE, group: '' })).destination).toStrictEqual({ kind: 'phone', phone: PHONE })
+    expect((await destinationOf({ phone: PHONE, newsletter, group })).destination).toStrictEqual({
+      kind: 'group',
+      jid: group,
+    })
+    expect((await destinationOf({ phone: PHONE, newsletter })).destination).toStrictEqual({
+      kind: 'channel',
+      jid: newsletter,
+    })
+    expect((await destinationOf({ phone: PHONE, group: '' })).destination).toStrictEqual({
+      kind: 'phone',
+      phone: PHONE,
+    })
   })
 
   it('normalises phone numbers to digits', async () => {
@@ -106,25 +145,43 @@ describe('POST /message: destination', () => {
   })
 
   it('refuses phones that are not 6-15 digits after normalisation, and non-string phones', async () => {
-    for (const phone of ['12345', '1234567890123456', '55 11 abc', '++5511999999999', '5511999999999@s.whatsapp.net',
-      5511999999999, ['5511999999999']]) {
+    for (const phone of [
+      '12345',
+      '1234567890123456',
+      '55 11 abc',
+      '++5511999999999',
+      '5511999999999@s.whatsapp.net',
+      5511999999999,
+      ['5511999999999'],
+    ]) {
       expectError((await destinationOf({ phone })).res, 400, 'invalid phone, group or newsletter')
     }
   })
 
   it('refuses a malformed group or newsletter, without falling back to a valid phone', async () => {
-    for (const fields of [{ group: '1203@newsletter', phone: PHONE }, { group: '@g.us' }, { group: 'a b@g.us' },
-      { newsletter: '1203@g.us', phone: PHONE }, { newsletter: 42 }]) {
+    for (const fields of [
+      { group: '1203@newsletter', phone: PHONE },
+      { group: '@g.us' },
+      { group: 'a b@g.us' },
+      { newsletter: '1203@g.us', phone: PHONE },
+      { newsletter: 42 },
+    ]) {
       expectError((await destinationOf(fields)).res, 400, 'invalid phone, group or newsletter')
     }
   })
 
   it('reports the destination line first, then the other failing rules', async () => {
     const { res } = await send({ type: 'image', image: { url: 'ftp://x/y' } })
-    expectError(res, 400,
-      'invalid phone, group or newsletter\nimage.url must be an http or https URL\nimage.mimetype should not be empty')
-    expectError((await send({ phone: 'x', type: 'sticker' })).res, 400,
-      'invalid phone, group or newsletter\ntype must be one of the following values: text, image, video, audio, document, location, contact')
+    expectError(
+      res,
+      400,
+      'invalid phone, group or newsletter\nimage.url must be an http or https URL\nimage.mimetype should not be empty',
+    )
+    expectError(
+      (await send({ phone: 'x', type: 'sticker' })).res,
+      400,
+      'invalid phone, group or newsletter\ntype must be one of the following values: text, image, video, audio, document, location, contact',
+    )
   })
 })
 
@@ -139,18 +196,24 @@ describe('POST /message: validation messages', () => {
     await failsWith({}, 'type should not be empty')
     await failsWith({ type: '' }, 'type should not be empty')
     await failsWith({ type: null }, 'type should not be empty')
-    await failsWith({ type: 'sticker' },
-      'type must be one of the following values: text, image, video, audio, document, location, contact')
-    await failsWith({ type: 7 },
-      'type must be one of the following values: text, image, video, audio, document, location, contact')
+    await failsWith(
+      { type: 'sticker' },
+      'type must be one of the following values: text, image, video, audio, document, location, contact',
+    )
+    await failsWith(
+      { type: 7 },
+      'type must be one of the following values: text, image, video, audio, document, location, contact',
+    )
   })
 
   it.each(['text', 'image', 'video', 'audio', 'document', 'location', 'contact'])(
-    'requires the %s field for type %s (missing, null or empty)', async type => {
+    'requires the %s field for type %s (missing, null or empty)',
+    async type => {
       await failsWith({ type }, `${type} should not be empty`)
       await failsWith({ type, [type]: null }, `${type} should not be empty`)
       if (type === 'text') await failsWith({ type, text: '' }, 'text should not be empty')
-    })
+    },
+  )
 
   const REQUIRED: [string, object, string[]][] = [
     ['image', IMAGE, ['url', 'mimetype']],
@@ -176,17 +239,25 @@ describe('POST /message: validation messages', () => {
     await failsWith({ type: 'image', image: { ...IMAGE, mimetype: true } }, 'image.mimetype must be a string')
     await failsWith({ type: 'video', video: { ...VIDEO, duration: '12' } }, 'video.duration must be a number')
     await failsWith({ type: 'document', document: { ...DOCUMENT, size: '1024' } }, 'document.size must be a number')
-    await failsWith({ type: 'location', location: { latitude: '1', longitude: 2 } }, 'location.latitude must be a number')
+    await failsWith(
+      { type: 'location', location: { latitude: '1', longitude: 2 } },
+      'location.latitude must be a number',
+    )
     await failsWith({ type: 'image', image: 'https://media.test/a.jpg' }, 'image must be an object')
     await failsWith({ type: 'audio', audio: [AUDIO] }, 'audio must be an object')
-    await failsWith({ type: 'contact', contact: { name: 1, phone: 2 } }, 'contact.name must be a string\ncontact.phone must be a string')
+    await failsWith(
+      { type: 'contact', contact: { name: 1, phone: 2 } },
+      'contact.name must be a string\ncontact.phone must be a string',
+    )
   })
 
   it('refuses wrong types in optional fields when present', async () => {
     await failsWith({ type: 'image', image: IMAGE, text: 3 }, 'text must be a string')
     await failsWith({ type: 'video', video: { ...VIDEO, thumbnail: 3 } }, 'video.thumbnail must be a string')
-    await failsWith({ type: 'location', location: { ...LOCATION, name: 1, address: {} } },
-      'location.name must be a string\nlocation.address must be a string')
+    await failsWith(
+      { type: 'location', location: { ...LOCATION, name: 1, address: {} } },
+      'location.name must be a string\nlocation.address must be a string',
+    )
   })
 
   it('requires durations and sizes greater than 0', async () => {
@@ -196,10 +267,14 @@ describe('POST /message: validation messages', () => {
   })
 
   it('refuses a zero or out-of-range latitude/longitude', async () => {
-    await failsWith({ type: 'location', location: { latitude: 0, longitude: 0 } },
-      'location.latitude must not be 0\nlocation.longitude must not be 0')
-    await failsWith({ type: 'location', location: { latitude: 90.5, longitude: -180.1 } },
-      'location.latitude must be between -90 and 90\nlocation.longitude must be between -180 and 180')
+    await failsWith(
+      { type: 'location', location: { latitude: 0, longitude: 0 } },
+      'location.latitude must not be 0\nlocation.longitude must not be 0',
+    )
+    await failsWith(
+      { type: 'location', location: { latitude: 90.5, longitude: -180.1 } },
+      'location.latitude must be between -90 and 90\nlocation.longitude must be between -180 and 180',
+    )
     const { res } = await send({ phone: PHONE, type: 'location', location: { latitude: 90, longitude: -180 } })
     expect(res.status).toBe(200)
   })
@@ -208,19 +283,28 @@ describe('POST /message: validation messages', () => {
     for (const url of ['ftp://media.test/a.jpg', 'file:///etc/passwd', 'not a url', 'javascript:alert(1)']) {
       await failsWith({ type: 'image', image: { ...IMAGE, url } }, 'image.url must be an http or https URL')
     }
-    await failsWith({ type: 'video', video: { ...VIDEO, thumbnail: 'data:image/png;base64,AAAA' } },
-      'video.thumbnail must be an http or https URL')
+    await failsWith(
+      { type: 'video', video: { ...VIDEO, thumbnail: 'data:image/png;base64,AAAA' } },
+      'video.thumbnail must be an http or https URL',
+    )
   })
 
   it('requires a valid contact phone', async () => {
-    await failsWith({ type: 'contact', contact: { name: 'Bob', phone: '12-34' } }, 'contact.phone must be a valid phone number')
-    await failsWith({ type: 'contact', contact: { name: '', phone: '' } },
-      'contact.name should not be empty\ncontact.phone should not be empty')
+    await failsWith(
+      { type: 'contact', contact: { name: 'Bob', phone: '12-34' } },
+      'contact.phone must be a valid phone number',
+    )
+    await failsWith(
+      { type: 'contact', contact: { name: '', phone: '' } },
+      'contact.name should not be empty\ncontact.phone should not be empty',
+    )
   })
 
   it('reports every failing rule at once, in field order', async () => {
-    await failsWith({ type: 'video', video: { url: 'ftp://x', duration: 0, thumbnail: 'nope' } },
+    await failsWith(
+      { type: 'video', video: { url: 'ftp://x', duration: 0, thumbnail: 'nope' } },
       'video.url must be an http or https URL\nvideo.mimetype should not be empty\n' +
-      'video.duration must be greater than 0\nvideo.thumbnail must be an http or https URL')
+        'video.duration must be greater than 0\nvideo.thumbnail must be an http or https URL',
+    )
   })
 })

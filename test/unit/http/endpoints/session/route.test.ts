@@ -50,14 +50,22 @@ describe('GET /session', () => {
   it('answers exactly the seven Session fields, from the snapshot, with the session-id echoed', async () => {
     const { app, system } = makeApp()
     system.add('s2', 'secret-2', {
-      generatedId: '5511999999999:3@s.whatsapp.net', name: 'Ana', picture: 'https://p.test/a.jpg', version: 9,
+      generatedId: '5511999999999:3@s.whatsapp.net',
+      name: 'Ana',
+      picture: 'https://p.test/a.jpg',
+      version: 9,
     })
     const res = await request(app).get('/session').set({ id: 's2', 'session-id': 'secret-2' })
     expect(res.status).toBe(200)
     expect(keys(res.body)).toEqual(['generatedId', 'id', 'isConnected', 'name', 'picture', 'qrcode', 'sessionId'])
     expect(res.body).toEqual({
-      id: 's2', generatedId: '5511999999999:3@s.whatsapp.net', name: 'Ana', sessionId: 'secret-2',
-      isConnected: true, qrcode: '', picture: 'https://p.test/a.jpg',
+      id: 's2',
+      generatedId: '5511999999999:3@s.whatsapp.net',
+      name: 'Ana',
+      sessionId: 'secret-2',
+      isConnected: true,
+      qrcode: '',
+      picture: 'https://p.test/a.jpg',
     })
   })
 
@@ -73,8 +81,11 @@ describe('GET /session', () => {
   it('answers 404 for a snapshot already marked deleted', async () => {
     const { app, system } = makeApp()
     system.add('gone', 'secret-gone', { state: 'deleted' })
-    expectError(await request(app).get('/session').set({ id: 'gone', 'session-id': 'secret-gone' }), 404,
-      'session not found')
+    expectError(
+      await request(app).get('/session').set({ id: 'gone', 'session-id': 'secret-gone' }),
+      404,
+      'session not found',
+    )
   })
 })
 

@@ -18,8 +18,11 @@ describe('POST /status', () => {
     ['text', { type: 'text', text: 'hello' }, { type: 'text', text: 'hello' }],
     ['image', { type: 'image', image: IMAGE }, { type: 'image', image: IMAGE }],
     ['image with caption', { type: 'image', image: IMAGE, text: 'cap' }, { type: 'image', image: IMAGE, text: 'cap' }],
-    ['video with thumbnail', { type: 'video', video: { ...VIDEO, thumbnail: 'https://t.test/t.jpg' } },
-      { type: 'video', video: { ...VIDEO, thumbnail: 'https://t.test/t.jpg' } }],
+    [
+      'video with thumbnail',
+      { type: 'video', video: { ...VIDEO, thumbnail: 'https://t.test/t.jpg' } },
+      { type: 'video', video: { ...VIDEO, thumbnail: 'https://t.test/t.jpg' } },
+    ],
   ]
   it.each(cases)('sends a %s status and answers exactly { statusId }', async (_n, body, content) => {
     const { res, system } = await post({ ...body, phone: '5511999999999', extra: true })
@@ -39,7 +42,10 @@ describe('POST /status', () => {
       [{ type: 'image', image: {} }, 'image.url should not be empty\nimage.mimetype should not be empty'],
       [{ type: 'image', image: { url: 'https://x.test/a.jpg' } }, 'image.mimetype should not be empty'],
       [{ type: 'video' }, 'video should not be empty'],
-      [{ type: 'video', video: { url: 'https://x.test/a.mp4', mimetype: 'video/mp4' } }, 'video.duration should not be empty'],
+      [
+        { type: 'video', video: { url: 'https://x.test/a.mp4', mimetype: 'video/mp4' } },
+        'video.duration should not be empty',
+      ],
       [{ type: 'video', video: { ...VIDEO, duration: 0 } }, 'video.duration must be greater than 0'],
       [{ type: 'video', video: { ...VIDEO, duration: '5' } }, 'video.duration must be a number'],
       [{ type: 'video', video: VIDEO, text: [] }, 'text must be a string'],
@@ -53,11 +59,21 @@ describe('POST /status', () => {
 
   it('passes the status privacy errors through', async () => {
     const t = makeApp()
-    t.system.onRun = () => { throw new GatewayError('CONTACTS_NOT_SYNCED') }
-    expectError(await request(t.app).post('/status').set(t.auth).send({ type: 'text', text: 'x' }), 500,
-      'contacts not synced, reconnect the session or set status privacy to "only share with"')
-    t.system.onRun = () => { throw new GatewayError('STATUS_ONLY_SHARE_EMPTY') }
-    expectError(await request(t.app).post('/status').set(t.auth).send({ type: 'text', text: 'x' }), 500,
-      'status privacy "only share with" has no contacts')
+    t.system.onRun = () => {
+      throw new GatewayError('CONTACTS_NOT_SYNCED')
+    }
+    expectError(
+      await request(t.app).post('/status').set(t.auth).send({ type: 'text', text: 'x' }),
+      500,
+      'contacts not synced, reconnect the session or set status privacy to "only share with"',
+    )
+    t.system.onRun = () => {
+      throw new GatewayError('STATUS_ONLY_SHARE_EMPTY')
+    }
+    expectError(
+      await request(t.app).post('/status').set(t.auth).send({ type: 'text', text: 'x' }),
+      500,
+      'status privacy "only share with" has no contacts',
+    )
   })
 })

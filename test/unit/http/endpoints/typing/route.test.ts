@@ -14,7 +14,11 @@ describe('POST /typing', () => {
     const { res, system, auth } = await typing({ phone: '+55 11 99999-9999' })
     expect(res.status).toBe(200)
     expect(res.body).toStrictEqual({ id: auth.id })
-    expect(system.last()).toStrictEqual({ type: 'typing', destination: { kind: 'phone', phone: '5511999999999' }, kind: 'text' })
+    expect(system.last()).toStrictEqual({
+      type: 'typing',
+      destination: { kind: 'phone', phone: '5511999999999' },
+      kind: 'text',
+    })
   })
 
   it('treats a null or empty type as the default', async () => {
@@ -27,7 +31,9 @@ describe('POST /typing', () => {
   it('sends recording for type audio', async () => {
     const { system } = await typing({ group: '120363000000000001@g.us', type: 'audio' })
     expect(system.last()).toStrictEqual({
-      type: 'typing', destination: { kind: 'group', jid: '120363000000000001@g.us' }, kind: 'audio',
+      type: 'typing',
+      destination: { kind: 'group', jid: '120363000000000001@g.us' },
+      kind: 'audio',
     })
   })
 
@@ -39,8 +45,14 @@ describe('POST /typing', () => {
   })
 
   it('answers 400 invalid phone or group without a usable destination', async () => {
-    for (const body of [{}, { newsletter: '1@newsletter' }, { phone: '123' }, { group: 'nope' }, { phone: 5511999999999 },
-      { group: '1@newsletter', phone: '5511999999999' }]) {
+    for (const body of [
+      {},
+      { newsletter: '1@newsletter' },
+      { phone: '123' },
+      { group: 'nope' },
+      { phone: 5511999999999 },
+      { group: '1@newsletter', phone: '5511999999999' },
+    ]) {
       const { res, system } = await typing(body)
       expectError(res, 400, 'invalid phone or group')
       expect(system.commands).toHaveLength(0)
@@ -48,9 +60,15 @@ describe('POST /typing', () => {
   })
 
   it('validates type, reporting the destination line first', async () => {
-    expectError((await typing({ phone: '5511999999999', type: 'video' })).res, 400,
-      'type must be one of the following values: text, audio')
-    expectError((await typing({ type: 'video' })).res, 400,
-      'invalid phone or group\ntype must be one of the following values: text, audio')
+    expectError(
+      (await typing({ phone: '5511999999999', type: 'video' })).res,
+      400,
+      'type must be one of the following values: text, audio',
+    )
+    expectError(
+      (await typing({ type: 'video' })).res,
+      400,
+      'invalid phone or group\ntype must be one of the following values: text, audio',
+    )
   })
 })

@@ -11,7 +11,11 @@ import { makeApp, snapshotFor } from '../../../../support/fakes/fake-system.js'
 function withUnpaired(env: NodeJS.ProcessEnv = {}) {
   const t = makeApp(env)
   const qrDeadline = Date.now() + 120_000
-  const unpaired = t.system.add('unpaired-1', 'secret-unpaired', snapshotFor('unpaired-1', { qrcode: 'UVJQTkc=', qrDeadline }))
+  const unpaired = t.system.add(
+    'unpaired-1',
+    'secret-unpaired',
+    snapshotFor('unpaired-1', { qrcode: 'UVJQTkc=', qrDeadline }),
+  )
   return { ...t, unpaired: { id: unpaired.id, 'session-id': unpaired.sessionId }, qrDeadline }
 }
 
@@ -45,8 +49,18 @@ describe('POST /session/view-link', () => {
   it('needs the session headers like every endpoint, and a session still awaiting its QR', async () => {
     const { app, auth, unpaired } = withUnpaired()
     expectError(await request(app).post('/session/view-link'), 400, 'invalid header')
-    expectError(await request(app).post('/session/view-link').set({ ...unpaired, 'session-id': 'wrong' }), 404, 'session not found')
-    expectError(await request(app).post('/session/view-link').set(auth), 409, 'session is already paired; there is no QR to show')
+    expectError(
+      await request(app)
+        .post('/session/view-link')
+        .set({ ...unpaired, 'session-id': 'wrong' }),
+      404,
+      'session not found',
+    )
+    expectError(
+      await request(app).post('/session/view-link').set(auth),
+      409,
+      'session is already paired; there is no QR to show',
+    )
   })
 })
 
@@ -59,20 +73,48 @@ describe('GET /session/qr', () => {
     expect(res.body).toEqual({ qrcode: 'UVJQTkc=', expiresAt: expect.any(String) })
     expect(res.headers['cache-control']).toBe('no-store')
     expectError(await request(app).get('/session/qr'), 400, 'invalid header')
-    expectError(await request(app).get('/session/qr').set('view-token', 'x'.repeat(32)), 404, 'view link not found or expired')
+    expectError(
+      await request(app).get('/session/qr').set('view-token', 'x'.repeat(32)),
+      404,
+      'view link not found or expired',
+    )
     // the session's own credentials are no view token
-    expectError(await request(app).get('/session/qr').set('view-token', unpaired['session-id']), 404, 'view link not found or expired')
+    expectError(
+      await request(app).get('/session/qr').set('view-token', unpaired['session-id']),
+      404,
+      'view link not found or expired',
+    )
   })
 
   it('the token is no API credential: as id or session-id it is an unknown session', async () => {
     const { app, system, unpaired } = withUnpaired()
     const token = tokenOf((await request(app).post('/session/view-link').set(unpaired)).body.url)
     const text = { phone: '15550000002', type: 'text', text: 'hi' }
-    expectError(await request(app).post('/message').set({ id: token, 'session-id': token }).send(text), 404, 'session not found')
-    expectError(await request(app).post('/message').set({ id: unpaired.id, 'session-id': token }).send(text), 404, 'session not found')
-    expectError(await request(app).get('/session').set({ id: unpaired.id, 'session-id': token }), 404, 'session not found')
-    expectError(await request(app).delete('/session').set({ id: unpaired.id, 'session-id': token }), 404, 'session not found')
-    expectError(await request(app).post('/session/view-link').set({ id: unpaired.id, 'session-id': token }), 404, 'session not found')
+    expectError(
+      await request(app).post('/message').set({ id: token, 'session-id': token }).send(text),
+      404,
+      'session not found',
+    )
+    expectError(
+      await request(app).post('/message').set({ id: unpaired.id, 'session-id': token }).send(text),
+      404,
+      'session not found',
+    )
+    expectError(
+      await request(app).get('/session').set({ id: unpaired.id, 'session-id': token }),
+      404,
+      'session not found',
+    )
+    expectError(
+      await request(app).delete('/session').set({ id: unpaired.id, 'session-id': token }),
+      404,
+      'session not found',
+    )
+    expectError(
+      await request(app).post('/session/view-link').set({ id: unpaired.id, 'session-id': token }),
+      404,
+      'session not found',
+    )
     expect(system.commands).toEqual([])
     expect(system.deletes).toEqual([])
   })
@@ -83,11 +125,26 @@ describe('GET /session/qr', () => {
     const paired = await link()
     const entry = system.sessions.get(unpaired.id)!
     const waiting = entry.snapshot
-    entry.snapshot = { ...waiting, state: 'connected', isConnected: true, generatedId: '15550000001:1@s.whatsapp.net', qrcode: '', qrDeadline: null }
-    expectError(await request(app).get('/session/qr').set('view-token', paired), 410, 'the session is linked; this view link no longer works')
+    entry.snapshot = {
+      ...waiting,
+      state: 'connected',
+      isConnected: true,
+      generatedId: '15550000001:1@s.whatsapp.net',
+      qrcode: '',
+      qrDeadline: null,
+    }
+    expectError(
+      await request(app).get('/session/qr').set('view-token', paired),
+      410,
+      'the session is linked; this view link no longer works',
+    )
     // logged out again by the phone: a new QR window, but the old link stays dead
     entry.snapshot = waiting
-    expectError(await request(app).get('/session/qr').set('view-token', paired), 410, 'the session is linked; this view link no longer works')
+    expectError(
+      await request(app).get('/session/qr').set('view-token', paired),
+      410,
+      'the session is linked; this view link no longer works',
+    )
 
     const reset = await link()
     expect((await request(app).post('/session/reset').set(unpaired)).status).toBe(200)

@@ -7,8 +7,11 @@ import { describe, expect, it } from 'vitest'
 import { errorOf, harness } from '../../../../support/fakes/baileys-link-harness.js'
 
 describe('baileys link: groups and channels', () => {
-  const mexAnswer = (data: unknown): BinaryNode =>
-    ({ tag: 'iq', attrs: {}, content: [{ tag: 'result', attrs: {}, content: Buffer.from(JSON.stringify({ data })) }] })
+  const mexAnswer = (data: unknown): BinaryNode => ({
+    tag: 'iq',
+    attrs: {},
+    content: [{ tag: 'result', attrs: {}, content: Buffer.from(JSON.stringify({ data })) }],
+  })
 
   it('channel history: metadata for the invite, raw messages IQ with before, mapped page', async () => {
     const h = await harness()
@@ -18,21 +21,37 @@ describe('baileys link: groups and channels', () => {
       asked.push(node)
       if (node.attrs.xmlns === 'w:mex') {
         const vars = JSON.parse(String((node.content as BinaryNode[])[0]?.content)).variables
-        return mexAnswer({ xwa2_newsletter: vars.input.key === '1@newsletter' ? { id: '1@newsletter', thread_metadata: { invite: 'INV' } } : null })
+        return mexAnswer({
+          xwa2_newsletter:
+            vars.input.key === '1@newsletter' ? { id: '1@newsletter', thread_metadata: { invite: 'INV' } } : null,
+        })
       }
       const msg = (serverId: number, m: proto.IMessage): BinaryNode => ({
-        tag: 'message', attrs: { id: `M${serverId}`, server_id: String(serverId), t: '1790000000', type: 'text' },
+        tag: 'message',
+        attrs: { id: `M${serverId}`, server_id: String(serverId), t: '1790000000', type: 'text' },
         content: [{ tag: 'plaintext', attrs: {}, content: proto.Message.encode(proto.Message.fromObject(m)).finish() }],
       })
-      return { tag: 'iq', attrs: {}, content: [{ tag: 'messages', attrs: {}, content: [msg(10, { conversation: 'old' }), msg(11, { conversation: 'new' })] }] }
+      return {
+        tag: 'iq',
+        attrs: {},
+        content: [
+          { tag: 'messages', attrs: {}, content: [msg(10, { conversation: 'old' }), msg(11, { conversation: 'new' })] },
+        ],
+      }
     }
     const page = await h.link.channelMessages('1@newsletter', 50)
     expect(page.before).toBe(0)
     expect(page.docs.map(d => [d.serverId, d.text, d.url])).toEqual([
-      [11, 'new', 'https://whatsapp.com/channel/INV/11'], [10, 'old', 'https://whatsapp.com/channel/INV/10'],
+      [11, 'new', 'https://whatsapp.com/channel/INV/11'],
+      [10, 'old', 'https://whatsapp.com/channel/INV/10'],
     ])
     const messagesIq = asked.find(n => n.attrs.xmlns === 'newsletter')
-    expect((messagesIq?.content as BinaryNode[])[0]?.attrs).toEqual({ type: 'jid', jid: '1@newsletter', count: '100', before: '50' })
+    expect((messagesIq?.content as BinaryNode[])[0]?.attrs).toEqual({
+      type: 'jid',
+      jid: '1@newsletter',
+      count: '100',
+      before: '50',
+    })
     expect((await errorOf(h.link.channelMessages('2@newsletter'))).code).toBe('CHANNEL_NOT_FOUND')
   })
 
@@ -42,9 +61,15 @@ describe('baileys link: groups and channels', () => {
     h.sock.onQuery = node => {
       const q = (node.content as BinaryNode[])[0]
       if (q?.attrs.query_id !== '42') return undefined
-      return mexAnswer({ xwa2_newsletter_subscribed: [
-        { id: '1@newsletter', thread_metadata: { name: { text: 'Mine' }, creation_time: '100' }, viewer_metadata: { role: 'OWNER' } },
-      ] })
+      return mexAnswer({
+        xwa2_newsletter_subscribed: [
+          {
+            id: '1@newsletter',
+            thread_metadata: { name: { text: 'Mine' }, creation_time: '100' },
+            viewer_metadata: { role: 'OWNER' },
+          },
+        ],
+      })
     }
     expect(await h.link.listChannels()).toEqual([
       { id: '1@newsletter', name: 'Mine', picture: '', isOwner: true, created: new Date(100_000).toISOString() },

@@ -51,7 +51,9 @@ describe('baileys link: lifecycle', () => {
     expect(closeEvents(h)).toHaveLength(1)
     expect(closeEvents(h)[0]?.[1]).toBe('closed-by-us')
     expect(h.sock.ended).toBe(true)
-    await expect(h.link.sendMessage({ kind: 'phone', phone: '1' }, { type: 'text', text: 'x' })).rejects.toThrow('session not connected')
+    await expect(h.link.sendMessage({ kind: 'phone', phone: '1' }, { type: 'text', text: 'x' })).rejects.toThrow(
+      'session not connected',
+    )
   })
 
   it('logout unlinks on the platform and still reports closed-by-us', async () => {

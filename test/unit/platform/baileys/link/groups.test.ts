@@ -15,7 +15,13 @@ describe('baileys link: groups and channels', () => {
     }
     const first = await h.link.listGroups()
     expect(first).toEqual([
-      { id: '1@g.us', name: 'One', description: '', picture: 'https://pps.test/1.jpg', created: new Date(1_700_000_000_000).toISOString() },
+      {
+        id: '1@g.us',
+        name: 'One',
+        description: '',
+        picture: 'https://pps.test/1.jpg',
+        created: new Date(1_700_000_000_000).toISOString(),
+      },
       { id: 'nopic@g.us', name: 'Two', description: '', picture: '', created: null },
     ])
     await h.link.listGroups()
@@ -26,9 +32,12 @@ describe('baileys link: groups and channels', () => {
   it('group members use the stored address book', async () => {
     const h = await harness({ contacts: [{ id: '5511@s.whatsapp.net', name: 'Ana' }] })
     h.sock.open()
-    h.sock.groups = { '1@g.us': { id: '1@g.us', subject: 'One', participants: [{ id: '5511@s.whatsapp.net' }, { id: '9@lid' }] } }
+    h.sock.groups = {
+      '1@g.us': { id: '1@g.us', subject: 'One', participants: [{ id: '5511@s.whatsapp.net' }, { id: '9@lid' }] },
+    }
     expect(await h.link.groupMembers('1@g.us')).toEqual([
-      { id: '5511@s.whatsapp.net', name: 'Ana', phone: '5511' }, { id: '9@lid', name: '', phone: '' },
+      { id: '5511@s.whatsapp.net', name: 'Ana', phone: '5511' },
+      { id: '9@lid', name: '', phone: '' },
     ])
   })
 

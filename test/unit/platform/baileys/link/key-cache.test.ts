@@ -25,7 +25,9 @@ function countingStore() {
         }
       }
     },
-    clear: async () => { rows.clear() },
+    clear: async () => {
+      rows.clear()
+    },
   }
   const reads = new Map<string, number>()
   let gate: Promise<void> | undefined
@@ -38,14 +40,22 @@ function countingStore() {
       if (gate) await gate
       await inner.set(data)
     },
-    clear: async () => { await inner.clear?.() },
+    clear: async () => {
+      await inner.clear?.()
+    },
   }
   return {
-    store, reads: (type: string) => reads.get(type) ?? 0,
+    store,
+    reads: (type: string) => reads.get(type) ?? 0,
     holdWrites() {
       let open!: () => void
-      gate = new Promise(resolve => { open = resolve })
-      return () => { gate = undefined; open() }
+      gate = new Promise(resolve => {
+        open = resolve
+      })
+      return () => {
+        gate = undefined
+        open()
+      }
     },
   }
 }
@@ -68,8 +78,12 @@ describe('signal key cache', () => {
   it('does not keep the pre-keys a pairing writes: they go to the store and are read from it', async () => {
     const { store, reads } = countingStore()
     const keys = cachedKeyStore(store)
-    const preKeys = Object.fromEntries(Array.from({ length: 812 }, (_, i) =>
-      [String(i + 1), { public: Buffer.alloc(32, i), private: Buffer.alloc(32, i + 1) }]))
+    const preKeys = Object.fromEntries(
+      Array.from({ length: 812 }, (_, i) => [
+        String(i + 1),
+        { public: Buffer.alloc(32, i), private: Buffer.alloc(32, i + 1) },
+      ]),
+    )
     await keys.set({ 'pre-key': preKeys, session: { a: session(1) } })
     expect(keys.size).toBe(1)
     expect(await keys.get('pre-key', ['7'])).toEqual({ '7': preKeys['7'] })
@@ -104,7 +118,13 @@ describe('signal key cache', () => {
 
     // a miss whose store read is overtaken by a write answers the write, and caches nothing stale
     const slow = countingStore()
-    const cached = cachedKeyStore({ ...slow.store, get: async (type, ids) => { await new Promise(r => setTimeout(r, 20)); return slow.store.get(type, ids) } })
+    const cached = cachedKeyStore({
+      ...slow.store,
+      get: async (type, ids) => {
+        await new Promise(r => setTimeout(r, 20))
+        return slow.store.get(type, ids)
+      },
+    })
     await slow.store.set({ session: { x: session(7) } }) // in the store only, as after a restart
     const reading = cached.get('session', ['x'])
     await cached.set({ session: { x: session(8) } })

@@ -11,9 +11,16 @@ describe('baileys link: sending', () => {
     const h = await harness()
     h.sock.open()
     h.sock.lidByPn.set('5511999990000@s.whatsapp.net', '777@lid')
-    const { messageId } = await h.link.sendMessage({ kind: 'phone', phone: '5511999990000' }, { type: 'text', text: 'hi' })
+    const { messageId } = await h.link.sendMessage(
+      { kind: 'phone', phone: '5511999990000' },
+      { type: 'text', text: 'hi' },
+    )
     expect(h.sock.sent).toHaveLength(1)
-    expect(h.sock.sent[0]).toMatchObject({ jid: '777@lid', content: { text: 'hi', linkPreview: null }, opts: { messageId } })
+    expect(h.sock.sent[0]).toMatchObject({
+      jid: '777@lid',
+      content: { text: 'hi', linkPreview: null },
+      opts: { messageId },
+    })
     const second = await h.link.sendMessage({ kind: 'phone', phone: '5533' }, { type: 'text', text: 'x' })
     expect(h.sock.sent[1]?.jid).toBe('5533@s.whatsapp.net')
     expect(second.messageId).not.toBe(messageId)
@@ -24,9 +31,14 @@ describe('baileys link: sending', () => {
     h.sock.open()
     h.sock.ackAttrs = { error: '463' }
     const rejected = await errorOf(h.link.sendMessage({ kind: 'group', jid: '1@g.us' }, { type: 'text', text: 'x' }))
-    expect([rejected.code, rejected.message]).toEqual(['PLATFORM_REJECTED', 'the platform rejected the message (error 463)'])
+    expect([rejected.code, rejected.message]).toEqual([
+      'PLATFORM_REJECTED',
+      'the platform rejected the message (error 463)',
+    ])
     h.sock.ackAttrs = null
-    expect((await errorOf(h.link.sendMessage({ kind: 'group', jid: '1@g.us' }, { type: 'text', text: 'x' }))).code).toBe('PLATFORM_TIMEOUT')
+    expect(
+      (await errorOf(h.link.sendMessage({ kind: 'group', jid: '1@g.us' }, { type: 'text', text: 'x' }))).code,
+    ).toBe('PLATFORM_TIMEOUT')
   })
 
   it('presence goes to the phone JID or group', async () => {
@@ -34,7 +46,10 @@ describe('baileys link: sending', () => {
     h.sock.open()
     await h.link.presence({ kind: 'phone', phone: '5511' }, 'recording')
     await h.link.presence({ kind: 'group', jid: '1@g.us' }, 'paused')
-    expect(h.sock.presence).toEqual([['recording', '5511@s.whatsapp.net'], ['paused', '1@g.us']])
+    expect(h.sock.presence).toEqual([
+      ['recording', '5511@s.whatsapp.net'],
+      ['paused', '1@g.us'],
+    ])
   })
 
   it('typing to a phone goes to the same address as messages: the LID when one is known', async () => {
@@ -48,8 +63,12 @@ describe('baileys link: sending', () => {
   it('a socket that closes under a typing update answers session not connected, not a 500', async () => {
     const h = await harness()
     h.sock.open()
-    h.sock.sendPresenceUpdate = async () => { throw Object.assign(new Error('Connection Closed'), { output: { statusCode: 428 } }) }
-    await expect(h.link.presence({ kind: 'phone', phone: '5511' }, 'composing')).rejects.toMatchObject({ code: 'SESSION_NOT_CONNECTED' })
+    h.sock.sendPresenceUpdate = async () => {
+      throw Object.assign(new Error('Connection Closed'), { output: { statusCode: 428 } })
+    }
+    await expect(h.link.presence({ kind: 'phone', phone: '5511' }, 'composing')).rejects.toMatchObject({
+      code: 'SESSION_NOT_CONNECTED',
+    })
   })
 })
 

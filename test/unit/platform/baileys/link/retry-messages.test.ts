@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { proto, type WASocket } from '@whiskeysockets/baileys'
+import type { proto, WASocket } from '@whiskeysockets/baileys'
 import pino from 'pino'
 import { afterAll, describe, expect, it } from 'vitest'
 import { RetryMessages } from '../../../../../src/platform/baileys/link/retry-messages.js'
@@ -17,7 +17,10 @@ const BOB_LID = '100000000000002@lid'
 const GROUP = '120363000000000001@g.us'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retry-messages-'))
 const store = openLmdbStore(dir)
-afterAll(async () => { await store.close(); fs.rmSync(dir, { recursive: true, force: true }) })
+afterAll(async () => {
+  await store.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
 
 /** Just the LID mapping Baileys' socket offers. */
 const sock = {
@@ -30,7 +33,10 @@ const sock = {
 } as unknown as WASocket
 
 function retries(session: string) {
-  const r = new RetryMessages(store.sentMessages(session, { maxAgeMs: 60_000, maxMessages: 10 }), pino({ level: 'silent' }))
+  const r = new RetryMessages(
+    store.sentMessages(session, { maxAgeMs: 60_000, maxMessages: 10 }),
+    pino({ level: 'silent' }),
+  )
   r.start(sock, 60_000)
   return r
 }
@@ -59,12 +65,15 @@ describe('getMessage for retry receipts', () => {
     const r = retries('s4')
     const message: proto.IMessage = { extendedTextMessage: { text: 'team news' } }
     await r.remember('M3', [GROUP], message)
-    expect((await r.getMessage({ remoteJid: GROUP, id: 'M3', fromMe: true, participant: BOB_PN }))?.extendedTextMessage?.text).toBe('team news')
+    expect(
+      (await r.getMessage({ remoteJid: GROUP, id: 'M3', fromMe: true, participant: BOB_PN }))?.extendedTextMessage
+        ?.text,
+    ).toBe('team news')
     expect(await r.getMessage({ remoteJid: BOB_PN, id: 'M3', fromMe: true })).toBeUndefined()
     r.stop()
   })
 
-  it('answers nothing without a store (only Baileys\' own memory then)', async () => {
+  it("answers nothing without a store (only Baileys' own memory then)", async () => {
     const r = new RetryMessages(undefined, pino({ level: 'silent' }))
     await r.remember('M4', [BOB_PN], { conversation: 'not kept' })
     expect(await r.getMessage({ remoteJid: BOB_PN, id: 'M4', fromMe: true })).toBeUndefined()

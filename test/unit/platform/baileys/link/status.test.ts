@@ -2,7 +2,7 @@
  * Status posts (src/platform/baileys/link/status.ts) on a fake socket: one upload relayed in batches, the text
  * background, privacy errors.
  */
-import { proto } from '@whiskeysockets/baileys'
+import type { proto } from '@whiskeysockets/baileys'
 import { describe, expect, it } from 'vitest'
 import { errorOf, harness, imageServer } from '../../../../support/fakes/baileys-link-harness.js'
 
@@ -13,10 +13,21 @@ describe('baileys link: sending', () => {
     const contacts = Array.from({ length: 1200 }, (_, i) => ({ id: `55${1000000 + i}@s.whatsapp.net`, name: `c${i}` }))
     const h = await harness({ contacts })
     h.sock.open()
-    h.sock.onQuery = node => (node.attrs.xmlns === 'status'
-      ? { tag: 'iq', attrs: {}, content: [{ tag: 'privacy', attrs: {}, content: [{ tag: 'list', attrs: { type: 'contacts', default: 'true' } }] }] }
-      : undefined)
-    const { statusId } = await h.link.postStatus({ type: 'image', image: { url: `${images.base}/p.jpg`, mimetype: 'image/jpeg' }, text: 'hello' })
+    h.sock.onQuery = node =>
+      node.attrs.xmlns === 'status'
+        ? {
+            tag: 'iq',
+            attrs: {},
+            content: [
+              { tag: 'privacy', attrs: {}, content: [{ tag: 'list', attrs: { type: 'contacts', default: 'true' } }] },
+            ],
+          }
+        : undefined
+    const { statusId } = await h.link.postStatus({
+      type: 'image',
+      image: { url: `${images.base}/p.jpg`, mimetype: 'image/jpeg' },
+      text: 'hello',
+    })
     expect(h.sock.uploads).toBe(1)
     expect(h.sock.relayed.map(r => r.opts.statusJidList?.length)).toEqual([500, 500, 201])
     expect(new Set(h.sock.relayed.map(r => r.opts.messageId))).toEqual(new Set([statusId]))
@@ -43,7 +54,13 @@ describe('baileys link: sending', () => {
     h.sock.open()
     h.sock.onQuery = () => ({ tag: 'iq', attrs: {}, content: [] })
     expect((await errorOf(h.link.postStatus({ type: 'text', text: 'x' }))).code).toBe('CONTACTS_NOT_SYNCED')
-    h.sock.onQuery = () => ({ tag: 'iq', attrs: {}, content: [{ tag: 'privacy', attrs: {}, content: [{ tag: 'list', attrs: { type: 'whitelist', default: 'true' } }] }] })
+    h.sock.onQuery = () => ({
+      tag: 'iq',
+      attrs: {},
+      content: [
+        { tag: 'privacy', attrs: {}, content: [{ tag: 'list', attrs: { type: 'whitelist', default: 'true' } }] },
+      ],
+    })
     expect((await errorOf(h.link.postStatus({ type: 'text', text: 'x' }))).code).toBe('STATUS_ONLY_SHARE_EMPTY')
     h.sock.onQuery = () => undefined
     expect((await errorOf(h.link.postStatus({ type: 'text', text: 'x' }))).code).toBe('PLATFORM_TIMEOUT')

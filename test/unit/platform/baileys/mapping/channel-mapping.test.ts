@@ -1,7 +1,11 @@
 import { proto } from '@whiskeysockets/baileys'
 import { describe, expect, it } from 'vitest'
 import {
-  mapChannel, mapChannelBody, mapChannelPage, UNSUPPORTED_TEXT, type ChannelRow,
+  mapChannel,
+  mapChannelBody,
+  mapChannelPage,
+  UNSUPPORTED_TEXT,
+  type ChannelRow,
 } from '../../../../../src/platform/baileys/mapping/channel-mapping.js'
 
 const enc = (m: proto.IMessage) => proto.Message.encode(proto.Message.fromObject(m)).finish()
@@ -14,32 +18,64 @@ describe('channel message bodies', () => {
   })
 
   it('image with caption, direct-path url and the inline thumbnail as a data: URL', () => {
-    const body = mapChannelBody(enc({ imageMessage: { caption: 'pic', directPath: '/v/t62/abc', mimetype: 'image/jpeg', jpegThumbnail: thumb } }))
+    const body = mapChannelBody(
+      enc({ imageMessage: { caption: 'pic', directPath: '/v/t62/abc', mimetype: 'image/jpeg', jpegThumbnail: thumb } }),
+    )
     expect(body).toEqual({
-      type: 'image', text: 'pic',
-      image: { url: 'https://mmg.whatsapp.net/v/t62/abc', thumbnail: `data:image/jpeg;base64,${thumb.toString('base64')}`, mimetype: 'image/jpeg' },
+      type: 'image',
+      text: 'pic',
+      image: {
+        url: 'https://mmg.whatsapp.net/v/t62/abc',
+        thumbnail: `data:image/jpeg;base64,${thumb.toString('base64')}`,
+        mimetype: 'image/jpeg',
+      },
     })
   })
 
   it('the platform thumbnail path wins over the inline thumbnail', () => {
-    const body = mapChannelBody(enc({ imageMessage: { directPath: '/v/a', thumbnailDirectPath: '/v/t/a', mimetype: 'image/jpeg', jpegThumbnail: thumb } }))
+    const body = mapChannelBody(
+      enc({
+        imageMessage: {
+          directPath: '/v/a',
+          thumbnailDirectPath: '/v/t/a',
+          mimetype: 'image/jpeg',
+          jpegThumbnail: thumb,
+        },
+      }),
+    )
     expect(body.image?.thumbnail).toBe('https://mmg.whatsapp.net/v/t/a')
   })
 
   it('video with duration; url preferred over direct path; empty thumbnail when none', () => {
-    const body = mapChannelBody(enc({ videoMessage: { url: 'https://media.example/v.mp4', directPath: '/x', seconds: 12, mimetype: 'video/mp4' } }))
+    const body = mapChannelBody(
+      enc({
+        videoMessage: { url: 'https://media.example/v.mp4', directPath: '/x', seconds: 12, mimetype: 'video/mp4' },
+      }),
+    )
     expect(body).toEqual({
-      type: 'video', text: '',
+      type: 'video',
+      text: '',
       video: { url: 'https://media.example/v.mp4', thumbnail: '', duration: 12, mimetype: 'video/mp4' },
     })
   })
 
   it('poll (v1 and v3) and sticker', () => {
     const poll = { name: 'Lunch?', options: [{ optionName: 'Yes' }, { optionName: 'No' }], selectableOptionsCount: 1 }
-    expect(mapChannelBody(enc({ pollCreationMessage: poll }))).toEqual({ type: 'poll', text: '', polling: { name: 'Lunch?', options: ['Yes', 'No'] } })
-    expect(mapChannelBody(enc({ pollCreationMessageV3: poll }))).toEqual({ type: 'poll', text: '', polling: { name: 'Lunch?', options: ['Yes', 'No'] } })
-    expect(mapChannelBody(enc({ stickerMessage: { directPath: '/s', mimetype: 'image/webp' } })))
-      .toEqual({ type: 'sticker', text: '', sticker: { url: 'https://mmg.whatsapp.net/s', mimetype: 'image/webp' } })
+    expect(mapChannelBody(enc({ pollCreationMessage: poll }))).toEqual({
+      type: 'poll',
+      text: '',
+      polling: { name: 'Lunch?', options: ['Yes', 'No'] },
+    })
+    expect(mapChannelBody(enc({ pollCreationMessageV3: poll }))).toEqual({
+      type: 'poll',
+      text: '',
+      polling: { name: 'Lunch?', options: ['Yes', 'No'] },
+    })
+    expect(mapChannelBody(enc({ stickerMessage: { directPath: '/s', mimetype: 'image/webp' } }))).toEqual({
+      type: 'sticker',
+      text: '',
+      sticker: { url: 'https://mmg.whatsapp.net/s', mimetype: 'image/webp' },
+    })
   })
 
   it('anything else is UNSUPPORTED TYPE text', () => {
@@ -53,14 +89,25 @@ describe('channel message bodies', () => {
 })
 
 describe('channel pages', () => {
-  const row = (serverId: number, m: proto.IMessage | undefined): ChannelRow =>
-    ({ id: `ID${serverId}`, serverId, t: 1_790_000_000 + serverId, plaintext: m ? enc(m) : undefined })
+  const row = (serverId: number, m: proto.IMessage | undefined): ChannelRow => ({
+    id: `ID${serverId}`,
+    serverId,
+    t: 1_790_000_000 + serverId,
+    plaintext: m ? enc(m) : undefined,
+  })
 
   it('sorts newest first, builds urls and timestamps, and before = 0 on a short page', () => {
-    const page = mapChannelPage([row(5, { conversation: 'a' }), row(7, { conversation: 'b' }), row(6, undefined)], '0029VaInvite')
+    const page = mapChannelPage(
+      [row(5, { conversation: 'a' }), row(7, { conversation: 'b' }), row(6, undefined)],
+      '0029VaInvite',
+    )
     expect(page.docs.map(d => d.serverId)).toEqual([7, 6, 5])
     expect(page.docs[0]).toEqual({
-      id: 'ID7', serverId: 7, url: 'https://whatsapp.com/channel/0029VaInvite/7', type: 'text', text: 'b',
+      id: 'ID7',
+      serverId: 7,
+      url: 'https://whatsapp.com/channel/0029VaInvite/7',
+      type: 'text',
+      text: 'b',
       created: new Date((1_790_000_000 + 7) * 1000).toISOString(),
     })
     expect(page.docs[1]?.text).toBe(UNSUPPORTED_TEXT)
@@ -83,17 +130,28 @@ describe('channel pages', () => {
 
 describe('channel list entries', () => {
   it('maps name, picture, owner role and creation time', () => {
-    const base = { id: '1@newsletter', thread_metadata: { creation_time: '1688746895', name: { text: 'News' }, picture: { direct_path: '/p/1' } } }
+    const base = {
+      id: '1@newsletter',
+      thread_metadata: { creation_time: '1688746895', name: { text: 'News' }, picture: { direct_path: '/p/1' } },
+    }
     expect(mapChannel({ ...base, viewer_metadata: { role: 'OWNER' } })).toEqual({
-      id: '1@newsletter', name: 'News', picture: 'https://mmg.whatsapp.net/p/1', isOwner: true,
+      id: '1@newsletter',
+      name: 'News',
+      picture: 'https://mmg.whatsapp.net/p/1',
+      isOwner: true,
       created: new Date(1688746895 * 1000).toISOString(),
     })
     expect(mapChannel({ ...base, viewer_metadata: { role: 'admin' } }).isOwner).toBe(true)
     expect(mapChannel({ ...base, viewer_metadata: { role: 'SUBSCRIBER' } }).isOwner).toBe(false)
     expect(mapChannel({ id: '2@newsletter' })).toEqual({
-      id: '2@newsletter', name: '', picture: '', isOwner: false, created: '',
+      id: '2@newsletter',
+      name: '',
+      picture: '',
+      isOwner: false,
+      created: '',
     })
-    expect(mapChannel({ id: '3@newsletter', thread_metadata: { picture: { url: 'https://pps.example/x.jpg' } } }).picture)
-      .toBe('https://pps.example/x.jpg')
+    expect(
+      mapChannel({ id: '3@newsletter', thread_metadata: { picture: { url: 'https://pps.example/x.jpg' } } }).picture,
+    ).toBe('https://pps.example/x.jpg')
   })
 })

@@ -6,7 +6,11 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
 import { defaultThumbnail } from '../../../../../src/media/thumbnail.js'
-import { prepareMessageContent, prepareStatusContent, type PrepareDeps } from '../../../../../src/platform/baileys/mapping/message-content.js'
+import {
+  prepareMessageContent,
+  prepareStatusContent,
+  type PrepareDeps,
+} from '../../../../../src/platform/baileys/mapping/message-content.js'
 import { defaultFfmpeg, ffmpegFound, ffmpegTests, makeWithFfmpeg, NOT_A_VIDEO } from '../../../../support/ffmpeg.js'
 
 let server: http.Server
@@ -18,21 +22,43 @@ let mp4: Buffer
 
 beforeAll(async () => {
   fixtures = await mkdtemp(path.join(os.tmpdir(), 'mc-fixtures-'))
-  jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3366cc' } }).jpeg().toBuffer()
-  bigJpeg = await sharp({ create: { width: 2400, height: 3200, channels: 3, background: '#aa3300' } }).jpeg({ quality: 100 }).toBuffer()
+  jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3366cc' } })
+    .jpeg()
+    .toBuffer()
+  bigJpeg = await sharp({ create: { width: 2400, height: 3200, channels: 3, background: '#aa3300' } })
+    .jpeg({ quality: 100 })
+    .toBuffer()
   const video = path.join(fixtures, 'v.mp4')
   // without ffmpeg only the test with a thumbnail URL uses it, and never decodes it
-  if (ffmpegFound) await makeWithFfmpeg(['-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10', '-pix_fmt', 'yuv420p', '-y', video])
+  if (ffmpegFound)
+    await makeWithFfmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=1:size=160x120:rate=10',
+      '-pix_fmt',
+      'yuv420p',
+      '-y',
+      video,
+    ])
   else await writeFile(video, NOT_A_VIDEO)
   mp4 = await import('node:fs/promises').then(fs => fs.readFile(video))
   server = http.createServer((req, res) => {
     const body: Record<string, [string, Buffer]> = {
-      '/a.jpg': ['image/jpeg', jpeg], '/big.jpg': ['image/jpeg', bigJpeg], '/v.mp4': ['video/mp4', mp4],
-      '/doc.pdf': ['application/pdf', Buffer.from('%PDF-1.4 tiny')], '/a.ogg': ['audio/ogg', Buffer.from('OggS....')],
+      '/a.jpg': ['image/jpeg', jpeg],
+      '/big.jpg': ['image/jpeg', bigJpeg],
+      '/v.mp4': ['video/mp4', mp4],
+      '/doc.pdf': ['application/pdf', Buffer.from('%PDF-1.4 tiny')],
+      '/a.ogg': ['audio/ogg', Buffer.from('OggS....')],
     }
     const hit = body[req.url ?? '']
-    if (!hit) { res.writeHead(404); res.end(); return }
-    res.writeHead(200, { 'content-type': hit[0] }); res.end(hit[1])
+    if (!hit) {
+      res.writeHead(404)
+      res.end()
+      return
+    }
+    res.writeHead(200, { 'content-type': hit[0] })
+    res.end(hit[1])
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -52,10 +78,16 @@ beforeEach(async () => {
   deps = {
     download: { maxBytes: 10_000_000, timeoutMs: 20_000, maxRedirects: 2, blockPrivate: false, tempDir },
     ffmpeg: defaultFfmpeg(),
-    logger: { warn: (obj: unknown) => { warnings.push(obj) } } as PrepareDeps['logger'],
+    logger: {
+      warn: (obj: unknown) => {
+        warnings.push(obj)
+      },
+    } as PrepareDeps['logger'],
   }
 })
-afterEach(async () => { await rm(tempDir, { recursive: true, force: true }) })
+afterEach(async () => {
+  await rm(tempDir, { recursive: true, force: true })
+})
 
 const thumbWidth = async (b64: string) => (await sharp(Buffer.from(b64, 'base64')).metadata()).width
 
@@ -66,7 +98,10 @@ describe('message content', () => {
   })
 
   it('image: downloaded file, caption, thumbnail made from the image; dispose removes the file', async () => {
-    const p = await prepareMessageContent({ type: 'image', image: { url: `${base}/a.jpg`, mimetype: 'image/jpeg' }, text: 'cap' }, deps)
+    const p = await prepareMessageContent(
+      { type: 'image', image: { url: `${base}/a.jpg`, mimetype: 'image/jpeg' }, text: 'cap' },
+      deps,
+    )
     const c = p.content as { image: { url: string }; caption: string; mimetype: string; jpegThumbnail: string }
     expect(c.caption).toBe('cap')
     expect(c.mimetype).toBe('image/jpeg')
@@ -77,7 +112,10 @@ describe('message content', () => {
   })
 
   it('image with a thumbnail URL that fails still sends with a thumbnail from the image', async () => {
-    const p = await prepareMessageContent({ type: 'image', image: { url: `${base}/a.jpg`, mimetype: 'image/jpeg', thumbnail: `${base}/gone.jpg` } }, deps)
+    const p = await prepareMessageContent(
+      { type: 'image', image: { url: `${base}/a.jpg`, mimetype: 'image/jpeg', thumbnail: `${base}/gone.jpg` } },
+      deps,
+    )
     const c = p.content as { jpegThumbnail: string; caption?: string }
     expect(c.caption).toBeUndefined()
     expect(await thumbWidth(c.jpegThumbnail)).toBe(72)
@@ -87,7 +125,10 @@ describe('message content', () => {
   })
 
   ffmpegTests.it('video: duration as seconds, ffmpeg frame as thumbnail (not the default)', async () => {
-    const p = await prepareMessageContent({ type: 'video', video: { url: `${base}/v.mp4`, mimetype: 'video/mp4', duration: 7 } }, deps)
+    const p = await prepareMessageContent(
+      { type: 'video', video: { url: `${base}/v.mp4`, mimetype: 'video/mp4', duration: 7 } },
+      deps,
+    )
     const c = p.content as { seconds: number; jpegThumbnail: string; video: { url: string } }
     expect(c.seconds).toBe(7)
     expect(Buffer.from(c.jpegThumbnail, 'base64').equals(await defaultThumbnail())).toBe(false)
@@ -98,7 +139,13 @@ describe('message content', () => {
   })
 
   it('video with a thumbnail URL uses that image', async () => {
-    const p = await prepareMessageContent({ type: 'video', video: { url: `${base}/v.mp4`, mimetype: 'video/mp4', duration: 1, thumbnail: `${base}/a.jpg` } }, deps)
+    const p = await prepareMessageContent(
+      {
+        type: 'video',
+        video: { url: `${base}/v.mp4`, mimetype: 'video/mp4', duration: 1, thumbnail: `${base}/a.jpg` },
+      },
+      deps,
+    )
     const thumb = Buffer.from((p.content as { jpegThumbnail: string }).jpegThumbnail, 'base64')
     const { data } = await sharp(thumb).raw().toBuffer({ resolveWithObject: true })
     const [r, g, b] = [data[0] ?? 0, data[1] ?? 0, data[2] ?? 0] // #3366cc = 51,102,204
@@ -107,10 +154,20 @@ describe('message content', () => {
   })
 
   it('audio is never a voice note; document keeps its name and no fileLength', async () => {
-    const a = await prepareMessageContent({ type: 'audio', audio: { url: `${base}/a.ogg`, mimetype: 'audio/ogg', duration: 3 } }, deps)
+    const a = await prepareMessageContent(
+      { type: 'audio', audio: { url: `${base}/a.ogg`, mimetype: 'audio/ogg', duration: 3 } },
+      deps,
+    )
     expect(a.content).toMatchObject({ mimetype: 'audio/ogg', ptt: false, seconds: 3 })
     await a.dispose()
-    const d = await prepareMessageContent({ type: 'document', document: { url: `${base}/doc.pdf`, name: 'r.pdf', size: 999999, mimetype: 'application/pdf' }, text: 'see' }, deps)
+    const d = await prepareMessageContent(
+      {
+        type: 'document',
+        document: { url: `${base}/doc.pdf`, name: 'r.pdf', size: 999999, mimetype: 'application/pdf' },
+        text: 'see',
+      },
+      deps,
+    )
     expect(d.content).toMatchObject({ mimetype: 'application/pdf', fileName: 'r.pdf', caption: 'see' })
     expect('fileLength' in d.content).toBe(false)
     await d.dispose()
@@ -118,23 +175,40 @@ describe('message content', () => {
   })
 
   it('location and contact', async () => {
-    const l = await prepareMessageContent({ type: 'location', location: { latitude: -23.5, longitude: -46.6, name: 'SP' } }, deps)
+    const l = await prepareMessageContent(
+      { type: 'location', location: { latitude: -23.5, longitude: -46.6, name: 'SP' } },
+      deps,
+    )
     expect(l.content).toEqual({ location: { degreesLatitude: -23.5, degreesLongitude: -46.6, name: 'SP' } })
     const c = await prepareMessageContent({ type: 'contact', contact: { name: 'Ana', phone: '5511999990000' } }, deps)
-    expect(c.content).toEqual({ contacts: { displayName: 'Ana', contacts: [{ displayName: 'Ana',
-      vcard: 'BEGIN:VCARD\nVERSION:3.0\nFN:Ana\nTEL;type=CELL;type=VOICE;waid=5511999990000:+5511999990000\nEND:VCARD' }] } })
+    expect(c.content).toEqual({
+      contacts: {
+        displayName: 'Ana',
+        contacts: [
+          {
+            displayName: 'Ana',
+            vcard:
+              'BEGIN:VCARD\nVERSION:3.0\nFN:Ana\nTEL;type=CELL;type=VOICE;waid=5511999990000:+5511999990000\nEND:VCARD',
+          },
+        ],
+      },
+    })
   })
 
   it('a failed media download gives the spec error and leaves nothing behind', async () => {
-    await expect(prepareMessageContent({ type: 'image', image: { url: `${base}/missing.jpg`, mimetype: 'image/jpeg' } }, deps))
-      .rejects.toThrow('error parser file from url 404 Not Found')
+    await expect(
+      prepareMessageContent({ type: 'image', image: { url: `${base}/missing.jpg`, mimetype: 'image/jpeg' } }, deps),
+    ).rejects.toThrow('error parser file from url 404 Not Found')
     expect(await readdir(tempDir)).toEqual([])
   })
 })
 
 describe('status content', () => {
   it('status image is recompressed to a JPEG buffer inside 1080x1920', async () => {
-    const p = await prepareStatusContent({ type: 'image', image: { url: `${base}/big.jpg`, mimetype: 'image/jpeg' }, text: 'hey' }, deps)
+    const p = await prepareStatusContent(
+      { type: 'image', image: { url: `${base}/big.jpg`, mimetype: 'image/jpeg' }, text: 'hey' },
+      deps,
+    )
     const c = p.content as { image: Buffer; mimetype: string; caption: string }
     expect(Buffer.isBuffer(c.image)).toBe(true)
     expect(c.image.length).toBeLessThan(bigJpeg.length)

@@ -3,9 +3,15 @@ import { buildVCard, escapeVCardText } from '../../../../../src/platform/baileys
 
 describe('vCard', () => {
   it('builds a 3.0 card with a tappable waid', () => {
-    expect(buildVCard('Ana Lima', '+55 11 99999-0000')).toBe([
-      'BEGIN:VCARD', 'VERSION:3.0', 'FN:Ana Lima', 'TEL;type=CELL;type=VOICE;waid=5511999990000:+5511999990000', 'END:VCARD',
-    ].join('\n'))
+    expect(buildVCard('Ana Lima', '+55 11 99999-0000')).toBe(
+      [
+        'BEGIN:VCARD',
+        'VERSION:3.0',
+        'FN:Ana Lima',
+        'TEL;type=CELL;type=VOICE;waid=5511999990000:+5511999990000',
+        'END:VCARD',
+      ].join('\n'),
+    )
   })
 
   it('escapes backslash, comma, semicolon and line breaks in the name', () => {

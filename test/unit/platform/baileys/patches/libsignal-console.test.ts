@@ -9,10 +9,21 @@ describe('routeLibsignalConsole', () => {
   it('keeps libsignal session records (with private keys) out of the console, and lets other lines through', () => {
     const saved = { log: console.log, info: console.info, warn: console.warn }
     const printed: unknown[][] = []
-    console.info = (...args: unknown[]) => { printed.push(args) }
-    console.warn = (...args: unknown[]) => { printed.push(args) }
+    console.info = (...args: unknown[]) => {
+      printed.push(args)
+    }
+    console.warn = (...args: unknown[]) => {
+      printed.push(args)
+    }
     const logged: string[] = []
-    const logger = pino({ level: 'debug' }, { write: (line: string) => { logged.push(line) } })
+    const logger = pino(
+      { level: 'debug' },
+      {
+        write: (line: string) => {
+          logged.push(line)
+        },
+      },
+    )
     try {
       routeLibsignalConsole(logger)
       console.info('Closing session:', { privKey: 'SECRET-KEY' })

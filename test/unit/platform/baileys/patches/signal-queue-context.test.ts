@@ -6,8 +6,11 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import {
-  addTransactionCapability, initAuthCreds, makeCacheableSignalKeyStore,
-  type AuthenticationCreds, type SignalKeyStoreWithTransaction,
+  addTransactionCapability,
+  initAuthCreds,
+  makeCacheableSignalKeyStore,
+  type AuthenticationCreds,
+  type SignalKeyStoreWithTransaction,
 } from '@whiskeysockets/baileys'
 import { makeLibSignalRepository } from '@whiskeysockets/baileys/lib/Signal/libsignal.js'
 import { ProtocolAddress, SessionBuilder, SessionCipher, type SignalStorage } from 'libsignal'
@@ -33,7 +36,9 @@ const nextMacrotask = () => new Promise<void>(resolve => setImmediate(resolve))
 
 function deferred() {
   let resolve!: () => void
-  const promise = new Promise<void>(r => { resolve = r })
+  const promise = new Promise<void>(r => {
+    resolve = r
+  })
   return { promise, resolve }
 }
 
@@ -45,7 +50,11 @@ function contactPhone() {
     return {
       registrationId: b.registrationId,
       identityKey: signalPub(b.identity),
-      signedPreKey: { keyId: b.signedPreKey.id, publicKey: signalPub(b.signedPreKey.public), signature: b.signedPreKey.signature },
+      signedPreKey: {
+        keyId: b.signedPreKey.id,
+        publicKey: signalPub(b.signedPreKey.public),
+        signature: b.signedPreKey.signature,
+      },
       preKey: { keyId: b.preKey!.id, publicKey: signalPub(b.preKey!.public) },
     }
   }
@@ -61,12 +70,20 @@ function queueHolder() {
   const identity = newKeyPair()
   const storage = {
     getOurIdentity: () => ({ privKey: identity.private, pubKey: signalPub(identity.public) }),
-    loadSession: async () => { await gate.promise; return undefined }, // then "No sessions": its outcome is not ours
+    loadSession: async () => {
+      await gate.promise
+      return undefined
+    }, // then "No sessions": its outcome is not ours
   } as unknown as SignalStorage
   let done: Promise<unknown> = Promise.resolve()
   return {
-    hold: () => { done = new SessionCipher(storage, bobAddress()).encrypt(Buffer.from('other')).catch(() => undefined) },
-    release: async () => { gate.resolve(); await done },
+    hold: () => {
+      done = new SessionCipher(storage, bobAddress()).encrypt(Buffer.from('other')).catch(() => undefined)
+    },
+    release: async () => {
+      gate.resolve()
+      await done
+    },
   }
 }
 
@@ -78,25 +95,31 @@ describe('libsignal jobs queued behind a busy address', () => {
     const phone = contactPhone()
     const seen: { op: string; context: string | undefined }[] = []
     const records = new Map<string, unknown>()
-    const storage = (label: string, gate?: Promise<void>) => ({
-      getOurIdentity: () => phone.store.getOurIdentity(),
-      getOurRegistrationId: () => 1,
-      isTrustedIdentity: () => { seen.push({ op: `${label}:trust`, context: context.getStore() }); return true },
-      loadSession: async (id: string) => {
-        seen.push({ op: `${label}:load`, context: context.getStore() })
-        await gate
-        return records.get(id)
-      },
-      storeSession: async (id: string, record: unknown) => {
-        seen.push({ op: `${label}:store`, context: context.getStore() })
-        records.set(id, record)
-      },
-    }) as unknown as SignalStorage
+    const storage = (label: string, gate?: Promise<void>) =>
+      ({
+        getOurIdentity: () => phone.store.getOurIdentity(),
+        getOurRegistrationId: () => 1,
+        isTrustedIdentity: () => {
+          seen.push({ op: `${label}:trust`, context: context.getStore() })
+          return true
+        },
+        loadSession: async (id: string) => {
+          seen.push({ op: `${label}:load`, context: context.getStore() })
+          await gate
+          return records.get(id)
+        },
+        storeSession: async (id: string, record: unknown) => {
+          seen.push({ op: `${label}:store`, context: context.getStore() })
+          records.set(id, record)
+        },
+      }) as unknown as SignalStorage
 
     const gate = deferred()
     // "first" starts the run for the address and holds it; "builder" and "cipher" are queued behind it
     const first = context.run('first', () => hasOpenSession(storage('first', gate.promise)))
-    const built = context.run('builder', () => new SessionBuilder(storage('builder'), bobAddress()).initOutgoing(phone.bundle()))
+    const built = context.run('builder', () =>
+      new SessionBuilder(storage('builder'), bobAddress()).initOutgoing(phone.bundle()),
+    )
     const checked = context.run('cipher', () => hasOpenSession(storage('cipher')))
     await nextMacrotask()
     gate.resolve()
@@ -113,8 +136,11 @@ describe('a burst to one contact while another session sends to it (Baileys key-
     const auth = memoryAuthStore()
     const creds: AuthenticationCreds = { ...initAuthCreds(), me: { id: ALICE_JID } }
     // as makeWASocket builds it: a transaction storage of its own over the cached key store
-    const keys: SignalKeyStoreWithTransaction =
-      addTransactionCapability(makeCacheableSignalKeyStore(auth.keys, log), log, { maxCommitRetries: 1, delayBetweenTriesMs: 0 })
+    const keys: SignalKeyStoreWithTransaction = addTransactionCapability(
+      makeCacheableSignalKeyStore(auth.keys, log),
+      log,
+      { maxCommitRetries: 1, delayBetweenTriesMs: 0 },
+    )
     let onSessionRead: (() => Promise<void>) | undefined
     const observed: SignalKeyStoreWithTransaction = {
       ...keys,
@@ -128,10 +154,16 @@ describe('a burst to one contact while another session sends to it (Baileys key-
       },
     }
     const repository = makeLibSignalRepository({ creds, keys: observed }, log)
-    return { repository, creds, whenSessionRead: (hook: () => Promise<void>) => { onSessionRead = hook } }
+    return {
+      repository,
+      creds,
+      whenSessionRead: (hook: () => Promise<void>) => {
+        onSessionRead = hook
+      },
+    }
   }
 
-  it('every message decrypts on the contact\'s phone, in order', async () => {
+  it("every message decrypts on the contact's phone, in order", async () => {
     const phone = contactPhone()
     const alice = senderSide()
     await alice.repository.injectE2ESession({ jid: BOB_JID, session: phone.bundle() })
@@ -139,7 +171,10 @@ describe('a burst to one contact while another session sends to it (Baileys key-
     const other = queueHolder()
 
     // Message 1 starts the run for Bob's address; the other session queues behind it and holds the run open.
-    alice.whenSessionRead(async () => { other.hold(); await nextMacrotask() })
+    alice.whenSessionRead(async () => {
+      other.hold()
+      await nextMacrotask()
+    })
     const m1 = await alice.repository.encryptMessage({ jid: BOB_JID, data: text(1) })
     // Message 2, a new transaction, waits behind the other session, in the run message 1 started.
     const m2Pending = alice.repository.encryptMessage({ jid: BOB_JID, data: text(2) })

@@ -7,8 +7,14 @@
 import { initAuthCreds, type SignalDataTypeMap } from '@whiskeysockets/baileys'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { guardedKeys, parseSenderKeyName } from '../../../../../src/platform/baileys/patches/signal-recovery/guarded-keys.js'
-import { RunMarker, type RecoveryState } from '../../../../../src/platform/baileys/patches/signal-recovery/run-marker.js'
+import {
+  guardedKeys,
+  parseSenderKeyName,
+} from '../../../../../src/platform/baileys/patches/signal-recovery/guarded-keys.js'
+import {
+  RunMarker,
+  type RecoveryState,
+} from '../../../../../src/platform/baileys/patches/signal-recovery/run-marker.js'
 import { memoryAuthStore } from '../../../../support/fakes/memory-stores.js'
 
 const log = pino({ level: 'silent' })
@@ -19,7 +25,9 @@ const MY_LID = '99887766:3@lid'
 /** A stored libsignal session record with one session per [created, closed] pair. */
 const record = (...sessions: [number, number][]) => ({
   version: 'v1',
-  _sessions: Object.fromEntries(sessions.map(([created, closed], i) => [`base${i}`, { indexInfo: { created, closed, used: created } }])),
+  _sessions: Object.fromEntries(
+    sessions.map(([created, closed], i) => [`base${i}`, { indexInfo: { created, closed, used: created } }]),
+  ),
 })
 const closedOf = (r: unknown) => Object.values((r as ReturnType<typeof record>)._sessions).map(s => s.indexInfo.closed)
 
@@ -50,7 +58,10 @@ describe('RunMarker', () => {
 
     clock = 3_000 // a clean restart: no new crash, and the renewal goes on where it was
     const clean = new RunMarker(auth, now)
-    expect(await clean.prepare()).toEqual({ recovery: { staleBefore: 2_000, renewedKeys: ['k'], renewedGroups: ['g'] }, crashed: false })
+    expect(await clean.prepare()).toEqual({
+      recovery: { staleBefore: 2_000, renewedKeys: ['k'], renewedGroups: ['g'] },
+      crashed: false,
+    })
 
     await auth.clear() // reset or logout: new keys, nothing stale; the marker is written again for the next link
     expect(await clean.prepare()).toEqual({ recovery: undefined, crashed: false })
@@ -63,13 +74,25 @@ describe('guardedKeys', () => {
     const auth = await pairedStore()
     const state: RecoveryState = { staleBefore: 5_000, renewedKeys: [], renewedGroups: [] }
     const saved: RecoveryState[] = []
-    const keys = guardedKeys(auth, { state, save: async s => { saved.push(structuredClone(s)) }, log, now: () => 9_000 })
+    const keys = guardedKeys(auth, {
+      state,
+      save: async s => {
+        saved.push(structuredClone(s))
+      },
+      log,
+      now: () => 9_000,
+    })
     return { auth, keys, saved }
   }
 
   it('closes 1:1 sessions opened before the unclean stop as they are read, for good, and leaves newer ones open', async () => {
     const { auth, keys } = await setup()
-    await auth.keys.set({ session: { 'bob.0': record([1_000, -1], [500, 700]), 'carol.0': record([6_000, -1]) } as unknown as Record<string, SignalDataTypeMap['session']> })
+    await auth.keys.set({
+      session: { 'bob.0': record([1_000, -1], [500, 700]), 'carol.0': record([6_000, -1]) } as unknown as Record<
+        string,
+        SignalDataTypeMap['session']
+      >,
+    })
     const read = await keys.get('session', ['bob.0', 'carol.0'])
     expect(closedOf(read['bob.0'])).toEqual([9_000, 700]) // no open session left: Baileys fetches a new bundle
     expect(closedOf(read['carol.0'])).toEqual([-1]) // made after the stop: in use
@@ -77,14 +100,17 @@ describe('guardedKeys', () => {
     expect(closedOf(stored['bob.0'])).toEqual([9_000, 700])
   })
 
-  it('hides our own group sender key and the group\'s key memory until a new key is made, and keeps other senders\' keys', async () => {
+  it("hides our own group sender key and the group's key memory until a new key is made, and keeps other senders' keys", async () => {
     const { auth, keys, saved } = await setup()
     const mine = `${GROUP}::15550000001::3`
     const mineByLid = `${GROUP}::99887766_1::3`
     const phones = `${GROUP}::15550000001::0` // our own phone's key (device 0): received, not ours to renew
     const bobs = `${GROUP}::15550000002::0`
     const old = Buffer.from('old')
-    await auth.keys.set({ 'sender-key': { [mine]: old, [mineByLid]: old, [phones]: old, [bobs]: old }, 'sender-key-memory': { [GROUP]: { 'bob@s.whatsapp.net': true } } })
+    await auth.keys.set({
+      'sender-key': { [mine]: old, [mineByLid]: old, [phones]: old, [bobs]: old },
+      'sender-key-memory': { [GROUP]: { 'bob@s.whatsapp.net': true } },
+    })
 
     expect(Object.keys(await keys.get('sender-key', [mine, mineByLid, phones, bobs]))).toEqual([phones, bobs])
     expect(await keys.get('sender-key-memory', [GROUP])).toEqual({}) // so the new key goes to every member device
@@ -93,13 +119,19 @@ describe('guardedKeys', () => {
     expect(saved.at(-1)).toEqual({ staleBefore: 5_000, renewedKeys: [mine], renewedGroups: [GROUP] })
     expect((await keys.get('sender-key', [mine]))[mine]).toEqual(Buffer.from('new'))
     await keys.set({ 'sender-key-memory': { [GROUP]: { 'bob@s.whatsapp.net': true, 'carol@s.whatsapp.net': true } } })
-    expect(await keys.get('sender-key-memory', [GROUP])).toEqual({ [GROUP]: { 'bob@s.whatsapp.net': true, 'carol@s.whatsapp.net': true } })
+    expect(await keys.get('sender-key-memory', [GROUP])).toEqual({
+      [GROUP]: { 'bob@s.whatsapp.net': true, 'carol@s.whatsapp.net': true },
+    })
     expect(saved).toHaveLength(1) // later writes of a renewed key are not renewals
   })
 
   it('parses sender key names, including LID senders', () => {
     expect(parseSenderKeyName(`${GROUP}::99887766_1::3`)).toEqual({ group: GROUP, user: '99887766', device: '3' })
-    expect(parseSenderKeyName('status@broadcast::15550000001::0')).toEqual({ group: 'status@broadcast', user: '15550000001', device: '0' })
+    expect(parseSenderKeyName('status@broadcast::15550000001::0')).toEqual({
+      group: 'status@broadcast',
+      user: '15550000001',
+      device: '0',
+    })
     expect(parseSenderKeyName('nonsense')).toBeUndefined()
   })
 })

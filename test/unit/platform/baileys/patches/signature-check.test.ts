@@ -7,7 +7,10 @@ import { randomBytes } from 'node:crypto'
 import { configureSuccessfulPairing, Curve, initAuthCreds, proto, type BinaryNode } from '@whiskeysockets/baileys'
 import { verifySignature } from 'libsignal/src/curve.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import { checkedVerify, setPlatformSignatureCheck } from '../../../../../src/platform/baileys/patches/signature-check.js'
+import {
+  checkedVerify,
+  setPlatformSignatureCheck,
+} from '../../../../../src/platform/baileys/patches/signature-check.js'
 import { newKeyPair } from '../../../../../src/sandbox/certs.js'
 import { advDeviceIdentity } from '../../../../../src/sandbox/pairing.js'
 
@@ -47,12 +50,14 @@ describe('checkedVerify', () => {
     expect(checkedVerify(Buffer.concat([Buffer.from([7]), keys.public]), message, signature)).toBe(false)
   })
 
-  it('agrees with libsignal\'s own (pure-JS) verify on good and bad signatures', () => {
+  it("agrees with libsignal's own (pure-JS) verify on good and bad signatures", () => {
     for (let i = 0; i < 6; i++) {
       const s = signed(randomBytes(32 + i * 40))
       const bad = flipBit(s.signature, i * 9)
       const prefixed = Buffer.concat([Buffer.from([5]), s.keys.public])
-      expect(checkedVerify(s.keys.public, s.message, s.signature)).toBe(verifySignature(prefixed, s.message, s.signature))
+      expect(checkedVerify(s.keys.public, s.message, s.signature)).toBe(
+        verifySignature(prefixed, s.message, s.signature),
+      )
       expect(checkedVerify(s.keys.public, s.message, bad)).toBe(verifySignature(prefixed, s.message, bad))
     }
   })
@@ -60,18 +65,29 @@ describe('checkedVerify', () => {
 
 /** A pair-success stanza as the sandbox phone sends it; `signingKey` other than the phone's = wrong signature. */
 function pairSuccess(companionIdentity: Buffer, advSecret: Buffer, signingKey?: Buffer): BinaryNode {
-  const details = Buffer.from(proto.ADVDeviceIdentity.encode({ rawId: 1, timestamp: 1, keyIndex: 1, deviceType: 0 }).finish())
+  const details = Buffer.from(
+    proto.ADVDeviceIdentity.encode({ rawId: 1, timestamp: 1, keyIndex: 1, deviceType: 0 }).finish(),
+  )
   const content = advDeviceIdentity({
-    details, companionIdentity, phoneIdentity: newKeyPair(), advSecret, ...(signingKey ? { signingKey } : {}),
+    details,
+    companionIdentity,
+    phoneIdentity: newKeyPair(),
+    advSecret,
+    ...(signingKey ? { signingKey } : {}),
   })
   return {
-    tag: 'iq', attrs: { id: 'pair-1', type: 'set', from: 's.whatsapp.net' },
-    content: [{
-      tag: 'pair-success', attrs: {}, content: [
-        { tag: 'device-identity', attrs: {}, content },
-        { tag: 'device', attrs: { jid: '15550000001:1@s.whatsapp.net', lid: '100000000000001:1@lid' } },
-      ],
-    }],
+    tag: 'iq',
+    attrs: { id: 'pair-1', type: 'set', from: 's.whatsapp.net' },
+    content: [
+      {
+        tag: 'pair-success',
+        attrs: {},
+        content: [
+          { tag: 'device-identity', attrs: {}, content },
+          { tag: 'device', attrs: { jid: '15550000001:1@s.whatsapp.net', lid: '100000000000001:1@lid' } },
+        ],
+      },
+    ],
   }
 }
 
@@ -82,7 +98,10 @@ describe('Baileys pairing with the check installed', () => {
 
   it('pairs when the phone signed the account signature with its own identity', () => {
     setPlatformSignatureCheck(true)
-    const { creds: update } = configureSuccessfulPairing(pairSuccess(Buffer.from(creds.signedIdentityKey.public), advSecret), creds)
+    const { creds: update } = configureSuccessfulPairing(
+      pairSuccess(Buffer.from(creds.signedIdentityKey.public), advSecret),
+      creds,
+    )
     expect(update.me?.id).toBe('15550000001:1@s.whatsapp.net')
   })
 
