@@ -35,9 +35,11 @@ type SessionHeaders = ReturnType<typeof sessionHeaders>
  * Adds the session headers to a call's options, keeping its other parameters and body. `const` keeps the literal
  * types of `init` (`type: 'text'`), so the call still checks the body against the operation's schema.
  */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is "no params" in openapi-fetch's init types
 export function withSession<const Init extends object = {}>(session: SessionCredentials, init?: Init) {
   const params = (init as { params?: object } | undefined)?.params
   return { ...init, params: { ...params, header: sessionHeaders(session) } } as Omit<Init, 'params'> & {
+    // biome-ignore lint/complexity/noBannedTypes: `{}` is "no params" in openapi-fetch's init types
     params: (Init extends { params: infer P } ? P : {}) & { header: SessionHeaders }
   }
 }

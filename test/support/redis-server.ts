@@ -1,6 +1,10 @@
 /**
  * A real `redis-server` (Debian's package, as `.ci/run` installs it) for one test file or test: its own free port
  * on loopback, its own temp folder, AOF on (everysec, as the README advises), stopped and removed afterwards.
+ *
+ * The tests that need one are declared with `describeWithRedis`: without redis-server they are skipped with a loud
+ * warning, unless `CI=true`, which makes them required (they fail with how to install it), as the ffmpeg tests do
+ * (test/support/ffmpeg.ts). Cluster mode is optional for a user; the default mode needs no Redis.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -8,8 +12,32 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { describe, expect } from 'vitest'
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server'
+const MISSING = `${REDIS_SERVER} not found: install Debian's redis-server (apt-get install -y --no-install-recommends redis-server; .ci/run does it)`
+
+/** Whether this run's tests that need a redis-server run: there is one, or CI=true requires them (and they fail). */
+export const redisTestsRun = fs.existsSync(REDIS_SERVER) || process.env.CI === 'true'
+
+let warned = false
+/** `describe` for a group of tests that need a redis-server: see the top of this file. */
+export function describeWithRedis(name: string, fn: () => void): void {
+  if (redisTestsRun) {
+    describe(name, fn)
+    return
+  }
+  if (!warned) {
+    warned = true
+    const line = '!'.repeat(100)
+    const file = expect.getState().testPath
+    console.warn(
+      `\n${line}\n!! SKIPPED: the tests${file ? ` in ${path.relative(process.cwd(), file)}` : ''} that need ` +
+        `a redis-server (cluster mode) did not run.\n!! ${MISSING}.\n!! Set CI=true to make them required.\n${line}\n`,
+    )
+  }
+  describe.skip(name, fn)
+}
 
 export interface RedisServer {
   url: string
@@ -29,8 +57,7 @@ async function freePort(): Promise<number> {
 }
 
 export async function startRedisServer(): Promise<RedisServer> {
-  if (!fs.existsSync(REDIS_SERVER))
-    throw new Error(`${REDIS_SERVER} not found: install Debian's redis-server (.ci/run does)`)
+  if (!fs.existsSync(REDIS_SERVER)) throw new Error(MISSING)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-redis-'))
   for (let attempt = 0; ; attempt++) {
     const port = await freePort()

@@ -15,6 +15,7 @@
  *
  * Kept as a string (no template literal inside it) so the compiled gateway serves it without copying asset files.
  */
+// biome-ignore lint/complexity/noUselessStringRaw: raw on purpose: a backslash in the page script must reach the browser as written
 export const QR_PAGE_SCRIPT = String.raw`
 const POLL_MS = 2500
 

@@ -36,7 +36,7 @@ const ipv6Bytes = (ip: string): Buffer => {
     ...part(tail),
   ]
   const out = Buffer.alloc(16)
-  groups.forEach((g, k) => out.writeUInt16BE(g, k * 2))
+  for (const [k, g] of groups.entries()) out.writeUInt16BE(g, k * 2)
   return out
 }
 

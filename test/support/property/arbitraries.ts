@@ -42,6 +42,7 @@ const headerText = (maxLength: number) =>
       ),
       maxLength,
     })
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it strips
     .map(s => s.replace(/[\u0000-\u001f\u007f]/g, ''))
 
 /** Text for bodies: any code point, sometimes long. */

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   type Gateway,
   inbox,
@@ -22,7 +22,7 @@ import {
   type Session,
 } from '../../support/system/harness.js'
 import { waitFor } from '../../support/wait-for.js'
-import { startRedisServer, type RedisServer } from '../../support/redis-server.js'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
 import { connectRedis, text, type RedisConnection } from '../../../src/storage/redis/connection.js'
 import { REGISTRY_KEY, sessionKeys } from '../../../src/storage/redis/keys.js'
 import { acquireLease, releaseLease } from '../../../src/cluster/lease.js'
@@ -30,7 +30,7 @@ import { acquireLease, releaseLease } from '../../../src/cluster/lease.js'
 const ALICE = '15550000031'
 const BOB = '15550000032'
 
-describe('cluster mode: one gateway on Redis', () => {
+describeWithRedis('cluster mode: one gateway on Redis', () => {
   let world: Awaited<ReturnType<typeof startWorld>>
   let redis: RedisServer
   let raw: RedisConnection

@@ -6,7 +6,7 @@
  * owner wrote it; a keeper whose renewals are refused, or whose deadline passed (monotonic clock), reports the
  * lease lost and refuses writes itself.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { initAuthCreds } from '@whiskeysockets/baileys'
 import { acquireLease, LeaseHeldError, LeaseKeeper, releaseLease, renewLease } from '../../../src/cluster/lease.js'
 import { FencedWriteError, type Fence, type FenceToken } from '../../../src/cluster/fencing.js'
@@ -16,7 +16,7 @@ import { sessionKeys } from '../../../src/storage/redis/keys.js'
 import { openRedisStore } from '../../../src/storage/redis/redis-store.js'
 import { takeThreadCounts } from '../../../src/metrics/thread-counters.js'
 import type { Store } from '../../../src/storage/types.js'
-import { startRedisServer, type RedisServer } from '../../support/redis-server.js'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
 
 let redis: RedisServer
 let conn: RedisConnection
@@ -57,7 +57,7 @@ const fencedCount = () =>
     .filter(s => s.key === 'fencedWrites')
     .reduce((n, s) => n + s.value, 0)
 
-describe('leases', () => {
+describeWithRedis('leases', () => {
   it('acquiring bumps the epoch; a second node waits for the expiry, then takes over with a higher epoch', async () => {
     const first = await acquireLease(conn, 's', 'node-a', 60_000)
     expect(first).toBe(1)
@@ -84,7 +84,7 @@ describe('leases', () => {
   })
 })
 
-describe('fenced writes', () => {
+describeWithRedis('fenced writes', () => {
   it('refuses a write with a stale epoch, counts it, and leaves every key as the new owner wrote it', async () => {
     takeThreadCounts()
     const epochA = await acquireLease(conn, 's', 'node-a', 60_000)
@@ -130,7 +130,7 @@ describe('fenced writes', () => {
   })
 })
 
-describe('LeaseKeeper', () => {
+describeWithRedis('LeaseKeeper', () => {
   it('holds, renews and releases; writes through it need the lease', async () => {
     const keeper = new LeaseKeeper(async () => conn, { node: 'node-a', ttlMs: 60_000, renewMs: 60_000 })
     cleanups.push(() => keeper.stop())

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { CLIENT_MESSAGES } from '../../../src/protocol/messages.js'
 import { makeApp } from '../../support/fakes/fake-system.js'
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** `<path>` is a field path; any other `<name>` a value. */
 const PATTERNS = CLIENT_MESSAGES.map(
-  m => new RegExp(`^${escape(m).replace('<path>', '[A-Za-z.]+').replace(/<\w+>/g, '.+')}$`),
+  m => new RegExp(`^${escapeRegExp(m).replace('<path>', '[A-Za-z.]+').replace(/<\w+>/g, '.+')}$`),
 )
 
 describe('the message catalogue', () => {

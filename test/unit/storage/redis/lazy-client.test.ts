@@ -8,8 +8,8 @@ import { once } from 'node:events'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startRedisServer, type RedisServer } from '../../../support/redis-server.js'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../../support/redis-server.js'
 
 const root = path.resolve(import.meta.dirname, '../../../..')
 let redis: RedisServer
@@ -53,7 +53,7 @@ async function redisLoaded(redisUrl: string | undefined): Promise<boolean> {
   return (JSON.parse(out.trim()) as { loaded: boolean }).loaded
 }
 
-describe('the Redis client', () => {
+describeWithRedis('the Redis client', () => {
   it('is not loaded without REDIS_URL', async () => {
     expect(await redisLoaded(undefined)).toBe(false)
     expect(fs.existsSync(path.join(dir, 'gateway.mdb'))).toBe(true)

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
 import { openLmdbStore } from '../../../../src/storage/lmdb-store.js'
@@ -20,7 +20,7 @@ import { sessionKeys } from '../../../../src/storage/redis/keys.js'
 import { connectRedis, type RedisConnection } from '../../../../src/storage/redis/connection.js'
 import { migrateLmdbToRedis } from '../../../../src/storage/redis/migrate.js'
 import type { Store } from '../../../../src/storage/types.js'
-import { startRedisServer, type RedisServer } from '../../../support/redis-server.js'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../../support/redis-server.js'
 
 const root = path.resolve(import.meta.dirname, '../../../..')
 let redis: RedisServer
@@ -146,7 +146,7 @@ function runCli(args: string[], env: Record<string, string>) {
   return once(child, 'exit').then(([code]) => ({ code: code as number, stdout, stderr }))
 }
 
-describe('migration from the embedded store to Redis', () => {
+describeWithRedis('migration from the embedded store to Redis', () => {
   it('moves every session sealed with DATA_KEY through the command, byte for byte, nothing in the clear', async () => {
     const key = randomBytes(32).toString('base64')
     const { dir, creds, signal } = await dataDirWithSessions(key)

@@ -6,7 +6,7 @@
  * of its data behind (its own key goes too). Without DATA_KEY the store reads and writes in the clear, like lmdb.
  */
 import { randomBytes } from 'node:crypto'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { openRedisStore, hashEntries } from '../../../../src/storage/redis/redis-store.js'
 import { connectRedis, type RedisConnection } from '../../../../src/storage/redis/connection.js'
@@ -14,7 +14,7 @@ import { sessionKeys } from '../../../../src/storage/redis/keys.js'
 import { KEY_MISSING, WRONG_KEY } from '../../../../src/storage/key-check.js'
 import { DataKeyError } from '../../../../src/storage/data-key.js'
 import type { Store } from '../../../../src/storage/types.js'
-import { startRedisServer, type RedisServer } from '../../../support/redis-server.js'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../../support/redis-server.js'
 
 let redis: RedisServer
 let raw: RedisConnection
@@ -89,7 +89,7 @@ function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
   ]
 }
 
-describe('Redis store with DATA_KEY', () => {
+describeWithRedis('Redis store with DATA_KEY', () => {
   it('keeps nothing in the clear: no secret, number, name, text or key id anywhere in Redis', async () => {
     const store = open(KEY)
     const creds = await fill(store)

@@ -46,7 +46,7 @@ describe('baileys link: groups and channels', () => {
       [10, 'old', 'https://whatsapp.com/channel/INV/10'],
     ])
     const messagesIq = asked.find(n => n.attrs.xmlns === 'newsletter')
-    expect((messagesIq?.content as BinaryNode[])[0]?.attrs).toEqual({
+    expect((messagesIq?.content as BinaryNode[] | undefined)?.[0]?.attrs).toEqual({
       type: 'jid',
       jid: '1@newsletter',
       count: '100',

@@ -33,7 +33,7 @@ describe('baileys link: sending', () => {
     expect(new Set(h.sock.relayed.map(r => r.opts.messageId))).toEqual(new Set([statusId]))
     expect(h.sock.relayed.every(r => r.jid === 'status@broadcast')).toBe(true)
     expect(h.sock.relayed[2]?.opts.statusJidList).toContain('5500000000000@s.whatsapp.net')
-    const image = (h.sock.relayed[0]?.message as proto.IMessage).imageMessage
+    const image = (h.sock.relayed[0]?.message as proto.IMessage | undefined)?.imageMessage
     expect(image?.caption).toBe('hello')
     expect(image?.mimetype).toBe('image/jpeg')
   })
@@ -43,7 +43,7 @@ describe('baileys link: sending', () => {
     h.sock.open()
     h.sock.onQuery = () => ({ tag: 'iq', attrs: {}, content: [] })
     await h.link.postStatus({ type: 'text', text: 'hey' })
-    const text = (h.sock.relayed[0]?.message as proto.IMessage).extendedTextMessage
+    const text = (h.sock.relayed[0]?.message as proto.IMessage | undefined)?.extendedTextMessage
     expect(text?.text).toBe('hey')
     expect(text?.backgroundArgb).toBe(0xff075e54)
     expect(h.sock.relayed[0]?.opts.statusJidList).toEqual(['5511@s.whatsapp.net', '5500000000000@s.whatsapp.net'])
