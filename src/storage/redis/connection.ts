@@ -40,15 +40,18 @@ interface RawClient {
 }
 
 /** Connects to `url` (redis://[user:password@]host:port[/db]). `onError` hears connection errors (node-redis
- * reconnects by itself); without a listener they would end the process. */
+ * reconnects by itself); without a listener they would end the process. node-redis keeps trying to connect for as
+ * long as Redis is down, so `signal` is the way to give up: it drops the client and rejects. */
 export async function connectRedis(
   url: string,
   onError: (err: unknown) => void = () => undefined,
+  signal?: AbortSignal,
 ): Promise<RedisConnection> {
+  signal?.throwIfAborted()
   const redis = await import('redis')
   const base = redis.createClient({ url, disableOfflineQueue: true }) as unknown as RawClient
   base.on('error', onError)
-  await base.connect()
+  await connectUnlessAborted(base, signal)
   const client = base.withTypeMapping({ [redis.RESP_TYPES.BLOB_STRING]: Buffer })
   const send = (args: RedisArg[]) => client.sendCommand(args) as Promise<RedisReply>
   return {
@@ -70,6 +73,25 @@ export async function connectRedis(
         base.destroy?.()
       }
     },
+  }
+}
+
+async function connectUnlessAborted(base: RawClient, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) {
+    await base.connect()
+    return
+  }
+  signal.throwIfAborted()
+  const { promise: aborted, reject } = Promise.withResolvers<never>()
+  const onAbort = () => {
+    base.destroy?.()
+    reject(signal.reason)
+  }
+  signal.addEventListener('abort', onAbort, { once: true })
+  try {
+    await Promise.race([base.connect(), aborted])
+  } finally {
+    signal.removeEventListener('abort', onAbort)
   }
 }
 

@@ -121,7 +121,9 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
     throw new DataKeyError('DATA_KEY is not 32 bytes of hex or base64')
   const wrap: ValueCipher | undefined = keyBytes && createValueCipher(keyBytes)
   const fence = options.fence
-  const connecting = connectRedis(url, options.onError)
+  // close() aborts a connect still under way: with Redis down from the start it would otherwise wait for ever.
+  const connectAbort = new AbortController()
+  const connecting = connectRedis(url, options.onError, connectAbort.signal)
   connecting.catch(() => undefined)
   const sealing: Sealing = wrap ? dataKeySealing(() => connecting, wrap) : plainSealing
   const ready: Promise<RedisConnection> = connecting.then(async conn => {
@@ -387,6 +389,7 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
     async close() {
       if (closed) return
       closed = true
+      connectAbort.abort(new Error('the Redis store was closed before it connected'))
       const conn = await connecting.catch(() => undefined)
       await conn?.close()
     },
