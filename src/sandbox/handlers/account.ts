@@ -27,6 +27,7 @@ export const privacyHandler: IqHandler = (ctx, conn, iq) => {
     return iqResult(iq, [node('privacy', {}, Object.entries(values).map(([name, value]) => node('category', { name, value })))])
   }
   if (iq.attrs.type === 'set' && child(iq, 'tokens')) {
+    ctx.stats.bump('privacyTokenIssues') // GET /stats: a client issuing its privacy token to contacts
     const tokens = children(child(iq, 'tokens'), 'token').map((t) => node('token', { jid: t.attrs.jid ?? '', t: t.attrs.t ?? '', type: 'trusted_contact' }))
     return iqResult(iq, [node('tokens', {}, tokens)])
   }
