@@ -40,6 +40,7 @@ export const privacyHandler: IqHandler = (ctx, conn, iq) => {
     ])
   }
   if (iq.attrs.type === 'set' && child(iq, 'tokens')) {
+    ctx.stats.bump('privacyTokenIssues') // GET /stats: a client issuing its privacy token to contacts
     const tokens = children(child(iq, 'tokens'), 'token').map(t =>
       node('token', { jid: t.attrs.jid ?? '', t: t.attrs.t ?? '', type: 'trusted_contact' }),
     )

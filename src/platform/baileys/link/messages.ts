@@ -28,6 +28,7 @@ import { iqErrorCode, withTimeout } from '../query.js'
 import type { ChannelOps } from './channels.js'
 import { poolMediaOptions, uploadInPool } from './media-upload.js'
 import type { LinkSocket } from './socket.js'
+import { markTcTokenIssued } from './tc-token.js'
 
 export type MessageOps = Pick<PlatformLink, 'sendMessage' | 'presence'>
 
@@ -115,6 +116,12 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
           ...(await poolMediaOptions(conn, sock, prepared.content)),
         }
         const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
+        // Baileys' own record of it is lost (tc-token.ts): without this, every send issues our privacy token again
+        if (destination.kind === 'phone') {
+          await markTcTokenIssued(sock, jid, sent?.message).catch((err: unknown) =>
+            conn.log.debug({ err, jid }, 'could not record the privacy-token issuance'),
+          )
+        }
         // kept before the 200, so a recipient's retry receipt is answered even after a crash (link/retry-messages.ts)
         const chats = destination.kind === 'phone' ? [jid, phoneJid(destination.phone)] : [jid]
         await conn.retries.remember(id, chats, sent?.message)
