@@ -60,6 +60,18 @@ export interface SentMessageStore {
 const sentMessageKey = (id: string, messageId: string): string => `${sessionPrefix(id)}${messageId}`
 
 /** The `sent` table of one store, with the per-session order indexes of this thread. */
+/** Message ids the limits no longer allow, taken off `index` (message id → sentAt, oldest first); both engines
+ * keep their index this way. */
+export function evictBeyondLimits(index: Map<string, number>, limits: SentMessageLimits, now: number): string[] {
+  const out: string[] = []
+  for (const [messageId, sentAt] of index) {
+    if (index.size - out.length <= limits.maxMessages && sentAt > now - limits.maxAgeMs) break
+    out.push(messageId)
+  }
+  for (const messageId of out) index.delete(messageId)
+  return out
+}
+
 export class SentMessages {
   readonly #root: RootDatabase
   readonly #table: Table<StoredSentMessage>
@@ -96,17 +108,6 @@ export class SentMessages {
     return index
   }
 
-  /** Message ids the limits no longer allow, taken off the index (oldest first). */
-  #evict(index: Map<string, number>, limits: SentMessageLimits, now: number): string[] {
-    const out: string[] = []
-    for (const [messageId, sentAt] of index) {
-      if (index.size - out.length <= limits.maxMessages && sentAt > now - limits.maxAgeMs) break
-      out.push(messageId)
-    }
-    for (const messageId of out) index.delete(messageId)
-    return out
-  }
-
   async #remove(id: string, messageIds: string[]): Promise<void> {
     if (messageIds.length === 0) return
     await committed(
@@ -123,7 +124,7 @@ export class SentMessages {
         const index = this.#index(id)
         index.delete(messageId)
         index.set(messageId, sent.sentAt)
-        const evicted = this.#evict(index, limits, Date.now())
+        const evicted = evictBeyondLimits(index, limits, Date.now())
         const row: StoredSentMessage = {
           id: messageId,
           chats: sent.chats,
@@ -143,7 +144,7 @@ export class SentMessages {
         return { message: Buffer.from(row.message, 'base64'), chats: row.chats, sentAt: row.sentAt }
       },
       prune: async () => {
-        await this.#remove(id, this.#evict(this.#index(id), limits, Date.now()))
+        await this.#remove(id, evictBeyondLimits(this.#index(id), limits, Date.now()))
       },
       clear: async () => {
         await committed(this.#root.transaction(() => this.removeSessionSync(id)))

@@ -9,10 +9,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect } from 'vitest'
+import { freePort } from './processes.js'
 
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server'
 const MISSING = `${REDIS_SERVER} not found: install Debian's redis-server (apt-get install -y --no-install-recommends redis-server; .ci/run does it)`
@@ -44,16 +44,6 @@ export interface RedisServer {
   port: number
   dir: string
   stop(): Promise<void>
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as net.AddressInfo
-  server.close()
-  await once(server, 'close')
-  return port
 }
 
 export async function startRedisServer(): Promise<RedisServer> {

@@ -18,7 +18,13 @@
  */
 import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from '@whiskeysockets/baileys'
 import type { AuthStore, ContactStore, SessionRecord, Store, StoredContact } from '../types.js'
-import type { SentMessage, SentMessageLimits, SentMessageStore, StoredSentMessage } from '../sent-messages.js'
+import {
+  evictBeyondLimits,
+  type SentMessage,
+  type SentMessageLimits,
+  type SentMessageStore,
+  type StoredSentMessage,
+} from '../sent-messages.js'
 import { decodeCreds, decodeKey, encodeValue } from '../auth-codec.js'
 import { DataKeyError, parseDataKey } from '../data-key.js'
 import { fromStoredRecord, toStoredRecord, type StoredSessionRecord } from '../registry-row.js'
@@ -290,16 +296,6 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
     return index
   }
 
-  const evict = (index: Map<string, number>, limits: SentMessageLimits, now: number): string[] => {
-    const out: string[] = []
-    for (const [messageId, sentAt] of index) {
-      if (index.size - out.length <= limits.maxMessages && sentAt > now - limits.maxAgeMs) break
-      out.push(messageId)
-    }
-    for (const messageId of out) index.delete(messageId)
-    return out
-  }
-
   function sentStore(id: string, limits: SentMessageLimits): SentMessageStore {
     const key = sessionKeys(id).sent
     const name = (messageId: string) => `${sessionPrefix(id)}${messageId}`
@@ -309,7 +305,7 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
         const index = await sentIndex(id)
         index.delete(messageId)
         index.set(messageId, sent.sentAt)
-        const evicted = evict(index, limits, Date.now())
+        const evicted = evictBeyondLimits(index, limits, Date.now())
         const row: StoredSentMessage = {
           id: messageId,
           chats: sent.chats,
@@ -334,7 +330,7 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
         return { message: Buffer.from(row.message, 'base64'), chats: row.chats, sentAt: row.sentAt }
       },
       async prune() {
-        const old = evict(await sentIndex(id), limits, Date.now())
+        const old = evictBeyondLimits(await sentIndex(id), limits, Date.now())
         if (old.length === 0) return
         await write(id, (seal, batch) => {
           for (const messageId of old) batch.hdel(key, seal.field(name(messageId)))
