@@ -20,6 +20,8 @@ export interface CompanionLink {
   streamError(code: number, child?: BinaryNode): void
   /** Drops the socket without a goodbye, like a network failure. */
   terminate(): void
+  /** A newer login of the same device replaced this link: nothing it sends from now on may be acted on. */
+  supersede(): void
 }
 
 /** A prekey bundle as the `encrypt` iq serves it (public keys without the 0x05 prefix). */

@@ -17,6 +17,8 @@ export interface ConnectionRouter {
   onAuthenticated(conn: CompanionConnection): Promise<void>
   /** Called for every stanza the client sends after the handshake. */
   onNode(conn: CompanionConnection, stanza: BinaryNode): Promise<void>
+  /** Called instead of onNode (and instead of answering a pending query) for a stanza read after supersede(). */
+  onSupersededNode(conn: CompanionConnection, stanza: BinaryNode): void
   onClose(conn: CompanionConnection): void
 }
 
@@ -36,6 +38,13 @@ export class CompanionConnection implements CompanionLink {
   account?: Account
   companion?: Companion
   closed = false
+  /**
+   * Set by supersede(): a newer login of the same device replaced this connection. The 440 and the close that
+   * follow take time (ws waits for the client's close frame, up to 30 s, and a stopped client sends none), but a
+   * replaced connection must not deliver a message or change the device's keys: what it still sends is counted,
+   * not acted on.
+   */
+  #superseded = false
 
   #inBytes: Buffer = Buffer.alloc(0)
   #gotIntro = false
@@ -56,6 +65,11 @@ export class CompanionConnection implements CompanionLink {
     ws.on('message', (data: Buffer) => this.#onData(data))
     ws.on('close', () => this.#onClose())
     ws.on('error', err => ctx.logger.debug({ err, conn: this.id }, 'client socket error'))
+  }
+
+  /** Marks this connection as replaced by a newer login: every frame read from now on is dropped and reported. */
+  supersede(): void {
+    this.#superseded = true
   }
 
   /** Stanza ids the sandbox generates for its own iqs. */
@@ -81,9 +95,12 @@ export class CompanionConnection implements CompanionLink {
       if (this.#inBytes.length < size + 3) break
       const body = this.#inBytes.subarray(3, size + 3)
       this.#inBytes = this.#inBytes.subarray(size + 3)
+      // Superseded or not is decided when the frame is read off the socket, not when its turn to decode comes: a
+      // frame read before the newer login is an ordinary stanza, one read after it is a superseded one.
+      const superseded = this.#superseded
       // Frames are handled strictly in order: decoding is async and counters must not interleave.
       this.#frames = this.#frames
-        .then(() => this.#onFrame(body))
+        .then(() => this.#onFrame(body, superseded))
         .catch(err => {
           this.ctx.logger.warn({ err, conn: this.id }, 'closing connection after a bad frame')
           this.terminate()
@@ -91,7 +108,7 @@ export class CompanionConnection implements CompanionLink {
     }
   }
 
-  async #onFrame(body: Buffer): Promise<void> {
+  async #onFrame(body: Buffer, superseded: boolean): Promise<void> {
     if (this.closed) return
     switch (this.#stage) {
       case 'hello': {
@@ -114,7 +131,12 @@ export class CompanionConnection implements CompanionLink {
       }
       case 'transport': {
         if (!this.#transport) return
+        // Decrypted even when superseded: the Noise counter must advance, and the report names the stanza.
         const stanza = await decodeBinaryNode(this.#transport.decrypt(body))
+        if (superseded) {
+          this.router.onSupersededNode(this, stanza)
+          return
+        }
         const id = stanza.attrs.id
         if (stanza.tag === 'iq' && id && (stanza.attrs.type === 'result' || stanza.attrs.type === 'error')) {
           const pending = this.#pending.get(id)

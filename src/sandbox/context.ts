@@ -6,6 +6,7 @@
 import type { Logger } from 'pino'
 import type { AccountRegistry } from './accounts.js'
 import type { NoiseIdentity } from './certs.js'
+import type { DeviceLedger } from './device-ledger.js'
 import type { FaultState } from './faults.js'
 import type { MediaStore } from './media-store.js'
 import type { SandboxStats } from './stats.js'
@@ -28,6 +29,8 @@ export interface SandboxContext {
   faults: FaultState
   /** Wire-level counters (GET /stats). */
   stats: SandboxStats
+  /** Per companion device: logins, 440 kicks, stanzas on superseded connections (GET /devices). */
+  devices: DeviceLedger
   media: MediaStore
   caCert: string
   /** `127.0.0.1:PORT` of the HTTPS media host (used verbatim by Baileys in upload URLs). */

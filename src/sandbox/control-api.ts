@@ -1,7 +1,7 @@
 /**
  * @module sandbox/control-api
  * The JSON control API on the sandbox's HTTP port (a fixed contract other tools depend on; additions only):
- * /trust, /scan, /world, /accounts/{phone}/inbox|presence|send, /channels/{id}/messages, /faults.
+ * /trust, /stats, /devices, /scan, /world, /accounts/{phone}/inbox|presence|lid|send, /channels/{id}/messages, /faults.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { SandboxContext } from './context.js'
@@ -56,6 +56,8 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
     if (method === 'GET' && path === '/health') return [200, { ok: true }]
     // Wire-level counters (picture queries and how many ran at once, channel-list query ids, …).
     if (method === 'GET' && path === '/stats') return [200, ctx.stats.snapshot()]
+    // Per companion device: logins, 440 kicks, stanzas on superseded connections (what a session move looks like).
+    if (method === 'GET' && path === '/devices') return [200, { devices: ctx.devices.list() }]
     if (method === 'POST' && path === '/scan') {
       const body = (await readJson(req)) as { qr?: unknown; phone?: unknown }
       const phone = digits(body.phone)

@@ -4,5 +4,6 @@
  */
 export { createSandbox } from './server.js'
 export { silenceLibsignalChatter } from './quiet-libsignal.js'
+export type { DeviceRecord } from './device-ledger.js'
 export type { Sandbox, SandboxOptions, SandboxTrust } from './server.js'
 export type * from './types.js'

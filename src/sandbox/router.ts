@@ -41,9 +41,14 @@ export class StanzaRouter implements ConnectionRouter {
       setTimeout(() => conn.terminate(), 100)
       return
     }
-    // A second login of the same device replaces the first, as on the platform.
-    if (companion.link && companion.link !== conn)
-      companion.link.streamError(440, node('conflict', { type: 'replaced' }))
+    // A second login of the same device replaces the first, as on the platform. The older link is superseded before
+    // the 440 goes out, so that whatever it still sends is counted and dropped (GET /devices), never delivered.
+    const previous = companion.link
+    if (previous && previous !== conn) {
+      previous.supersede()
+      previous.streamError(440, node('conflict', { type: 'replaced' }))
+      this.ctx.devices.replacedKick(phone, device)
+    }
     companion.link = conn
     conn.account = account
     conn.companion = companion
@@ -61,7 +66,7 @@ export class StanzaRouter implements ConnectionRouter {
     const queued = companion.offline.splice(0)
     for (const stanza of queued) conn.send(stanza)
     conn.send(node('ib', {}, [node('offline', { count: String(queued.length) })]))
-    this.ctx.stats.bump('logins') // GET /stats: logins - loginsEnded = companions connected now
+    this.ctx.devices.login(phone, device) // also GET /stats `logins`
     this.ctx.logger.info({ phone, device }, 'companion logged in')
   }
 
@@ -87,6 +92,22 @@ export class StanzaRouter implements ConnectionRouter {
         // presence, ib, ack, notification acks: nothing the platform needs to answer.
         return
     }
+  }
+
+  onSupersededNode(conn: CompanionConnection, stanza: BinaryNode): void {
+    if (conn.account && conn.companion) this.ctx.devices.supersededStanza(conn.account.phone, conn.companion.device)
+    // warn: a gateway that hands sessions over between nodes should never cause this (cluster tests assert 0)
+    this.ctx.logger.warn(
+      {
+        conn: conn.id,
+        phone: conn.account?.phone,
+        device: conn.companion?.device,
+        tag: stanza.tag,
+        xmlns: stanza.attrs.xmlns,
+        id: stanza.attrs.id,
+      },
+      'stanza on a superseded connection dropped',
+    )
   }
 
   async #onIq(conn: CompanionConnection, iq: BinaryNode): Promise<void> {

@@ -20,6 +20,7 @@ import { ChannelStore } from './channels.js'
 import { CompanionConnection } from './connection.js'
 import type { QrPolicy, SandboxContext } from './context.js'
 import { makeControlApi } from './control-api.js'
+import { type DeviceRecord, DeviceLedger } from './device-ledger.js'
 import { FaultState } from './faults.js'
 import { DEFAULT_SUBSCRIBED_QUERY_IDS } from './handlers/channels.js'
 import { makeIqHandlers } from './handlers/index.js'
@@ -98,6 +99,8 @@ export interface Sandbox {
   inbox(phone: string): InboxMessage[]
   presence(phone: string): PresenceEvent[]
   account(phone: string): Account | undefined
+  /** Same as GET /devices: per companion device, logins, 440 kicks and stanzas on superseded connections. */
+  devices(): DeviceRecord[]
   /** Resolves once every message received so far has been decrypted (and its media verified) by its recipients. */
   settled(): Promise<void>
   close(): Promise<void>
@@ -138,6 +141,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     media,
     faults: new FaultState(options.faults),
     stats,
+    devices: new DeviceLedger(stats),
     caCert: tls.caCert,
     mediaHost: () => `127.0.0.1:${mediaHost.port}`,
     world: () => world,
@@ -202,6 +206,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     inbox: phone => accounts.get(phone)?.inbox ?? [],
     presence: phone => accounts.get(phone)?.presence ?? [],
     account: phone => accounts.get(phone),
+    devices: () => ctx.devices.list(),
     settled: () => messages.settled(),
     close: async () => {
       if (closed) return

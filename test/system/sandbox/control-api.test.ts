@@ -5,8 +5,16 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { World } from '../../../src/sandbox/types.js'
+import { readRepoFile } from '../../support/readme.js'
 import { getJson, postJson } from '../../support/system/baileys-client.js'
 import { waitFor } from '../../support/wait-for.js'
+
+/** The rows of src/sandbox/README.md's Control API table: method and path, as other tools read them. */
+function documentedRoutes(): { method: string; path: string }[] {
+  const readme = readRepoFile('src/sandbox/README.md')
+  const section = readme.slice(readme.indexOf('\n## Control API\n'), readme.indexOf('\n### Inbox records\n'))
+  return [...section.matchAll(/^\| (GET|POST|DELETE) +\| `([^`]+)`/gm)].map(m => ({ method: m[1]!, path: m[2]! }))
+}
 
 describe('sandbox control API', () => {
   let sandbox: Sandbox
@@ -49,6 +57,25 @@ describe('sandbox control API', () => {
     expect(set.body.faults).toEqual({ rejectRecipient: '15550000002', delayMs: 5 })
     const cleared = await (await fetch(`${sandbox.url}/faults`, { method: 'DELETE' })).json()
     expect(cleared).toEqual({ faults: {} })
+  })
+
+  it('answers every route its README documents, and documents every fixed path the code answers', async () => {
+    const routes = documentedRoutes()
+    expect(routes.length).toBeGreaterThan(10)
+    for (const { method, path } of routes) {
+      // The demo world's first account and channel; an empty body (POSTs answer 400 for it, not "no route").
+      const url = path.replace('{phone}', '15550000001').replace('{id}', '120363000000000009@newsletter')
+      const res = await fetch(`${sandbox.url}${url}`, {
+        method,
+        ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+      })
+      const body = (await res.json()) as { error?: string }
+      expect(body.error ?? '', `${method} ${path}`).not.toMatch(/^no route/)
+    }
+    // The other way: a fixed path in the code (`path === '/…'`) that the table lacks is an undocumented route.
+    const inCode = [...readRepoFile('src/sandbox/control-api.ts').matchAll(/path === '(\/[a-z/]+)'/g)].map(m => m[1])
+    expect(inCode).toContain('/devices')
+    for (const path of inCode) expect(routes.map(r => r.path)).toContain(path)
   })
 
   it('the CLI serves a world file on the port it is given', async () => {

@@ -1,0 +1,62 @@
+/**
+ * @module sandbox/device-ledger
+ * Per companion device, what the platform saw of its connections: logins, 440 `replaced` kicks, and stanzas that
+ * arrived on a connection after a newer login of the same device superseded it. Gateways that move a session
+ * between nodes must log the device in on the new node without the old one writing anything more; from the
+ * platform's side that reads as "no superseded stanza, at most one kick per move", which is what the cluster tests
+ * assert (GET /devices). The totals also go to GET /stats, next to the other wire-level counters.
+ */
+import type { SandboxStats } from './stats.js'
+
+/** One companion device's line in GET /devices. */
+export interface DeviceRecord {
+  /** The device's JID, `PHONE:DEVICE@s.whatsapp.net` (what pair-success named it). */
+  device: string
+  /** The account's phone number, digits only. */
+  account: string
+  /** Connections that logged in as this device. */
+  logins: number
+  /** 440 `replaced` stream errors sent to an older connection of this device because a newer one logged in. */
+  replacedKicks: number
+  /** Stanzas read from a connection of this device after a newer login superseded it (counted, never acted on). */
+  supersededStanzas: number
+}
+
+export class DeviceLedger {
+  readonly #records = new Map<string, DeviceRecord>()
+
+  constructor(private readonly stats: SandboxStats) {}
+
+  /** A connection got past the handshake as this device. */
+  login(phone: string, device: number): void {
+    this.#record(phone, device).logins++
+    this.stats.bump('logins') // GET /stats: logins - loginsEnded = companions connected now
+  }
+
+  /** The device's older connection got a 440 because a newer login of the same device came. */
+  replacedKick(phone: string, device: number): void {
+    this.#record(phone, device).replacedKicks++
+    this.stats.bump('replacedKicks')
+  }
+
+  /** A stanza arrived on a connection of this device after a newer login had superseded it. */
+  supersededStanza(phone: string, device: number): void {
+    this.#record(phone, device).supersededStanzas++
+    this.stats.bump('supersededStanzas')
+  }
+
+  /** Every device that ever logged in, in order of first login; copies, so callers cannot change the counts. */
+  list(): DeviceRecord[] {
+    return [...this.#records.values()].map(record => ({ ...record }))
+  }
+
+  #record(phone: string, device: number): DeviceRecord {
+    const key = `${phone}:${device}@s.whatsapp.net`
+    let record = this.#records.get(key)
+    if (!record) {
+      record = { device: key, account: phone, logins: 0, replacedKicks: 0, supersededStanzas: 0 }
+      this.#records.set(key, record)
+    }
+    return record
+  }
+}
