@@ -273,6 +273,28 @@ const schema = z.object({
    * the last renewal it sent that succeeded. */
   CLUSTER_LEASE_TTL_MS: int(15_000, 500),
   CLUSTER_RENEW_MS: int(5_000, 50),
+  /**
+   * Cluster mode: the address the other nodes forward this node's requests to (e.g. `http://10.0.0.7:3000`).
+   * Default: `http://<HOST>:<PORT>` when HOST is one address, else `http://<host name>:<PORT>`.
+   */
+  ADVERTISE_URL: z
+    .string()
+    .url()
+    .refine(u => /^https?:\/\/[^/]+\/?$/.test(u), 'expected an http(s) origin, with no path')
+    .optional(),
+  /**
+   * Cluster mode: how often a node tells the others it is alive and how loaded it is, and checks where sessions
+   * belong. A node missing for three heartbeats is dead to the others: its sessions move once their leases expire.
+   */
+  CLUSTER_HEARTBEAT_MS: int(2_000, 50),
+  /** Cluster mode: sessions a node hands to a newly joined node per second (a join spreads load gradually). */
+  CLUSTER_REBALANCE_PER_SECOND: int(2, 1),
+  /**
+   * Cluster mode: how long a node whose process was frozen past its leases (SIGSTOP, a long GC, a suspended VM)
+   * stays out of placement after it runs again: it forwards requests but takes no session, so a flapping node
+   * cannot pull sessions back and forth.
+   */
+  CLUSTER_REJOIN_QUIET_MS: int(30_000, 0),
 })
 
 export type Config = z.infer<typeof schema>

@@ -14,6 +14,7 @@ import { ffmpegStartupWarnings, locateFfmpeg } from './media/ffmpeg-locate.js'
 import { startupFailed } from './security/startup-failure.js'
 import { startupWarnings } from './startup-warnings.js'
 import { installTestHooks } from './test-hooks.js'
+import { openClusterNode } from './cluster/node.js'
 
 // A bad setting stops the process with one line on stderr, before anything starts.
 let config: Config
@@ -31,11 +32,15 @@ void sweepStaleMediaDirs().then(swept => {
 
 // Worker threads log like this thread; they cannot tell whether stdout is a terminal, so they get the answer.
 // A DATA_KEY that does not fit the DATA_DIR fails here, before any session starts.
+// Cluster mode (REDIS_URL): this node's heartbeat, the ownership loop and the request routes (cluster/node.ts).
+const clusterNode = config.REDIS_URL ? openClusterNode(config, logger) : undefined
 const system = await createShardedSessionSystem({
   config: { ...config, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' },
   logger,
+  ...(clusterNode ? { store: clusterNode.store, drawIds: clusterNode.drawIds } : {}),
 }).catch(startupFailed)
-const app = createApp({ system, config, logger })
+const cluster = await clusterNode?.start(system).catch(startupFailed)
+const app = createApp({ system, config, logger, ...(cluster ? { cluster } : {}) })
 installTestHooks(config, system, logger)
 const server = createHttpServer(app)
 server.listen(config.PORT, config.HOST, () => {
@@ -53,7 +58,11 @@ async function stop(signal: string): Promise<void> {
   // Stop accepting connections; requests already inside finish (system.close waits for them up to the grace).
   const closed = new Promise<void>(resolve => server.close(() => resolve()))
   server.closeIdleConnections()
+  // cluster mode: the others stop placing sessions here first; each session's lease is given back as it closes,
+  // and the node it belongs on now adopts it on its next heartbeat (no 440: the link closed before the lease went)
+  await clusterNode?.leave()
   await system.close()
+  await clusterNode?.close()
   server.closeAllConnections()
   await closed
   // Each thread has its own media folder, all named after the process's pid; each file is removed by its own

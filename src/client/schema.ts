@@ -647,6 +647,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createSession: {
@@ -698,7 +709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -772,7 +783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -846,7 +857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -918,7 +929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1073,7 +1084,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1169,7 +1180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1265,7 +1276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1339,7 +1350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1416,7 +1427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1493,7 +1504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1567,7 +1578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1646,7 +1657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

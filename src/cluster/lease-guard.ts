@@ -43,6 +43,14 @@ function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): 
             await keeper.release(id)
           }
         },
+        async abandon() {
+          try {
+            await inner.abandon?.()
+          } finally {
+            // a write still in flight after this is refused: the lease no longer names this node
+            await keeper.release(id)
+          }
+        },
       }
     },
     createLink(options: LinkOptions) {
@@ -50,6 +58,8 @@ function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): 
       let stopListening = () => undefined as unknown
       const link = platform.createLink({
         ...options,
+        // under every write of the link: nothing goes out once the lease may have moved (write-gate.ts)
+        mayWrite: () => keeper.holds(options.id),
         events: {
           ...options.events,
           close(reason, detail) {

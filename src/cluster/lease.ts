@@ -14,15 +14,18 @@ import type { RedisConnection, RedisReply } from '../storage/redis/connection.js
 import { luaScript, text } from '../storage/redis/connection.js'
 import { sessionKeys } from '../storage/redis/keys.js'
 import { LeaseDeadline, leaseMargin } from './deadline.js'
+import { countInThread } from '../metrics/thread-counters.js'
 import { FencedWriteError, leaseValue, type Fence, type FenceToken } from './fencing.js'
 
-/** KEYS lease, epoch; ARGV node, ttl. Replies {1, epoch} or {0, current holder}. */
+/** KEYS lease, epoch, owner; ARGV node, ttl. Replies {1, epoch, previous owner or ''} or {0, current holder}. */
 const ACQUIRE = luaScript(`
 local cur = redis.call('GET', KEYS[1])
 if cur and string.sub(cur, 1, string.len(ARGV[1]) + 1) ~= ARGV[1] .. '|' then return {0, cur} end
 local epoch = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[1] .. '|' .. epoch, 'PX', ARGV[2])
-return {1, epoch}
+local previous = redis.call('GET', KEYS[3]) or ''
+redis.call('SET', KEYS[3], ARGV[1])
+return {1, epoch, previous}
 `)
 
 /** KEYS lease; ARGV value, ttl. */
@@ -53,11 +56,18 @@ export class LeaseHeldError extends Error {
  * same node name is taken over at once with a new epoch (its old writes are fenced by it). Throws LeaseHeldError
  * when another node holds it.
  */
-export async function acquireLease(redis: RedisConnection, id: string, node: string, ttlMs: number): Promise<number> {
+export async function acquireLease(
+  redis: RedisConnection,
+  id: string,
+  node: string,
+  ttlMs: number,
+  onPrevious?: (previousOwner: string) => void,
+): Promise<number> {
   const k = sessionKeys(id)
-  const reply = (await redis.script(ACQUIRE, [k.lease, k.epoch], [node, String(ttlMs)])) as RedisReply[]
-  if (reply[0] === 1) return Number(reply[1])
-  throw new LeaseHeldError(id, text(reply[1]) ?? '')
+  const reply = (await redis.script(ACQUIRE, [k.lease, k.epoch, k.owner], [node, String(ttlMs)])) as RedisReply[]
+  if (reply[0] !== 1) throw new LeaseHeldError(id, text(reply[1]) ?? '')
+  onPrevious?.(text(reply[2]) ?? '')
+  return Number(reply[1])
 }
 
 /** Extends the lease by the TTL if it still names `token`; false when it moved, expired or was released. */
@@ -141,7 +151,9 @@ export class LeaseKeeper implements Fence {
     }
     const deadline = this.#deadline()
     const sentAt = deadline.now()
-    const epoch = await acquireLease(redis, id, this.#options.node, this.#options.ttlMs)
+    const epoch = await acquireLease(redis, id, this.#options.node, this.#options.ttlMs, previous => {
+      if (previous !== '' && previous !== this.#options.node) countInThread('takeovers')
+    })
     deadline.renewed(sentAt)
     this.#held.set(id, { token: { node: this.#options.node, epoch }, deadline })
     this.#start()
@@ -158,6 +170,12 @@ export class LeaseKeeper implements Fence {
     } catch {
       // it expires after the TTL
     }
+  }
+
+  /** Whether this thread holds the session's lease and its deadline has not passed (a cheap check, no Redis). */
+  holds(id: string): boolean {
+    const held = this.#held.get(id)
+    return held !== undefined && !held.deadline.passed()
   }
 
   token(id: string): FenceToken {

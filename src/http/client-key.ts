@@ -41,3 +41,16 @@ export function clientKey(ip: string | undefined): string {
     .map(g => g.toString(16))
     .join(':')}::/64`
 }
+
+/** Requests forwarded by another node of the cluster, with the client key that node saw (cluster-routing.ts). */
+const forwardedClients = new WeakMap<object, string>()
+
+/** Cluster mode: `req` came from a peer node (its token checked) on behalf of `key`. */
+export function setForwardedClient(req: object, key: string): void {
+  forwardedClients.set(req, key)
+}
+
+/** The client of a request: the one a peer node forwarded it for, or the address it came from. */
+export function requestClientKey(req: { ip?: string | undefined }): string {
+  return forwardedClients.get(req) ?? clientKey(req.ip)
+}

@@ -6,7 +6,7 @@
  */
 import type { RequestHandler } from 'express'
 import { GatewayError } from '../protocol/errors.js'
-import { clientKey } from './client-key.js'
+import { requestClientKey } from './client-key.js'
 import { retryAfterSeconds, TokenBuckets } from './limits/token-bucket.js'
 
 export interface RateLimitOptions {
@@ -19,7 +19,7 @@ export function rateLimit({ perMinute, now }: RateLimitOptions): RequestHandler 
   if (perMinute <= 0) return (_req, _res, next) => next()
   const buckets = new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute, ...(now ? { now } : {}) })
   return (req, res, next) => {
-    const waitMs = buckets.take(clientKey(req.ip))
+    const waitMs = buckets.take(requestClientKey(req))
     if (waitMs === 0) return next()
     res.setHeader('Retry-After', String(retryAfterSeconds(waitMs)))
     next(new GatewayError('TOO_MANY_REQUESTS'))

@@ -37,6 +37,21 @@ export const THREAD_COUNTERS = {
     help: "Cluster mode: session writes refused because this node no longer held the session's lease with its epoch",
     labelNames: [],
   },
+  takeovers: {
+    name: 'gateway_cluster_takeovers_total',
+    help: 'Cluster mode: session leases this node acquired that another node held last (a hand-over or a take-over)',
+    labelNames: [],
+  },
+  sessionsReleased: {
+    name: 'gateway_cluster_sessions_released_total',
+    help: 'Cluster mode: sessions this node stopped for another to run: reason "hand-over" (placement) or "step-down" (another node holds the lease)',
+    labelNames: ['reason'],
+  },
+  forwarded: {
+    name: 'gateway_cluster_forwarded_requests_total',
+    help: 'Cluster mode: requests forwarded to the session\'s node, by result: "ok" (answered), "unreachable", "aborted" (the client left)',
+    labelNames: ['result'],
+  },
 } as const satisfies Record<string, { name: string; help: string; labelNames: readonly string[] }>
 
 export type ThreadCounterKey = keyof typeof THREAD_COUNTERS

@@ -65,6 +65,11 @@ export interface LinkOptions {
   /** Set when the gateway runs against the sandbox (SANDBOX_URL); absent for the real platform. */
   sandbox?: SandboxTrust
   events: LinkEvents
+  /**
+   * Cluster mode: false once this node may no longer hold the session's lease; the link then writes nothing more
+   * to the platform and closes. Absent: always true.
+   */
+  mayWrite?: () => boolean
 }
 
 /**
@@ -115,4 +120,10 @@ export interface RunGuard {
   authForLink(): Promise<AuthStore>
   /** After a clean stop (link closed, every command settled): the next start may trust the stored state. */
   release(): Promise<void>
+  /**
+   * After a stop whose commands did not settle in time: nothing is recorded (the next start, here or on another
+   * node, takes the unclean-stop path), but whatever the guard holds for the run (cluster mode: the session's
+   * lease) is given back. Absent: nothing to give back.
+   */
+  abandon?(): Promise<void>
 }

@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   OVERLOADED: 503,
   SESSIONS_FULL: 503,
   STORAGE_UNAVAILABLE: 503,
+  SESSION_MOVING: 503,
+  NODE_UNREACHABLE: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

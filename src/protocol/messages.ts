@@ -43,6 +43,8 @@ export const ERROR_MESSAGE = {
   INTERNAL: 'internal server error',
   OVERLOADED: 'server busy, retry later',
   STORAGE_UNAVAILABLE: 'storage write failed (disk full or not writable); the session was not created',
+  SESSION_MOVING: 'session is moving to another node, retry in 1 s',
+  NODE_UNREACHABLE: 'the node running this session did not answer, retry in 1 s',
 } as const satisfies Partial<Record<ErrorCode, string>>
 
 /** Fixed messages that are not their code's default: some come from no code at all (node's HTTP parser, the

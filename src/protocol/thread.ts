@@ -35,6 +35,8 @@ export type ShardRequest =
   | { type: 'command'; id: string; command: ActorCommand }
   /** Creates (or finds) the actor of a registered session: a new session, or one this thread has not seen. */
   | { type: 'start'; id: string }
+  /** Cluster mode: stops the session's actor here without logging out, for another node to run it. */
+  | { type: 'release'; id: string }
   /** SIGTERM: closes every socket of the shard without logging out, then the thread's resources. */
   | { type: 'shutdown' }
 

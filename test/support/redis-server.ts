@@ -43,7 +43,71 @@ export interface RedisServer {
   url: string
   port: number
   dir: string
+  /** Stops it for good and removes its folder. */
   stop(): Promise<void>
+  /** Stops it (SIGTERM: it writes its AOF and exits) and keeps its folder, to `up()` it again. */
+  down(): Promise<void>
+  /** Starts it again on the same port and folder (the data comes back from the AOF). */
+  up(): Promise<void>
+}
+
+/** Starts redis-server on `port` in `dir`; the child once it is ready, or undefined with its output. */
+async function spawnRedis(port: number, dir: string): Promise<{ child?: ChildProcess; out: string }> {
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--daemonize',
+      'no',
+      '--protected-mode',
+      'yes',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let out = ''
+  child.stdout!.on('data', (b: Buffer) => {
+    out += b.toString()
+  })
+  child.stderr!.on('data', (b: Buffer) => {
+    out += b.toString()
+  })
+  const ready = await new Promise<boolean>(resolve => {
+    const check = () => {
+      if (out.includes('Ready to accept connections')) {
+        cleanup()
+        resolve(true)
+      }
+    }
+    const onExit = () => {
+      cleanup()
+      resolve(false)
+    }
+    const cleanup = () => {
+      child.stdout!.off('data', check)
+      child.off('exit', onExit)
+    }
+    child.stdout!.on('data', check)
+    child.once('exit', onExit)
+    check()
+  })
+  return ready ? { child, out } : { out }
+}
+
+async function ended(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  await once(child, 'exit')
 }
 
 export async function startRedisServer(): Promise<RedisServer> {
@@ -51,55 +115,8 @@ export async function startRedisServer(): Promise<RedisServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-redis-'))
   for (let attempt = 0; ; attempt++) {
     const port = await freePort()
-    const child: ChildProcess = spawn(
-      REDIS_SERVER,
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'everysec',
-        '--daemonize',
-        'no',
-        '--protected-mode',
-        'yes',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let out = ''
-    child.stdout!.on('data', (b: Buffer) => {
-      out += b.toString()
-    })
-    child.stderr!.on('data', (b: Buffer) => {
-      out += b.toString()
-    })
-    const ready = await new Promise<boolean>(resolve => {
-      const check = () => {
-        if (out.includes('Ready to accept connections')) {
-          cleanup()
-          resolve(true)
-        }
-      }
-      const onExit = () => {
-        cleanup()
-        resolve(false)
-      }
-      const cleanup = () => {
-        child.stdout!.off('data', check)
-        child.off('exit', onExit)
-      }
-      child.stdout!.on('data', check)
-      child.once('exit', onExit)
-      check()
-    })
-    if (!ready) {
+    let { child, out } = await spawnRedis(port, dir)
+    if (!child) {
       if (attempt < 3 && out.includes('Address already in use')) continue
       fs.rmSync(dir, { recursive: true, force: true })
       throw new Error(`redis-server did not start:\n${out}`)
@@ -109,11 +126,15 @@ export async function startRedisServer(): Promise<RedisServer> {
       port,
       dir,
       async stop() {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill('SIGTERM')
-          await once(child, 'exit')
-        }
+        await ended(child)
         fs.rmSync(dir, { recursive: true, force: true })
+      },
+      async down() {
+        await ended(child)
+      },
+      async up() {
+        ;({ child, out } = await spawnRedis(port, dir))
+        if (!child) throw new Error(`redis-server did not start again on port ${port}:\n${out}`)
       },
     }
   }

@@ -45,6 +45,11 @@ export class SnapshotCache {
     this.#entries.set(snapshot.id, { secretHash, snapshot })
   }
 
+  /** The ids of every session held. */
+  ids(): IterableIterator<string> {
+    return this.#entries.keys()
+  }
+
   has(id: string): boolean {
     return this.#entries.has(id)
   }

@@ -41,9 +41,39 @@ export interface ShardedSessionSystemOptions {
   store?: Store
   /** Path or file URL of the module exporting the LinkFactory; default: the Baileys link. Tests pass a fake. */
   linkModule?: string
+  /**
+   * Cluster mode (REDIS_URL): how a new session's ids are drawn (so that the session belongs on this node:
+   * cluster/placement.ts). Default: any random ids.
+   */
+  drawIds?: () => { id: string; sessionId: string }
 }
 
-export interface ShardedSessionSystem extends SessionSystem {
+/**
+ * What cluster mode's ownership loop (cluster/ownership.ts) asks of this node's sessions. In cluster mode the
+ * system starts no session by itself: the loop adopts the ones that belong here and releases the others.
+ */
+export interface LocalSessions {
+  /** Sessions running here (adopted or created here, not released). */
+  localIds(): string[]
+  /** Whether `id` runs here (being released included: its requests get 503 here, not forwarded). */
+  hosts(id: string): boolean
+  /**
+   * Whether a session may be handed over for balance: not while it shows a QR (moving it would change the QR
+   * under the phone scanning it; an unpaired session lives minutes at most).
+   */
+  movable(id: string): boolean
+  /** Sessions running here that are still connecting (a bound on how many start at once). */
+  connecting(): number
+  /** Starts a registered session here; false when it does not exist (any more) or runs here already. */
+  adopt(id: string): Promise<boolean>
+  /**
+   * Stops a session here without logging out and keeps its data, for another node to run it: new requests get
+   * 503 SESSION_MOVING, the ones in its mailbox finish, the link closes, the lease is released.
+   */
+  release(id: string): Promise<void>
+}
+
+export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
   /** The shard (worker thread) that owns a session. */
   shardOf(id: string): number
   /** Per-shard load, for metrics and tests. */
@@ -51,6 +81,12 @@ export interface ShardedSessionSystem extends SessionSystem {
   /** Test hook (GATEWAY_TEST_HOOKS only): ends one shard's worker thread as a crash would. */
   terminateShardThread(shard: number): Promise<void>
 }
+
+/** Cluster mode: how long an adopted session answers 503 "moving" at most while its link opens. */
+const ARRIVAL_MAX_MS = 15_000
+
+/** Cluster mode: how long a session handed to another node waits for its admitted commands to finish. */
+const RELEASE_DRAIN_MS = 10_000
 
 /** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
 const SHARD_SHUTDOWN_MS = 10_000
@@ -101,9 +137,11 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     else viewTokens.observe(event.snapshot)
   })
 
-  // Restored sessions answer GET /session at once, before their actors publish.
+  // Restored sessions answer GET /session at once, before their actors publish. In cluster mode none is restored
+  // here: the ownership loop adopts the sessions that belong on this node (cluster/ownership.ts).
+  const clustered = config.REDIS_URL !== undefined
   const now = Date.now()
-  const records = await store.listSessions()
+  const records = clustered ? [] : await store.listSessions()
   for (const record of records) {
     if (record.qrDeadline !== null && record.qrDeadline <= now) continue // the worker deletes it on restore
     const creds =
@@ -128,8 +166,16 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
         data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName, mediaSlots },
         onThreadLost: lost => {
           telemetry.threadLost(lost)
-          mustRestore.add(lost) // the replacement thread restores the shard: not ready until it has
-          cache.markDisconnected(id => shardOf(id, config.SHARDS) === lost)
+          const inShard = (id: string) => shardOf(id, config.SHARDS) === lost
+          cache.markDisconnected(inShard)
+          if (!clustered) {
+            mustRestore.add(lost) // the replacement thread restores the shard: not ready until it has
+            return
+          }
+          // cluster mode: the new thread restores nothing by itself; start this node's sessions of the shard again
+          for (const id of localIds()) {
+            if (inShard(id)) void restart(id)
+          }
         },
       }),
   )
@@ -165,7 +211,70 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   }
 
   function assertKnown(id: string): void {
+    if (releasing.has(id) || arriving.has(id)) throw new GatewayError('SESSION_MOVING')
     if (!cache.has(id)) throw new GatewayError('SESSION_NOT_FOUND')
+  }
+
+  // Cluster mode: sessions being handed to another node (requests get 503 until the new owner runs them), and
+  // sessions adopted here whose link has not opened yet (503 too: the move is not over; a 500 "not connected"
+  // would tell the client something is wrong with the session). An arrival ends when its link opens, when it
+  // shows a QR or fails (then its state says so), or after ARRIVAL_MAX_MS.
+  const releasing = new Set<string>()
+  const arriving = new Map<string, NodeJS.Timeout>()
+  const arrived = (id: string) => {
+    clearTimeout(arriving.get(id))
+    arriving.delete(id)
+  }
+  cache.onChange(event => {
+    if (event.type === 'deleted' || (event.snapshot.state !== 'connecting' && arriving.has(event.snapshot.id)))
+      arrived(event.type === 'deleted' ? event.id : event.snapshot.id)
+  })
+  const localIds = (): string[] => [...cache.ids()].filter(id => !releasing.has(id))
+
+  async function startActor(id: string): Promise<void> {
+    await track(poolOf(id).run({ type: 'start', id }, { bypassLimit: true }))
+  }
+
+  async function restart(id: string): Promise<void> {
+    await startActor(id).catch(err => log.error({ err, session: id }, 'could not start the session actor again'))
+  }
+
+  async function adopt(id: string): Promise<boolean> {
+    if (closing || cache.has(id)) return false
+    const record = await store.getSession(id)
+    if (!record || cache.has(id)) return false
+    const creds =
+      record.qrDeadline === null
+        ? await store
+            .auth(id)
+            .readCreds()
+            .catch(() => undefined)
+        : undefined
+    if (closing || cache.has(id)) return false
+    cache.add(record.secretHash, initialSnapshot(record, creds?.me?.id ?? ''))
+    if (record.qrDeadline === null) arriving.set(id, setTimeout(() => arrived(id), ARRIVAL_MAX_MS).unref())
+    try {
+      await startActor(id)
+    } catch (err) {
+      arrived(id)
+      cache.remove(id)
+      throw err
+    }
+    return true
+  }
+
+  async function release(id: string): Promise<void> {
+    if (!cache.has(id) || releasing.has(id)) return
+    releasing.add(id)
+    try {
+      // New requests get 503 from now on; the ones admitted before finish first (a send keeps its 200).
+      for (const end = Date.now() + RELEASE_DRAIN_MS; admission.pending(id) > 0 && Date.now() < end; )
+        await new Promise(resolve => setTimeout(resolve, 20))
+      await track(poolOf(id).run({ type: 'release', id }, { bypassLimit: true }))
+    } finally {
+      cache.remove(id)
+      releasing.delete(id)
+    }
   }
 
   /** Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). */
@@ -183,7 +292,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     // The cache holds every live session (awaiting a QR or paired): the one count of what this process hosts.
     if (config.MAX_SESSIONS > 0 && cache.size >= config.MAX_SESSIONS) throw sessionsFull(config.MAX_SESSIONS)
     unpaired.check(client)
-    const { id, sessionId } = newSessionIds()
+    const { id, sessionId } = (options.drawIds ?? newSessionIds)()
     const now = Date.now()
     const record: SessionRecord = {
       id,
@@ -271,6 +380,15 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     terminateShardThread: async shard => {
       await pools[shard]?.terminateThread()
     },
+    localIds,
+    hosts: id => cache.has(id),
+    movable: id => {
+      const snapshot = cache.snapshotOf(id)
+      return snapshot !== undefined && snapshot.qrDeadline === null
+    },
+    connecting: () => localIds().filter(id => cache.snapshotOf(id)?.state === 'connecting').length,
+    adopt,
+    release,
     ops: systemOps({ pools, cache, telemetry, mustRestore, isClosing: () => closing !== undefined }),
   }
 }

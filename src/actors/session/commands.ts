@@ -16,6 +16,8 @@ import type { TypingTimers } from './typing.js'
 export interface CommandTarget {
   readonly id: string
   readonly stopped: boolean
+  /** What a command gets once the session stopped: 404 after a delete, 503 after a shutdown or hand-over. */
+  stopError(): GatewayError
   readonly isConnected: boolean
   readonly link: PlatformLink | undefined
   readonly typing: TypingTimers
@@ -30,7 +32,7 @@ export async function runCommand(
   session: CommandTarget,
   signal: AbortSignal,
 ): Promise<ReplyValues[ActorCommand['type']]> {
-  if (session.stopped) throw new GatewayError('SESSION_NOT_FOUND')
+  if (session.stopped) throw session.stopError()
   // The client hung up while this waited in the mailbox: nobody is left to read the result.
   if (signal.aborted) throw new GatewayError('INTERNAL', 'request aborted by the client')
   switch (command.type) {

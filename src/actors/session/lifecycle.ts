@@ -6,6 +6,7 @@
 import type { Logger } from 'pino'
 import type { PlatformLink } from '../../platform/link.js'
 import { GatewayError } from '../../protocol/errors.js'
+import { OTHER_MESSAGE } from '../../protocol/messages.js'
 import type { Mailbox } from './mailbox.js'
 import type { MediaSlots } from '../../media/media-slots.js'
 import { TypingTimers } from './typing.js'
@@ -28,6 +29,7 @@ export class SessionLifecycle {
   readonly #connection: LinkSupervisor
   /** Set for good once the session is deleted or the thread shuts down. */
   #stopped = false
+  #deleted = false
 
   constructor(deps: ActorDeps, mailbox: Mailbox) {
     this.#deps = deps
@@ -68,6 +70,13 @@ export class SessionLifecycle {
 
   get stopped(): boolean {
     return this.#stopped
+  }
+
+  stopError(): GatewayError {
+    if (this.#deleted) return new GatewayError('SESSION_NOT_FOUND')
+    // cluster mode: stopped here because another node runs it now (or will in a moment)
+    if (this.#deps.config.REDIS_URL) return new GatewayError('SESSION_MOVING', undefined, 1)
+    return new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
   }
 
   get isConnected(): boolean {
@@ -128,6 +137,15 @@ export class SessionLifecycle {
     await this.#connection.markCleanStop()
   }
 
+  /** After shutdown() when a command did not settle in time: no clean stop recorded, the run's hold given back. */
+  async abandonStop(): Promise<void> {
+    this.#log.warn(
+      'a command did not settle after the link closed: the stop is not recorded as clean (the next start renews ' +
+        'Signal sessions as they are used)',
+    )
+    await this.#connection.abandonStop()
+  }
+
   /**
    * Clears credentials and starts pairing over with a fresh QR deadline (reset, or logged out on the phone). A
    * never-paired session whose lifetime (UNPAIRED_MAX_LIFETIME_MS) is used up is deleted instead: 404 to a reset.
@@ -155,6 +173,7 @@ export class SessionLifecycle {
   /** Removes the session and all its data, tells the main thread, and stops for good. */
   async #destroy(): Promise<void> {
     this.#stopped = true
+    this.#deleted = true
     this.#clearTimers()
     await this.#dropLink({ logout: false })
     await this.#record.remove()

@@ -47,6 +47,11 @@ export class LinkSupervisor {
     await this.#runGuard.release()
   }
 
+  /** After a stop whose commands did not settle: records nothing, gives back what the run held (RunGuard.abandon). */
+  async abandonStop(): Promise<void> {
+    await this.#runGuard.abandon?.()
+  }
+
   /** The current link; undefined while none is open or after it closed. */
   get link(): PlatformLink | undefined {
     return this.#link

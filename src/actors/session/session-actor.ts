@@ -50,12 +50,31 @@ export class SessionActor {
     return this.#mailbox.post(() => runCommand(command, this.#session, signal))
   }
 
-  /** SIGTERM: close the link without logging out; the session stays registered and comes back on restart. */
-  async shutdown(): Promise<void> {
+  /**
+   * SIGTERM, or a hand-over to another node: close the link without logging out; the session stays registered and
+   * comes back on restart (or on its new node). With `settleMs`, commands still running get that long to settle;
+   * past it the stop is not recorded as clean, and the run's hold (cluster mode: the lease) is given back anyway,
+   * so a query Baileys leaves waiting on a closed socket cannot hold a hand-over for a minute.
+   */
+  async shutdown(settleMs?: number): Promise<void> {
     await this.#session.shutdown()
     // A command still running (a send waiting for its ack) settles now that the link is closed, and with it the key
     // store transaction Baileys commits after sending; only then is the stored Signal state whole.
-    await this.#mailbox.post(async () => undefined)
-    await this.#session.markCleanStop()
+    const settled = this.#mailbox.post(async () => true)
+    if (settleMs === undefined || (await withinMs(settled, settleMs))) await this.#session.markCleanStop()
+    else await this.#session.abandonStop()
+  }
+}
+
+/** True when `work` resolved within `ms`, false when the time ran out first (it keeps running). */
+async function withinMs(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>(resolve => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  try {
+    return await Promise.race([work.then(() => true), late])
+  } finally {
+    clearTimeout(timer)
   }
 }

@@ -16,6 +16,13 @@ import { shardOf } from '../../protocol/shard.js'
 import type { ActorCommand } from '../../protocol/commands.js'
 
 const RESTORE_POLL_MS = 50
+/**
+ * How long a session handed to another node (or a cluster node's SIGTERM) lets its running commands settle after
+ * its link closed. A send waiting for its ack ends at once (the link aborts it); a query Baileys leaves waiting on
+ * the closed socket would hold the hand-over for its full minute: past this, the lease goes back without a clean
+ * stop, and the next owner takes the unclean-stop path (signal-recovery).
+ */
+const RELEASE_SETTLE_MS = 3_000
 
 export interface ShardHostDeps {
   shard: number
@@ -35,6 +42,8 @@ export class ShardHost {
   readonly #actors = new Map<string, SessionActor>()
   /** Actors being created (the platform module may still be loading): later tasks for them wait here. */
   readonly #starting = new Map<string, Promise<void>>()
+  /** Sessions handed to another node (cluster mode): a late command must not start them here again. */
+  readonly #released = new Set<string>()
   #shuttingDown = false
   #restoring: Promise<void> = Promise.resolve()
 
@@ -58,6 +67,8 @@ export class ShardHost {
 
   async #restoreAll(): Promise<void> {
     const { store, shard, shards, logger, config } = this.#deps
+    // In cluster mode the main thread places sessions on nodes and starts each one it adopts (cluster/ownership.ts).
+    if (config.REDIS_URL) return
     const mine = (await store.listSessions()).filter(r => shardOf(r.id, shards) === shard)
     logger.info({ sessions: mine.length }, 'restoring sessions of this shard')
     let next = 0
@@ -89,14 +100,30 @@ export class ShardHost {
   async start(id: string): Promise<null> {
     const record = await this.#deps.store.getSession(id)
     if (!record) throw new GatewayError('SESSION_NOT_FOUND')
+    this.#released.delete(id)
     await this.#ensure(record)
     return null
+  }
+
+  /**
+   * Cluster mode: stops the session here without logging out and keeps its data, for another node to run it
+   * (hand-over, or this node lost its lease): the link closes, the commands in its mailbox settle, the clean stop
+   * is recorded and the lease released (cluster/lease-guard.ts). Resolves true if the session ran here.
+   */
+  async release(id: string): Promise<boolean> {
+    this.#released.add(id)
+    await this.#starting.get(id)
+    const actor = this.#actors.get(id)
+    if (!actor) return false
+    this.#actors.delete(id)
+    await actor.shutdown(RELEASE_SETTLE_MS)
+    return true
   }
 
   /** Runs a command on the session's actor, in its mailbox order. */
   async run(id: string, command: ActorCommand, signal: AbortSignal): Promise<unknown> {
     const actor = await this.#actorFor(id)
-    if (!actor) throw new GatewayError('SESSION_NOT_FOUND')
+    if (!actor) throw new GatewayError(this.#released.has(id) ? 'SESSION_MOVING' : 'SESSION_NOT_FOUND')
     return actor.run(command, signal)
   }
 
@@ -104,7 +131,7 @@ export class ShardHost {
   async #actorFor(id: string): Promise<SessionActor | undefined> {
     await this.#starting.get(id)
     const actor = this.#actors.get(id)
-    if (actor || this.#shuttingDown) return actor
+    if (actor || this.#shuttingDown || this.#released.has(id)) return actor
     const record = await this.#deps.store.getSession(id)
     if (!record || shardOf(id, this.#deps.shards) !== this.#deps.shard) return undefined
     await this.#ensure(record)
@@ -145,7 +172,9 @@ export class ShardHost {
     this.#shuttingDown = true
     const actors = [...this.#actors.values()]
     this.#actors.clear()
-    await Promise.allSettled(actors.map(a => a.shutdown()))
+    // cluster mode: the sessions' next owners wait for these leases, not for a stuck query
+    const settleMs = this.#deps.config.REDIS_URL ? RELEASE_SETTLE_MS : undefined
+    await Promise.allSettled(actors.map(a => a.shutdown(settleMs)))
     return null
   }
 }

@@ -80,6 +80,8 @@ function dispatch(task: ShardTask, signal: AbortSignal): Promise<unknown> {
       return host.run(task.id, task.command, signal)
     case 'start':
       return host.start(task.id)
+    case 'release':
+      return host.release(task.id)
     case 'shutdown':
       return host.shutdown()
   }

@@ -36,7 +36,10 @@ const ERROR_DESCRIPTIONS = {
   500:
     `${quoted(ERROR_MESSAGE.SESSION_NOT_CONNECTED)}, the operation failed (media download, unknown group or channel, ` +
     `the platform rejected the message or did not acknowledge in time), or ${quoted(ERROR_MESSAGE.INTERNAL)}`,
-  503: `${quoted(ERROR_MESSAGE.OVERLOADED)}: the session's worker thread holds twice its queue limit`,
+  503:
+    `${quoted(ERROR_MESSAGE.OVERLOADED)}: the session's worker thread holds twice its queue limit; in cluster mode ` +
+    `also ${quoted(ERROR_MESSAGE.SESSION_MOVING)} (the session is between two nodes) and ` +
+    `${quoted(ERROR_MESSAGE.NODE_UNREACHABLE)} (the node it was forwarded to did not answer)`,
 } as const
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS

@@ -9,6 +9,7 @@ import type { RequestHandler, Response, Router } from 'express'
 import { requestIdOf } from './request-id.js'
 import { routePattern } from './route-pattern.js'
 import { createMetricsRegistry } from '../../metrics/registry.js'
+import { registerClusterMetrics } from '../../metrics/cluster-metrics.js'
 import type { AppDeps } from '../deps.js'
 import { metricsRoute, requestMetrics } from './metrics.js'
 import { requestLog } from './request-log.js'
@@ -20,8 +21,9 @@ interface Observed {
 }
 const OBSERVED = 'observedRequest'
 
-export function opsParts({ system, logger, config }: AppDeps): { observer: RequestHandler; metrics: Router } {
+export function opsParts({ system, logger, config, cluster }: AppDeps): { observer: RequestHandler; metrics: Router } {
   const registry = createMetricsRegistry(system.ops)
+  if (cluster) registerClusterMetrics(registry, cluster)
   const log = requestLog(logger)
   const time = requestMetrics(registry)
   // One shared listener, no closure per request: every poll of GET /session passes here.

@@ -2,10 +2,12 @@
  * @module storage/redis/keys
  * The Redis key schema. Everything one session owns sits under `gw:{<id>}:…`: the braces are a hash tag, so all of
  * a session's keys live in one Redis Cluster slot and one Lua script may touch them together. Shared keys:
- * `gw:sessions` (the registry: a hash, field = session id) and `gw:meta` (the DATA_KEY check marker).
+ * `gw:sessions` (the registry: a hash, field = session id), `gw:meta` (the DATA_KEY check marker, the nodes' peer
+ * token), and the nodes' heartbeats `gw:nodes` / `gw:node:<NODE_ID>` (cluster/nodes.ts).
  *
  *   gw:{id}:lease     "<node>|<epoch>", PX = lease TTL (src/cluster/lease.ts)
  *   gw:{id}:epoch     fencing epoch, INCR on every acquisition
+ *   gw:{id}:owner     the node that acquired the lease last (a take-over is an acquisition by another node)
  *   gw:{id}:creds     Baileys credentials (one value)
  *   gw:{id}:keys      hash: Signal keys, field `<type>\0<keyId>` (hidden with DATA_KEY)
  *   gw:{id}:contacts  hash: address book, field = contact id (hidden with DATA_KEY)
@@ -20,6 +22,7 @@ const tag = (id: string): string => `gw:{${id}}`
 export const sessionKeys = (id: string) => ({
   lease: `${tag(id)}:lease`,
   epoch: `${tag(id)}:epoch`,
+  owner: `${tag(id)}:owner`,
   creds: `${tag(id)}:creds`,
   keys: `${tag(id)}:keys`,
   contacts: `${tag(id)}:contacts`,
@@ -29,7 +32,7 @@ export const sessionKeys = (id: string) => ({
 
 export type SessionKeyNames = ReturnType<typeof sessionKeys>
 
-/** The keys that hold a session's data (what a delete or a migration copies), lease and epoch excluded. */
+/** The keys that hold a session's data (what a delete or a migration copies), lease, epoch and owner excluded. */
 export const dataKeysOf = (id: string): string[] => {
   const k = sessionKeys(id)
   return [k.creds, k.keys, k.contacts, k.sent, k.skey]

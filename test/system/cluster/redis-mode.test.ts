@@ -3,8 +3,8 @@
  * One gateway process in cluster mode (REDIS_URL, DATA_KEY) on its own redis-server and the sandbox, over HTTP
  * only: a session pairs, a text reaches the phone and decrypts; everything lives in Redis (DATA_DIR holds no store
  * file) under the session's lease; after a SIGTERM restart and after a kill -9 the session comes back connected
- * from Redis without a new scan, and sends again. When another node takes the lease, the gateway closes the
- * session's link without logging out, and reconnects it, still paired, once the lease is free again.
+ * from Redis without a new scan, and sends again. When another node takes the lease, the gateway stops the
+ * session without logging out (requests get 503 "moving"), and runs it again, still paired, once the lease is free.
  */
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -118,19 +118,25 @@ describeWithRedis('cluster mode: one gateway on Redis', () => {
     await send('after kill -9')
   }, 150_000)
 
-  it('closes the link without logging out when another node holds the lease, and reconnects once it is free', async () => {
-    // Another node takes the lease over (as after this one was paused past its TTL).
+  it('steps down without logging out when another node holds the lease, and runs the session again once it is free', async () => {
+    // Another node takes the lease over (as after this one was paused past its TTL); it never heartbeats, so
+    // node-1 cannot forward to it: the session is "moving" until the lease is free.
     await raw.command(['DEL', sessionKeys(session.id).lease])
     const epoch = await acquireLease(raw, session.id, 'node-2', 60_000)
-    await waitFor(
-      'the link closed',
-      async () => ((await gw.session(session)).body.isConnected ? undefined : true),
+    const moving = { statusCode: 503, message: 'session is moving to another node, retry in 1 s' }
+    const stepped = await waitFor(
+      'node-1 stepped down',
+      async () => {
+        const r = await gw.session(session)
+        return r.status === 503 ? r : undefined
+      },
       30_000,
     )
+    expect(stepped.body).toEqual(moving)
     const down = await reply(
       gw.api.POST('/message', withSession(session, { body: { phone: BOB, type: 'text', text: 'not now' } })),
     )
-    expect(down).toEqual({ status: 500, body: { statusCode: 500, message: 'session not connected' } })
+    expect(down).toEqual({ status: 503, body: moving })
     expect(await lease()).toBe(`node-2|${epoch}`) // node-1 did not take it back while it lived
     await releaseLease(raw, session.id, { node: 'node-2', epoch })
     const back = await connected() // no new QR: the device was never logged out

@@ -53,7 +53,7 @@ export const sessionPaths: ZodOpenApiPathsObject = {
       tags: ['Session'],
       summary: 'Read a session',
       description: "Poll every 2 to 3 s while pairing. Answered from a cache: never waits behind the session's work.",
-      responses: responses(ok(sessionSchema, 'The session'), 400, 404, 500),
+      responses: responses(ok(sessionSchema, 'The session'), 400, 404, 500, 503),
     }),
     delete: guarded({
       operationId: 'deleteSession',

@@ -8,7 +8,7 @@ import { ERROR_STATUS, GatewayError } from '../../../protocol/errors.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
 import { authenticate, authOf, headerGuard } from '../../header-guard.js'
 import type { AppDeps } from '../../deps.js'
-import { clientKey } from '../../client-key.js'
+import { requestClientKey } from '../../client-key.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
 import { rateLimit } from '../../rate-limit.js'
 import { requireBearerToken } from '../../../security/bearer-token.js'
@@ -44,7 +44,7 @@ export function sessionRoutes(deps: AppDeps): Router {
   router.post('/session', createLimit, createToken, async (req, res) => {
     let created: { id: string; sessionId: string }
     try {
-      created = await system.createSession(clientKey(req.ip))
+      created = await system.createSession(requestClientKey(req))
     } catch (err) {
       // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure, a full server (503)
       // and the cap of unpaired sessions per client (429) pass through.

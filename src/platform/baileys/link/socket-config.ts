@@ -4,6 +4,7 @@
  * and, against the loopback sandbox, the trust wiring that lets the unmodified client verify it (PLATFORM-PROTOCOL
  * M1, M4).
  */
+import { gateWrites } from './write-gate.js'
 import makeWASocket, {
   Browsers,
   WA_CERT_DETAILS,
@@ -71,6 +72,7 @@ export function openBaileysSocket(
       getMessage,
       ...sandboxConfig,
     })
+    if (options.mayWrite) gateWrites(sock, options.mayWrite, logger)
     return { sock, logger, agents }
   } catch (err) {
     agents?.destroy()

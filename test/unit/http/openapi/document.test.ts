@@ -91,7 +91,7 @@ describe('the OpenAPI document', () => {
     const guarded = '200 400 404 429 500 503'
     expect(statuses).toEqual({
       'POST /session': '200 401 429 500 503',
-      'GET /session': '200 400 404 500',
+      'GET /session': '200 400 404 500 503', // 503 in cluster mode: the session is moving between nodes
       'DELETE /session': guarded,
       'POST /session/reset': guarded,
       'POST /session/view-link': '200 400 404 409 500 503',

@@ -1,0 +1,175 @@
+/**
+ * @module cluster/nodes
+ * The nodes of a cluster, as each one sees them: every node's main thread writes a heartbeat to
+ * `gw:node:<NODE_ID>` (its address, its session count, whether it takes sessions) every CLUSTER_HEARTBEAT_MS,
+ * expiring after three of them, and lists the others from the `gw:nodes` set. A node whose heartbeat expired is
+ * gone: its name is dropped from the set by whoever notices.
+ *
+ * A node whose process did not run for longer than its leases' deadline (paused by SIGSTOP, a long GC, a frozen
+ * VM) comes back "quiet" for CLUSTER_REJOIN_QUIET_MS: it says it takes no sessions, so placement leaves it out
+ * while the sessions it lost settle elsewhere. A node shutting down says the same before it hands its sessions over.
+ */
+import { performance } from 'node:perf_hooks'
+import type { RedisConnection } from '../storage/redis/connection.js'
+import { text } from '../storage/redis/connection.js'
+
+export const NODES_KEY = 'gw:nodes'
+export const nodeKey = (node: string): string => `gw:node:${node}`
+
+/** One node's heartbeat. */
+export interface NodeInfo {
+  node: string
+  /** Where the other nodes forward its sessions' requests (ADVERTISE_URL). */
+  url: string
+  /** Sessions it runs now. */
+  sessions: number
+  /** Whether placement may give it sessions (false while quiet after a cut-off, and while shutting down). */
+  accepting: boolean
+}
+
+export interface NodeDirectoryOptions {
+  node: string
+  url: string
+  heartbeatMs: number
+  /**
+   * A gap between two beats longer than this (the leases' deadline) means the process itself did not run (paused,
+   * frozen): its sessions have moved, and it comes back quiet. Beats that fail (Redis unreachable) still count as
+   * beats: a Redis outage that every node saw makes nobody quiet.
+   */
+  quietAfterGapMs: number
+  rejoinQuietMs: number
+  /** The session count to announce. */
+  sessions: () => number
+  /** Monotonic clock (ms); default performance.now. */
+  now?: () => number
+}
+
+function parse(raw: string | undefined): NodeInfo | undefined {
+  if (raw === undefined) return undefined
+  try {
+    const v = JSON.parse(raw) as Partial<NodeInfo>
+    if (typeof v.node !== 'string' || typeof v.url !== 'string') return undefined
+    return { node: v.node, url: v.url, sessions: Number(v.sessions) || 0, accepting: v.accepting !== false }
+  } catch {
+    return undefined
+  }
+}
+
+export class NodeDirectory {
+  readonly #redis: () => Promise<RedisConnection>
+  readonly #o: NodeDirectoryOptions
+  readonly #now: () => number
+  #view = new Map<string, NodeInfo>()
+  #lastAttempt = Number.NaN
+  #quietUntil = 0
+  #leaving = false
+
+  constructor(redis: () => Promise<RedisConnection>, options: NodeDirectoryOptions) {
+    this.#redis = redis
+    this.#o = options
+    this.#now = options.now ?? (() => performance.now())
+  }
+
+  get node(): string {
+    return this.#o.node
+  }
+
+  get url(): string {
+    return this.#o.url
+  }
+
+  /** How long a heartbeat lives. */
+  get ttlMs(): number {
+    return this.#o.heartbeatMs * 3
+  }
+
+  /** Whether this node takes sessions now. */
+  get accepting(): boolean {
+    return !this.#leaving && this.#now() >= this.#quietUntil
+  }
+
+  /**
+   * Writes this node's heartbeat and reads everyone's; returns the live nodes. A gap since the last beat (tried,
+   * not necessarily successful) longer than the leases' deadline means this process was frozen past its leases:
+   * it comes back quiet.
+   */
+  async beat(): Promise<NodeInfo[]> {
+    const sentAt = this.#now()
+    if (sentAt - this.#lastAttempt > this.#o.quietAfterGapMs) this.#quietUntil = sentAt + this.#o.rejoinQuietMs
+    this.#lastAttempt = sentAt
+    const redis = await this.#redis()
+    const mine: NodeInfo = {
+      node: this.#o.node,
+      url: this.#o.url,
+      sessions: this.#o.sessions(),
+      accepting: this.accepting,
+    }
+    await Promise.all([
+      redis.command(['SET', nodeKey(this.#o.node), JSON.stringify(mine), 'PX', String(this.ttlMs)]),
+      redis.command(['SADD', NODES_KEY, this.#o.node]),
+    ])
+    const names = ((await redis.command(['SMEMBERS', NODES_KEY])) as Buffer[]).map(b => b.toString('utf8'))
+    const infos = await Promise.all(names.map(async n => parse(text(await redis.command(['GET', nodeKey(n)])))))
+    const view = new Map<string, NodeInfo>()
+    const gone: string[] = []
+    names.forEach((n, i) => {
+      const info = infos[i]
+      if (info && info.node === n) view.set(n, info)
+      else gone.push(n)
+    })
+    view.set(mine.node, mine) // what this node knows of itself is newer than what it read back
+    if (gone.length > 0) await redis.command(['SREM', NODES_KEY, ...gone])
+    this.#view = view
+    return [...view.values()]
+  }
+
+  /** The nodes seen alive at the last beat (this one included once it has beaten). */
+  live(): NodeInfo[] {
+    return [...this.#view.values()]
+  }
+
+  /** The live node named `node`, if any. */
+  get(node: string): NodeInfo | undefined {
+    return this.#view.get(node)
+  }
+
+  /**
+   * Counts one more session on `node` until the next beat brings the real numbers: the sessions placed between two
+   * beats spread out instead of all landing on the node that looked least loaded at the last one.
+   */
+  noteSession(node: string): void {
+    const info = this.#view.get(node)
+    if (info) this.#view.set(node, { ...info, sessions: info.sessions + 1 })
+  }
+
+  /** Names of the live nodes that take sessions: the candidates of placement. */
+  placing(): string[] {
+    return [...this.#view.values()].filter(n => n.accepting).map(n => n.node)
+  }
+
+  /**
+   * Shutting down: from now on this node takes no sessions, and the others learn it at once (so they place and
+   * adopt its sessions without it). Never throws: a node that cannot tell Redis simply expires.
+   */
+  async leave(): Promise<void> {
+    this.#leaving = true
+    try {
+      await this.beat()
+    } catch {
+      // the heartbeat expires by itself
+    }
+  }
+
+  /** Removes this node's heartbeat (last step of a clean stop). Never throws. */
+  async remove(): Promise<void> {
+    try {
+      const redis = await this.#redis()
+      await Promise.all([
+        redis.command(['DEL', nodeKey(this.#o.node)]),
+        redis.command(['SREM', NODES_KEY, this.#o.node]),
+      ])
+    } catch {
+      // it expires
+    }
+  }
+}

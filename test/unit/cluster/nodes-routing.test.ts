@@ -1,0 +1,195 @@
+/**
+ * @module test/unit/cluster/nodes-routing
+ * The nodes' heartbeats and the request routes, on a real redis-server. Nodes see each other with their address
+ * and load; a node that stops beating drops out once its heartbeat expires; a node cut off past its leases comes
+ * back quiet (no sessions placed on it) for the quiet period; one leaving says so at once. A request for a
+ * session goes where its lease is held by a live node, waits (503 "moving") while nobody or a silent node holds
+ * it, and stays here for an id the registry does not know. New sessions go to the least loaded node, and the
+ * sessions placed between two beats spread out. The peer token is created once and shared.
+ */
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { NodeDirectory } from '../../../src/cluster/nodes.js'
+import { ClusterRoutes, loadPeerToken } from '../../../src/cluster/routing.js'
+import { acquireLease } from '../../../src/cluster/lease.js'
+import { connectRedis, type RedisConnection } from '../../../src/storage/redis/connection.js'
+import { REGISTRY_KEY } from '../../../src/storage/redis/keys.js'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
+
+describeWithRedis('cluster nodes and routes', () => {
+  let redis: RedisServer
+  let conn: RedisConnection
+  beforeAll(async () => {
+    redis = await startRedisServer()
+    conn = await connectRedis(redis.url)
+  })
+  afterAll(async () => {
+    await conn?.close()
+    await redis?.stop()
+  })
+  afterEach(async () => {
+    await conn.command(['FLUSHALL'])
+  })
+
+  let clock = 0
+  const directory = (node: string, sessions = () => 0, heartbeatMs = 50) =>
+    new NodeDirectory(async () => conn, {
+      node,
+      url: `http://${node}:3000`,
+      heartbeatMs,
+      quietAfterGapMs: 1_000,
+      rejoinQuietMs: 5_000,
+      sessions,
+      now: () => clock,
+    })
+
+  it('nodes see each other with their address and load, and a silent one drops out', async () => {
+    const a = directory('node-a', () => 3)
+    const b = directory('node-b', () => 7)
+    await a.beat()
+    const seen = await b.beat()
+    expect(seen.map(n => [n.node, n.url, n.sessions, n.accepting]).sort()).toEqual([
+      ['node-a', 'http://node-a:3000', 3, true],
+      ['node-b', 'http://node-b:3000', 7, true],
+    ])
+    await new Promise(r => setTimeout(r, 3 * 50 + 50)) // node-a's heartbeat (3 × 50 ms) expires
+    expect((await b.beat()).map(n => n.node)).toEqual(['node-b'])
+    expect((await conn.command(['SMEMBERS', 'gw:nodes'])) as Buffer[]).toHaveLength(1)
+  })
+
+  it('comes back quiet after a gap past its leases, and takes sessions again after the quiet period', async () => {
+    const a = directory('node-a', () => 0, 10_000)
+    const b = directory('node-b', () => 0, 10_000)
+    clock = 0
+    await a.beat()
+    await b.beat()
+    expect(b.placing().sort()).toEqual(['node-a', 'node-b'])
+    // node-b beats on; node-a misses every beat until 2 s (quietAfterGapMs 1 s): it was paused past its leases
+    const bBeatsUntil = async (until: number) => {
+      for (; clock < until; clock += 500) await b.beat()
+      clock = until
+    }
+    await bBeatsUntil(2_000)
+    await a.beat()
+    expect(a.accepting).toBe(false)
+    await b.beat()
+    expect(b.placing()).toEqual(['node-b'])
+    expect(
+      b
+        .live()
+        .map(n => n.node)
+        .sort(),
+    ).toEqual(['node-a', 'node-b']) // alive: it still forwards
+    for (; clock < 7_001; clock += 500) {
+      await a.beat()
+      await b.beat()
+    }
+    await a.beat()
+    await b.beat()
+    expect(a.accepting).toBe(true)
+    expect(b.placing().sort()).toEqual(['node-a', 'node-b'])
+  })
+
+  it('does not go quiet when its beats failed while it ran (Redis unreachable for every node)', async () => {
+    let down = false
+    const flaky = new NodeDirectory(
+      async () => {
+        if (down) throw new Error('Redis unreachable')
+        return conn
+      },
+      {
+        node: 'node-a',
+        url: 'http://node-a:3000',
+        heartbeatMs: 500,
+        quietAfterGapMs: 1_000,
+        rejoinQuietMs: 5_000,
+        sessions: () => 0,
+        now: () => clock,
+      },
+    )
+    clock = 0
+    await flaky.beat()
+    down = true
+    for (clock = 500; clock <= 10_000; clock += 500) await expect(flaky.beat()).rejects.toThrow('Redis unreachable')
+    down = false
+    await flaky.beat()
+    expect(flaky.accepting).toBe(true)
+  })
+
+  it('a node leaving takes no more sessions, and is gone once removed', async () => {
+    const a = directory('node-a', () => 0, 10_000)
+    const b = directory('node-b', () => 0, 10_000)
+    await a.beat()
+    await a.leave()
+    await b.beat()
+    expect(b.placing()).toEqual(['node-b'])
+    expect(
+      b
+        .live()
+        .map(n => n.node)
+        .sort(),
+    ).toEqual(['node-a', 'node-b'])
+    await a.remove()
+    expect((await b.beat()).map(n => n.node)).toEqual(['node-b'])
+  })
+
+  it('routes a request to the live node holding the lease, waits while nobody holds it, keeps unknown ids here', async () => {
+    const a = directory('node-a', () => 0, 10_000)
+    const b = directory('node-b', () => 0, 10_000)
+    await b.beat()
+    await a.beat()
+    const local = new Set<string>(['here-1'])
+    const routes = new ClusterRoutes(
+      async () => conn,
+      a,
+      id => local.has(id),
+      () => local.size,
+      await loadPeerToken(conn),
+    )
+    await conn.command(['HSET', REGISTRY_KEY, 's-b', 'row', 's-free', 'row', 's-dead', 'row'])
+    await acquireLease(conn, 's-b', 'node-b', 60_000)
+    await acquireLease(conn, 's-dead', 'node-c', 60_000) // node-c never beats: dead or paused
+    expect(await routes.locate('s-b')).toEqual({ to: 'node', url: 'http://node-b:3000' })
+    expect(await routes.locate('s-free')).toEqual({ to: 'moving' })
+    expect(await routes.locate('s-dead')).toEqual({ to: 'moving' })
+    expect(await routes.locate('never-registered')).toEqual({ to: 'here' })
+    expect(routes.hosts('here-1')).toBe(true)
+  })
+
+  it('places new sessions on the least loaded node, spreading those placed between two beats', async () => {
+    const a = directory('node-a', () => 4, 10_000)
+    const b = directory('node-b', () => 2, 10_000)
+    await b.beat()
+    await a.beat()
+    const routes = new ClusterRoutes(
+      async () => conn,
+      a,
+      () => false,
+      () => 4,
+      await loadPeerToken(conn),
+    )
+    const targets = Array.from({ length: 4 }, () => routes.placeNew())
+    // node-b (2) takes two, then both hold 4 and the tie goes to the lower name: node-a, then node-b
+    expect(targets).toEqual([
+      { to: 'node', url: 'http://node-b:3000' },
+      { to: 'node', url: 'http://node-b:3000' },
+      { to: 'here' },
+      { to: 'node', url: 'http://node-b:3000' },
+    ])
+  })
+
+  it('shares one peer token between nodes and checks it in constant time', async () => {
+    const first = await loadPeerToken(conn)
+    expect(await loadPeerToken(conn)).toBe(first)
+    const a = directory('node-a')
+    const routes = new ClusterRoutes(
+      async () => conn,
+      a,
+      () => false,
+      () => 0,
+      first,
+    )
+    expect(routes.isPeer(first)).toBe(true)
+    expect(routes.isPeer(`${first.slice(0, -1)}x`)).toBe(false)
+    expect(routes.isPeer(undefined)).toBe(false)
+  })
+})
