@@ -13,8 +13,5 @@ export const workerFilename = (): string =>
 
 export const defaultLinkModule = (): string =>
   fileURLToPath(
-    new URL(
-      fromSource ? '../../platform/baileys/baileys-link.ts' : '../../platform/baileys/baileys-link.js',
-      import.meta.url,
-    ),
+    new URL(fromSource ? '../../platform/baileys/module.ts' : '../../platform/baileys/module.js', import.meta.url),
   )

@@ -17,6 +17,7 @@ import makeWASocket, {
 import type { Logger } from 'pino'
 import type { LinkOptions } from '../../link.js'
 import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
+import { installCryptoKeyObjects } from '../patches/crypto-keys.js'
 import { setPlatformSignatureCheck } from '../patches/signature-check.js'
 import { installSignalQueueContext } from '../patches/signal-queue-context.js'
 import { cachedKeyStore } from './key-cache.js'
@@ -47,6 +48,7 @@ export function openBaileysSocket(
   let agents: SandboxAgents | undefined
   setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)
   installSignalQueueContext()
+  installCryptoKeyObjects()
   if (sandbox) {
     // the very object noise-handler reads (PLATFORM-PROTOCOL M1): the sandbox signs its own certificate chain
     WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(sandbox.rootPublicKey, 'base64')
