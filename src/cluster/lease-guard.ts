@@ -14,6 +14,7 @@ import type { LinkOptions } from '../platform/link.js'
 import type { ShardPlatform } from '../actors/session/deps.js'
 import { sessionIdOf } from '../storage/redis/redis-store.js'
 import type { LeaseKeeper } from './lease.js'
+import { FencedWriteError } from './fencing.js'
 
 export function withLeases(
   load: () => Promise<ShardPlatform>,
@@ -39,6 +40,10 @@ function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): 
         async release() {
           try {
             await inner.release()
+          } catch (err) {
+            // the lease moved while this node was cut off: the new owner's state is not this node's to mark clean
+            if (!(err instanceof FencedWriteError)) throw err
+            log.info({ reason: err.reason }, "clean stop not recorded: the lease is no longer this node's")
           } finally {
             await keeper.release(id)
           }
