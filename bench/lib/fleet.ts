@@ -46,6 +46,8 @@ interface SessionView {
 
 async function getSession(gatewayUrl: string, s: { id: string; sessionId: string }): Promise<SessionView> {
   const res = await fetch(`${gatewayUrl}/session`, { headers: sessionHeaders(s) })
+  // cluster mode: a session between two nodes answers 503 with Retry-After for a moment
+  if (res.status === 503) return { qrcode: '', isConnected: false }
   if (!res.ok) throw new Error(`GET /session: ${res.status} ${await res.text()}`)
   return (await res.json()) as SessionView
 }

@@ -3,8 +3,9 @@
  * Where a request goes in cluster mode (the HTTP side is http/cluster-routing.ts):
  *   - a session this node runs: here;
  *   - a session whose lease another live node holds: forwarded to that node's ADVERTISE_URL;
- *   - a registered session nobody runs right now (handed over, its owner died, or being adopted): 503
- *     SESSION_MOVING with Retry-After, never a guess;
+ *   - a registered session whose lease nobody holds (new and not connected yet, handed over, or its owner died):
+ *     forwarded to the node it belongs on, which runs it or is about to (and answers 503 SESSION_MOVING with
+ *     Retry-After until then); 503 here when that is this node, or while a node that stopped beating holds it;
  *   - an id the registry does not know: here, where the header guard answers 404 like any unknown session.
  * A new session goes to the node with the fewest sessions among those that take sessions.
  *
@@ -16,7 +17,7 @@ import type { RedisConnection } from '../storage/redis/connection.js'
 import { text } from '../storage/redis/connection.js'
 import { META_KEY, REGISTRY_KEY, sessionKeys } from '../storage/redis/keys.js'
 import type { NodeDirectory } from './nodes.js'
-import { leastLoaded } from './placement.js'
+import { homeOf, leastLoaded } from './placement.js'
 import type { ClusterGaugeSource } from '../metrics/cluster-metrics.js'
 
 const PEER_TOKEN_FIELD = 'peer-token'
@@ -83,7 +84,12 @@ export class ClusterRoutes implements ClusterGaugeSource {
     if (this.#hosts(id)) return { to: 'here' } // adopted while we asked
     if (lease === undefined) {
       const known = Number(await redis.command(['HEXISTS', REGISTRY_KEY, id])) === 1
-      return known ? { to: 'moving' } : { to: 'here' }
+      if (!known) return { to: 'here' }
+      // nobody holds it yet: a new session whose link has not opened, or one between two nodes; the node it
+      // belongs on runs it or is about to (it answers 503 itself until then)
+      const home = homeOf(id, this.#directory.placing())
+      const node = home === undefined || home === this.#directory.node ? undefined : this.#directory.get(home)
+      return node ? { to: 'node', url: node.url } : { to: 'moving' }
     }
     const holder = lease.split('|')[0]!
     const node = holder === this.#directory.node ? undefined : this.#directory.get(holder)

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { NodeDirectory } from '../../../src/cluster/nodes.js'
 import { ClusterRoutes, loadPeerToken } from '../../../src/cluster/routing.js'
 import { acquireLease } from '../../../src/cluster/lease.js'
+import { homeOf } from '../../../src/cluster/placement.js'
 import { connectRedis, type RedisConnection } from '../../../src/storage/redis/connection.js'
 import { REGISTRY_KEY } from '../../../src/storage/redis/keys.js'
 import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
@@ -132,7 +133,7 @@ describeWithRedis('cluster nodes and routes', () => {
     expect((await b.beat()).map(n => n.node)).toEqual(['node-b'])
   })
 
-  it('routes a request to the live node holding the lease, waits while nobody holds it, keeps unknown ids here', async () => {
+  it('routes a request to the live node holding the lease, or to the node a free session belongs on; waits for a silent holder; keeps unknown ids here', async () => {
     const a = directory('node-a', () => 0, 10_000)
     const b = directory('node-b', () => 0, 10_000)
     await b.beat()
@@ -145,11 +146,18 @@ describeWithRedis('cluster nodes and routes', () => {
       () => local.size,
       await loadPeerToken(conn),
     )
-    await conn.command(['HSET', REGISTRY_KEY, 's-b', 'row', 's-free', 'row', 's-dead', 'row'])
+    // free sessions (new, or between nodes): one that belongs on node-b, one that belongs here
+    const homed = (node: string) => {
+      for (let i = 0; ; i++) if (homeOf(`s-free-${i}`, ['node-a', 'node-b']) === node) return `s-free-${i}`
+    }
+    const freeThere = homed('node-b')
+    const freeHere = homed('node-a')
+    await conn.command(['HSET', REGISTRY_KEY, 's-b', 'row', freeThere, 'row', freeHere, 'row', 's-dead', 'row'])
     await acquireLease(conn, 's-b', 'node-b', 60_000)
     await acquireLease(conn, 's-dead', 'node-c', 60_000) // node-c never beats: dead or paused
     expect(await routes.locate('s-b')).toEqual({ to: 'node', url: 'http://node-b:3000' })
-    expect(await routes.locate('s-free')).toEqual({ to: 'moving' })
+    expect(await routes.locate(freeThere)).toEqual({ to: 'node', url: 'http://node-b:3000' })
+    expect(await routes.locate(freeHere)).toEqual({ to: 'moving' })
     expect(await routes.locate('s-dead')).toEqual({ to: 'moving' })
     expect(await routes.locate('never-registered')).toEqual({ to: 'here' })
     expect(routes.hosts('here-1')).toBe(true)
