@@ -14,7 +14,7 @@
 import os from 'node:os'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
-import type { LocalSessions } from '../actors/main/system.js'
+import type { LocalSessions } from '../actors/main/local-sessions.js'
 import { newSessionIds } from '../actors/main/ids.js'
 import { openStore } from '../storage/open-store.js'
 import type { RedisStore } from '../storage/redis/redis-store.js'

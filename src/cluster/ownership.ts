@@ -16,7 +16,7 @@
  * run a session, one of them finds the lease taken.
  */
 import type { Logger } from 'pino'
-import type { LocalSessions } from '../actors/main/system.js'
+import type { LocalSessions } from '../actors/main/local-sessions.js'
 import type { RedisConnection } from '../storage/redis/connection.js'
 import { text } from '../storage/redis/connection.js'
 import { REGISTRY_KEY, sessionKeys } from '../storage/redis/keys.js'

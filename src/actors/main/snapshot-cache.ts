@@ -7,6 +7,7 @@
  */
 import { BroadcastChannel } from 'node:worker_threads'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
+import type { SessionRecord } from '../../storage/types.js'
 import { hashSecret, newSessionIds, secretMatches } from './ids.js'
 import { eventsChannel, type SnapshotEvent } from '../../protocol/thread.js'
 
@@ -122,5 +123,20 @@ export class SnapshotCache {
 
   close(): void {
     this.#channel.close()
+  }
+}
+
+/** The snapshot GET /session shows before the actor published anything. */
+export function initialSnapshot(record: SessionRecord, generatedId = ''): SessionSnapshot {
+  return {
+    id: record.id,
+    state: record.qrDeadline === null ? 'connecting' : 'awaiting-qr',
+    generatedId,
+    name: '',
+    isConnected: false,
+    qrcode: '',
+    picture: '',
+    qrDeadline: record.qrDeadline,
+    version: 0,
   }
 }

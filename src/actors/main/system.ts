@@ -15,7 +15,6 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
 import { GatewayError, sessionsFull } from '../../protocol/errors.js'
-import type { SessionSnapshot } from '../../protocol/snapshot.js'
 import { compactStore } from '../../storage/compaction.js'
 import { openStore } from '../../storage/open-store.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
@@ -25,8 +24,9 @@ import { newMediaSlotMemory } from '../../media/media-slots.js'
 import { shardOf } from '../../protocol/shard.js'
 import { ShardPool } from './shard-pool.js'
 import type { ShardStats } from '../../protocol/thread.js'
-import { SnapshotCache } from './snapshot-cache.js'
+import { initialSnapshot, SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './session-system.js'
+import { localSessions, type LocalSessions } from './local-sessions.js'
 import { UnpairedClients } from './unpaired-clients.js'
 import { ViewTokens } from './view-tokens.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
@@ -48,31 +48,6 @@ export interface ShardedSessionSystemOptions {
   drawIds?: () => { id: string; sessionId: string }
 }
 
-/**
- * What cluster mode's ownership loop (cluster/ownership.ts) asks of this node's sessions. In cluster mode the
- * system starts no session by itself: the loop adopts the ones that belong here and releases the others.
- */
-export interface LocalSessions {
-  /** Sessions running here (adopted or created here, not released). */
-  localIds(): string[]
-  /** Whether `id` runs here (being released included: its requests get 503 here, not forwarded). */
-  hosts(id: string): boolean
-  /**
-   * Whether a session may be handed over for balance: not while it shows a QR (moving it would change the QR
-   * under the phone scanning it; an unpaired session lives minutes at most).
-   */
-  movable(id: string): boolean
-  /** Sessions running here that are still connecting (a bound on how many start at once). */
-  connecting(): number
-  /** Starts a registered session here; false when it does not exist (any more) or runs here already. */
-  adopt(id: string): Promise<boolean>
-  /**
-   * Stops a session here without logging out and keeps its data, for another node to run it: new requests get
-   * 503 SESSION_MOVING, the ones in its mailbox finish, the link closes, the lease is released.
-   */
-  release(id: string): Promise<void>
-}
-
 export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
   /** The shard (worker thread) that owns a session. */
   shardOf(id: string): number
@@ -81,12 +56,6 @@ export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
   /** Test hook (GATEWAY_TEST_HOOKS only): ends one shard's worker thread as a crash would. */
   terminateShardThread(shard: number): Promise<void>
 }
-
-/** Cluster mode: how long an adopted session answers 503 "moving" at most while its link opens. */
-const ARRIVAL_MAX_MS = 15_000
-
-/** Cluster mode: how long a session handed to another node waits for its admitted commands to finish. */
-const RELEASE_DRAIN_MS = 10_000
 
 /** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
 const SHARD_SHUTDOWN_MS = 10_000
@@ -97,21 +66,6 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
   })
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
-}
-
-/** The snapshot GET /session shows before the actor published anything. */
-function initialSnapshot(record: SessionRecord, generatedId = ''): SessionSnapshot {
-  return {
-    id: record.id,
-    state: record.qrDeadline === null ? 'connecting' : 'awaiting-qr',
-    generatedId,
-    name: '',
-    isConnected: false,
-    qrcode: '',
-    picture: '',
-    qrDeadline: record.qrDeadline,
-    version: 0,
-  }
 }
 
 export async function createShardedSessionSystem(options: ShardedSessionSystemOptions): Promise<ShardedSessionSystem> {
@@ -173,8 +127,9 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
             return
           }
           // cluster mode: the new thread restores nothing by itself; start this node's sessions of the shard again
-          for (const id of localIds()) {
-            if (inShard(id)) void restart(id)
+          for (const id of local.localIds()) {
+            if (!inShard(id)) continue
+            startActor(id).catch(err => log.error({ err, session: id }, 'could not start the session actor again'))
           }
         },
       }),
@@ -211,71 +166,25 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   }
 
   function assertKnown(id: string): void {
-    if (releasing.has(id) || arriving.has(id)) throw new GatewayError('SESSION_MOVING')
+    if (local.isMoving(id)) throw new GatewayError('SESSION_MOVING')
     if (!cache.has(id)) throw new GatewayError('SESSION_NOT_FOUND')
   }
-
-  // Cluster mode: sessions being handed to another node (requests get 503 until the new owner runs them), and
-  // sessions adopted here whose link has not opened yet (503 too: the move is not over; a 500 "not connected"
-  // would tell the client something is wrong with the session). An arrival ends when its link opens, when it
-  // shows a QR or fails (then its state says so), or after ARRIVAL_MAX_MS.
-  const releasing = new Set<string>()
-  const arriving = new Map<string, NodeJS.Timeout>()
-  const arrived = (id: string) => {
-    clearTimeout(arriving.get(id))
-    arriving.delete(id)
-  }
-  cache.onChange(event => {
-    if (event.type === 'deleted' || (event.snapshot.state !== 'connecting' && arriving.has(event.snapshot.id)))
-      arrived(event.type === 'deleted' ? event.id : event.snapshot.id)
-  })
-  const localIds = (): string[] => [...cache.ids()].filter(id => !releasing.has(id))
 
   async function startActor(id: string): Promise<void> {
     await track(poolOf(id).run({ type: 'start', id }, { bypassLimit: true }))
   }
 
-  async function restart(id: string): Promise<void> {
-    await startActor(id).catch(err => log.error({ err, session: id }, 'could not start the session actor again'))
-  }
-
-  async function adopt(id: string): Promise<boolean> {
-    if (closing || cache.has(id)) return false
-    const record = await store.getSession(id)
-    if (!record || cache.has(id)) return false
-    const creds =
-      record.qrDeadline === null
-        ? await store
-            .auth(id)
-            .readCreds()
-            .catch(() => undefined)
-        : undefined
-    if (closing || cache.has(id)) return false
-    cache.add(record.secretHash, initialSnapshot(record, creds?.me?.id ?? ''))
-    if (record.qrDeadline === null) arriving.set(id, setTimeout(() => arrived(id), ARRIVAL_MAX_MS).unref())
-    try {
-      await startActor(id)
-    } catch (err) {
-      arrived(id)
-      cache.remove(id)
-      throw err
-    }
-    return true
-  }
-
-  async function release(id: string): Promise<void> {
-    if (!cache.has(id) || releasing.has(id)) return
-    releasing.add(id)
-    try {
-      // New requests get 503 from now on; the ones admitted before finish first (a send keeps its 200).
-      for (const end = Date.now() + RELEASE_DRAIN_MS; admission.pending(id) > 0 && Date.now() < end; )
-        await new Promise(resolve => setTimeout(resolve, 20))
+  // Cluster mode: the sessions this node adopts and hands over (local-sessions.ts)
+  const local = localSessions({
+    cache,
+    store,
+    admission,
+    startActor,
+    releaseActor: async id => {
       await track(poolOf(id).run({ type: 'release', id }, { bypassLimit: true }))
-    } finally {
-      cache.remove(id)
-      releasing.delete(id)
-    }
-  }
+    },
+    isClosing: () => closing !== undefined,
+  })
 
   /** Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). */
   async function admitted<T>(id: string, work: () => Promise<T>): Promise<T> {
@@ -380,15 +289,12 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     terminateShardThread: async shard => {
       await pools[shard]?.terminateThread()
     },
-    localIds,
-    hosts: id => cache.has(id),
-    movable: id => {
-      const snapshot = cache.snapshotOf(id)
-      return snapshot !== undefined && snapshot.qrDeadline === null
-    },
-    connecting: () => localIds().filter(id => cache.snapshotOf(id)?.state === 'connecting').length,
-    adopt,
-    release,
+    localIds: local.localIds,
+    hosts: local.hosts,
+    movable: local.movable,
+    connecting: local.connecting,
+    adopt: local.adopt,
+    release: local.release,
     ops: systemOps({ pools, cache, telemetry, mustRestore, isClosing: () => closing !== undefined }),
   }
 }

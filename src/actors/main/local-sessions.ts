@@ -1,0 +1,120 @@
+/**
+ * @module actors/main/local-sessions
+ * Cluster mode: the sessions this node runs, as the ownership loop (cluster/ownership.ts) sees them. In cluster
+ * mode the session system starts no session by itself: the loop adopts the ones that belong here and releases
+ * the others. A session on the move answers 503 SESSION_MOVING on this node (never a 404 or a 500 "not
+ * connected", which would tell its client something is wrong with the session):
+ *   - leaving: being handed to another node, from the moment the release begins until the session is gone here;
+ *   - arriving: adopted here until its link opens (or it shows a QR, or fails: its state then says so), at most
+ *     ARRIVAL_MAX_MS.
+ */
+import type { Store } from '../../storage/types.js'
+import type { Admission } from './admission.js'
+import { initialSnapshot, type SnapshotCache } from './snapshot-cache.js'
+
+/**
+ * What cluster mode's ownership loop (cluster/ownership.ts) asks of this node's sessions.
+ */
+export interface LocalSessions {
+  /** Sessions running here (adopted or created here, not being released). */
+  localIds(): string[]
+  /** Whether `id` runs here (being released included: its requests get 503 here, not forwarded). */
+  hosts(id: string): boolean
+  /**
+   * Whether a session may be handed over for balance: not while it shows a QR (moving it would change the QR
+   * under the phone scanning it; an unpaired session lives minutes at most).
+   */
+  movable(id: string): boolean
+  /** Sessions running here that are still connecting (a bound on how many start at once). */
+  connecting(): number
+  /** Starts a registered session here; false when it does not exist (any more) or runs here already. */
+  adopt(id: string): Promise<boolean>
+  /**
+   * Stops a session here without logging out and keeps its data, for another node to run it: new requests get
+   * 503 SESSION_MOVING, the ones admitted before finish, the link closes, the lease is released.
+   */
+  release(id: string): Promise<void>
+}
+
+/** How long an adopted session answers 503 "moving" at most while its link opens. */
+const ARRIVAL_MAX_MS = 15_000
+
+/** How long a session handed to another node waits for its admitted commands to finish. */
+const RELEASE_DRAIN_MS = 10_000
+
+export interface LocalSessionParts {
+  cache: SnapshotCache
+  store: Store
+  admission: Admission
+  /** Starts (or finds) the session's actor on its shard. */
+  startActor(id: string): Promise<void>
+  /** Stops the session's actor on its shard without logging out (the shard's `release`). */
+  releaseActor(id: string): Promise<void>
+  isClosing(): boolean
+}
+
+export function localSessions(parts: LocalSessionParts): LocalSessions & { isMoving(id: string): boolean } {
+  const { cache, store, admission, isClosing } = parts
+  const leaving = new Set<string>()
+  const arriving = new Map<string, NodeJS.Timeout>()
+  const arrived = (id: string) => {
+    clearTimeout(arriving.get(id))
+    arriving.delete(id)
+  }
+  cache.onChange(event => {
+    if (event.type === 'deleted') arrived(event.id)
+    else if (event.snapshot.state !== 'connecting') arrived(event.snapshot.id)
+  })
+  const localIds = (): string[] => [...cache.ids()].filter(id => !leaving.has(id))
+
+  async function adopt(id: string): Promise<boolean> {
+    if (isClosing() || cache.has(id)) return false
+    const record = await store.getSession(id)
+    if (!record || cache.has(id)) return false
+    const creds =
+      record.qrDeadline === null
+        ? await store
+            .auth(id)
+            .readCreds()
+            .catch(() => undefined)
+        : undefined
+    if (isClosing() || cache.has(id)) return false
+    cache.add(record.secretHash, initialSnapshot(record, creds?.me?.id ?? ''))
+    if (record.qrDeadline === null) arriving.set(id, setTimeout(() => arrived(id), ARRIVAL_MAX_MS).unref())
+    try {
+      await parts.startActor(id)
+    } catch (err) {
+      arrived(id)
+      cache.remove(id)
+      throw err
+    }
+    return true
+  }
+
+  async function release(id: string): Promise<void> {
+    if (!cache.has(id) || leaving.has(id)) return
+    leaving.add(id)
+    try {
+      // New requests get 503 from now on; the ones admitted before finish first (a send keeps its 200).
+      for (const end = Date.now() + RELEASE_DRAIN_MS; admission.pending(id) > 0 && Date.now() < end; )
+        await new Promise(resolve => setTimeout(resolve, 20))
+      await parts.releaseActor(id)
+    } finally {
+      cache.remove(id)
+      leaving.delete(id)
+    }
+  }
+
+  return {
+    localIds,
+    hosts: id => cache.has(id),
+    movable: id => {
+      const snapshot = cache.snapshotOf(id)
+      return snapshot !== undefined && snapshot.qrDeadline === null
+    },
+    connecting: () => localIds().filter(id => cache.snapshotOf(id)?.state === 'connecting').length,
+    adopt,
+    release,
+    isMoving: id => leaving.has(id) || arriving.has(id),
+  }
+}
