@@ -61,6 +61,8 @@ export class NodeDirectory {
   readonly #now: () => number
   #view = new Map<string, NodeInfo>()
   #lastAttempt = Number.NaN
+  /** Successful beats in a row (a failed one resets it). */
+  #inARow = 0
   #quietUntil = 0
   #leaving = false
 
@@ -83,6 +85,15 @@ export class NodeDirectory {
     return this.#o.heartbeatMs * 3
   }
 
+  /**
+   * Whether the view of the other nodes is whole: two beats in a row succeeded, so every live node (beating on
+   * the same period) has written its heartbeat since the first of them. After Redis was unreachable every
+   * heartbeat has expired; the first beat back would see this node alone and place every free session on it.
+   */
+  get settled(): boolean {
+    return this.#inARow >= 2
+  }
+
   /** Whether this node takes sessions now. */
   get accepting(): boolean {
     return !this.#leaving && this.#now() >= this.#quietUntil
@@ -97,6 +108,17 @@ export class NodeDirectory {
     const sentAt = this.#now()
     if (sentAt - this.#lastAttempt > this.#o.quietAfterGapMs) this.#quietUntil = sentAt + this.#o.rejoinQuietMs
     this.#lastAttempt = sentAt
+    try {
+      const view = await this.#beatOnce()
+      this.#inARow++
+      return view
+    } catch (err) {
+      this.#inARow = 0
+      throw err
+    }
+  }
+
+  async #beatOnce(): Promise<NodeInfo[]> {
     const redis = await this.#redis()
     const mine: NodeInfo = {
       node: this.#o.node,

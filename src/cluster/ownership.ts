@@ -130,6 +130,8 @@ export class Ownership {
     const local = new Set(sessions.localIds())
     const decided = plan(this.#self, ids, leases, local, directory.placing())
     for (const id of decided.stepDown) this.#move(id, 'step-down')
+    // placement needs the whole list of nodes: not on the first beat after start or after Redis was unreachable
+    if (!directory.settled) return decided
     // hand-overs only to a node that takes sessions, at the rebalance rate
     const now = Date.now()
     const elapsed = this.#lastPassAt === 0 ? this.#o.heartbeatMs : now - this.#lastPassAt

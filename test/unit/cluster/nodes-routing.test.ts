@@ -116,6 +116,41 @@ describeWithRedis('cluster nodes and routes', () => {
     expect(flaky.accepting).toBe(true)
   })
 
+  it('calls its view whole only after two beats in a row, at start and after Redis was unreachable', async () => {
+    let down = false
+    const d = new NodeDirectory(
+      async () => {
+        if (down) throw new Error('Redis unreachable')
+        return conn
+      },
+      {
+        node: 'node-a',
+        url: 'http://node-a:3000',
+        heartbeatMs: 500,
+        quietAfterGapMs: 1_000,
+        rejoinQuietMs: 5_000,
+        sessions: () => 0,
+        now: () => clock,
+      },
+    )
+    clock = 0
+    await d.beat()
+    expect(d.settled).toBe(false) // the others may not have beaten since it started
+    clock = 500
+    await d.beat()
+    expect(d.settled).toBe(true)
+    down = true
+    clock = 1_000
+    await expect(d.beat()).rejects.toThrow()
+    down = false
+    clock = 1_500
+    await d.beat()
+    expect(d.settled).toBe(false) // every heartbeat expired meanwhile: it would see itself alone
+    clock = 2_000
+    await d.beat()
+    expect(d.settled).toBe(true)
+  })
+
   it('a node leaving takes no more sessions, and is gone once removed', async () => {
     const a = directory('node-a', () => 0, 10_000)
     const b = directory('node-b', () => 0, 10_000)
