@@ -39,7 +39,7 @@ export interface ClusterNode {
 }
 
 /** ADVERTISE_URL's default: the address listened on when it is one address, else the host name. */
-export function defaultAdvertiseUrl(host: string, port: number): string {
+function defaultAdvertiseUrl(host: string, port: number): string {
   const name = host === '' || host === '0.0.0.0' || host === '::' ? os.hostname() : host
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`
 }

@@ -78,7 +78,6 @@ export class Ownership {
   #stopped = false
   #handOverCredit = 0
   #lastPassAt = 0
-  #firstPass: PromiseWithResolvers<void> = Promise.withResolvers()
   #lastError = ''
 
   constructor(options: OwnershipOptions) {
@@ -86,17 +85,12 @@ export class Ownership {
     this.#self = options.directory.node
   }
 
-  /** Resolves after the first pass that reached Redis (readiness). */
-  get ready(): Promise<void> {
-    return this.#firstPass.promise
-  }
-
   start(): void {
     const loop = () => {
       if (this.#stopped) return
       this.#running = this.pass()
         .then(
-          () => this.#firstPass.resolve(),
+          () => undefined,
           err => this.#failed(err),
         )
         .finally(() => {

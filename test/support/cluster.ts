@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { expect } from 'vitest'
 import { connectRedis, text, type RedisConnection } from '../../src/storage/redis/connection.js'
 import { sessionKeys } from '../../src/storage/redis/keys.js'
+import { NODES_KEY } from '../../src/cluster/nodes.js'
 import {
   type Gateway,
   inbox,
@@ -92,7 +93,7 @@ export class TestCluster {
   async nodesSeeEachOther(): Promise<void> {
     const names = this.live().map(l => `node-${l.index + 1}`)
     await waitFor('every node heartbeating', async () => {
-      const members = ((await this.raw.command(['SMEMBERS', 'gw:nodes'])) as Buffer[]).map(String)
+      const members = ((await this.raw.command(['SMEMBERS', NODES_KEY])) as Buffer[]).map(String)
       return names.every(n => members.includes(n)) || undefined
     })
     await new Promise(r => setTimeout(r, 2 * Number(CLUSTER_TEST_ENV.CLUSTER_HEARTBEAT_MS)))

@@ -8,7 +8,7 @@
  * sessions placed between two beats spread out. The peer token is created once and shared.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { NodeDirectory } from '../../../src/cluster/nodes.js'
+import { NODES_KEY, NodeDirectory } from '../../../src/cluster/nodes.js'
 import { ClusterRoutes, loadPeerToken } from '../../../src/cluster/routing.js'
 import { acquireLease } from '../../../src/cluster/lease.js'
 import { homeOf } from '../../../src/cluster/placement.js'
@@ -32,16 +32,27 @@ describeWithRedis('cluster nodes and routes', () => {
   })
 
   let clock = 0
+  /** Redis as a node sees it: `redisDown.value = true` makes every command fail as if it were unreachable. */
+  const redisDown = { value: false }
   const directory = (node: string, sessions = () => 0, heartbeatMs = 50) =>
-    new NodeDirectory(async () => conn, {
-      node,
-      url: `http://${node}:3000`,
-      heartbeatMs,
-      quietAfterGapMs: 1_000,
-      rejoinQuietMs: 5_000,
-      sessions,
-      now: () => clock,
-    })
+    new NodeDirectory(
+      async () => {
+        if (redisDown.value) throw new Error('Redis unreachable')
+        return conn
+      },
+      {
+        node,
+        url: `http://${node}:3000`,
+        heartbeatMs,
+        quietAfterGapMs: 1_000,
+        rejoinQuietMs: 5_000,
+        sessions,
+        now: () => clock,
+      },
+    )
+  afterEach(() => {
+    redisDown.value = false
+  })
 
   it('nodes see each other with their address and load, and a silent one drops out', async () => {
     const a = directory('node-a', () => 3)
@@ -54,7 +65,7 @@ describeWithRedis('cluster nodes and routes', () => {
     ])
     await new Promise(r => setTimeout(r, 3 * 50 + 50)) // node-a's heartbeat (3 × 50 ms) expires
     expect((await b.beat()).map(n => n.node)).toEqual(['node-b'])
-    expect((await conn.command(['SMEMBERS', 'gw:nodes'])) as Buffer[]).toHaveLength(1)
+    expect((await conn.command(['SMEMBERS', NODES_KEY])) as Buffer[]).toHaveLength(1)
   })
 
   it('comes back quiet after a gap past its leases, and takes sessions again after the quiet period', async () => {
@@ -91,58 +102,28 @@ describeWithRedis('cluster nodes and routes', () => {
   })
 
   it('does not go quiet when its beats failed while it ran (Redis unreachable for every node)', async () => {
-    let down = false
-    const flaky = new NodeDirectory(
-      async () => {
-        if (down) throw new Error('Redis unreachable')
-        return conn
-      },
-      {
-        node: 'node-a',
-        url: 'http://node-a:3000',
-        heartbeatMs: 500,
-        quietAfterGapMs: 1_000,
-        rejoinQuietMs: 5_000,
-        sessions: () => 0,
-        now: () => clock,
-      },
-    )
+    const flaky = directory('node-a', () => 0, 500)
     clock = 0
     await flaky.beat()
-    down = true
+    redisDown.value = true
     for (clock = 500; clock <= 10_000; clock += 500) await expect(flaky.beat()).rejects.toThrow('Redis unreachable')
-    down = false
+    redisDown.value = false
     await flaky.beat()
     expect(flaky.accepting).toBe(true)
   })
 
   it('calls its view whole only after two beats in a row, at start and after Redis was unreachable', async () => {
-    let down = false
-    const d = new NodeDirectory(
-      async () => {
-        if (down) throw new Error('Redis unreachable')
-        return conn
-      },
-      {
-        node: 'node-a',
-        url: 'http://node-a:3000',
-        heartbeatMs: 500,
-        quietAfterGapMs: 1_000,
-        rejoinQuietMs: 5_000,
-        sessions: () => 0,
-        now: () => clock,
-      },
-    )
+    const d = directory('node-a', () => 0, 500)
     clock = 0
     await d.beat()
     expect(d.settled).toBe(false) // the others may not have beaten since it started
     clock = 500
     await d.beat()
     expect(d.settled).toBe(true)
-    down = true
+    redisDown.value = true
     clock = 1_000
     await expect(d.beat()).rejects.toThrow()
-    down = false
+    redisDown.value = false
     clock = 1_500
     await d.beat()
     expect(d.settled).toBe(false) // every heartbeat expired meanwhile: it would see itself alone
