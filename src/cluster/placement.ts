@@ -12,11 +12,11 @@
  * @example
  * homeOf('a1b2…', ['node-1', 'node-2', 'node-3']) // 'node-2', on every node
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 
 /** The score of `id` on `node`: the first 48 bits of sha256(node NUL id). */
 function score(node: string, id: string): number {
-  return createHash('sha256').update(node).update('\0').update(id).digest().readUIntBE(0, 6)
+  return hash('sha256', `${node}\0${id}`, 'buffer').readUIntBE(0, 6)
 }
 
 /** The node `id` belongs on among `nodes` (undefined when there is none). Ties (never in practice) go to the lower name. */

@@ -5,11 +5,11 @@
  * `authorization: Bearer <token>`. The API's other endpoints keep authenticating with their own `id` + `session-id`. Both sides are hashed to 32 bytes first, so the comparison is
  * constant-time whatever the presented length, and neither the token nor the header is ever logged.
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { hash, timingSafeEqual } from 'node:crypto'
 import type { RequestHandler } from 'express'
 import { GatewayError } from '../protocol/errors.js'
 
-const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest()
+const digest = (text: string): Buffer => hash('sha256', text, 'buffer')
 
 /** `Bearer <token>` (scheme case-insensitive, RFC 6750) → the token, else undefined. */
 function presentedToken(header: string | undefined): string | undefined {

@@ -4,14 +4,15 @@
  * Both carry 144 random bits. Only a sha256 of the secret is stored, and it is compared in constant time, so
  * neither the store nor response timing reveals it.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 export const newSessionIds = (): { id: string; sessionId: string } => ({
   id: randomBytes(18).toString('base64url'),
   sessionId: randomBytes(18).toString('base64url'),
 })
 
-const digest = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest()
+// the one-shot `hash` is ~3x cheaper than a createHash object, and this runs on every authenticated request
+const digest = (secret: string): Buffer => hash('sha256', secret, 'buffer')
 
 /** Hex sha256 of the secret, as kept in `SessionRecord.secretHash`. */
 export const hashSecret = (secret: string): string => digest(secret).toString('hex')

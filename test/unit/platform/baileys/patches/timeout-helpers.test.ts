@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { timeoutHelpersPatch, timeoutHelpersSource } from '../../../../../src/platform/baileys/patches/timeout-helpers.js'
+import {
+  timeoutHelpersPatch,
+  timeoutHelpersSource,
+} from '../../../../../src/platform/baileys/patches/timeout-helpers.js'
 import { inFreshProcess } from '../../../../support/fresh-process.js'
 
 /**
