@@ -6,7 +6,8 @@
  * - time to pair N sessions, 5 at a time (QR read from GET /session, scanned by a sandbox phone, until connected);
  * - two 30 s send bursts of 20 closed loops (sessions 0..19): to 20 distinct contacts, then all to one contact:
  *   2xx/s, latency, gateway CPU per delivered text (CPU of the burst and 5 s after, ÷ texts found in the
- *   recipients' inboxes on the sandbox), and whether every 2xx arrived; RSS after the bursts.
+ *   recipients' inboxes on the sandbox), that CPU split by kind of thread (HTTP thread, shard threads, V8's
+ *   helpers, the libuv pool), and whether every 2xx arrived; RSS after the bursts.
  * Process figures come from /proc (all threads of the gateway process); the sandbox runs at nice 19. The per-session
  * send limit is off (SEND_RATE_PER_SECOND=0), as in the side-by-side bench.
  *
@@ -14,7 +15,7 @@
  *   BENCH_LEAN_SEND_S (30), BENCH_LEAN_IDLE0_S (30), BENCH_LEAN_IDLE_S (60), BENCH_LEAN_SETTLE_S (30)
  */
 import { execFileSync } from 'node:child_process'
-import { cpuSeconds, rssMb } from './lib/proc.js'
+import { cpuSeconds, cpuSecondsByThread, rssMb } from './lib/proc.js'
 import { BenchReport, percentile } from './lib/results.js'
 import { headersOf, pairSessions, type BenchSession } from './lib/sessions.js'
 import { longHint, setting } from './lib/settings.js'
@@ -33,6 +34,14 @@ const ARRIVE_WAIT_S = 60
 /** Bob in the sandbox's demo world; the distinct contacts are registered by the sandbox on first message. */
 const ONE_CONTACT = '15550000002'
 const DISTINCT_BASE = 15550000100
+
+/** What each Node thread name is in the gateway (see `cpuSecondsByThread`). */
+const THREAD_KINDS: Record<string, string> = {
+  MainThread: 'HTTP thread',
+  WorkerThread: 'shard threads',
+  V8Worker: "V8's helpers",
+  'libuv-worker': 'libuv pool',
+}
 
 const sleep = (s: number) => new Promise(resolve => setTimeout(resolve, s * 1000))
 const round = (v: number, digits = 2) => Number(v.toFixed(digits))
@@ -62,6 +71,8 @@ interface Burst {
   delivered: number
   lost: number
   cpuMsPerDelivered: number
+  /** The same CPU split by kind of thread, ms per delivered text. */
+  byThread: Record<string, number>
   p50Ms: number
   p99Ms: number
 }
@@ -78,6 +89,7 @@ async function burst(
   const latencies: number[] = []
   let other = 0
   const c0 = cpuSeconds(pid)
+  const threads0 = cpuSecondsByThread(pid)
   const t0 = performance.now()
   const end = t0 + SEND_S * 1000
   await Promise.all(
@@ -106,6 +118,9 @@ async function burst(
   const seconds = (performance.now() - t0) / 1000
   await sleep(TAIL_S)
   const cpuMs = (cpuSeconds(pid) - c0) * 1000
+  const threadsMs = new Map(
+    [...cpuSecondsByThread(pid)].map(([name, s]) => [name, (s - (threads0.get(name) ?? 0)) * 1000]),
+  )
   const ok = latencies.length
   let delivered = 0
   for (const deadline = Date.now() + ARRIVE_WAIT_S * 1000; ; ) {
@@ -127,10 +142,19 @@ async function burst(
     delivered,
     lost: ok - delivered,
     cpuMsPerDelivered: delivered ? cpuMs / delivered : NaN,
+    byThread: Object.fromEntries([...threadsMs].map(([name, ms]) => [THREAD_KINDS[name] ?? name, ms / delivered])),
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
   }
 }
+
+/** "shard threads 2.91, HTTP thread 0.62, ..." (ms per delivered text), largest first. */
+const threadSplit = (b: Burst) =>
+  Object.entries(b.byThread)
+    .filter(([, ms]) => ms >= 0.005)
+    .sort((x, y) => y[1] - x[1])
+    .map(([kind, ms]) => `${kind} ${round(ms, 2)}`)
+    .join(', ')
 
 const commit = (() => {
   try {
@@ -179,16 +203,17 @@ await withWorld(
 
     const distinct = await burst(gateway.url, sandbox.url, pid, sessions, k => String(DISTINCT_BASE + k), 'distinct')
     console.log(
-      `  to ${LOOPS} contacts: ${round(distinct.okPerS, 0)} 2xx/s, ${round(distinct.cpuMsPerDelivered, 3)} ms CPU per delivered, ${distinct.lost} lost`,
+      `  to ${LOOPS} contacts: ${round(distinct.okPerS, 0)} 2xx/s, ${round(distinct.cpuMsPerDelivered, 3)} ms CPU per delivered (${threadSplit(distinct)}), ${distinct.lost} lost`,
     )
     const one = await burst(gateway.url, sandbox.url, pid, sessions, () => ONE_CONTACT, 'one')
     console.log(
-      `  to one contact: ${round(one.okPerS, 0)} 2xx/s, ${round(one.cpuMsPerDelivered, 3)} ms CPU per delivered, ${one.lost} lost`,
+      `  to one contact: ${round(one.okPerS, 0)} 2xx/s, ${round(one.cpuMsPerDelivered, 3)} ms CPU per delivered (${threadSplit(one)}), ${one.lost} lost`,
     )
     const rssAfter = await meanRss(pid)
 
     const burstDetail = (b: Burst) =>
       `${LOOPS} closed loops, ${SEND_S} s; ${b.ok} 2xx, ${b.other} other, ${b.delivered} found in the inboxes; latency p50 ${round(b.p50Ms, 0)} ms, p99 ${round(b.p99Ms, 0)} ms`
+
     report.add({
       figure: 'RSS with 0 sessions',
       value: rss0,
@@ -223,13 +248,13 @@ await withWorld(
       figure: `gateway CPU per delivered text, ${LOOPS} senders → ${LOOPS} contacts`,
       value: distinct.cpuMsPerDelivered,
       unit: 'ms',
-      detail: burstDetail(distinct),
+      detail: `${burstDetail(distinct)}; by thread, ms: ${threadSplit(distinct)}`,
     })
     report.add({
       figure: `gateway CPU per delivered text, ${LOOPS} senders → one contact`,
       value: one.cpuMsPerDelivered,
       unit: 'ms',
-      detail: burstDetail(one),
+      detail: `${burstDetail(one)}; by thread, ms: ${threadSplit(one)}`,
     })
     report.add({
       figure: `2xx/s, ${LOOPS} senders → ${LOOPS} contacts`,

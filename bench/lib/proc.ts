@@ -44,3 +44,25 @@ export function niceAll(pid: number, nice: number): void {
     }
   }
 }
+
+/**
+ * CPU seconds used so far by each kind of thread of a process, by thread name (`/proc/<pid>/task/<tid>/comm`):
+ * in a Node process `MainThread` (here the HTTP thread), `WorkerThread` (worker threads: the shards), `V8Worker`
+ * (V8's helpers: concurrent GC and compilation), `libuv-worker` (the thread pool: lmdb's commits and flushes).
+ * Threads that ended are not counted, so take the difference of two readings over a window with no thread churn.
+ */
+export function cpuSecondsByThread(pid: number): Map<string, number> {
+  const byName = new Map<string, number>()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+    } catch {
+      continue // the thread ended meanwhile
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100)
+  }
+  return byName
+}
