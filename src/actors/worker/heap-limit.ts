@@ -21,14 +21,26 @@ export function collectGarbageOnce(): void {
     exposed() // started with --expose-gc
     return
   }
-  // Node offers a collection only behind --expose-gc: the flag is on just long enough to take the function from a
-  // fresh context, so neither this context nor those of threads started later get a global `gc`.
+  // The flag is process-wide: another shard thread loading its platform at the same moment may switch it off between
+  // our two steps, so the function is asked for without throwing, and asked again (the steps take microseconds).
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const gc = takeGc()
+    if (gc) {
+      gc()
+      return
+    }
+  }
+}
+
+/**
+ * Node offers a collection only behind --expose-gc: the flag is on just long enough to take the function from a
+ * fresh context, so neither this context nor those of threads started later get a global `gc`.
+ */
+function takeGc(): (() => void) | undefined {
   v8.setFlagsFromString('--expose-gc')
-  let gc: () => void
   try {
-    gc = vm.runInNewContext('gc') as () => void
+    return vm.runInNewContext('typeof gc === "function" ? gc : undefined') as (() => void) | undefined
   } finally {
     v8.setFlagsFromString('--no-expose-gc')
   }
-  gc()
 }

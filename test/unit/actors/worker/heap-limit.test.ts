@@ -4,9 +4,13 @@
  */
 import v8 from 'node:v8'
 import vm from 'node:vm'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { collectGarbageOnce } from '../../../../src/actors/worker/heap-limit.js'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..')
 
 describe('collectGarbageOnce', () => {
   it('collects the garbage of the thread', () => {
@@ -26,5 +30,28 @@ describe('collectGarbageOnce', () => {
     const seen = await new Promise(resolve => worker.once('message', resolve))
     await worker.terminate()
     expect(seen).toBe('undefined')
+  })
+
+  it('never fails when threads take the collection at the same time (the flag is process-wide)', async () => {
+    const module = pathToFileURL(path.join(root, 'src/actors/worker/heap-limit.ts')).href
+    const body = `(async () => {
+      const { parentPort } = require('node:worker_threads')
+      const { collectGarbageOnce } = await import(${JSON.stringify(module)})
+      let failed = 0
+      for (let i = 0; i < 100; i++) try { collectGarbageOnce() } catch { failed++ }
+      parentPort.postMessage({ failed, gc: typeof gc })
+    })()`
+    const results = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const worker = new Worker(body, { eval: true, execArgv: ['--import', 'tsx'] })
+        const result = await new Promise((resolve, reject) => {
+          worker.once('message', resolve)
+          worker.once('error', reject)
+        })
+        await worker.terminate()
+        return result
+      }),
+    )
+    expect(results).toEqual([0, 0, 0].map(() => ({ failed: 0, gc: 'undefined' })))
   })
 })
