@@ -62,7 +62,7 @@ export function openBaileysSocket(
     sandboxConfig.options = { dispatcher: agents.dispatcher } // Baileys-side downloads use global fetch
     if (sandbox.wsUrl.startsWith('wss:')) sandboxConfig.agent = agents.https
   }
-  // made on first write, not per socket (lazy-caches.ts): an idle session writes to none of them
+  // made on their first write rather than with each socket (lazy-caches.ts): an idle session writes to none of them
   const caches = socketCaches()
   try {
     // Each socket enables an AsyncLocalStorage of its own (Baileys issue #2806). On Node 20 that made every async
