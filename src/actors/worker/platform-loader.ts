@@ -10,6 +10,7 @@ import type { Logger } from 'pino'
 import type { LinkFactory, PlatformModule, RunGuard, SandboxTrust } from '../../platform/link.js'
 import type { AuthStore } from '../../storage/types.js'
 import type { ShardPlatform } from '../session/deps.js'
+import { collectGarbageOnce } from './heap-limit.js'
 
 export interface PlatformLoaderOptions {
   /** Path or file URL of the platform module. */
@@ -31,6 +32,8 @@ async function load({ linkModule, sandboxUrl, logger }: PlatformLoaderOptions): 
   const factory = mod.createBaileysLink ?? mod.createLink ?? mod.default
   if (typeof factory !== 'function') throw new Error(`${linkModule} exports no LinkFactory`)
   mod.installPatches?.(logger)
+  // before the first session: V8 sizes this thread's heap from a full collection, not a 256 MB start-up limit
+  collectGarbageOnce()
   return {
     createLink: factory as LinkFactory,
     sandboxTrust: sandboxTrustLoader(sandboxUrl, mod.fetchSandboxTrust),

@@ -10,6 +10,7 @@ import makeWASocket, {
   WA_CERT_DETAILS,
   type AuthenticationCreds,
   type GroupMetadata,
+  type PossiblyExtendedCacheStore,
   type WAMessageKey,
   type WASocket,
   type proto,
@@ -21,6 +22,7 @@ import { installCryptoKeyObjects } from '../patches/crypto-keys.js'
 import { setPlatformSignatureCheck } from '../patches/signature-check.js'
 import { installSignalQueueContext } from '../patches/signal-queue-context.js'
 import { cachedKeyStore } from './key-cache.js'
+import { lazyRetryManagerCaches, socketCaches } from './lazy-caches.js'
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
 /** Baileys logs a lot at info, and at debug/trace whole stanzas, decrypted messages and key-store traffic: its child
@@ -33,6 +35,8 @@ export interface BaileysSocket {
   logger: Logger
   /** The sandbox's TLS agents; the link destroys them when it ends. Undefined for the real platform. */
   agents: SandboxAgents | undefined
+  /** Closes the caches handed to Baileys (it closes only those it made): the link calls it when the socket ends. */
+  closeCaches(): void
 }
 
 export function openBaileysSocket(
@@ -58,6 +62,8 @@ export function openBaileysSocket(
     sandboxConfig.options = { dispatcher: agents.dispatcher } // Baileys-side downloads use global fetch
     if (sandbox.wsUrl.startsWith('wss:')) sandboxConfig.agent = agents.https
   }
+  // made on their first write rather than with each socket (lazy-caches.ts): an idle session writes to none of them
+  const caches = socketCaches()
   try {
     // Each socket enables an AsyncLocalStorage of its own (Baileys issue #2806). On Node 20 that made every async
     // step cost more with each socket; on Node 24 storages live in async context frames and the cost stays flat
@@ -72,12 +78,19 @@ export function openBaileysSocket(
       cachedGroupMetadata,
       // a recipient's retry receipt for a message Baileys no longer holds in memory (link/retry-messages.ts)
       getMessage,
+      msgRetryCounterCache: caches.msgRetryCounterCache,
+      callOfferCache: caches.callOfferCache,
+      placeholderResendCache: caches.placeholderResendCache,
+      // NodeCache's mget answers synchronously, as this one does; Baileys awaits it either way
+      userDevicesCache: caches.userDevicesCache as unknown as PossiblyExtendedCacheStore,
       ...sandboxConfig,
     })
+    lazyRetryManagerCaches(sock)
     if (options.mayWrite) gateWrites(sock, options.mayWrite, logger)
-    return { sock, logger, agents }
+    return { sock, logger, agents, closeCaches: caches.close }
   } catch (err) {
     agents?.destroy()
+    caches.close()
     throw err
   }
 }

@@ -39,6 +39,7 @@ export class LinkSocket {
   #sock: WASocket | undefined
   #baileysLogger: Logger | undefined
   #agents: SandboxAgents | undefined
+  #closeCaches: (() => void) | undefined
   #closeEmitted = false
   #credsWrite: Promise<void> = Promise.resolve()
 
@@ -89,6 +90,7 @@ export class LinkSocket {
     )
     this.#baileysLogger = opened.logger
     this.#agents = opened.agents
+    this.#closeCaches = opened.closeCaches
     this.#sock = opened.sock
     this.#wire(opened.sock, creds)
   }
@@ -123,6 +125,7 @@ export class LinkSocket {
     this.#state.open = false
     this.#ended.abort()
     this.#agents?.destroy()
+    this.#closeCaches?.()
     this.retries.stop()
     // let pending credential writes land before the actor acts on the close (e.g. reconnects with the same store)
     void this.#credsWrite.then(() => this.#events.close(reason, detail))
