@@ -115,6 +115,12 @@ const schema = z.object({
   /** Worker threads hosting session actors; a session always lives on the same one. */
   SHARDS: int(Math.max(2, os.availableParallelism()), 1),
   /**
+   * The young generation of each shard thread's heap, MB (V8's new space, where short-lived objects start, is two
+   * thirds of it). Left alone V8 grows a busy thread's new space to 64 MB and an idle one keeps it; this caps it
+   * (BENCHMARKS.md, issue 19).
+   */
+  SHARD_YOUNG_GENERATION_MB: int(24, 3),
+  /**
    * Commands in flight per shard before admission turns fair (src/actors/main/admission.ts): past it, only sessions
    * holding less than an even share still get in (the others 429); past twice it, 503 for everyone.
    */

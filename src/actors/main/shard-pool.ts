@@ -79,6 +79,9 @@ export class ShardPool {
       maxQueue: this.#limit,
       // Atomics.wait would block the thread's event loop between tasks: sockets and timers live there.
       atomics: 'disabled',
+      // Left to itself V8 lets a busy thread's new space grow to 64 MB, which pairing or a send burst reaches and an
+      // idle thread keeps. Capped, scavenges come more often but each has less to visit (issue 19, BENCHMARKS.md).
+      resourceLimits: { maxYoungGenerationSizeMb: data.config.SHARD_YOUNG_GENERATION_MB },
     })
     // piscina emits 'error' for a thread that fails with no task in flight; unhandled, it would crash the process.
     pool.on('error', err => this.#logger.error({ err }, 'shard worker failed; piscina replaces it'))
