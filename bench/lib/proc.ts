@@ -11,13 +11,21 @@ export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
 }
 
-/** User + system CPU seconds the process has used so far (every thread). */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+/** The name and user + system CPU seconds in a `/proc/.../stat` line (a process's or one of its threads'). */
+function readStat(file: string): { name: string; seconds: number } {
+  const stat = readFileSync(file, 'utf8')
   // fields after the command name (which may hold spaces) start at ") "; utime and stime are fields 14 and 15
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   const ticksPerSecond = 100 // USER_HZ on Linux
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
+  }
+}
+
+/** User + system CPU seconds the process has used so far (every thread). */
+export function cpuSeconds(pid: number): number {
+  return readStat(`/proc/${pid}/stat`).seconds
 }
 
 /** CPU seconds used and wall seconds passed while `work` runs. */
@@ -54,15 +62,13 @@ export function niceAll(pid: number, nice: number): void {
 export function cpuSecondsByThread(pid: number): Map<string, number> {
   const byName = new Map<string, number>()
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string
+    let thread: { name: string; seconds: number }
     try {
-      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      thread = readStat(`/proc/${pid}/task/${tid}/stat`)
     } catch {
       continue // the thread ended meanwhile
     }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100)
+    byName.set(thread.name, (byName.get(thread.name) ?? 0) + thread.seconds)
   }
   return byName
 }
