@@ -4,6 +4,9 @@
  * (`client-errors.ts`), and timeouts that bound what a slow or silent client can hold. Node's defaults let a
  * connection that never finishes its headers (a slowloris, or a client that sent only blank lines) sit for 60 s,
  * checked every 30 s; here it gets 408 `request timeout` after HEADERS_TIMEOUT_MS, checked every second.
+ * An idle kept-alive connection stays open KEEP_ALIVE_TIMEOUT_MS (Node closes it after 5 s): a client pool or a
+ * load balancer that reuses it later than that would otherwise race the close and get `ECONNRESET` or `socket hang
+ * up` for a request the gateway never saw.
  */
 import { createServer, type RequestListener, type Server } from 'node:http'
 import { answerClientErrors } from './client-errors.js'
@@ -12,12 +15,17 @@ import { answerClientErrors } from './client-errors.js'
 const HEADERS_TIMEOUT_MS = 10_000
 /** Time to receive a whole request (bodies are JSON of at most BODY_LIMIT_BYTES; media come by URL). */
 const REQUEST_TIMEOUT_MS = 30_000
+/** Idle time before the server closes a kept-alive connection: above the 60 s idle timeout common load balancers
+ * use, so the side that closes first is theirs (announced in the `Keep-Alive: timeout=65` response header). A client
+ * can hold a connection open by using it whatever this is, so a shorter one would not bound a hostile client. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000
 
 export function createHttpServer(app: RequestListener): Server {
   const server = createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
       requestTimeout: REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
       connectionsCheckingInterval: 1000,
     },
     app,
