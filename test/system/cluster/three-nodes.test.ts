@@ -137,6 +137,10 @@ describeWithRedis('cluster mode: three nodes', () => {
     await new Promise(r => setTimeout(r, 10_000))
     await cluster.redis.up()
     await cluster.allConnected(2, 15_000)
+    // Connected is not yet settled: under load (the full suite), a few sessions were still between two nodes after
+    // this, and a session between nodes answers 503 `session is moving` (documented, with Retry-After) for the
+    // burst below. It waits for the owners to stay put for 2 s; a session stuck between nodes would still fail it.
+    await cluster.settled()
     const outcomes = await cluster.burst(SENDS, { label: 'redis-down' })
     expect(outcomes.filter(o => o.status !== 200)).toEqual([])
     await cluster.expectDeliveredExactlyOnce(outcomes)
