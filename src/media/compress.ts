@@ -4,13 +4,14 @@
  * bytes as given). Chosen parameters, WhatsApp Web's exact ones being unknown: honour EXIF orientation, fit inside
  * 1080x1920 without enlarging, JPEG quality 75 with mozjpeg.
  */
-import sharp from 'sharp'
+import { loadSharp } from './sharp.js'
 
 const STATUS_MAX_WIDTH = 1080
 const STATUS_MAX_HEIGHT = 1920
 const STATUS_JPEG_QUALITY = 75
 
 export async function compressStatusImage(input: Buffer | string): Promise<Buffer> {
+  const sharp = await loadSharp()
   return sharp(input, { failOn: 'none' })
     .rotate()
     .resize({ width: STATUS_MAX_WIDTH, height: STATUS_MAX_HEIGHT, fit: 'inside', withoutEnlargement: true })

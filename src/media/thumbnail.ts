@@ -5,7 +5,7 @@
  * preview is legible. The spec says "a default thumbnail is used when empty": when nothing else works we use a
  * generated grey JPEG, so a message never goes out without one.
  */
-import sharp from 'sharp'
+import { loadSharp } from './sharp.js'
 import { GatewayError } from '../protocol/errors.js'
 import { runFfmpeg, type FfmpegOptions } from './ffmpeg.js'
 
@@ -14,6 +14,7 @@ const THUMBNAIL_QUALITY = 60
 
 /** Shrinks any image sharp can read (buffer or file path) to the thumbnail JPEG. */
 export async function thumbnailFromImage(input: Buffer | string): Promise<Buffer> {
+  const sharp = await loadSharp()
   return (
     sharp(input, { failOn: 'none' })
       .rotate()
@@ -81,11 +82,13 @@ let defaultThumb: Promise<Buffer> | undefined
 
 /** A neutral grey 72x72 JPEG, made once per process. */
 export function defaultThumbnail(): Promise<Buffer> {
-  defaultThumb ??= sharp({
-    create: { width: THUMBNAIL_WIDTH, height: THUMBNAIL_WIDTH, channels: 3, background: { r: 204, g: 204, b: 204 } },
-  })
-    .jpeg({ quality: THUMBNAIL_QUALITY })
-    .toBuffer()
+  defaultThumb ??= loadSharp().then(sharp =>
+    sharp({
+      create: { width: THUMBNAIL_WIDTH, height: THUMBNAIL_WIDTH, channels: 3, background: { r: 204, g: 204, b: 204 } },
+    })
+      .jpeg({ quality: THUMBNAIL_QUALITY })
+      .toBuffer(),
+  )
   return defaultThumb
 }
 

@@ -1,7 +1,7 @@
 /**
  * What an idle gateway holds (issue 19): the HTTP thread never loads the platform client (Baileys, libsignal,
- * protobuf), and a shard starts its thread only when it gets a session, so a gateway with no session is one V8
- * isolate. Seen from outside, the way an operator would: modules each thread loaded (a preload that records them),
+ * protobuf), a shard starts its thread only when it gets a session, so a gateway with no session is one V8
+ * isolate, and a shard thread loads the image library only when a session sends an image. Seen from outside, the way an operator would: modules each thread loaded (a preload that records them),
  * and `gateway_shard_threads` on /metrics.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -15,6 +15,7 @@ import { parseProm } from '../../support/prom-text.js'
 
 const tracer = fileURLToPath(new URL('../../support/system/module-trace.mjs', import.meta.url))
 const PLATFORM = /node_modules\/(@whiskeysockets\/baileys|libsignal|protobufjs)\//
+const IMAGES = /node_modules\/(sharp|@img)\//
 
 const started: Array<{ gateway: GatewayProcess; dirs: string[] }> = []
 let sandbox: SandboxProcess | undefined
@@ -81,6 +82,8 @@ describe('an idle gateway', () => {
     const shardModules = [...modules().entries()].filter(([thread]) => thread !== 0)
     expect(shardModules).toHaveLength(1)
     expect(shardModules[0]![1].some(url => PLATFORM.test(url))).toBe(true)
+    // ...but not the image library (libvips, ~14 MB): it loads with the first image a session sends (media/sharp.ts)
+    expect(shardModules[0]![1].filter(url => IMAGES.test(url))).toEqual([])
     // The HTTP thread still has none: serving the session did not pull the platform in.
     expect(
       modules()
