@@ -9,6 +9,7 @@ import type { Logger } from 'pino'
 import sharp from 'sharp'
 import type { TlsMaterial } from './certs.js'
 import type { MediaStore } from './media-store.js'
+import { IDLE_CONNECTION_MS } from './keep-alive.js'
 
 let pictureCache: Promise<Buffer> | undefined
 /** A small generated JPEG served for every profile picture. */
@@ -75,6 +76,7 @@ export async function startMediaHost(
     }
     send(404, JSON.stringify({ error: 'not found' }))
   })
+  server.keepAliveTimeout = IDLE_CONNECTION_MS
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve())

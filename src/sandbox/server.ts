@@ -33,6 +33,7 @@ import { StanzaRouter } from './router.js'
 import { loadSandboxState, saveSandboxState } from './state-file.js'
 import { SandboxStats } from './stats.js'
 import { installFastVerify } from './fast-verify.js'
+import { IDLE_CONNECTION_MS } from './keep-alive.js'
 import type { Faults, InboxMessage, PresenceEvent, World, WorldPatch } from './types.js'
 import { demoWorld, emptyWorld, mergeWorld, parseWorldPatch } from './world.js'
 
@@ -174,6 +175,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     mediaHost: ctx.mediaHost(),
   })
   const server = http.createServer(makeControlApi({ ctx, scan, channels, trust, mergeWorld: setWorld }))
+  server.keepAliveTimeout = IDLE_CONNECTION_MS
   const wss = new WebSocketServer({ noServer: true })
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://sandbox').pathname !== '/ws/chat') {

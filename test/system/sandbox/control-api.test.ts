@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { World } from '../../../src/sandbox/types.js'
+import { reuseAfterIdle } from '../../support/keep-alive.js'
 import { readRepoFile } from '../../support/readme.js'
 import { getJson, postJson } from '../../support/system/baileys-client.js'
 import { waitFor } from '../../support/wait-for.js'
@@ -24,6 +25,12 @@ describe('sandbox control API', () => {
   afterAll(async () => {
     await sandbox.close()
   })
+
+  it('keeps an idle kept-alive connection open past Node’s 5 s (a client pool reusing it gets no hang-up)', async () => {
+    const [first, second] = await reuseAfterIdle(sandbox.port, '/trust', 6_000)
+    expect(first).toMatch(/^HTTP\/1\.1 200/)
+    expect(second).toMatch(/^HTTP\/1\.1 200/)
+  }, 20_000)
 
   it('starts with the demo world and merges posted worlds, adding mentioned phones as accounts', async () => {
     const before = await getJson<World>(`${sandbox.url}/world`)
