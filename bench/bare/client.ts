@@ -48,7 +48,11 @@ interface Trust {
   caCert: string
 }
 
-/** Keys in plain maps: the cheapest store there is, so the figure is Baileys' own cost. */
+/**
+ * Keys in plain maps: the cheapest store there is, so the figure is Baileys' own cost. The same as the system
+ * tests' `memoryAuth` (test/support/system/baileys-client.ts), copied: this file imports nothing from the project,
+ * so that Bun and Node run it as it is.
+ */
 function memoryAuth(): AuthenticationState {
   const store = new Map<string, Map<string, unknown>>()
   return {
