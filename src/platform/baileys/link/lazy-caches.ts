@@ -120,11 +120,7 @@ export function lazyLru(made: LruCache): LruCache {
   }
   let cache: LruCache | undefined
   return {
-    max: made.max,
-    ttl: made.ttl,
-    ttlAutopurge: made.ttlAutopurge,
-    updateAgeOnGet: made.updateAgeOnGet,
-    dispose: made.dispose,
+    ...options,
     get size() {
       return cache?.size ?? 0
     },
