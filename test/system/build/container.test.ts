@@ -81,6 +81,18 @@ describe('container', () => {
     expect(health).toContain('/healthz')
   })
 
+  it("runs with glibc's malloc tunable that the README recommends for memory", () => {
+    const stage = runtimeStage()
+    const env = Object.fromEntries(
+      dockerfile
+        .getENVs()
+        .filter(e => stage.includes(e))
+        .flatMap(e => e.getProperties().map(p => [p.getName(), p.getValue()])),
+    )
+    expect(env.GLIBC_TUNABLES).toBe('glibc.malloc.mmap_threshold=131072')
+    expect(readmeSection('Run in production')).toContain(`\`GLIBC_TUNABLES=${env.GLIBC_TUNABLES}\``)
+  })
+
   it('compose runs the image with a persistent named volume at DATA_DIR', () => {
     const compose = parseYaml(readRepoFile('compose.yaml')) as {
       services: Record<
