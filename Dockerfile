@@ -26,7 +26,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 # GLIBC_TUNABLES: glibc's malloc keeps blocks of 128 KB and more in their own mappings, given back when freed, instead
 # of raising that threshold after each such free and then keeping big buffers in its per-thread arenas: ~25 MB less
-# with 50 idle sessions, no CPU cost measured (README, "Run in production"; BENCHMARKS.md, issue 19).
+# with 50 idle sessions, no CPU cost per text measured, ~30 % more CPU per MB of media sent (README, "Run in
+# production", says when to pick 2 MB instead; BENCHMARKS.md, issue 19).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
