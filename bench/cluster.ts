@@ -22,7 +22,7 @@ import { startGateway, startSandbox, type GatewayProcess } from '../test/support
 import { startRedisServer } from '../test/support/redis-server.js'
 import { openLmdbStore } from '../src/storage/lmdb-store.js'
 import { openRedisStore } from '../src/storage/redis/redis-store.js'
-import { LeaseKeeper } from '../src/cluster/lease.js'
+import { LeaseKeeper } from '../src/storage/redis/lease.js'
 import { connectRedis, text } from '../src/storage/redis/connection.js'
 import { sessionKeys } from '../src/storage/redis/keys.js'
 import type { Store } from '../src/storage/types.js'

@@ -9,19 +9,8 @@ import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
 import { DATA_KEY_FORMAT, isDataKey } from './storage/data-key.js'
 import { ConfigError, describeConfigIssues } from './config-error.js'
-import { leaseMargin } from './cluster/deadline.js'
-
-const int = (def: number, min = 0) =>
-  z.coerce
-    .number({ error: 'expected an integer' })
-    .int({ error: 'expected an integer' })
-    .min(min, { error: `expected an integer >= ${min}` })
-    .default(def)
-const bool = (def: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .default(def ? 'true' : 'false')
-    .transform(v => v === 'true' || v === '1')
+import { CLUSTER_SETTINGS, checkClusterSettings } from './cluster/settings.js'
+import { bool, int, optionalFile } from './config-fields.js'
 
 /** TRUST_PROXY as express takes it: a boolean, a hop count, or the list as written. */
 function trustProxyValue(v: string): boolean | number | string {
@@ -134,8 +123,11 @@ const schema = z.object({
   RESET_INTERVAL_MS: int(30_000, 0),
   /** A never-paired session is deleted this long after it was created (or last logged out), resets or not. */
   UNPAIRED_MAX_LIFETIME_MS: int(10 * 60_000, 1),
-  /** Unpaired sessions one client (address, IPv6 /64) may hold at once (429 beyond); 0 = no cap. */
+  /** Unpaired sessions one client (address, IPv6 /64) may hold at once (429 beyond); 0 = no cap. Not for callers
+   * that proved CREATE_SESSION_TOKEN. */
   UNPAIRED_PER_CLIENT: int(10, 0),
+  /** Sessions awaiting a scan at once, as a percentage of MAX_SESSIONS, whoever created them (503 beyond). */
+  UNPAIRED_MAX_PERCENT: int(20, 1).refine(v => v <= 100, 'expected 1..100'),
   /**
    * Which reverse proxies to believe for the client's address (express' `trust proxy`): false (default: the peer
    * is the client), true (the left-most X-Forwarded-For), a hop count, or a comma list of addresses, subnets and
@@ -229,7 +221,7 @@ const schema = z.object({
   /** Largest thumbnail download (`*.thumbnail`): it only becomes a 72 px preview. Over it, the preview is made
    * from the media itself, as for any thumbnail that fails. Also bounded by MEDIA_MAX_BYTES. */
   MEDIA_MAX_BYTES_THUMBNAIL: int(5 * 1024 * 1024, 1),
-  /** Sessions one process holds (POST /session answers 503 when full); 0 = no cap. */
+  /** Sessions one process holds, or in cluster mode the whole cluster (POST /session answers 503 when full); 0 = no cap. */
   MAX_SESSIONS: int(2_500, 0),
   /** Sends (POST /message, /status, /typing) per session: sustained rate and burst, then 429; rate 0 = no limit. */
   SEND_RATE_PER_SECOND: z.coerce.number().min(0).default(10),
@@ -254,53 +246,10 @@ const schema = z.object({
   RESTORE_CONCURRENCY: int(25, 1),
   /** How long one restoring session may hold its slot while its link is still connecting. */
   RESTORE_SLOT_MS: int(10_000, 1),
-  /**
-   * Cluster mode (README: Cluster mode): the registry, credentials, Signal keys and contacts live in this Redis
-   * (`redis://` or `rediss://`) instead of lmdb under DATA_DIR, and the process holds a lease per session.
-   */
-  REDIS_URL: z.preprocess(
-    v => (v === '' ? undefined : v),
-    z
-      .string()
-      .url()
-      .refine(u => /^rediss?:\/\//.test(u), 'expected a redis:// or rediss:// URL')
-      .optional(),
-  ),
-  /** This process's name in the leases it holds; unique per process. Default: the host name. */
-  NODE_ID: z
-    .string()
-    .default(os.hostname())
-    .refine(
-      v => /^[A-Za-z0-9._:-]{1,100}$/.test(v),
-      'expected 1-100 letters, digits, dots, dashes, underscores or colons',
-    ),
-  /** How long a session's lease lives without renewal (a dead node's sessions wait this long), and how often a
-   * node renews its leases. A node stops a session's link once TTL minus a margin (3 s, or TTL/5) passed since
-   * the last renewal it sent that succeeded. */
-  CLUSTER_LEASE_TTL_MS: int(15_000, 500),
-  CLUSTER_RENEW_MS: int(5_000, 50),
-  /**
-   * Cluster mode: the address the other nodes forward this node's requests to (e.g. `http://10.0.0.7:3000`).
-   * Default: `http://<HOST>:<PORT>` when HOST is one address, else `http://<host name>:<PORT>`.
-   */
-  ADVERTISE_URL: z
-    .string()
-    .url()
-    .refine(u => /^https?:\/\/[^/]+\/?$/.test(u), 'expected an http(s) origin, with no path')
-    .optional(),
-  /**
-   * Cluster mode: how often a node tells the others it is alive and how loaded it is, and checks where sessions
-   * belong. A node missing for three heartbeats is dead to the others: its sessions move once their leases expire.
-   */
-  CLUSTER_HEARTBEAT_MS: int(2_000, 50),
-  /** Cluster mode: sessions a node hands to a newly joined node per second (a join spreads load gradually). */
-  CLUSTER_REBALANCE_PER_SECOND: int(2, 1),
-  /**
-   * Cluster mode: how long a node whose process was frozen past its leases (SIGSTOP, a long GC, a suspended VM)
-   * stays out of placement after it runs again: it forwards requests but takes no session, so a flapping node
-   * cannot pull sessions back and forth.
-   */
-  CLUSTER_REJOIN_QUIET_MS: int(30_000, 0),
+  /** Serve HTTPS on PORT with this certificate chain and key (PEM files); needed for `https://` ADVERTISE_URLs. */
+  TLS_CERT_FILE: optionalFile(),
+  TLS_KEY_FILE: optionalFile(),
+  ...CLUSTER_SETTINGS,
 })
 
 export type Config = z.infer<typeof schema>
@@ -312,13 +261,11 @@ export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape)
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env)
   if (!parsed.success) throw new ConfigError(describeConfigIssues(parsed.error.issues, env))
-  const { CLUSTER_LEASE_TTL_MS: ttl, CLUSTER_RENEW_MS: renew } = parsed.data
-  // A renewal must be able to land (twice) before the deadline that stops the node's links.
-  if (renew * 2 > ttl - leaseMargin(ttl)) {
+  const problem = checkClusterSettings(parsed.data, env)
+  if (problem) throw new ConfigError(problem)
+  if ((parsed.data.TLS_CERT_FILE === undefined) !== (parsed.data.TLS_KEY_FILE === undefined))
     throw new ConfigError(
-      `invalid setting CLUSTER_RENEW_MS: expected at most half of CLUSTER_LEASE_TTL_MS minus its ` +
-        `margin (${Math.floor((ttl - leaseMargin(ttl)) / 2)} ms), got ${JSON.stringify(env.CLUSTER_RENEW_MS ?? String(renew))}`,
+      'invalid setting TLS_KEY_FILE: TLS_CERT_FILE and TLS_KEY_FILE go together, set both or neither',
     )
-  }
   return parsed.data
 }

@@ -37,12 +37,16 @@ const clusterNode = config.REDIS_URL ? openClusterNode(config, logger) : undefin
 const system = await createShardedSessionSystem({
   config: { ...config, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' },
   logger,
-  ...(clusterNode ? { store: clusterNode.store, drawIds: clusterNode.drawIds } : {}),
+  ...clusterNode?.forSystem,
 }).catch(startupFailed)
 const cluster = await clusterNode?.start(system).catch(startupFailed)
 const app = createApp({ system, config, logger, ...(cluster ? { cluster } : {}) })
 installTestHooks(config, system, logger)
-const server = createHttpServer(app)
+const tls =
+  config.TLS_CERT_FILE && config.TLS_KEY_FILE
+    ? { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE }
+    : undefined
+const server = createHttpServer(app, tls)
 server.listen(config.PORT, config.HOST, () => {
   logger.info({ port: config.PORT, sandbox: config.SANDBOX_URL ?? null }, 'gateway listening')
   for (const warning of startupWarnings(config)) logger.warn(warning)

@@ -1,23 +1,25 @@
 /**
  * @module cluster/forward
- * Forwards one HTTP request to another node of the cluster and streams its answer back: the body is piped as it
- * arrives (never buffered here), the answer's status, headers and body pass through unchanged, and a client that
- * goes away aborts the forwarded request (the owner then sees its own client abort). One keep-alive agent per
- * node, so a forwarded request costs no new connection. The request carries the nodes' peer token and the client
- * key this node saw, so the owner rate-limits the real client, not the forwarding node (http/cluster-routing.ts).
+ * Forwards one authenticated request to the node running its session and streams the answer back. The body was
+ * read whole on this node first (at most BODY_LIMIT_BYTES, within the request time-out): a client that stalls its
+ * body holds its own connection to this node, never one to another node. The target is the peer's origin (from its
+ * signed node record) plus the request's path and query: never a host the client named.
  *
- * Nothing is retried here: a request may have reached the owner before the connection failed, and a send must not
- * go out twice. A node that does not answer gets the client a 503 `NODE_UNREACHABLE` (Retry-After 1), unless the
- * answer had begun, in which case the client's connection is cut.
+ * One keep-alive agent per peer, at most CLUSTER_FORWARD_SOCKETS connections, http or https (CLUSTER_CA_FILE); a
+ * request that waits longer than the queue time-out for one gets 503 NODE_BUSY. A peer whose connection fails
+ * gets the client a 503 NODE_UNREACHABLE (Retry-After 1), unless the answer had begun, in which case the client's
+ * connection is cut. Nothing is retried here except an answer the owner marked "moving": it did not run the
+ * request (cluster/front.ts then asks again where the session is). Every failure of this path is one of those:
+ * nothing it does can throw past it.
  */
 import http from 'node:http'
-import type { IncomingHttpHeaders } from 'node:http'
+import https from 'node:https'
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import type { Request, Response } from 'express'
 import { GatewayError } from '../protocol/errors.js'
 import { countInThread } from '../metrics/thread-counters.js'
-
-export const PEER_TOKEN_HEADER = 'x-gateway-peer'
-export const PEER_CLIENT_HEADER = 'x-gateway-client'
+import { MOVING_HEADER } from '../http/errors.js'
+import { PEER_CLIENT_HEADER, PEER_HEADER, peerRequestOf, type PeerAuth } from './peer-auth.js'
 
 /** Headers of one hop only (RFC 9110 §7.6.1), never passed on. */
 const HOP_BY_HOP = new Set([
@@ -30,91 +32,221 @@ const HOP_BY_HOP = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
+  'expect',
+  'host',
+  'content-length',
 ])
 
 /** How long a forwarded request may wait for its answer to begin: past the longest a send waits for its ack. */
 const ANSWER_TIMEOUT_MS = 120_000
 
-const agents = new Map<string, http.Agent>()
-
-function agentFor(origin: string): http.Agent {
-  let agent = agents.get(origin)
-  if (!agent) {
-    agent = new http.Agent({ keepAlive: true, maxSockets: 256, scheduling: 'lifo' })
-    agents.set(origin, agent)
-  }
-  return agent
+export interface PeerNode {
+  node: string
+  /** Its ADVERTISE_URL origin. */
+  url: string
 }
 
-function passable(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {}
+export interface ForwarderOptions {
+  auth: PeerAuth
+  /** Connections per peer (CLUSTER_FORWARD_SOCKETS). */
+  socketsPerPeer: number
+  /** How long a request may wait for one of them. */
+  queueTimeoutMs: number
+  /** Trust anchors for https peers (CLUSTER_CA_FILE); default: the system's. */
+  ca?: string | Buffer | undefined
+}
+
+function passable(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {}
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue
+    if (value === undefined || HOP_BY_HOP.has(name) || name === PEER_HEADER || name === PEER_CLIENT_HEADER) continue
     out[name] = value
   }
   return out
 }
 
-export interface ForwardOptions {
-  /** The owner's origin (its ADVERTISE_URL). */
-  target: string
-  peerToken: string
-  clientKey: string
-  /** Where an error before the answer began goes (express's `next`). */
-  onError: (err: GatewayError) => void
-}
+/**
+ * 'answered': the peer's answer went to the client (or the client left). 'moving': the peer answered that the
+ * session is on its way (SESSION_MOVING, marked), having run nothing. 'not-sent': the request never reached the
+ * peer's application (connection refused, or a kept-alive connection the peer had closed reset before any answer,
+ * which HTTP clients treat as safe to send again). Nothing was sent to the client in the last two cases.
+ */
+export type ForwardOutcome = 'answered' | 'moving' | 'not-sent'
 
-export function forwardRequest(req: Request, res: Response, options: ForwardOptions): void {
-  const url = new URL(req.originalUrl, options.target)
-  const headers = passable(req.headers)
-  delete headers[PEER_TOKEN_HEADER]
-  delete headers[PEER_CLIENT_HEADER]
-  headers.host = url.host
-  headers[PEER_TOKEN_HEADER] = options.peerToken
-  headers[PEER_CLIENT_HEADER] = options.clientKey
-  const out = http.request(url, { method: req.method, headers, agent: agentFor(url.origin) })
-  let settled = false
-  let clientGone = false
-  const settle = (result: 'ok' | 'unreachable' | 'aborted') => {
-    if (settled) return
-    settled = true
-    countInThread('forwarded', { result })
+const notSent = (err: NodeJS.ErrnoException, reused: boolean): boolean =>
+  err.code === 'ECONNREFUSED' || (reused && (err.code === 'ECONNRESET' || err.code === 'EPIPE'))
+
+export class Forwarder {
+  readonly #o: ForwarderOptions
+  readonly #agents = new Map<string, http.Agent>()
+
+  constructor(options: ForwarderOptions) {
+    this.#o = options
   }
-  out.setTimeout(ANSWER_TIMEOUT_MS, () => out.destroy(new Error('no answer in time')))
-  out.on('response', answer => {
-    out.setTimeout(0)
-    res.status(answer.statusCode ?? 502)
-    for (const [name, value] of Object.entries(passable(answer.headers))) res.setHeader(name, value)
-    answer.pipe(res)
-    answer.on('end', () => settle('ok'))
-    answer.on('error', () => res.destroy())
-  })
-  out.on('error', () => {
-    if (res.headersSent) {
-      settle('aborted')
-      res.destroy()
-      return
-    }
-    // (not req.destroyed: a request whose body was read to the end is destroyed too)
-    if (clientGone) {
-      settle('aborted')
-      return
-    }
-    settle('unreachable')
-    options.onError(new GatewayError('NODE_UNREACHABLE'))
-  })
-  // the client went away before the whole answer: abort the forwarded request too
-  res.on('close', () => {
-    if (res.writableFinished) return
-    clientGone = true
-    settle('aborted')
-    out.destroy()
-  })
-  req.pipe(out)
-}
 
-/** Closes the idle keep-alive connections to the other nodes (shutdown). */
-export function closeForwardAgents(): void {
-  for (const agent of agents.values()) agent.destroy()
-  agents.clear()
+  #agentFor(origin: URL): http.Agent {
+    let agent = this.#agents.get(origin.origin)
+    if (!agent) {
+      const shape = { keepAlive: true, maxSockets: this.#o.socketsPerPeer, scheduling: 'lifo' as const }
+      agent =
+        origin.protocol === 'https:'
+          ? new https.Agent({ ...shape, ...(this.#o.ca ? { ca: this.#o.ca } : {}) })
+          : new http.Agent(shape)
+      this.#agents.set(origin.origin, agent)
+    }
+    return agent
+  }
+
+  /** A request to `origin` + `path` (never a host from anywhere else), on the peer's pooled connections. */
+  #request(origin: URL, method: string, path: string, headers: OutgoingHttpHeaders): http.ClientRequest {
+    const request = origin.protocol === 'https:' ? https.request : http.request
+    return request({
+      protocol: origin.protocol,
+      hostname: origin.hostname.replace(/^\[|\]$/g, ''),
+      port: origin.port || (origin.protocol === 'https:' ? 443 : 80),
+      path,
+      method,
+      headers,
+      agent: this.#agentFor(origin),
+    })
+  }
+
+  /** Drops the agents of peers that are no longer live (their connections close). */
+  retain(liveUrls: ReadonlySet<string>): void {
+    for (const [origin, agent] of this.#agents) {
+      if (liveUrls.has(origin)) continue
+      agent.destroy()
+      this.#agents.delete(origin)
+    }
+  }
+
+  close(): void {
+    for (const agent of this.#agents.values()) agent.destroy()
+    this.#agents.clear()
+  }
+
+  /**
+   * A node's own signed request to a peer (no client behind it), e.g. "adopt these sessions now": resolves with
+   * the answer's status, rejects when the peer cannot be reached within `timeoutMs`.
+   */
+  call(peer: PeerNode, path: string, json: unknown, timeoutMs: number): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      const body = Buffer.from(JSON.stringify(json))
+      const origin = new URL(peer.url)
+      const headers: OutgoingHttpHeaders = {
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        [PEER_CLIENT_HEADER]: 'node',
+      }
+      headers[PEER_HEADER] = this.#o.auth.sign(
+        peer.node,
+        peerRequestOf('POST', path, headers as Record<string, string>, 'node'),
+      )
+      const out = this.#request(origin, 'POST', path, headers)
+      out.setTimeout(timeoutMs)
+      out.on('timeout', () => out.destroy(new Error(`no answer from ${peer.node} in ${timeoutMs} ms`)))
+      out.on('error', reject)
+      out.on('response', answer => {
+        answer.resume()
+        resolve(answer.statusCode ?? 0)
+      })
+      out.end(body)
+    })
+  }
+
+  /**
+   * Sends `req` (its `body` already read) to `peer` for `client` and streams the answer to `res`; rejects only
+   * with a GatewayError to answer the client with (nothing was sent to it yet).
+   */
+  forward(req: Request, res: Response, peer: PeerNode, body: Buffer, client: string): Promise<ForwardOutcome> {
+    return new Promise<ForwardOutcome>((resolve, reject) => {
+      let settled = false
+      const settle = (
+        result: 'ok' | 'unreachable' | 'aborted' | 'busy' | 'moving',
+        outcome?: Error | ForwardOutcome,
+      ) => {
+        if (settled) return
+        settled = true
+        countInThread('forwarded', { result })
+        if (outcome instanceof Error) reject(outcome)
+        else resolve(outcome ?? 'answered')
+      }
+      let out: http.ClientRequest
+      try {
+        const origin = new URL(peer.url)
+        const target = req.originalUrl
+        const headers = passable(req.headers)
+        headers['content-length'] = String(body.length)
+        headers[PEER_CLIENT_HEADER] = client
+        const signed = peerRequestOf(
+          req.method,
+          target,
+          { ...req.headers, 'content-length': String(body.length) },
+          client,
+        )
+        headers[PEER_HEADER] = this.#o.auth.sign(peer.node, signed)
+        out = this.#request(origin, req.method, target, headers)
+      } catch {
+        // a peer address or a target node's http client will not take: the same as a peer that does not answer
+        settle('unreachable', new GatewayError('NODE_UNREACHABLE'))
+        return
+      }
+      let clientGone = false
+      const queued = setTimeout(() => {
+        settle('busy', new GatewayError('NODE_BUSY'))
+        out.destroy()
+      }, this.#o.queueTimeoutMs)
+      out.once('socket', () => clearTimeout(queued))
+      out.setTimeout(ANSWER_TIMEOUT_MS, () => out.destroy(new Error('no answer in time')))
+      out.on('response', answer => {
+        out.setTimeout(0)
+        if (answer.statusCode === 503 && answer.headers[MOVING_HEADER] === '1') {
+          answer.resume()
+          settle('moving', 'moving')
+          return
+        }
+        try {
+          res.status(answer.statusCode ?? 502)
+          for (const [name, value] of Object.entries(passable(answer.headers))) {
+            if (value !== undefined && name !== MOVING_HEADER) res.setHeader(name, value)
+          }
+        } catch {
+          answer.destroy()
+          res.destroy()
+          settle('aborted')
+          return
+        }
+        answer.pipe(res)
+        answer.on('end', () => settle('ok'))
+        answer.on('error', () => {
+          settle('aborted')
+          res.destroy()
+        })
+      })
+      let answered = false
+      out.once('response', () => {
+        answered = true
+      })
+      out.on('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(queued)
+        if (settled) return
+        if (res.headersSent || clientGone) {
+          settle('aborted')
+          res.destroy()
+          return
+        }
+        if (!answered && notSent(err, out.reusedSocket)) settle('unreachable', 'not-sent')
+        else settle('unreachable', new GatewayError('NODE_UNREACHABLE'))
+      })
+      // the client went away before the whole answer: abort the forwarded request too
+      res.on('close', () => {
+        if (res.writableFinished) return
+        clientGone = true
+        clearTimeout(queued)
+        settle('aborted')
+        out.destroy()
+      })
+      out.end(body)
+    })
+  }
 }

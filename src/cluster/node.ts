@@ -1,96 +1,166 @@
 /**
  * @module cluster/node
- * Cluster mode on the main thread, put together: the Redis store the session system uses, this node's heartbeat
- * (nodes.ts), the ownership loop that adopts, hands over and steps down (ownership.ts), and the request routes
- * (routing.ts) the HTTP front end forwards by. `src/main.ts` creates it when REDIS_URL is set.
+ * Cluster mode on the main thread, put together: the one entry `src/main.ts` calls when REDIS_URL is set. It
+ * holds the Redis store the session system uses and how new sessions are created across the nodes
+ * (creation.ts); once started, this node's heartbeat (nodes.ts), the ownership loop that adopts, hands over and
+ * steps down (ownership.ts), and what it adds to the HTTP app: the front that authenticates and forwards
+ * (front.ts), the shared creation rate (limits.ts), the gauges. What the shards do in cluster mode (links only
+ * under their session's lease, every write fenced) is the Redis storage engine's (storage/redis/), and the
+ * actors follow the cluster's `SessionPolicy`.
  *
  * @example
  * const node = openClusterNode(config, logger)
- * const system = await createShardedSessionSystem({ config, logger, store: node.store, drawIds: node.drawIds })
- * const routes = await node.start(system)   // heartbeat + ownership loop; routes for createApp
+ * const system = await createShardedSessionSystem({ config, logger, ...node.forSystem })
+ * const http = await node.start(system)   // heartbeat + ownership loop; what createApp adds
  * // SIGTERM:
  * await node.leave(); await system.close(); await node.close()
  */
+import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
-import type { LocalSessions } from '../actors/main/local-sessions.js'
-import { newSessionIds } from '../actors/main/ids.js'
+import type { ShardedSessionSystem } from '../actors/main/system.js'
+import type { SessionCreation } from '../actors/main/creation.js'
+import type { ClusterHttp } from '../http/deps.js'
 import { openStore } from '../storage/open-store.js'
 import type { RedisStore } from '../storage/redis/redis-store.js'
-import { closeForwardAgents } from './forward.js'
+import { leaseMargin } from '../storage/redis/lease-deadline.js'
+import { META_KEY } from '../storage/redis/keys.js'
 import { NodeDirectory } from './nodes.js'
 import { Ownership } from './ownership.js'
-import { drawIdHomedAt } from './placement.js'
-import { ClusterRoutes, loadPeerToken } from './routing.js'
-import { leaseMargin } from './deadline.js'
+import { homeOf } from './placement.js'
+import { ClusterRoutes } from './routing.js'
+import { PeerAuth } from './peer-auth.js'
+import { Forwarder } from './forward.js'
+import { clusterFront } from './front.js'
+import { ClusterSessionAuth } from './session-auth.js'
+import { clusterCreation } from './creation.js'
+import { clusterCreationRate } from './limits.js'
+import { peerCalls } from './peer-calls.js'
 
 export interface ClusterNode {
-  /** The main thread's store (Redis); the node closes it. */
-  store: RedisStore
-  /** Ids for a new session that belongs on this node. */
-  drawIds: () => { id: string; sessionId: string }
-  /** Starts the heartbeat and the ownership loop over `sessions`; the routes for the HTTP front end. */
-  start(sessions: LocalSessions): Promise<ClusterRoutes>
+  /** What the session system takes in cluster mode: the Redis store, and creation across the nodes. */
+  forSystem: { store: RedisStore; cluster: { creation: SessionCreation } }
+  /** Starts the heartbeat and the ownership loop over `system`'s sessions; what the HTTP app adds. */
+  start(system: ShardedSessionSystem): Promise<ClusterHttp>
   /** SIGTERM, first step: stop adopting and tell the others this node takes no more sessions. */
   leave(): Promise<void>
-  /** SIGTERM, last step (after the sessions closed and gave their leases back): heartbeat removed, store closed. */
+  /**
+   * SIGTERM, last step (after the sessions closed and gave their leases back): the nodes they belong on now are
+   * told to adopt them at once, then the heartbeat is removed and the store closed.
+   */
   close(): Promise<void>
 }
 
 /** ADVERTISE_URL's default: the address listened on when it is one address, else the host name. */
-function defaultAdvertiseUrl(host: string, port: number): string {
+function defaultAdvertiseUrl(host: string, port: number, tls: boolean): string {
   const name = host === '' || host === '0.0.0.0' || host === '::' ? os.hostname() : host
-  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`
+  return `${tls ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${port}`
 }
+
+/** Where earlier versions kept the nodes' shared token: whoever read Redis had it. Removed at start. */
+const LEGACY_PEER_TOKEN_FIELD = 'peer-token'
 
 export function openClusterNode(config: Config, logger: Logger): ClusterNode {
   const log = logger.child({ component: 'cluster', node: config.NODE_ID })
   const store = openStore(config, config.DATA_DIR, log).store as RedisStore
   const redis = () => store.connection()
-  let sessions: LocalSessions | undefined
+  const auth = new PeerAuth(config.CLUSTER_SECRET!, config.NODE_ID)
+  let system: ShardedSessionSystem | undefined
+  const forwarder = new Forwarder({
+    auth,
+    socketsPerPeer: config.CLUSTER_FORWARD_SOCKETS,
+    queueTimeoutMs: config.CLUSTER_FORWARD_QUEUE_MS,
+    ca: config.CLUSTER_CA_FILE === undefined ? undefined : readFileSync(config.CLUSTER_CA_FILE),
+  })
   const directory = new NodeDirectory(redis, {
     node: config.NODE_ID,
-    url: config.ADVERTISE_URL ?? defaultAdvertiseUrl(config.HOST, config.PORT),
+    url: new URL(
+      config.ADVERTISE_URL ?? defaultAdvertiseUrl(config.HOST, config.PORT, config.TLS_CERT_FILE !== undefined),
+    ).origin,
     heartbeatMs: config.CLUSTER_HEARTBEAT_MS,
     // frozen past its leases' deadline: its sessions are gone, so it sits out placement for a while
     quietAfterGapMs: config.CLUSTER_LEASE_TTL_MS - leaseMargin(config.CLUSTER_LEASE_TTL_MS),
     rejoinQuietMs: config.CLUSTER_REJOIN_QUIET_MS,
-    sessions: () => sessions?.localIds().length ?? 0,
+    sessions: () => system?.localIds().length ?? 0,
+    auth,
+    requireTls: config.CLUSTER_REQUIRE_TLS,
+    onView: nodes => forwarder.retain(new Set(nodes.map(n => n.url))),
+  })
+  const routes = new ClusterRoutes(
+    redis,
+    directory,
+    id => system?.hosts(id) ?? false,
+    () => system?.localIds().length ?? 0,
+  )
+  const peers = peerCalls(forwarder, directory, log)
+  const creation = clusterCreation({
+    config,
+    store,
+    directory,
+    routes,
+    peers,
+    sessions: () => system!,
+    tag: key => auth.clientTag(key),
+    log,
   })
   let ownership: Ownership | undefined
+  let handedOver: string[] = []
+
   return {
-    store,
-    drawIds: () => drawIdHomedAt(newSessionIds, directory.node, [...new Set([...directory.placing(), directory.node])]),
-    async start(local) {
-      sessions = local
-      const token = await loadPeerToken(await redis())
+    forSystem: { store, cluster: { creation } },
+    async start(sessions) {
+      system = sessions
+      await (await redis()).command(['HDEL', META_KEY, LEGACY_PEER_TOKEN_FIELD])
       ownership = new Ownership({
         directory,
-        sessions: local,
+        sessions,
         redis,
         logger: log,
         heartbeatMs: config.CLUSTER_HEARTBEAT_MS,
         rebalancePerSecond: config.CLUSTER_REBALANCE_PER_SECOND,
         startConcurrency: config.RESTORE_CONCURRENCY * config.SHARDS,
+        peers,
       })
       ownership.start()
       log.info({ url: directory.url }, 'cluster node started')
-      return new ClusterRoutes(
-        redis,
-        directory,
-        id => local.hosts(id),
-        () => local.localIds().length,
-        token,
-      )
+      const adopter = ownership
+      const front = clusterFront({
+        auth,
+        sessions: new ClusterSessionAuth({
+          readRecord: id => store.getSession(id),
+          authenticLocally: (id, secret) => sessions.authenticate(id, secret) !== undefined,
+        }),
+        routes,
+        forwarder,
+        runsHere: id => sessions.hosts(id) && !sessions.leaving(id),
+        leaving: id => sessions.leaving(id),
+        adoptNow: ids => adopter.adoptNow(ids),
+        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+        perSessionInFlight: config.MAX_PENDING_PER_SESSION,
+        moveWaitMs: config.CLUSTER_MOVE_WAIT_MS,
+      })
+      return {
+        front,
+        creationRate: clusterCreationRate(redis, key => auth.clientTag(key), config.SESSION_CREATE_PER_MINUTE),
+        gauges: routes,
+      }
     },
     async leave() {
+      handedOver = system?.localIds() ?? []
       await ownership?.stop()
       await directory.leave()
     },
     async close() {
+      // the leases are back (the sessions closed): their next nodes start them now, not at their next beat
+      const byNode = new Map<string, string[]>()
+      for (const id of handedOver) {
+        const home = homeOf(id, directory.placing())
+        if (home !== undefined && home !== directory.node) byNode.set(home, [...(byNode.get(home) ?? []), id])
+      }
+      await Promise.all([...byNode].map(([node, ids]) => peers.adopt(node, ids)))
       await directory.remove()
-      closeForwardAgents()
+      forwarder.close()
       await store.close()
     },
   }

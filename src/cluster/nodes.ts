@@ -8,12 +8,19 @@
  * A node whose process did not run for longer than its leases' deadline (paused by SIGSTOP, a long GC, a frozen
  * VM) comes back "quiet" for CLUSTER_REJOIN_QUIET_MS: it says it takes no sessions, so placement leaves it out
  * while the sessions it lost settle elsewhere. A node shutting down says the same before it hands its sessions over.
+ *
+ * Redis is not trusted with who the nodes are: each record carries a MAC made with CLUSTER_SECRET over its fields
+ * and its expiry (cluster/peer-auth.ts). A record someone else wrote, changed or replayed after its time is not a
+ * node: nothing is forwarded to the address it names (README: Cluster mode, threat model in SECURITY.md).
  */
 import { performance } from 'node:perf_hooks'
 import type { RedisConnection } from '../storage/redis/connection.js'
 import { text } from '../storage/redis/connection.js'
+import { PEER_SKEW_MS, type PeerAuth } from './peer-auth.js'
 
 export const NODES_KEY = 'gw:nodes'
+/** More names than this in `gw:nodes` are not read: someone wrote them, and they must not make every beat slow. */
+const MAX_NODES = 256
 export const nodeKey = (node: string): string => `gw:node:${node}`
 
 /** One node's heartbeat. */
@@ -40,16 +47,50 @@ export interface NodeDirectoryOptions {
   rejoinQuietMs: number
   /** The session count to announce. */
   sessions: () => number
+  /** Signs this node's record and checks the others' (CLUSTER_SECRET). */
+  auth: PeerAuth
+  /** Only nodes with an https address count (CLUSTER_REQUIRE_TLS). */
+  requireTls?: boolean
+  /** Called with the live nodes after every successful beat (the forwarder drops the pools of nodes gone). */
+  onView?: (nodes: NodeInfo[]) => void
   /** Monotonic clock (ms); default performance.now. */
   now?: () => number
+  /** Wall clock (ms) of the records' expiry, compared across nodes; default Date.now. */
+  wallNow?: () => number
 }
 
-function parse(raw: string | undefined): NodeInfo | undefined {
-  if (raw === undefined) return undefined
+/** The fields a record's MAC covers, in a fixed order. */
+const signedFields = (n: NodeInfo, expiresAt: number): string =>
+  JSON.stringify([n.node, n.url, n.sessions, n.accepting, expiresAt])
+
+/** An origin the forwarder can reach: http(s), a host, no path, query or credentials. */
+function isPeerOrigin(url: string, requireTls: boolean): boolean {
   try {
-    const v = JSON.parse(raw) as Partial<NodeInfo>
-    if (typeof v.node !== 'string' || typeof v.url !== 'string') return undefined
-    return { node: v.node, url: v.url, sessions: Number(v.sessions) || 0, accepting: v.accepting !== false }
+    const u = new URL(url)
+    if (u.protocol !== 'https:' && (requireTls || u.protocol !== 'http:')) return false
+    return u.username === '' && u.password === '' && `${u.origin}` === url.replace(/\/$/, '')
+  } catch {
+    return false
+  }
+}
+
+/** A heartbeat record as read from Redis: the node's info when its MAC and expiry hold, else undefined. */
+export function parseNodeRecord(
+  raw: string | undefined,
+  name: string,
+  auth: PeerAuth,
+  wallNow: number,
+  requireTls = false,
+): NodeInfo | undefined {
+  if (raw === undefined || raw.length > 4_096) return undefined
+  try {
+    const v = JSON.parse(raw) as Partial<NodeInfo> & { expiresAt?: unknown; mac?: unknown }
+    if (typeof v.node !== 'string' || v.node !== name || typeof v.url !== 'string') return undefined
+    if (typeof v.sessions !== 'number' || typeof v.accepting !== 'boolean') return undefined
+    if (typeof v.expiresAt !== 'number' || v.expiresAt + PEER_SKEW_MS < wallNow) return undefined
+    const info: NodeInfo = { node: v.node, url: v.url, sessions: v.sessions, accepting: v.accepting }
+    if (!auth.recordMacValid(signedFields(info, v.expiresAt), v.mac)) return undefined
+    return isPeerOrigin(info.url, requireTls) ? { ...info, url: new URL(info.url).origin } : undefined
   } catch {
     return undefined
   }
@@ -126,22 +167,30 @@ export class NodeDirectory {
       sessions: this.#o.sessions(),
       accepting: this.accepting,
     }
+    const wallNow = this.#o.wallNow ?? Date.now
+    const expiresAt = wallNow() + this.ttlMs
+    const record = { ...mine, expiresAt, mac: this.#o.auth.recordMac(signedFields(mine, expiresAt)) }
     await Promise.all([
-      redis.command(['SET', nodeKey(this.#o.node), JSON.stringify(mine), 'PX', String(this.ttlMs)]),
+      redis.command(['SET', nodeKey(this.#o.node), JSON.stringify(record), 'PX', String(this.ttlMs)]),
       redis.command(['SADD', NODES_KEY, this.#o.node]),
     ])
-    const names = ((await redis.command(['SMEMBERS', NODES_KEY])) as Buffer[]).map(b => b.toString('utf8'))
-    const infos = await Promise.all(names.map(async n => parse(text(await redis.command(['GET', nodeKey(n)])))))
+    const names = ((await redis.command(['SMEMBERS', NODES_KEY])) as Buffer[])
+      .map(b => b.toString('utf8'))
+      .slice(0, MAX_NODES)
+    const raws = await Promise.all(names.map(async n => text(await redis.command(['GET', nodeKey(n)]))))
     const view = new Map<string, NodeInfo>()
     const gone: string[] = []
+    const now = wallNow()
     names.forEach((n, i) => {
-      const info = infos[i]
-      if (info && info.node === n) view.set(n, info)
-      else gone.push(n)
+      const info = parseNodeRecord(raws[i], n, this.#o.auth, now, this.#o.requireTls)
+      if (info) view.set(n, info)
+      // gone, or never a node: a record nobody signed is dropped from the set like an expired one
+      else if (n !== this.#o.node) gone.push(n)
     })
     view.set(mine.node, mine) // what this node knows of itself is newer than what it read back
     if (gone.length > 0) await redis.command(['SREM', NODES_KEY, ...gone])
     this.#view = view
+    this.#o.onView?.([...view.values()])
     return [...view.values()]
   }
 

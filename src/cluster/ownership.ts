@@ -10,8 +10,11 @@
  *     stopped here, without logging out and without a new link;
  *   - hand over: a paired session running here that belongs on another live node (one joined) is released
  *     cleanly (link closed, clean stop recorded, lease given back) at CLUSTER_REBALANCE_PER_SECOND, so a join
- *     spreads the load gradually and the other node adopts each one on its next beat. A session showing a QR
- *     stays where it is: moving it would change the QR under the phone scanning it.
+ *     spreads the load gradually; the node it goes to is told at once (peer-calls.ts) and adopts it then, not at
+ *     its next beat. A session showing a QR stays where it is: moving it would change the QR under the phone
+ *     scanning it.
+ * Another node may ask for the same at any time (`adoptNow`: a session created for this node, or handed to it):
+ * the same rule decides, for those sessions only.
  * The lease alone keeps ownership exclusive: two nodes that briefly disagree about the list of nodes cannot both
  * run a session, one of them finds the lease taken.
  */
@@ -23,6 +26,7 @@ import { REGISTRY_KEY, sessionKeys } from '../storage/redis/keys.js'
 import { countInThread } from '../metrics/thread-counters.js'
 import type { NodeDirectory } from './nodes.js'
 import { homeOf } from './placement.js'
+import type { PeerCalls } from './peer-calls.js'
 
 export interface OwnershipOptions {
   directory: NodeDirectory
@@ -33,6 +37,8 @@ export interface OwnershipOptions {
   rebalancePerSecond: number
   /** Sessions this node lets connect at once when adopting (a take-over of hundreds must not starve handshakes). */
   startConcurrency: number
+  /** Tells the node a session was handed to, so it adopts it at once. */
+  peers: PeerCalls
 }
 
 /** What one pass decided (tests read it). */
@@ -137,14 +143,33 @@ export class Ownership {
       this.#handOverCredit -= 1
       this.#move(id, 'hand-over')
     }
+    this.#adoptSome(decided.adopt)
+    return decided
+  }
+
+  /** Adopts what it can of `ids` now, within the start concurrency (the rest on a later beat). */
+  #adoptSome(ids: readonly string[]): void {
+    const { directory, sessions } = this.#o
     let room = this.#o.startConcurrency - sessions.connecting() - this.#adopting.size
-    for (const id of decided.adopt) {
+    for (const id of ids) {
       if (room <= 0 || !directory.accepting) break
       if (this.#adopting.has(id) || this.#moving.has(id)) continue
       room--
       this.#adopt(id)
     }
-    return decided
+  }
+
+  /**
+   * Another node asks this one to run `ids` now (created for it, or handed to it): those that belong here and
+   * whose lease nobody holds are adopted, by the rule of a pass.
+   */
+  async adoptNow(ids: readonly string[]): Promise<void> {
+    const { directory, sessions } = this.#o
+    if (this.#stopped || !directory.settled) return
+    const redis = await this.#o.redis()
+    const leases = await Promise.all(ids.map(async id => text(await redis.command(['GET', sessionKeys(id).lease]))))
+    const local = new Set(ids.filter(id => sessions.hosts(id)))
+    this.#adoptSome(plan(this.#self, ids, leases, local, directory.placing()).adopt)
   }
 
   #adopt(id: string): void {
@@ -170,6 +195,11 @@ export class Ownership {
     )
     this.#o.sessions
       .release(id)
+      .then(async () => {
+        // the lease is back: the node it belongs on need not wait for its next beat
+        const home = homeOf(id, this.#o.directory.placing())
+        if (why === 'hand-over' && home !== undefined && home !== this.#self) await this.#o.peers.adopt(home, [id])
+      })
       .catch(err => this.#o.logger.warn({ err, session: id }, 'cluster: releasing the session failed'))
       .finally(() => this.#moving.delete(id))
   }

@@ -19,7 +19,6 @@ import { errorHandler, notFoundHandler } from './errors.js'
 import { qrPageRoutes } from './qr-page/routes.js'
 import { openApiRoutes } from './openapi/router.js'
 import { opsParts } from './ops/index.js'
-import { clusterRouting } from './cluster-routing.js'
 
 export type { AppDeps } from './deps.js'
 
@@ -37,8 +36,8 @@ export function createApp(deps: AppDeps): express.Express {
     res.setHeader('X-Content-Type-Options', 'nosniff')
     ops.observer(req, res, next)
   })
-  // Cluster mode: a request for a session of another node is forwarded before anything reads its body.
-  if (deps.cluster) app.use(clusterRouting(deps.cluster))
+  // Cluster mode: a request for a session of another node is authenticated here, then forwarded (cluster/front.ts).
+  if (deps.cluster) app.use(deps.cluster.front)
   for (const endpoint of ENDPOINTS) endpoint.mount(app, deps)
   app.use(ops.metrics)
   // API_DOCS=false: /openapi.json and /docs are not mounted at all, so they answer the 404 of any unknown path.

@@ -19,6 +19,19 @@ function statusOf(err: NodeJS.ErrnoException): { statusCode: number; message: st
   }
 }
 
+/** Writes a whole error response on a raw socket and closes it. */
+export function answerRaw(socket: Duplex, statusCode: number, message: string): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
+  const body = JSON.stringify({ statusCode, message })
+  socket.end(
+    `HTTP/1.1 ${statusCode} ${message}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  )
+}
+
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     // ECONNRESET and the like: the client is gone, nobody to answer.
@@ -27,10 +40,6 @@ export function answerClientErrors(server: Server): void {
       return
     }
     const error = statusOf(err)
-    const body = JSON.stringify(error)
-    socket.end(
-      `HTTP/1.1 ${error.statusCode} ${error.message}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    )
+    answerRaw(socket, error.statusCode, error.message)
   })
 }

@@ -2,15 +2,26 @@
  * @module http/deps
  * What every endpoint and part of the app receives from `createApp`.
  */
+import type { RequestHandler } from 'express'
 import type { Logger } from 'pino'
 import type { SessionSystem } from '../actors/main/session-system.js'
 import type { Config } from '../config.js'
-import type { ClusterRoutes } from '../cluster/routing.js'
+import type { CreationRate } from './limits/creation-gate.js'
+import type { ClusterGaugeSource } from '../metrics/cluster-metrics.js'
 
 export interface AppDeps {
   system: SessionSystem
   config: Config
   logger: Logger
-  /** Cluster mode (REDIS_URL): where requests for sessions of other nodes go (http/cluster-routing.ts). */
-  cluster?: ClusterRoutes
+  /** Cluster mode (REDIS_URL): what the node adds to the app (cluster/node.ts). */
+  cluster?: ClusterHttp
+}
+
+export interface ClusterHttp {
+  /** In front of every endpoint: authenticates a request for another node's session and forwards it (cluster/front.ts). */
+  front: RequestHandler
+  /** POST /session's per-client buckets, shared by every node. */
+  creationRate: CreationRate | undefined
+  /** The node's gauges for /metrics. */
+  gauges: ClusterGaugeSource
 }

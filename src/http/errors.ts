@@ -25,6 +25,13 @@ const WARN_CODES: ReadonlySet<string> = new Set([
   'STORAGE_UNAVAILABLE',
 ])
 
+/**
+ * Cluster mode: set on a 503 SESSION_MOVING, which a node answers having run nothing of the request (the session is
+ * on its way to or from it). A node that forwarded the request asks again where the session is instead of passing
+ * the 503 on (cluster/forward.ts); a client may ignore it.
+ */
+export const MOVING_HEADER = 'x-gateway-moving'
+
 /** How long a client should wait after a 503 before retrying. */
 const RETRY_AFTER_SECONDS = '1'
 
@@ -60,6 +67,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy()
       return
     }
+    if ((err as { code?: unknown }).code === 'SESSION_MOVING') res.setHeader(MOVING_HEADER, '1')
     const retryAfter = err instanceof GatewayError ? err.retryAfterSeconds : undefined
     if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter))
     else if (body.statusCode === 503) res.setHeader('Retry-After', RETRY_AFTER_SECONDS)

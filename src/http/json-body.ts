@@ -5,8 +5,31 @@
  * BODY_LIMIT_BYTES, 400 `body is not valid JSON` on a parse failure. body-parser's own errors never reach the
  * client: they are turned into `GatewayError`s here.
  */
-import express, { type RequestHandler } from 'express'
+import { Readable } from 'node:stream'
+import express, { type Request, type RequestHandler } from 'express'
 import { GatewayError } from '../protocol/errors.js'
+
+const PRELOADED = Symbol('body read before routing')
+
+/**
+ * Cluster mode: the body of `req` was read whole before the request was routed (cluster/front.ts), and the session
+ * then turned out to run here. The parser below reads it from this copy, with the same rules as from the socket.
+ */
+export function setPreloadedBody(req: Request, body: Buffer): void {
+  ;(req as unknown as Record<symbol, Buffer>)[PRELOADED] = body
+}
+
+/** A stand-in request that streams the preloaded body, for body-parser (which reads `headers` and the stream). */
+function replay(req: Request, body: Buffer): Readable & { body?: unknown } {
+  return Object.assign(Readable.from([body], { objectMode: false }), {
+    headers: req.headers,
+    method: req.method,
+    url: req.url,
+    // on-finished's test of an IncomingMessage: not complete yet, on a readable socket
+    complete: false,
+    socket: { readable: true },
+  })
+}
 
 /** body-parser tags its errors with a `type` string. */
 function parserError(err: unknown): GatewayError | unknown {
@@ -40,6 +63,15 @@ export function jsonBody(limitBytes: number): RequestHandler {
       next(new GatewayError('UNSUPPORTED_MEDIA_TYPE'))
       return
     }
-    parse(req, res, err => next(err === undefined || err === null ? undefined : parserError(err)))
+    const preloaded = (req as unknown as Record<symbol, Buffer | undefined>)[PRELOADED]
+    if (preloaded === undefined) {
+      parse(req, res, err => next(err === undefined || err === null ? undefined : parserError(err)))
+      return
+    }
+    const stand = replay(req, preloaded)
+    parse(stand as unknown as Request, res, err => {
+      req.body = stand.body
+      next(err === undefined || err === null ? undefined : parserError(err))
+    })
   }
 }

@@ -7,9 +7,21 @@
  * An idle kept-alive connection stays open KEEP_ALIVE_TIMEOUT_MS (Node closes it after 5 s): a client pool or a
  * load balancer that reuses it later than that would otherwise race the close and get `ECONNRESET` or `socket hang
  * up` for a request the gateway never saw.
+ *
+ * Every request target must be a path (origin form, RFC 9112 §3.2.1). A target in absolute form
+ * (`POST http://10.0.0.5/session`), authority form (`CONNECT host:443`) or asterisk form (`OPTIONS *`) is refused
+ * with 400 before the app sees it: nothing downstream builds a URL from a host the client named, in either mode.
+ *
+ * With TLS_CERT_FILE and TLS_KEY_FILE the same server speaks HTTPS (what `https://` in ADVERTISE_URL needs for the
+ * traffic between cluster nodes; README: Cluster mode).
  */
-import { createServer, type RequestListener, type Server } from 'node:http'
-import { answerClientErrors } from './client-errors.js'
+import { readFileSync } from 'node:fs'
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
+import { createServer } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
+import type { Duplex } from 'node:stream'
+import { answerClientErrors, answerRaw } from './client-errors.js'
+import { OTHER_MESSAGE } from '../protocol/messages.js'
 
 /** Time to receive a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000
@@ -20,16 +32,38 @@ const REQUEST_TIMEOUT_MS = 30_000
  * can hold a connection open by using it whatever this is, so a shorter one would not bound a hostile client. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000
 
-export function createHttpServer(app: RequestListener): Server {
-  const server = createServer(
-    {
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-      connectionsCheckingInterval: 1000,
-    },
-    app,
-  )
+/** Whether a request target is a path: `/…` (a bare `*` or `host:port` or `scheme://…` is not). */
+export const isOriginForm = (target: string | undefined): boolean => target?.startsWith('/') === true
+
+const refuseTarget = (res: ServerResponse): void => {
+  const body = JSON.stringify({ statusCode: 400, message: OTHER_MESSAGE.TARGET_NOT_PATH })
+  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+export interface TlsFiles {
+  certFile: string
+  keyFile: string
+}
+
+export function createHttpServer(app: RequestListener, tls?: TlsFiles): Server {
+  const options = {
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: 1000,
+  }
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (isOriginForm(req.url)) app(req, res)
+    else refuseTarget(res)
+  }
+  const server: Server = tls
+    ? createTlsServer({ ...options, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, listener)
+    : createServer(options, listener)
+  // CONNECT (authority form) never reaches the listener: node hands it to 'connect', which would otherwise drop it
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    answerRaw(socket, 400, OTHER_MESSAGE.TARGET_NOT_PATH)
+  })
   answerClientErrors(server)
   return server
 }

@@ -126,4 +126,10 @@ export interface RunGuard {
    * lease) is given back. Absent: nothing to give back.
    */
   abandon?(): Promise<void>
+  /**
+   * Before the session's data is removed while no link is open (its QR deadline passed while it was down): takes
+   * what its writes need (cluster mode: the session's lease). Throws an error with code `LEASE_HELD` when another
+   * node runs the session: then nothing here may remove it. Absent: nothing to take.
+   */
+  claim?(): Promise<void>
 }

@@ -45,6 +45,7 @@ export const ERROR_MESSAGE = {
   STORAGE_UNAVAILABLE: 'storage write failed (disk full or not writable); the session was not created',
   SESSION_MOVING: 'session is moving to another node, retry in 1 s',
   NODE_UNREACHABLE: 'the node running this session did not answer, retry in 1 s',
+  NODE_BUSY: 'the node running this session is busy, retry in 1 s',
 } as const satisfies Partial<Record<ErrorCode, string>>
 
 /** Fixed messages that are not their code's default: some come from no code at all (node's HTTP parser, the
@@ -58,6 +59,8 @@ export const OTHER_MESSAGE = {
   HEADERS_TOO_LARGE: 'request headers too large',
   REQUEST_TIMEOUT: 'request timeout',
   MALFORMED_REQUEST: 'malformed HTTP request',
+  /** 400: a request target that is not a path (`http://host/…`, `host:port`, `*`), refused before the app. */
+  TARGET_NOT_PATH: 'request target must be a path',
   /** 429 TOO_MANY_REQUESTS from the shard's admission: the session's own cap or its fair share. */
   SESSION_BUSY: 'too many requests in flight for this session, retry in 1 s',
   /** 503 OVERLOADED once shutdown began. */
@@ -83,6 +86,8 @@ export const MESSAGE_TEMPLATE = {
   READ_RATE: 'too many requests for this session, retry in <seconds> s',
   RESET_RATE: 'too many resets for this session, retry in <seconds> s',
   DELETE_RATE: 'too many deletes for this session, retry in <seconds> s',
+  /** 503: the server (or cluster) holds UNPAIRED_MAX_PERCENT of MAX_SESSIONS sessions awaiting a scan. */
+  UNPAIRED_FULL: 'too many sessions awaiting a QR scan on this server (<max>), retry in <seconds> s',
   /** 429: a client at UNPAIRED_PER_CLIENT unpaired sessions. */
   UNPAIRED_CAP: 'too many unpaired sessions for this client (<max>); scan or delete one, or retry in <seconds> s',
   /** 500: the platform's error ack. */

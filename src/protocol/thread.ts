@@ -14,6 +14,7 @@ import type { Config } from '../config.js'
 import type { ActorCommand } from './commands.js'
 import type { WireError } from './errors.js'
 import type { SessionSnapshot } from './snapshot.js'
+import type { SessionPolicy } from './session-policy.js'
 
 export interface ShardWorkerData {
   shard: number
@@ -27,6 +28,8 @@ export interface ShardWorkerData {
   channelName: string
   /** The process-wide count of media sends, shared by every shard thread (media-slots.ts). */
   mediaSlots: SharedArrayBuffer
+  /** What the shard's actors do in this mode (one process, or a cluster node). */
+  policy: SessionPolicy
 }
 
 /** What the main thread asks of a shard. `id` is the session's public id (never its secret). */

@@ -6,7 +6,7 @@
  * constant-time whatever the presented length, and neither the token nor the header is ever logged.
  */
 import { hash, timingSafeEqual } from 'node:crypto'
-import type { RequestHandler } from 'express'
+import type { RequestHandler, Response } from 'express'
 import { GatewayError } from '../protocol/errors.js'
 
 const digest = (text: string): Buffer => hash('sha256', text, 'buffer')
@@ -17,15 +17,29 @@ function presentedToken(header: string | undefined): string | undefined {
   return match?.[1]
 }
 
+/** Whether an `authorization` header carries `token` (constant time); always false without a token. */
+export function bearerMatcher(token: string | undefined): (authorization: string | undefined) => boolean {
+  if (!token) return () => false
+  const expected = digest(token)
+  return authorization => {
+    const given = presentedToken(authorization)
+    return given !== undefined && timingSafeEqual(digest(given), expected)
+  }
+}
+
+/** The 401 of a missing or wrong token, with its `WWW-Authenticate` challenge. */
+export function unauthorized(res: Response): GatewayError {
+  res.setHeader('WWW-Authenticate', 'Bearer')
+  return new GatewayError('UNAUTHORIZED')
+}
+
 /** Middleware refusing requests without the right bearer token: 401 `missing or wrong bearer token`. No token
  * configured → lets everything through. */
 export function requireBearerToken(token: string | undefined): RequestHandler {
   if (!token) return (_req, _res, next) => next()
-  const expected = digest(token)
+  const matches = bearerMatcher(token)
   return (req, res, next) => {
-    const given = presentedToken(req.headers.authorization)
-    if (given !== undefined && timingSafeEqual(digest(given), expected)) return next()
-    res.setHeader('WWW-Authenticate', 'Bearer')
-    next(new GatewayError('UNAUTHORIZED'))
+    if (matches(req.headers.authorization)) return next()
+    next(unauthorized(res))
   }
 }

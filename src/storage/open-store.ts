@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
-import { LeaseKeeper } from '../cluster/lease.js'
+import { LeaseKeeper } from './redis/lease.js'
 import { openLmdbStore } from './lmdb-store.js'
 import { openRedisStore } from './redis/redis-store.js'
 import type { Store } from './types.js'

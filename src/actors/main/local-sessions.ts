@@ -2,12 +2,15 @@
  * @module actors/main/local-sessions
  * Cluster mode: the sessions this node runs, as the ownership loop (cluster/ownership.ts) sees them. In cluster
  * mode the session system starts no session by itself: the loop adopts the ones that belong here and releases
- * the others. A session on the move answers 503 SESSION_MOVING on this node (never a 404 or a 500 "not
- * connected", which would tell its client something is wrong with the session):
- *   - leaving: being handed to another node, from the moment the release begins until the session is gone here;
+ * the others. A session on the move is never a 404 or a 500 "not connected", which would tell its client
+ * something is wrong with the session:
+ *   - leaving: being handed to another node, from the moment the release begins until the session is gone here:
+ *     its requests answer 503 SESSION_MOVING here (a node that forwarded one asks again where the session is, and
+ *     the front of this node waits for it too: cluster/front.ts);
  *   - arriving: adopted here until its link opens (or it shows a QR, or fails: its state then says so), at most
- *     ARRIVAL_MAX_MS.
+ *     ARRIVAL_MAX_MS: its requests wait for that (`ready`), then run.
  */
+import { GatewayError } from '../../protocol/errors.js'
 import type { Store } from '../../storage/types.js'
 import type { Admission } from './admission.js'
 import { initialSnapshot, type SnapshotCache } from './snapshot-cache.js'
@@ -18,8 +21,10 @@ import { initialSnapshot, type SnapshotCache } from './snapshot-cache.js'
 export interface LocalSessions {
   /** Sessions running here (adopted or created here, not being released). */
   localIds(): string[]
-  /** Whether `id` runs here (being released included: its requests get 503 here, not forwarded). */
+  /** Whether `id` runs here (being released included). */
   hosts(id: string): boolean
+  /** Whether `id` is being handed to another node: its requests wait for it there (cluster/front.ts). */
+  leaving(id: string): boolean
   /**
    * Whether a session may be handed over for balance: not while it shows a QR (moving it would change the QR
    * under the phone scanning it; an unpaired session lives minutes at most).
@@ -53,13 +58,26 @@ export interface LocalSessionParts {
   isClosing(): boolean
 }
 
-export function localSessions(parts: LocalSessionParts): LocalSessions & { isMoving(id: string): boolean } {
+export interface LocalSessionsOnMain extends LocalSessions {
+  /** Resolves once `id` may run a command here: at once, or when its arrival ends; SESSION_MOVING when leaving. */
+  ready(id: string): Promise<void>
+}
+
+interface Arrival {
+  timer: NodeJS.Timeout
+  waiters: Array<() => void>
+}
+
+export function localSessions(parts: LocalSessionParts): LocalSessionsOnMain {
   const { cache, store, admission, isClosing } = parts
   const leaving = new Set<string>()
-  const arriving = new Map<string, NodeJS.Timeout>()
+  const arriving = new Map<string, Arrival>()
   const arrived = (id: string) => {
-    clearTimeout(arriving.get(id))
+    const arrival = arriving.get(id)
+    if (!arrival) return
+    clearTimeout(arrival.timer)
     arriving.delete(id)
+    for (const wake of arrival.waiters) wake()
   }
   cache.onChange(event => {
     if (event.type === 'deleted') arrived(event.id)
@@ -80,7 +98,8 @@ export function localSessions(parts: LocalSessionParts): LocalSessions & { isMov
         : undefined
     if (isClosing() || cache.has(id)) return false
     cache.add(record.secretHash, initialSnapshot(record, creds?.me?.id ?? ''))
-    if (record.qrDeadline === null) arriving.set(id, setTimeout(() => arrived(id), ARRIVAL_MAX_MS).unref())
+    if (record.qrDeadline === null)
+      arriving.set(id, { timer: setTimeout(() => arrived(id), ARRIVAL_MAX_MS).unref(), waiters: [] })
     try {
       await parts.startActor(id)
     } catch (err) {
@@ -115,6 +134,12 @@ export function localSessions(parts: LocalSessionParts): LocalSessions & { isMov
     connecting: () => localIds().filter(id => cache.snapshotOf(id)?.state === 'connecting').length,
     adopt,
     release,
-    isMoving: id => leaving.has(id) || arriving.has(id),
+    leaving: id => leaving.has(id),
+    async ready(id) {
+      if (leaving.has(id)) throw new GatewayError('SESSION_MOVING', undefined, 1)
+      const arrival = arriving.get(id)
+      if (arrival) await new Promise<void>(resolve => arrival.waiters.push(resolve))
+      if (leaving.has(id)) throw new GatewayError('SESSION_MOVING', undefined, 1)
+    },
   }
 }

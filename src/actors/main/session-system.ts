@@ -8,13 +8,14 @@ import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
 import type { OpsSource } from '../../metrics/source.js'
 import type { QrView, ViewToken } from './view-tokens.js'
+import type { CreationClient } from './creation.js'
 
 export interface SessionSystem {
   /**
-   * Registers a session and starts its actor; returns at once (the QR is produced in the background). `client`
-   * (http/client-key.ts) is who asked, for the cap of unpaired sessions per client (429 beyond it).
+   * Registers a session and starts its actor; returns at once (the QR is produced in the background). `client` is
+   * who asked, for the creation limits (creation.ts: 429 or 503 beyond them).
    */
-  createSession(client?: string): Promise<{ id: string; sessionId: string }>
+  createSession(client?: CreationClient): Promise<{ id: string; sessionId: string }>
   /**
    * The session's latest snapshot when `id` exists and `sessionId` is its secret (compared in constant time);
    * undefined otherwise: an unknown id and a wrong secret look the same (404). Answered from the main thread's

@@ -14,9 +14,9 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
-import { GatewayError, sessionsFull } from '../../protocol/errors.js'
+import { GatewayError } from '../../protocol/errors.js'
 import { compactStore } from '../../storage/compaction.js'
-import { openStore } from '../../storage/open-store.js'
+import { openLmdbStore } from '../../storage/lmdb-store.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
@@ -27,7 +27,8 @@ import type { ShardStats } from '../../protocol/thread.js'
 import { initialSnapshot, SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './session-system.js'
 import { localSessions, type LocalSessions } from './local-sessions.js'
-import { UnpairedClients } from './unpaired-clients.js'
+import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './creation.js'
+import { CLUSTER_POLICY, EMBEDDED_POLICY } from '../../protocol/session-policy.js'
 import { ViewTokens } from './view-tokens.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
 import { systemOps } from './ops-source.js'
@@ -37,15 +38,17 @@ import { OTHER_MESSAGE } from '../../protocol/messages.js'
 export interface ShardedSessionSystemOptions {
   config: Config
   logger: Logger
-  /** Main-thread store; default: lmdb under config.DATA_DIR (then closed by `close()`). Workers open their own. */
+  /** Main-thread store; default: lmdb under config.DATA_DIR (then closed by `close()`). Workers open their own
+   * (storage/open-store.ts). */
   store?: Store
   /** Path or file URL of the module exporting the LinkFactory; default: the Baileys link. Tests pass a fake. */
   linkModule?: string
   /**
-   * Cluster mode (REDIS_URL): how a new session's ids are drawn (so that the session belongs on this node:
-   * cluster/placement.ts). Default: any random ids.
+   * Cluster mode (cluster/node.ts): new sessions are registered under the cluster's limits and placed on the least
+   * loaded node, and no stored session starts at boot (the node's ownership loop adopts those that belong here).
+   * Default: this process alone runs every session of its store.
    */
-  drawIds?: () => { id: string; sessionId: string }
+  cluster?: { creation: SessionCreation }
 }
 
 export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
@@ -72,14 +75,14 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const { config, logger } = options
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
-  if (ownsStore && !config.REDIS_URL) {
+  if (ownsStore) {
     // Before any thread maps the file: drops the pages deleted and reset sessions left behind (storage/compaction.ts).
     const compaction = await compactStore(config.DATA_DIR)
     if (compaction.compacted) log.info(compaction, 'storage compacted: removed sessions left no bytes behind')
     else if (compaction.reason === 'in use by another process')
       log.warn('storage not compacted: another process has DATA_DIR open')
   }
-  const store = options.store ?? openStore(config, config.DATA_DIR, log).store // lmdb, or Redis with REDIS_URL
+  const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY }) // cluster mode passes Redis
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)
@@ -93,7 +96,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
 
   // Restored sessions answer GET /session at once, before their actors publish. In cluster mode none is restored
   // here: the ownership loop adopts the sessions that belong on this node (cluster/ownership.ts).
-  const clustered = config.REDIS_URL !== undefined
+  const clustered = options.cluster !== undefined
   const now = Date.now()
   const records = clustered ? [] : await store.listSessions()
   for (const record of records) {
@@ -117,7 +120,16 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       new ShardPool({
         filename,
         logger: log,
-        data: { shard, shards: config.SHARDS, dataDir: config.DATA_DIR, config, linkModule, channelName, mediaSlots },
+        data: {
+          shard,
+          shards: config.SHARDS,
+          dataDir: config.DATA_DIR,
+          config,
+          linkModule,
+          channelName,
+          mediaSlots,
+          policy: clustered ? CLUSTER_POLICY : EMBEDDED_POLICY,
+        },
         onThreadLost: lost => {
           telemetry.threadLost(lost)
           const inShard = (id: string) => shardOf(id, config.SHARDS) === lost
@@ -147,7 +159,6 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     perSession: config.MAX_PENDING_PER_SESSION,
     shardLimit: config.MAX_QUEUE_PER_SHARD,
   })
-  const unpaired = new UnpairedClients(config.UNPAIRED_PER_CLIENT, id => cache.snapshotOf(id)?.qrDeadline ?? undefined)
 
   const inFlight = new Set<Promise<unknown>>()
   let closing: Promise<void> | undefined
@@ -165,8 +176,9 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     if (closing) throw new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
   }
 
-  function assertKnown(id: string): void {
-    if (local.isMoving(id)) throw new GatewayError('SESSION_MOVING')
+  /** The session runs here and may take a command: waits for an adopted one's link to open first. */
+  async function assertKnown(id: string): Promise<void> {
+    await local.ready(id)
     if (!cache.has(id)) throw new GatewayError('SESSION_NOT_FOUND')
   }
 
@@ -196,12 +208,27 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     }
   }
 
-  async function createSession(client = 'unknown'): Promise<{ id: string; sessionId: string }> {
+  // The cache holds every live session (awaiting a QR or paired): the one count of what this process hosts.
+  const creation =
+    options.cluster?.creation ??
+    embeddedCreation({
+      config,
+      store,
+      cache,
+      drawIds: newSessionIds,
+      log,
+      async start(record) {
+        cache.add(record.secretHash, initialSnapshot(record))
+        // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
+        track(poolOf(record.id).run({ type: 'start', id: record.id }, { bypassLimit: true })).catch(err =>
+          log.error({ err, session: record.id }, 'could not start the session actor'),
+        )
+      },
+    })
+
+  async function createSession(client: CreationClient = ANONYMOUS): Promise<{ id: string; sessionId: string }> {
     assertOpen()
-    // The cache holds every live session (awaiting a QR or paired): the one count of what this process hosts.
-    if (config.MAX_SESSIONS > 0 && cache.size >= config.MAX_SESSIONS) throw sessionsFull(config.MAX_SESSIONS)
-    unpaired.check(client)
-    const { id, sessionId } = (options.drawIds ?? newSessionIds)()
+    const { id, sessionId, node } = creation.draw()
     const now = Date.now()
     const record: SessionRecord = {
       id,
@@ -210,32 +237,21 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       unpairedSince: now,
       qrDeadline: now + Math.min(config.SESSION_QR_LIFETIME_MS, config.UNPAIRED_MAX_LIFETIME_MS),
     }
-    try {
-      await store.putSession(record)
-    } catch (err) {
-      // Disk full, quota, read-only volume...: the operator's to fix, the client's to retry later (503).
-      log.error({ err }, 'could not register a new session')
-      throw new GatewayError('STORAGE_UNAVAILABLE')
-    }
-    cache.add(record.secretHash, initialSnapshot(record))
-    unpaired.add(client, id)
-    // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
-    track(poolOf(id).run({ type: 'start', id }, { bypassLimit: true })).catch(err =>
-      log.error({ err, session: id }, 'could not start the session actor'),
-    )
+    await creation.register(record, client)
+    await creation.start(record, node)
     return { id, sessionId }
   }
 
   async function run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
     assertOpen()
-    assertKnown(id)
+    await assertKnown(id)
     return admitted(id, () => poolOf(id).run({ type: 'command', id, command }, { signal })) as Promise<ReplyValue<C>>
   }
 
   // Reset and delete take their place in admission like any command: a flood of them cannot crowd the shard.
   async function reset(id: string): Promise<void> {
     assertOpen()
-    assertKnown(id)
+    await assertKnown(id)
     // A reset opens a new QR window: links to the old one end now, even if the reset itself fails.
     viewTokens.revoke(id)
     await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'reset' } }))
@@ -243,7 +259,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
 
   async function deleteSession(id: string): Promise<void> {
     assertOpen()
-    assertKnown(id)
+    await assertKnown(id)
     await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'delete' } }))
     cache.remove(id) // the 'deleted' event does the same; this makes the 404 immediate for the caller
   }
@@ -291,6 +307,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     },
     localIds: local.localIds,
     hosts: local.hosts,
+    leaving: local.leaving,
     movable: local.movable,
     connecting: local.connecting,
     adopt: local.adopt,

@@ -8,14 +8,16 @@ import type { LinkFactory, RunGuard, SandboxTrust } from '../../platform/link.js
 import type { AuthStore, SessionRecord, Store } from '../../storage/types.js'
 import type { MediaSlots } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
+import type { SessionPolicy } from '../../protocol/session-policy.js'
 
 /** The platform as a shard's actors use it (loaded from a `PlatformModule` by the worker's platform-loader.ts). */
 export interface ShardPlatform {
   createLink: LinkFactory
   /** The sandbox's trust material when SANDBOX_URL is set, else undefined (fetched once per thread). */
   sandboxTrust: () => Promise<SandboxTrust | undefined>
-  /** One per actor: keeps the session's stored state usable across unclean stops. */
-  createRunGuard: (auth: AuthStore, log: Logger) => RunGuard
+  /** One per actor: keeps the session's stored state usable across unclean stops (and, in cluster mode, its links
+   * under the session's lease: storage/redis/lease-guard.ts). */
+  createRunGuard: (id: string, auth: AuthStore, log: Logger) => RunGuard
 }
 
 export interface ActorDeps {
@@ -27,6 +29,8 @@ export interface ActorDeps {
   publisher: SnapshotPublisher
   /** The shard's bound on media sends at once, shared by its sessions. */
   media: MediaSlots
+  /** One process, or a cluster node (protocol/session-policy.ts). */
+  policy: SessionPolicy
   /** Called once the session is deleted, so the host forgets the actor. */
   onDeleted: (id: string) => void
 }

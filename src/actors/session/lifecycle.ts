@@ -75,7 +75,7 @@ export class SessionLifecycle {
   stopError(): GatewayError {
     if (this.#deleted) return new GatewayError('SESSION_NOT_FOUND')
     // cluster mode: stopped here because another node runs it now (or will in a moment)
-    if (this.#deps.config.REDIS_URL) return new GatewayError('SESSION_MOVING', undefined, 1)
+    if (this.#deps.policy.stoppedAnswer === 'moving') return new GatewayError('SESSION_MOVING', undefined, 1)
     return new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
   }
 
@@ -121,7 +121,7 @@ export class SessionLifecycle {
 
   async delete(): Promise<null> {
     await this.#dropLink({ logout: this.#record.paired })
-    await this.#destroy()
+    if (!(await this.#destroy())) throw this.stopError()
     return null
   }
 
@@ -155,7 +155,7 @@ export class SessionLifecycle {
     const deadline = await this.#record.restartPairing(SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS)
     if (deadline <= Date.now()) {
       this.#log.info('unpaired lifetime used up: deleting the session instead of showing a new QR')
-      await this.#destroy()
+      if (!(await this.#destroy())) throw this.stopError()
       throw new GatewayError('SESSION_NOT_FOUND')
     }
     const view = this.#view
@@ -170,15 +170,25 @@ export class SessionLifecycle {
     await this.#connection.open()
   }
 
-  /** Removes the session and all its data, tells the main thread, and stops for good. */
-  async #destroy(): Promise<void> {
+  /**
+   * Removes the session and all its data, tells the main thread, and stops for good. False when another node runs
+   * the session now (cluster mode: this one lost its lease, e.g. it was frozen past it): nothing is removed, the
+   * session only stops here, and its node's ownership loop lets it go.
+   */
+  async #destroy(): Promise<boolean> {
     this.#stopped = true
-    this.#deleted = true
     this.#clearTimers()
     await this.#dropLink({ logout: false })
-    await this.#record.remove()
+    if (!(await this.#connection.claim()) || !(await this.#record.remove())) {
+      this.#log.info('not deleted here: another node runs the session now')
+      return false
+    }
+    this.#deleted = true
+    // whatever the run held (cluster mode: the lease) goes back; there is no state left to mark clean
+    await this.#connection.abandonStop().catch(err => this.#log.warn({ err }, 'could not give the session back'))
     this.#deps.publisher.deleted(this.id)
     this.#deps.onDeleted(this.id)
+    return true
   }
 
   /** Abandons the current link, logging the device out first if asked and it is connected. */

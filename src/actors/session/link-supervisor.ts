@@ -39,7 +39,7 @@ export class LinkSupervisor {
 
   constructor(deps: LinkSupervisorDeps) {
     this.#deps = deps
-    this.#runGuard = deps.platform.createRunGuard(deps.store.auth(deps.id), deps.log)
+    this.#runGuard = deps.platform.createRunGuard(deps.id, deps.store.auth(deps.id), deps.log)
   }
 
   /** After a clean stop (link closed, commands settled): the next start may trust the stored state. */
@@ -50,6 +50,20 @@ export class LinkSupervisor {
   /** After a stop whose commands did not settle: records nothing, gives back what the run held (RunGuard.abandon). */
   async abandonStop(): Promise<void> {
     await this.#runGuard.abandon?.()
+  }
+
+  /**
+   * Before removing the session's data: whether this process may (cluster mode: it holds, or could take, the
+   * session's lease; false when another node runs the session).
+   */
+  async claim(): Promise<boolean> {
+    try {
+      await this.#runGuard.claim?.()
+      return true
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'LEASE_HELD') return false
+      throw err
+    }
   }
 
   /** The current link; undefined while none is open or after it closed. */
@@ -75,7 +89,7 @@ export class LinkSupervisor {
     try {
       auth = await this.#runGuard.authForLink()
     } catch (err) {
-      // cluster mode (cluster/lease-guard.ts): another process owns the session; try again after the backoff
+      // cluster mode (storage/redis/lease-guard.ts): another process owns the session; try again after the backoff
       if ((err as { code?: unknown }).code === 'LEASE_HELD') log.warn((err as Error).message)
       else log.error({ err }, "could not read the session's run marker")
       if (generation === this.#generation) this.scheduleReconnect()

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino'
 import type { SessionRecord, Store } from '../../storage/types.js'
+import { GatewayError } from '../../protocol/errors.js'
 
 export class SessionRecordKeeper {
   #record: SessionRecord
@@ -65,12 +66,18 @@ export class SessionRecordKeeper {
     return deadline
   }
 
-  /** Removes the registry entry and all data; a failure is logged, since the session is going away regardless. */
-  async remove(): Promise<void> {
+  /**
+   * Removes the registry entry and all data. False when the store refused because another node runs the session
+   * now (cluster mode's fenced removal: 503 SESSION_MOVING); any other failure is logged, since the session is
+   * going away regardless.
+   */
+  async remove(): Promise<boolean> {
     try {
       await this.#store.deleteSession(this.#record.id)
     } catch (err) {
+      if (err instanceof GatewayError && err.code === 'SESSION_MOVING') return false
       this.#log.error({ err }, 'could not delete session data')
     }
+    return true
   }
 }

@@ -37,7 +37,7 @@ async function load({ linkModule, sandboxUrl, logger }: PlatformLoaderOptions): 
   return {
     createLink: factory as LinkFactory,
     sandboxTrust: sandboxTrustLoader(sandboxUrl, mod.fetchSandboxTrust),
-    createRunGuard: mod.createRunGuard ?? unguarded,
+    createRunGuard: (_id, auth, log) => (mod.createRunGuard ?? unguarded)(auth, log),
   }
 }
 

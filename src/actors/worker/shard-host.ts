@@ -14,15 +14,9 @@ import { SessionActor } from '../session/session-actor.js'
 import type { ShardPlatform } from '../session/deps.js'
 import { shardOf } from '../../protocol/shard.js'
 import type { ActorCommand } from '../../protocol/commands.js'
+import type { SessionPolicy } from '../../protocol/session-policy.js'
 
 const RESTORE_POLL_MS = 50
-/**
- * How long a session handed to another node (or a cluster node's SIGTERM) lets its running commands settle after
- * its link closed. A send waiting for its ack ends at once (the link aborts it); a query Baileys leaves waiting on
- * the closed socket would hold the hand-over for its full minute: past this, the lease goes back without a clean
- * stop, and the next owner takes the unclean-stop path (signal-recovery).
- */
-const RELEASE_SETTLE_MS = 3_000
 
 export interface ShardHostDeps {
   shard: number
@@ -35,6 +29,8 @@ export interface ShardHostDeps {
   loadPlatform: () => Promise<ShardPlatform>
   /** The shard's bound on media sends at once (media-slots.ts). */
   media: MediaSlots
+  /** One process, or a cluster node (protocol/session-policy.ts). */
+  policy: SessionPolicy
 }
 
 export class ShardHost {
@@ -68,7 +64,7 @@ export class ShardHost {
   async #restoreAll(): Promise<void> {
     const { store, shard, shards, logger, config } = this.#deps
     // In cluster mode the main thread places sessions on nodes and starts each one it adopts (cluster/ownership.ts).
-    if (config.REDIS_URL) return
+    if (!this.#deps.policy.restoresStored) return
     const mine = (await store.listSessions()).filter(r => shardOf(r.id, shards) === shard)
     logger.info({ sessions: mine.length }, 'restoring sessions of this shard')
     let next = 0
@@ -116,7 +112,7 @@ export class ShardHost {
     const actor = this.#actors.get(id)
     if (!actor) return false
     this.#actors.delete(id)
-    await actor.shutdown(RELEASE_SETTLE_MS)
+    await actor.shutdown(this.#deps.policy.releaseSettleMs)
     return true
   }
 
@@ -159,6 +155,7 @@ export class ShardHost {
       logger: this.#deps.logger,
       publisher: this.#deps.publisher,
       media: this.#deps.media,
+      policy: this.#deps.policy,
       onDeleted: id => this.#actors.delete(id),
     })
     this.#actors.set(record.id, actor)
@@ -173,8 +170,7 @@ export class ShardHost {
     const actors = [...this.#actors.values()]
     this.#actors.clear()
     // cluster mode: the sessions' next owners wait for these leases, not for a stuck query
-    const settleMs = this.#deps.config.REDIS_URL ? RELEASE_SETTLE_MS : undefined
-    await Promise.allSettled(actors.map(a => a.shutdown(settleMs)))
+    await Promise.allSettled(actors.map(a => a.shutdown(this.#deps.policy.releaseSettleMs)))
     return null
   }
 }

@@ -7,7 +7,7 @@
 import { BroadcastChannel, workerData } from 'node:worker_threads'
 import { toWireError } from '../../protocol/errors.js'
 import { openStore } from '../../storage/open-store.js'
-import { withLeases } from '../../cluster/lease-guard.js'
+import { withLeases } from '../../storage/redis/lease-guard.js'
 import { ShardHost } from './shard-host.js'
 import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
@@ -43,6 +43,7 @@ const host = new ShardHost({
   publisher,
   // the platform's own patches (e.g. libsignal's console) are installed when its module loads, before any link
   loadPlatform: leases ? withLeases(loadPlatform, leases, logger) : loadPlatform,
+  policy: data.policy,
   media: new MediaSlots({
     perShard: data.config.MEDIA_SENDS_PER_SHARD,
     perProcess: data.config.MEDIA_SENDS_PER_PROCESS,

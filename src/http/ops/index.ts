@@ -23,7 +23,7 @@ const OBSERVED = 'observedRequest'
 
 export function opsParts({ system, logger, config, cluster }: AppDeps): { observer: RequestHandler; metrics: Router } {
   const registry = createMetricsRegistry(system.ops)
-  if (cluster) registerClusterMetrics(registry, cluster)
+  if (cluster) registerClusterMetrics(registry, cluster.gauges)
   const log = requestLog(logger)
   const time = requestMetrics(registry)
   // One shared listener, no closure per request: every poll of GET /session passes here.

@@ -16,6 +16,12 @@
  */
 export const REGISTRY_KEY = 'gw:sessions'
 export const META_KEY = 'gw:meta'
+/** The registry's index of sessions awaiting a scan: a sorted set, score = QR deadline (registry.ts). */
+export const UNPAIRED_KEY = 'gw:unpaired'
+/** One client's unpaired sessions (`tag`: a keyed hash of its address, never the address). */
+export const unpairedOfClientKey = (tag: string): string => `gw:unpaired-of:${tag}`
+/** One client's bucket of POST /session (cluster/limits.ts). */
+export const createRateKey = (tag: string): string => `gw:create-rate:${tag}`
 
 const tag = (id: string): string => `gw:{${id}}`
 

@@ -25,7 +25,7 @@ import { waitFor } from '../../support/wait-for.js'
 import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
 import { connectRedis, text, type RedisConnection } from '../../../src/storage/redis/connection.js'
 import { REGISTRY_KEY, sessionKeys } from '../../../src/storage/redis/keys.js'
-import { acquireLease, releaseLease } from '../../../src/cluster/lease.js'
+import { acquireLease, releaseLease } from '../../../src/storage/redis/lease.js'
 
 const ALICE = '15550000031'
 const BOB = '15550000032'

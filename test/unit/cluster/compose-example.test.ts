@@ -22,10 +22,15 @@ const compose = parseYaml(readRepoFile('compose.cluster.yaml'), { merge: true })
   services: Record<string, Service>
 }
 const gateways = Object.entries(compose.services).filter(([, s]) => s.build === '.')
-const dataKey = randomBytes(32).toString('base64')
-// compose substitutes ${DATA_KEY:?…} from .env; the test plays that part
+const fromDotEnv: Record<string, string> = {
+  DATA_KEY: randomBytes(32).toString('base64'),
+  CLUSTER_SECRET: randomBytes(32).toString('base64url'),
+}
+// compose substitutes ${DATA_KEY:?…} and ${CLUSTER_SECRET:?…} from .env; the test plays that part
 const envOf = (s: Service) =>
-  Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, v.startsWith('${DATA_KEY') ? dataKey : v]))
+  Object.fromEntries(
+    Object.entries(s.environment ?? {}).map(([k, v]) => [k, /^\$\{(\w+):\?/.exec(v) ? fromDotEnv[k]! : v]),
+  )
 
 describe('compose.cluster.yaml', () => {
   it('runs three gateway nodes whose settings the gateway accepts', () => {
@@ -40,6 +45,9 @@ describe('compose.cluster.yaml', () => {
     for (const { name, config } of configs) expect(new URL(config.ADVERTISE_URL!).hostname).toBe(name)
     expect(new Set(configs.map(c => c.config.REDIS_URL)).size).toBe(1)
     expect(new Set(configs.map(c => c.service.environment!.DATA_KEY)).size).toBe(1)
+    // the secret that makes a node a node comes from each node's configuration, the same on every node
+    expect(new Set(configs.map(c => c.service.environment!.CLUSTER_SECRET)).size).toBe(1)
+    expect(configs[0]!.service.environment!.CLUSTER_SECRET).toMatch(/^\$\{CLUSTER_SECRET:\?/)
   })
 
   it('points them at a Redis with an append-only file that never evicts', () => {

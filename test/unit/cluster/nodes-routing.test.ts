@@ -5,12 +5,15 @@
  * back quiet (no sessions placed on it) for the quiet period; one leaving says so at once. A request for a
  * session goes where its lease is held by a live node, waits (503 "moving") while nobody or a silent node holds
  * it, and stays here for an id the registry does not know. New sessions go to the least loaded node, and the
- * sessions placed between two beats spread out. The peer token is created once and shared.
+ * sessions placed between two beats spread out. Redis is not trusted with who the nodes are: a record written by
+ * anyone without CLUSTER_SECRET, changed, renamed or replayed after its time is no node, and a lease naming such
+ * a node sends nothing anywhere.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { NODES_KEY, NodeDirectory } from '../../../src/cluster/nodes.js'
-import { ClusterRoutes, loadPeerToken } from '../../../src/cluster/routing.js'
-import { acquireLease } from '../../../src/cluster/lease.js'
+import { ClusterRoutes } from '../../../src/cluster/routing.js'
+import { PeerAuth } from '../../../src/cluster/peer-auth.js'
+import { acquireLease } from '../../../src/storage/redis/lease.js'
 import { homeOf } from '../../../src/cluster/placement.js'
 import { connectRedis, type RedisConnection } from '../../../src/storage/redis/connection.js'
 import { REGISTRY_KEY } from '../../../src/storage/redis/keys.js'
@@ -32,9 +35,11 @@ describeWithRedis('cluster nodes and routes', () => {
   })
 
   let clock = 0
+  let wallClock: number | undefined
+  const SECRET = 'the-cluster-secret-of-this-test-0123456789'
   /** Redis as a node sees it: `redisDown.value = true` makes every command fail as if it were unreachable. */
   const redisDown = { value: false }
-  const directory = (node: string, sessions = () => 0, heartbeatMs = 50) =>
+  const directory = (node: string, sessions = () => 0, heartbeatMs = 50, secret = SECRET) =>
     new NodeDirectory(
       async () => {
         if (redisDown.value) throw new Error('Redis unreachable')
@@ -47,11 +52,14 @@ describeWithRedis('cluster nodes and routes', () => {
         quietAfterGapMs: 1_000,
         rejoinQuietMs: 5_000,
         sessions,
+        auth: new PeerAuth(secret, node),
         now: () => clock,
+        wallNow: () => wallClock ?? Date.now(),
       },
     )
   afterEach(() => {
     redisDown.value = false
+    wallClock = undefined
   })
 
   it('nodes see each other with their address and load, and a silent one drops out', async () => {
@@ -160,7 +168,6 @@ describeWithRedis('cluster nodes and routes', () => {
       a,
       id => local.has(id),
       () => local.size,
-      await loadPeerToken(conn),
     )
     // free sessions (new, or between nodes): one that belongs on node-b, one that belongs here
     const homed = (node: string) => {
@@ -171,8 +178,9 @@ describeWithRedis('cluster nodes and routes', () => {
     await conn.command(['HSET', REGISTRY_KEY, 's-b', 'row', freeThere, 'row', freeHere, 'row', 's-dead', 'row'])
     await acquireLease(conn, 's-b', 'node-b', 60_000)
     await acquireLease(conn, 's-dead', 'node-c', 60_000) // node-c never beats: dead or paused
-    expect(await routes.locate('s-b')).toEqual({ to: 'node', url: 'http://node-b:3000' })
-    expect(await routes.locate(freeThere)).toEqual({ to: 'node', url: 'http://node-b:3000' })
+    const toB = { to: 'node', peer: { node: 'node-b', url: 'http://node-b:3000' } }
+    expect(await routes.locate('s-b')).toMatchObject(toB)
+    expect(await routes.locate(freeThere)).toMatchObject(toB)
     expect(await routes.locate(freeHere)).toEqual({ to: 'moving' })
     expect(await routes.locate('s-dead')).toEqual({ to: 'moving' })
     expect(await routes.locate('never-registered')).toEqual({ to: 'here' })
@@ -189,31 +197,84 @@ describeWithRedis('cluster nodes and routes', () => {
       a,
       () => false,
       () => 4,
-      await loadPeerToken(conn),
     )
     const targets = Array.from({ length: 4 }, () => routes.placeNew())
     // node-b (2) takes two, then both hold 4 and the tie goes to the lower name: node-a, then node-b
-    expect(targets).toEqual([
-      { to: 'node', url: 'http://node-b:3000' },
-      { to: 'node', url: 'http://node-b:3000' },
-      { to: 'here' },
-      { to: 'node', url: 'http://node-b:3000' },
-    ])
+    expect(targets).toEqual(['node-b', 'node-b', 'node-a', 'node-b'])
   })
 
-  it('shares one peer token between nodes and checks it in constant time', async () => {
-    const first = await loadPeerToken(conn)
-    expect(await loadPeerToken(conn)).toBe(first)
-    const a = directory('node-a')
+  /** Writes a heartbeat record as someone with write access to Redis would, and lists it as a node. */
+  const plant = async (name: string, record: unknown) => {
+    await conn.command(['SET', `gw:node:${name}`, JSON.stringify(record), 'PX', '60000'])
+    await conn.command(['SADD', NODES_KEY, name])
+  }
+  const liveNames = (d: NodeDirectory) =>
+    d
+      .live()
+      .map(n => n.node)
+      .sort()
+
+  it('ignores a node record nobody with the secret signed, and drops its name', async () => {
+    const b = directory('node-b', () => 0, 10_000)
+    const far = Date.now() + 3_600_000
+    await plant('evil', { node: 'evil', url: 'http://127.0.0.1:9', sessions: 0, accepting: true, expiresAt: far })
+    await plant('evil-2', {
+      node: 'evil-2',
+      url: 'http://127.0.0.1:9',
+      sessions: 0,
+      accepting: true,
+      expiresAt: far,
+      mac: 'A'.repeat(43),
+    })
+    // signed, but with another secret
+    const other = directory('node-x', () => 0, 10_000, 'another-secret-that-is-long-enough-0123456')
+    await other.beat()
+    await b.beat()
+    expect(liveNames(b)).toEqual(['node-b'])
+    const members = ((await conn.command(['SMEMBERS', NODES_KEY])) as Buffer[]).map(String)
+    expect(members.sort()).toEqual(['node-b'])
+  })
+
+  it('ignores a genuine record changed, renamed, or replayed after its time', async () => {
+    const a = directory('node-a', () => 0, 10_000)
+    const b = directory('node-b', () => 0, 10_000)
+    await a.beat()
+    const genuine = JSON.parse(String(await conn.command(['GET', 'gw:node:node-a'])))
+    await b.beat()
+    expect(liveNames(b)).toEqual(['node-a', 'node-b'])
+    // the address changed to the attacker's: the MAC no longer holds
+    await plant('node-a', { ...genuine, url: 'http://127.0.0.1:9' })
+    await b.beat()
+    expect(liveNames(b)).toEqual(['node-b'])
+    // the same record under another name
+    await plant('node-z', genuine)
+    await b.beat()
+    expect(liveNames(b)).toEqual(['node-b'])
+    // replayed as it was, once its time is over (beyond the clocks' allowed skew)
+    await plant('node-a', genuine)
+    wallClock = genuine.expiresAt + 15_001
+    await b.beat()
+    expect(liveNames(b)).toEqual(['node-b'])
+    await plant('node-a', genuine)
+    wallClock = genuine.expiresAt - 1
+    await b.beat()
+    expect(liveNames(b)).toEqual(['node-a', 'node-b'])
+  })
+
+  it('forwards nothing to a node named only by a planted record and lease', async () => {
+    const a = directory('node-a', () => 0, 10_000)
+    await a.beat()
     const routes = new ClusterRoutes(
       async () => conn,
       a,
       () => false,
       () => 0,
-      first,
     )
-    expect(routes.isPeer(first)).toBe(true)
-    expect(routes.isPeer(`${first.slice(0, -1)}x`)).toBe(false)
-    expect(routes.isPeer(undefined)).toBe(false)
+    await plant('evil', { node: 'evil', url: 'http://127.0.0.1:9', sessions: 0, accepting: true, expiresAt: 9e15 })
+    await conn.command(['HSET', REGISTRY_KEY, 's-1', 'row'])
+    await conn.command(['SET', 'gw:{s-1}:lease', 'evil|7', 'PX', '60000'])
+    await a.beat()
+    expect(await routes.locate('s-1')).toEqual({ to: 'moving' })
+    expect(routes.peer('evil')).toBeUndefined()
   })
 })

@@ -17,6 +17,8 @@ const refusal = (env: NodeJS.ProcessEnv): string => {
   return ''
 }
 
+const SECRET = 'x'.repeat(32)
+
 describe('cluster settings', () => {
   it('are off by default, with leases of 15 s renewed every 5 s under the host name', () => {
     const config = loadConfig({})
@@ -26,9 +28,9 @@ describe('cluster settings', () => {
   })
 
   it('take a redis URL and refuse anything else without echoing it', () => {
-    expect(loadConfig({ REDIS_URL: 'rediss://gw:s3cret@cache.internal:6380/2' }).REDIS_URL).toBe(
-      'rediss://gw:s3cret@cache.internal:6380/2',
-    )
+    expect(
+      loadConfig({ REDIS_URL: 'rediss://gw:s3cret@cache.internal:6380/2', CLUSTER_SECRET: SECRET }).REDIS_URL,
+    ).toBe('rediss://gw:s3cret@cache.internal:6380/2')
     const message = refusal({ REDIS_URL: 'http://gw:s3cret@cache.internal:6380' })
     expect(message).toBe(
       'invalid setting REDIS_URL: expected a redis:// or rediss:// URL, got a value of 36 characters',
@@ -46,5 +48,39 @@ describe('cluster settings', () => {
       'invalid setting CLUSTER_RENEW_MS: expected at most half of CLUSTER_LEASE_TTL_MS minus its margin (1200 ms), got "1500"',
     )
     expect(loadConfig({ CLUSTER_LEASE_TTL_MS: '3000', CLUSTER_RENEW_MS: '1000' }).CLUSTER_RENEW_MS).toBe(1000)
+  })
+
+  it('need CLUSTER_SECRET with REDIS_URL: 32+ characters, one word, never echoed', () => {
+    expect(refusal({ REDIS_URL: 'redis://127.0.0.1:6379' })).toBe(
+      'invalid setting CLUSTER_SECRET: cluster mode (REDIS_URL) needs it: the same 32+ character secret on every node',
+    )
+    const short = refusal({ REDIS_URL: 'redis://127.0.0.1:6379', CLUSTER_SECRET: 'tooshort-s3cret' })
+    expect(short).toBe(
+      'invalid setting CLUSTER_SECRET: must be at least 32 characters (use a long random value), got a value of 15 characters',
+    )
+    expect(refusal({ CLUSTER_SECRET: `${'y'.repeat(32)} z` })).toMatch(
+      /^invalid setting CLUSTER_SECRET: must not contain/,
+    )
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', CLUSTER_SECRET: SECRET }).CLUSTER_SECRET).toBe(SECRET)
+  })
+
+  it('refuse an http ADVERTISE_URL when TLS between nodes is required, and a path in it', () => {
+    expect(refusal({ CLUSTER_REQUIRE_TLS: 'true', ADVERTISE_URL: 'http://gw-1:3000' })).toBe(
+      'invalid setting ADVERTISE_URL: CLUSTER_REQUIRE_TLS=true needs an https:// address',
+    )
+    expect(refusal({ ADVERTISE_URL: 'https://gw-1:3000/api' })).toMatch(/^invalid setting ADVERTISE_URL: expected an/)
+    expect(refusal({ ADVERTISE_URL: 'https://user:pw@gw-1:3000' })).toMatch(/^invalid setting ADVERTISE_URL/)
+    expect(loadConfig({ CLUSTER_REQUIRE_TLS: 'true', ADVERTISE_URL: 'https://gw-1:3000' }).ADVERTISE_URL).toBe(
+      'https://gw-1:3000',
+    )
+  })
+
+  it('take TLS files only in pairs, and only readable ones', () => {
+    expect(refusal({ TLS_CERT_FILE: '/nonexistent/cert.pem' })).toMatch(
+      /^invalid setting TLS_CERT_FILE: expected the path of a readable file/,
+    )
+    expect(refusal({ TLS_CERT_FILE: import.meta.filename })).toBe(
+      'invalid setting TLS_KEY_FILE: TLS_CERT_FILE and TLS_KEY_FILE go together, set both or neither',
+    )
   })
 })

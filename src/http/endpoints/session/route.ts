@@ -8,10 +8,8 @@ import { ERROR_STATUS, GatewayError } from '../../../protocol/errors.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
 import { authenticate, authOf, headerGuard } from '../../header-guard.js'
 import type { AppDeps } from '../../deps.js'
-import { requestClientKey } from '../../client-key.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
-import { rateLimit } from '../../rate-limit.js'
-import { requireBearerToken } from '../../../security/bearer-token.js'
+import { creationClientOf, creationGate, localCreationRate } from '../../limits/creation-gate.js'
 
 /**
  * GET /session. ./index.ts mounts it on the app itself, ahead of every router, and it authenticates in the handler
@@ -37,14 +35,15 @@ export function sessionRoutes(deps: AppDeps): Router {
   const { system, logger, config } = deps
   const router = Router()
   const guard = headerGuard(system)
-  const createLimit = rateLimit({ perMinute: config.SESSION_CREATE_PER_MINUTE })
-  // after the rate limit, so guessing the token is rate-limited too
-  const createToken = requireBearerToken(config.CREATE_SESSION_TOKEN)
+  const gate = creationGate(
+    config.CREATE_SESSION_TOKEN,
+    deps.cluster ? deps.cluster.creationRate : localCreationRate(config.SESSION_CREATE_PER_MINUTE),
+  )
 
-  router.post('/session', createLimit, createToken, async (req, res) => {
+  router.post('/session', gate, async (_req, res) => {
     let created: { id: string; sessionId: string }
     try {
-      created = await system.createSession(requestClientKey(req))
+      created = await system.createSession(creationClientOf(res))
     } catch (err) {
       // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure, a full server (503)
       // and the cap of unpaired sessions per client (429) pass through.

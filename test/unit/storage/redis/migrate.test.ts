@@ -15,7 +15,8 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
 import { openLmdbStore } from '../../../../src/storage/lmdb-store.js'
-import { hashEntries, openRedisStore } from '../../../../src/storage/redis/redis-store.js'
+import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
+import { hashEntries } from '../../../../src/storage/redis/hash-entries.js'
 import { sessionKeys } from '../../../../src/storage/redis/keys.js'
 import { connectRedis, type RedisConnection } from '../../../../src/storage/redis/connection.js'
 import { migrateLmdbToRedis } from '../../../../src/storage/redis/migrate.js'
@@ -112,6 +113,7 @@ async function allRedisBytes(): Promise<Buffer> {
     parts.push(key)
     const type = String(await raw.command(['TYPE', key.toString()]))
     if (type === 'string') parts.push((await raw.command(['GET', key.toString()])) as Buffer)
+    else if (type === 'zset') parts.push(...((await raw.command(['ZRANGE', key.toString(), '0', '-1'])) as Buffer[]))
     else
       for (const [field, value] of hashEntries(await raw.command(['HGETALL', key.toString()])))
         parts.push(Buffer.from(field), value)

@@ -1,5 +1,5 @@
 /**
- * @module cluster/lease-guard
+ * @module storage/redis/lease-guard
  * Cluster mode on a shard thread: a session's links run only under its lease. Wraps the platform the shard's
  * actors use (actors/session/deps.ts `ShardPlatform`) so that, without touching the actors:
  *   - before each link opens (the run guard's `authForLink`), the thread acquires the session's lease (or renews
@@ -10,9 +10,8 @@
  *   - a clean stop (the run guard's `release`) releases the lease after the run marker is written.
  */
 import type { Logger } from 'pino'
-import type { LinkOptions } from '../platform/link.js'
-import type { ShardPlatform } from '../actors/session/deps.js'
-import { sessionIdOf } from '../storage/redis/redis-store.js'
+import type { LinkOptions } from '../../platform/link.js'
+import type { ShardPlatform } from '../../actors/session/deps.js'
 import type { LeaseKeeper } from './lease.js'
 import { FencedWriteError } from './fencing.js'
 
@@ -28,10 +27,8 @@ export function withLeases(
 function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): ShardPlatform {
   return {
     ...platform,
-    createRunGuard(auth, log) {
-      const inner = platform.createRunGuard(auth, log)
-      const id = sessionIdOf(auth)
-      if (id === undefined) throw new Error("cluster mode needs the Redis store's auth stores")
+    createRunGuard(id, auth, log) {
+      const inner = platform.createRunGuard(id, auth, log)
       return {
         async authForLink() {
           await keeper.acquire(id)
@@ -47,6 +44,9 @@ function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): 
           } finally {
             await keeper.release(id)
           }
+        },
+        async claim() {
+          await keeper.acquire(id)
         },
         async abandon() {
           try {

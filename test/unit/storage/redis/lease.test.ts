@@ -8,15 +8,21 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { initAuthCreds } from '@whiskeysockets/baileys'
-import { acquireLease, LeaseHeldError, LeaseKeeper, releaseLease, renewLease } from '../../../src/cluster/lease.js'
-import { FencedWriteError, type Fence, type FenceToken } from '../../../src/cluster/fencing.js'
-import { LeaseDeadline } from '../../../src/cluster/deadline.js'
-import { connectRedis, text, type RedisConnection } from '../../../src/storage/redis/connection.js'
-import { sessionKeys } from '../../../src/storage/redis/keys.js'
-import { openRedisStore } from '../../../src/storage/redis/redis-store.js'
-import { takeThreadCounts } from '../../../src/metrics/thread-counters.js'
-import type { Store } from '../../../src/storage/types.js'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
+import {
+  acquireLease,
+  LeaseHeldError,
+  LeaseKeeper,
+  releaseLease,
+  renewLease,
+} from '../../../../src/storage/redis/lease.js'
+import { FencedWriteError, type Fence, type FenceToken } from '../../../../src/storage/redis/fencing.js'
+import { LeaseDeadline } from '../../../../src/storage/redis/lease-deadline.js'
+import { connectRedis, text, type RedisConnection } from '../../../../src/storage/redis/connection.js'
+import { sessionKeys } from '../../../../src/storage/redis/keys.js'
+import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
+import { takeThreadCounts } from '../../../../src/metrics/thread-counters.js'
+import type { Store } from '../../../../src/storage/types.js'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../../support/redis-server.js'
 
 let redis: RedisServer
 let conn: RedisConnection
@@ -118,6 +124,33 @@ describeWithRedis('fenced writes', () => {
     expect(await storeB.contacts('s').all()).toEqual([])
   })
 
+  it('refuses a removal or a registry write from a node that lost the lease: the session and its data stay', async () => {
+    const epochA = await acquireLease(conn, 's', 'node-a', 60_000)
+    const storeA = fencedStore(fixed({ node: 'node-a', epoch: epochA }))
+    const unpaired = { id: 's', secretHash: 'h', createdAt: 1, qrDeadline: Date.now() + 60_000 }
+    await storeA.putSession(unpaired)
+    await expireNow('s') // node-a frozen past its lease; node-b adopts the session and the phone pairs it there
+    const storeB = fencedStore(fixed({ node: 'node-b', epoch: await acquireLease(conn, 's', 'node-b', 60_000) }))
+    await storeB.auth('s').writeCreds(initAuthCreds())
+    const paired = { ...unpaired, qrDeadline: null }
+    await storeB.putSession(paired)
+    expect(Number(await conn.command(['ZCARD', 'gw:unpaired']))).toBe(0)
+
+    // node-a wakes past the QR deadline it knew: its deletion, its reset and its old row are all refused
+    await expect(storeA.deleteSession('s')).rejects.toBeInstanceOf(FencedWriteError)
+    await expect(storeA.auth('s').clear()).rejects.toBeInstanceOf(FencedWriteError)
+    await expect(storeA.contacts('s').clear()).rejects.toBeInstanceOf(FencedWriteError)
+    await expect(storeA.putSession(unpaired)).rejects.toBeInstanceOf(FencedWriteError)
+    expect(await storeB.getSession('s')).toEqual(paired)
+    expect(await storeB.auth('s').readCreds()).toBeDefined()
+    expect(Number(await conn.command(['ZCARD', 'gw:unpaired']))).toBe(0)
+    // the holder's own deletion goes through, epoch and owner included
+    await storeB.deleteSession('s')
+    expect(await storeB.getSession('s')).toBeUndefined()
+    const left = ((await conn.command(['KEYS', 'gw:{s}:*'])) as Buffer[]).map(String)
+    expect(left).toEqual(['gw:{s}:lease']) // given back by its holder right after (actors/session/lifecycle.ts)
+  })
+
   it('refuses a write with the right epoch once the lease is gone (expired, not yet taken)', async () => {
     const epoch = await acquireLease(conn, 's', 'node-a', 60_000)
     const store = fencedStore(fixed({ node: 'node-a', epoch }))
@@ -180,7 +213,7 @@ describeWithRedis('LeaseKeeper', () => {
     clock += 6_999
     expect(keeper.token('s').epoch).toBe(1)
     clock += 1 // acquisition sent at 1000: deadline 1000 + 10000 - 3000
-    expect(() => keeper.token('s')).toThrow(/lease-lost/)
+    expect(() => keeper.token('s')).toThrow(expect.objectContaining({ reason: 'lease-lost', code: 'SESSION_MOVING' }))
     expect(lost).toEqual(['s'])
   })
 

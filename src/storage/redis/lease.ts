@@ -10,11 +10,11 @@
  * deadline on the monotonic clock (`deadline.ts`), and reports a lease lost (renewal refused, or deadline passed
  * without a successful renewal, e.g. Redis unreachable) to its listeners, which stop that session's link.
  */
-import type { RedisConnection, RedisReply } from '../storage/redis/connection.js'
-import { luaScript, text } from '../storage/redis/connection.js'
-import { sessionKeys } from '../storage/redis/keys.js'
-import { LeaseDeadline, leaseMargin } from './deadline.js'
-import { countInThread } from '../metrics/thread-counters.js'
+import type { RedisConnection, RedisReply } from './connection.js'
+import { luaScript, text } from './connection.js'
+import { sessionKeys } from './keys.js'
+import { LeaseDeadline, leaseMargin } from './lease-deadline.js'
+import { countInThread } from '../../metrics/thread-counters.js'
 import { FencedWriteError, leaseValue, type Fence, type FenceToken } from './fencing.js'
 
 /** KEYS lease, epoch, owner; ARGV node, ttl. Replies {1, epoch, previous owner or ''} or {0, current holder}. */

@@ -1,16 +1,19 @@
 /**
- * @module cluster/fencing
+ * @module storage/redis/fencing
  * Fenced writes. In cluster mode every write of a session's data (credentials, Signal keys, contacts, sent
- * messages) is one Lua script that first checks that the caller's epoch is still the session's epoch and that the
- * lease still names the caller with that epoch, and only then applies the whole batch; otherwise nothing is
- * written and the caller gets a `FencedWriteError`. A node paused past its lease (GC, SIGSTOP, a slow disk) cannot
- * overwrite its successor's keys when it wakes: its epoch is older.
+ * messages, its registry row) and every removal (a reset's, a deletion's, the QR deadline's) is one Lua script that
+ * first checks that the caller's epoch is still the session's epoch and that the lease still names the caller with
+ * that epoch, and only then applies the whole batch; otherwise nothing is written or removed and the caller gets a
+ * `FencedWriteError`. A node paused past its lease (GC, SIGSTOP, a slow disk) cannot overwrite or delete what its
+ * successor runs when it wakes: its epoch is older. Only the creation of a session's row is not fenced (nobody
+ * holds its lease yet): it writes only a row that does not exist (registry.ts).
  *
  * Comparing epochs, not owner names, is the point: the same node may own a session again later (restart with
  * the same NODE_ID), and only the epoch tells its old and new incarnations apart.
  */
-import { luaScript } from '../storage/redis/connection.js'
-import { countInThread } from '../metrics/thread-counters.js'
+import { luaScript } from './connection.js'
+import { countInThread } from '../../metrics/thread-counters.js'
+import { GatewayError } from '../../protocol/errors.js'
 
 /** What a writer presents: the node it runs as and the epoch it acquired the lease with. */
 export interface FenceToken {
@@ -29,14 +32,23 @@ export interface Fence {
   refused(id: string, token: FenceToken): void
 }
 
-export class FencedWriteError extends Error {
-  readonly code = 'FENCED'
+/**
+ * A write refused because this node does not hold the session's lease (any more). To a client it means the session
+ * runs on another node now, or will in a moment: 503 SESSION_MOVING (a node that forwarded the request asks again
+ * where it runs).
+ */
+export class FencedWriteError extends GatewayError {
   constructor(
     readonly sessionId: string,
     readonly reason: 'not-held' | 'stale-epoch' | 'lease-lost',
   ) {
-    super(`write refused: this node does not hold the lease of the session (${reason})`)
+    super('SESSION_MOVING', undefined, 1)
     this.name = 'FencedWriteError'
+  }
+
+  /** For the log: why the write was refused (the client sees SESSION_MOVING's words). */
+  get detail(): string {
+    return `write refused: this node does not hold the lease of the session (${this.reason})`
   }
 }
 
@@ -46,7 +58,8 @@ export const countFencedWrite = (): void => countInThread('fencedWrites')
 /**
  * The write script. KEYS: lease, epoch, skey, then the keys the ops name (by index into KEYS).
  * ARGV: fenced ('1'/'0'), lease value, epoch, skey check ('0' none, '1' must equal ARGV[5], '2' must be absent),
- * expected skey, then ops: `S k v` SET, `D k` DEL, `H k f v` HSET, `X k f` HDEL, and `Z n k1..kn`: delete the
+ * expected skey, then ops: `S k v` SET, `D k` DEL, `H k f v` HSET, `X k f` HDEL, `A k score m` ZADD, `R k m` ZREM
+ * (the registry's index of unpaired sessions), and `Z n k1..kn`: delete the
  * session key (KEYS[3]) if none of the n keys exists any more (after the other ops: the key goes with the last row
  * sealed with it, in the same atomic step).
  * Replies 1, or an error `FENCED <reason>` / `STALEKEY` having written nothing. Every check (and a pass over the
@@ -54,7 +67,7 @@ export const countFencedWrite = (): void => countInThread('fencedWrites')
  * half of it.
  */
 export const WRITE_SCRIPT = luaScript(`
-local width = { S = 3, D = 2, H = 4, X = 3 }
+local width = { S = 3, D = 2, H = 4, X = 3, A = 4, R = 3 }
 local i = 6
 while i <= #ARGV do
   local op = ARGV[i]
@@ -86,7 +99,9 @@ while i <= #ARGV do
     if op == 'S' then redis.call('SET', k, ARGV[i + 2])
     elseif op == 'D' then redis.call('DEL', k)
     elseif op == 'H' then redis.call('HSET', k, ARGV[i + 2], ARGV[i + 3])
-    else redis.call('HDEL', k, ARGV[i + 2]) end
+    elseif op == 'X' then redis.call('HDEL', k, ARGV[i + 2])
+    elseif op == 'A' then redis.call('ZADD', k, ARGV[i + 2], ARGV[i + 3])
+    else redis.call('ZREM', k, ARGV[i + 2]) end
     i = i + width[op]
   end
 end

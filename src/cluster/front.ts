@@ -1,0 +1,153 @@
+/**
+ * @module cluster/front
+ * Cluster mode's first middleware on every node: any node answers any request, and nothing crosses to another node
+ * before this node has checked it.
+ *   1. A request another node forwarded (its `x-gateway-peer` signature checked: cluster/peer-auth.ts) is handled
+ *      here or answered 503 "moving" (marked for the forwarding node, which then asks again), never forwarded
+ *      again; its `x-gateway-client` is believed as the client. From anyone else those headers are ignored.
+ *   2. A client's request for a session is authenticated here (`id` + `session-id` against the registry:
+ *      cluster/session-auth.ts): a wrong secret gets the same 404, in the same time, on every node, whether the id
+ *      runs here, elsewhere or nowhere.
+ *   3. Then it goes where the session runs: here, or to the node holding its lease, with its body read whole
+ *      first and at most MAX_PENDING_PER_SESSION of one session's requests crossing at once (cluster/forward.ts).
+ *      A session on its way between nodes is waited for (CLUSTER_MOVE_WAIT_MS), not failed: the request goes on
+ *      once the session is up on its next node, and 503 "moving" with Retry-After only past that wait.
+ * POST /session is every node's own (actors/main: the node creates the session for the least loaded node and hands
+ * it over); the ops endpoints, docs and the QR page are every node's own too.
+ */
+import type { Request, RequestHandler, Response } from 'express'
+import { GatewayError } from '../protocol/errors.js'
+import { OTHER_MESSAGE } from '../protocol/messages.js'
+import { requestClientKey, setForwardedClient } from '../http/client-key.js'
+import { setPreloadedBody } from '../http/json-body.js'
+import { PEER_CLIENT_HEADER, PEER_HEADER, peerRequestOf, type PeerAuth } from './peer-auth.js'
+import type { Forwarder } from './forward.js'
+import { BodyAborted, readBody } from './request-body.js'
+import type { ClusterRoutes } from './routing.js'
+import type { ClusterSessionAuth } from './session-auth.js'
+
+/** The API's paths (the ops endpoints, docs and QR page are every node's own). */
+const SESSION_PATHS = /^\/(session|message|status|typing|group|channel)(\/|$)/
+/** A peer asks this node to take a session now (a new one placed here, or one handed over): cluster/node.ts. */
+export const ADOPT_PATH = '/_cluster/adopt'
+/** Enough for a node's hand-over of thousands of session ids in one request. */
+const MAX_ADOPT_BODY = 1 << 20
+/** How often a request waiting for a moving session asks again where it is. */
+const MOVE_POLL_MS = 100
+
+export interface FrontParts {
+  auth: PeerAuth
+  sessions: ClusterSessionAuth
+  routes: ClusterRoutes
+  forwarder: Forwarder
+  /** Whether this node runs `id` and is not handing it over. */
+  runsHere(id: string): boolean
+  /** Whether this node is handing `id` over (its requests wait for the next node). */
+  leaving(id: string): boolean
+  /** A peer's request to start these sessions here at once (those that belong here and nobody holds). */
+  adoptNow(ids: string[]): Promise<void>
+  bodyLimitBytes: number
+  perSessionInFlight: number
+  moveWaitMs: number
+}
+
+const header = (req: Request, name: string): string | undefined => {
+  const value = req.headers[name]
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+
+export function clusterFront(parts: FrontParts): RequestHandler {
+  const inFlight = new Map<string, number>()
+
+  /** The signing node of a peer request, or undefined for a client's. */
+  const peerOf = (req: Request): string | undefined => {
+    const signature = header(req, PEER_HEADER)
+    if (signature === undefined) return undefined
+    const claimed = peerRequestOf(req.method, req.originalUrl, req.headers, header(req, PEER_CLIENT_HEADER) ?? '')
+    return parts.auth.verify(signature, claimed)
+  }
+
+  /** POST /_cluster/adopt `{"ids": [...]}` from a peer: 204 once each session is started or found elsewhere. */
+  async function adopt(req: Request, res: Response): Promise<void> {
+    // anyone else gets the 404 of any unknown path, before a byte of the body is read
+    if (peerOf(req) === undefined) throw new GatewayError('NOT_FOUND')
+    const body = await readBody(req, MAX_ADOPT_BODY)
+    let ids: unknown
+    try {
+      ids = (JSON.parse(body.toString('utf8')) as { ids?: unknown }).ids
+    } catch {
+      throw new GatewayError('INVALID_JSON')
+    }
+    if (!Array.isArray(ids) || !ids.every(id => typeof id === 'string')) throw new GatewayError('INVALID_JSON')
+    await parts.adoptNow(ids as string[])
+    res.status(204).end()
+  }
+
+  /** Routes an authenticated client request for session `id`; `next` when it is to be answered here. */
+  async function route(req: Request, res: Response, id: string, next: () => void): Promise<void> {
+    let body: Buffer | undefined
+    const until = Date.now() + parts.moveWaitMs
+    for (;;) {
+      if (res.closed) return
+      if (!parts.leaving(id)) {
+        const where = parts.runsHere(id) ? ({ to: 'here' } as const) : await parts.routes.locate(id)
+        if (where.to === 'here') {
+          if (body !== undefined) setPreloadedBody(req, body)
+          return next()
+        }
+        if (where.to === 'node') {
+          body ??= await readBody(req, parts.bodyLimitBytes)
+          const outcome = await parts.forwarder.forward(req, res, where.peer, body, requestClientKey(req))
+          if (outcome === 'answered') return
+          // 'moving' or 'not-sent': the peer ran nothing (it is handing the session over, or stopping)
+        }
+      }
+      // between two nodes: wait for it to be up on the next one (the body, once read, is kept for it)
+      if (Date.now() + MOVE_POLL_MS > until) throw new GatewayError('SESSION_MOVING', undefined, 1)
+      await sleep(MOVE_POLL_MS)
+    }
+  }
+
+  async function client(req: Request, res: Response, next: (err?: unknown) => void): Promise<void> {
+    const id = header(req, 'id')
+    const secret = header(req, 'session-id')
+    // no credentials (the route answers 400), or GET /session/qr's view token, which only its node knows
+    if (id === undefined || secret === undefined) return next()
+    if (!(await parts.sessions.authenticate(id, secret))) throw new GatewayError('SESSION_NOT_FOUND')
+    if (parts.runsHere(id)) return next()
+    const count = inFlight.get(id) ?? 0
+    if (count >= parts.perSessionInFlight) throw new GatewayError('TOO_MANY_REQUESTS', OTHER_MESSAGE.SESSION_BUSY, 1)
+    inFlight.set(id, count + 1)
+    try {
+      await route(req, res, id, next)
+    } finally {
+      const left = (inFlight.get(id) ?? 1) - 1
+      if (left > 0) inFlight.set(id, left)
+      else inFlight.delete(id)
+    }
+  }
+
+  return (req, res, next) => {
+    if (req.path === ADOPT_PATH && req.method === 'POST') {
+      adopt(req, res).catch(err => {
+        if (!(err instanceof BodyAborted)) next(err)
+      })
+      return
+    }
+    if (!SESSION_PATHS.test(req.path) || (req.method === 'POST' && req.path === '/session')) return next()
+    const from = peerOf(req)
+    if (from !== undefined) {
+      setForwardedClient(req, header(req, PEER_CLIENT_HEADER) ?? 'unknown')
+      const id = header(req, 'id')
+      // handled here or not at all: two nodes that briefly disagree about an owner never bounce a request
+      if (id === undefined || parts.runsHere(id)) return next()
+      return next(new GatewayError('SESSION_MOVING', undefined, 1))
+    }
+    client(req, res, next).catch(err => {
+      if (err instanceof BodyAborted) return // the client left; nobody to answer
+      next(err)
+    })
+  }
+}

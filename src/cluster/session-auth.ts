@@ -1,0 +1,62 @@
+/**
+ * @module cluster/session-auth
+ * Cluster mode: the node a request reaches authenticates it (`id` + `session-id`) before anything crosses to
+ * another node, against the registry every node shares. A session this node runs is checked in its snapshot
+ * cache; another node's session against a cache of the registry's secret hashes (filled by a read of its row);
+ * a miss or a mismatch reads the row once more (it may be new, or the cache old).
+ *
+ * Every failure costs the same: one registry read and one constant-time compare, whether the id runs here, on
+ * another node, or nowhere. A wrong secret cannot tell those apart by the answer (the same 404 on every node) or by
+ * its time, and nothing about it reaches another node (SECURITY.md: Cluster mode).
+ */
+import { secretMatches } from '../actors/main/ids.js'
+import type { SessionRecord } from '../storage/types.js'
+
+/** Compared against when the registry has no row, so a missing id costs what a wrong secret costs. */
+const DECOY_HASH = '0'.repeat(64)
+/** Secret hashes of other nodes' sessions kept at most (a few MB): the rest is read again when used. */
+const MAX_CACHED = 100_000
+
+export interface SessionAuthOptions {
+  /** The registry row of `id` (one Redis read). */
+  readRecord(id: string): Promise<SessionRecord | undefined>
+  /** Whether this node runs `id` and `secret` is its secret (the snapshot cache, no Redis). */
+  authenticLocally(id: string, secret: string): boolean
+}
+
+export class ClusterSessionAuth {
+  readonly #o: SessionAuthOptions
+  readonly #hashes = new Map<string, string>()
+
+  constructor(options: SessionAuthOptions) {
+    this.#o = options
+  }
+
+  /** Whether `secret` is the secret of session `id`, wherever it runs. */
+  async authenticate(id: string, secret: string): Promise<boolean> {
+    if (this.#o.authenticLocally(id, secret)) return true
+    const cached = this.#hashes.get(id)
+    if (cached !== undefined && secretMatches(cached, secret)) {
+      // least recently used goes first: a hit moves to the end
+      this.#hashes.delete(id)
+      this.#hashes.set(id, cached)
+      return true
+    }
+    const record = await this.#o.readRecord(id)
+    const matches = secretMatches(record?.secretHash ?? DECOY_HASH, secret)
+    if (!record || !matches) return false
+    this.#remember(id, record.secretHash)
+    return true
+  }
+
+  /** The session is gone (deleted here, or seen missing): its hash is dropped. */
+  forget(id: string): void {
+    this.#hashes.delete(id)
+  }
+
+  #remember(id: string, secretHash: string): void {
+    this.#hashes.delete(id)
+    this.#hashes.set(id, secretHash)
+    if (this.#hashes.size > MAX_CACHED) this.#hashes.delete(this.#hashes.keys().next().value!)
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * @module http/limits/creation-gate
+ * Who may create a session, and how often: POST /session needs no credentials (the spec has it open) and costs the
+ * server a platform connection and an actor, so:
+ *   - without CREATE_SESSION_TOKEN, each client (`client-key.ts`: an address, an IPv6 /64; behind a proxy,
+ *     TRUST_PROXY) gets SESSION_CREATE_PER_MINUTE a minute (429 `too many requests` with Retry-After);
+ *   - with it, a caller presenting the token is the operator's own (its backend creating sessions for customers,
+ *     often from one address): no per-client limit applies to it, only the global ones (actors/main/creation.ts).
+ *     A caller without the right token gets 401, and its attempts count against that same per-client budget, so
+ *     guessing the token is as slow as creating sessions without one.
+ * The buckets are this process's (`TokenBuckets`) or, in cluster mode, shared by every node (cluster/limits.ts).
+ */
+import type { RequestHandler, Response } from 'express'
+import { GatewayError } from '../../protocol/errors.js'
+import { ANONYMOUS, type CreationClient } from '../../actors/main/creation.js'
+import { requestClientKey } from '../client-key.js'
+import { retryAfterSeconds, TokenBuckets } from './token-bucket.js'
+import { bearerMatcher, unauthorized } from '../../security/bearer-token.js'
+
+/** Per-client buckets of POST /session: 0 when `key` may go on, else the milliseconds until it may. */
+export interface CreationRate {
+  take(key: string): number | Promise<number>
+}
+
+/** This process's buckets of SESSION_CREATE_PER_MINUTE; undefined when it is 0 (no limit). */
+export function localCreationRate(perMinute: number): CreationRate | undefined {
+  return perMinute > 0 ? new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute }) : undefined
+}
+
+const CLIENT = 'creationClient'
+
+/** The caller the gate let through (only on POST /session, after `creationGate`). */
+export const creationClientOf = (res: Response): CreationClient =>
+  (res.locals[CLIENT] as CreationClient | undefined) ?? ANONYMOUS
+
+export function creationGate(token: string | undefined, rate: CreationRate | undefined): RequestHandler {
+  const holdsToken = bearerMatcher(token)
+  return (req, res, next) => {
+    const key = requestClientKey(req)
+    if (holdsToken(req.headers.authorization)) {
+      res.locals[CLIENT] = { key, trusted: true } satisfies CreationClient
+      return next()
+    }
+    const pass = (waitMs: number) => {
+      if (waitMs > 0) {
+        res.setHeader('Retry-After', String(retryAfterSeconds(waitMs)))
+        return next(new GatewayError('TOO_MANY_REQUESTS'))
+      }
+      if (token !== undefined) return next(unauthorized(res))
+      res.locals[CLIENT] = { key, trusted: false } satisfies CreationClient
+      next()
+    }
+    if (!rate) return pass(0)
+    try {
+      const waitMs = rate.take(key)
+      if (typeof waitMs === 'number') pass(waitMs)
+      else waitMs.then(pass, next)
+    } catch (err) {
+      next(err)
+    }
+  }
+}

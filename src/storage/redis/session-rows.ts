@@ -1,0 +1,95 @@
+/**
+ * @module storage/redis/session-rows
+ * One session's credentials, Signal keys and contacts on Redis (`gw:{id}:creds`, `:keys`, `:contacts`), sealed as
+ * on lmdb (sealing.ts) and written through fenced batches (batch.ts). Clearing them (reset, logout) is fenced too.
+ */
+import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from '@whiskeysockets/baileys'
+import type { AuthStore, ContactStore, StoredContact } from '../types.js'
+import { decodeCreds, decodeKey, encodeValue } from '../auth-codec.js'
+import { contactKey, signalKey } from '../keys.js'
+import type { RedisArg, RedisConnection } from './connection.js'
+import { sessionKeys } from './keys.js'
+import type { Sealing } from './sealing.js'
+import type { BatchWriter } from './batch.js'
+import { hashEntries } from './hash-entries.js'
+
+export interface SessionRowDeps {
+  ready: Promise<RedisConnection>
+  sealing: Sealing
+  writer: BatchWriter
+  /** The sent messages' index of this thread is stale once the session's rows are cleared. */
+  forgetSent(id: string): void
+}
+
+export function redisAuthStore({ ready, sealing, writer, forgetSent }: SessionRowDeps, id: string): AuthStore {
+  const cmd = async (args: RedisArg[]) => (await ready).command(args)
+  const k = sessionKeys(id)
+  const keys: SignalKeyStore = {
+    async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
+      const out: { [id: string]: SignalDataTypeMap[T] } = {}
+      if (ids.length === 0) return out
+      const seal = await sealing.forRead(id)
+      const fields = ids.map(keyId => seal.field(signalKey(id, type, keyId)))
+      const values = (await cmd(['HMGET', k.keys, ...fields])) as Array<Buffer | null>
+      ids.forEach((keyId, i) => {
+        const stored = values[i]
+        if (stored) out[keyId] = decodeKey(type, seal.open('keys', fields[i]!, stored)) as SignalDataTypeMap[T]
+      })
+      return out
+    },
+    async set(data: SignalDataSet) {
+      await writer.write(id, (seal, batch) => {
+        for (const [type, entries] of Object.entries(data)) {
+          for (const [keyId, value] of Object.entries(entries ?? {})) {
+            const field = seal.field(signalKey(id, type, keyId))
+            if (value === null || value === undefined) batch.hdel(k.keys, field)
+            else batch.hset(k.keys, field, seal.seal('keys', field, encodeValue(value)))
+          }
+        }
+      })
+    },
+    async clear() {
+      await writer.remove(id, batch => batch.del(k.keys), [k.creds, k.contacts, k.sent])
+    },
+  }
+  return {
+    async readCreds() {
+      const seal = await sealing.forRead(id)
+      const stored = await cmd(['GET', k.creds])
+      return Buffer.isBuffer(stored) ? decodeCreds(seal.open('creds', '', stored)) : undefined
+    },
+    async writeCreds(creds: AuthenticationCreds) {
+      const text = encodeValue(creds)
+      await writer.write(id, (seal, batch) => batch.set(k.creds, seal.seal('creds', '', text)))
+    },
+    keys,
+    async clear() {
+      await writer.remove(id, batch => batch.del(k.creds).del(k.keys).del(k.sent), [k.contacts])
+      forgetSent(id)
+    },
+  }
+}
+
+export function redisContactStore({ ready, sealing, writer }: SessionRowDeps, id: string): ContactStore {
+  const k = sessionKeys(id)
+  return {
+    async all() {
+      const seal = await sealing.forRead(id)
+      return hashEntries(await (await ready).command(['HGETALL', k.contacts])).map(
+        ([field, stored]) => JSON.parse(seal.open('contacts', field, stored)) as StoredContact,
+      )
+    },
+    async upsert(contacts: StoredContact[]) {
+      if (contacts.length === 0) return
+      await writer.write(id, (seal, batch) => {
+        for (const c of contacts) {
+          const field = seal.field(contactKey(id, c.id))
+          batch.hset(k.contacts, field, seal.seal('contacts', field, JSON.stringify(c)))
+        }
+      })
+    },
+    async clear() {
+      await writer.remove(id, batch => batch.del(k.contacts), [k.creds, k.keys, k.sent])
+    },
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * @module test/unit/cluster/front
+ * Cluster mode's first middleware, with a fake route table and a real owner node on loopback that checks the peer
+ * signature as a node does. A client's request is authenticated on the node it reached, before anything crosses:
+ * a wrong secret is a 404 there, whose body is never read. An authenticated one goes to its session's node with
+ * its method, path, query, headers and body, signed for that node and that request, and the owner's answer comes
+ * back unchanged. The client cannot forge the peer headers; a signature cannot be used twice or for another
+ * request. A request a peer forwarded is never forwarded again. A session between nodes is waited for: an owner
+ * that answers "moving" is asked again, and the request goes on where the session is up. An owner that does not
+ * answer gives 503; a client that hangs up aborts the forwarded request.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import request from 'supertest'
+import pino from 'pino'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { ClusterRoutes, Route } from '../../../src/cluster/routing.js'
+import { clusterFront, type FrontParts } from '../../../src/cluster/front.js'
+import { Forwarder } from '../../../src/cluster/forward.js'
+import { PEER_CLIENT_HEADER, PEER_HEADER, PeerAuth, peerRequestOf } from '../../../src/cluster/peer-auth.js'
+import type { ClusterSessionAuth } from '../../../src/cluster/session-auth.js'
+import { requestClientKey } from '../../../src/http/client-key.js'
+import { errorHandler, MOVING_HEADER } from '../../../src/http/errors.js'
+import { jsonBody } from '../../../src/http/json-body.js'
+import { freePort } from '../../support/processes.js'
+
+const SECRET = 'a-cluster-secret-for-the-front-tests-0123'
+const SESSION = { id: 's1', 'session-id': 'right-secret' }
+
+interface Seen {
+  method: string
+  url: string
+  headers: http.IncomingHttpHeaders
+  body: string
+  /** The forwarding node, when the signature held for this node. */
+  from: string | undefined
+}
+
+let owner: http.Server
+let ownerUrl = ''
+const seen: Seen[] = []
+let ownerClosed = 0
+/** How many "moving" answers the owner gives before it answers for real. */
+let movingAnswers = 0
+const ownerAuth = new PeerAuth(SECRET, 'node-b')
+
+beforeAll(async () => {
+  owner = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', c => {
+      body += c
+    })
+    req.on('close', () => {
+      if (!res.writableEnded) ownerClosed++
+    })
+    req.on('end', () => {
+      const client = typeof req.headers[PEER_CLIENT_HEADER] === 'string' ? req.headers[PEER_CLIENT_HEADER] : ''
+      const from = ownerAuth.verify(
+        req.headers[PEER_HEADER] as string | undefined,
+        peerRequestOf(req.method!, req.url!, req.headers, client),
+      )
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body, from })
+      if (req.url === '/message/slow') return // never answers: the client gives up
+      if (movingAnswers > 0) {
+        movingAnswers--
+        res.writeHead(503, { [MOVING_HEADER]: '1', 'content-type': 'application/json' })
+        res.end('{"statusCode":503,"message":"session is moving to another node, retry in 1 s"}')
+        return
+      }
+      res.writeHead(201, { 'content-type': 'application/json', 'x-owner': 'yes' })
+      res.end(JSON.stringify({ echoed: body }))
+    })
+  })
+  owner.listen(0, '127.0.0.1')
+  await new Promise(r => owner.once('listening', r))
+  ownerUrl = `http://127.0.0.1:${(owner.address() as AddressInfo).port}`
+})
+afterAll(() => {
+  owner.closeAllConnections()
+  owner.close()
+})
+beforeEach(() => {
+  seen.length = 0
+  movingAnswers = 0
+})
+
+interface Options {
+  routeOf?: (id: string) => Route
+  runsHere?: (id: string) => boolean
+  auth?: PeerAuth
+  perSessionInFlight?: number
+  moveWaitMs?: number
+}
+
+const toOwner = (): Route => ({ to: 'node', peer: { node: 'node-b', url: ownerUrl } })
+
+function appWith(o: Options = {}) {
+  const auth = o.auth ?? new PeerAuth(SECRET, 'node-a')
+  const checked: string[] = []
+  const parts: FrontParts = {
+    auth,
+    sessions: {
+      authenticate: async (id: string, secret: string) => {
+        checked.push(id)
+        return id !== 'unknown' && secret === SESSION['session-id']
+      },
+    } as unknown as ClusterSessionAuth,
+    routes: { locate: async (id: string) => (o.routeOf ?? toOwner)(id) } as unknown as ClusterRoutes,
+    forwarder: new Forwarder({ auth, socketsPerPeer: 4, queueTimeoutMs: 2_000 }),
+    runsHere: o.runsHere ?? (() => false),
+    leaving: () => false,
+    adoptNow: async () => undefined,
+    bodyLimitBytes: 1024,
+    perSessionInFlight: o.perSessionInFlight ?? 32,
+    moveWaitMs: o.moveWaitMs ?? 2_000,
+  }
+  const app = express()
+  app.use(clusterFront(parts))
+  app.post(/.*/, jsonBody(1024), (req, res) => {
+    res.json({ handledHere: true, client: requestClientKey(req), body: req.body })
+  })
+  app.all(/.*/, (req, res) => {
+    res.json({ handledHere: true, client: requestClientKey(req) })
+  })
+  app.use(errorHandler(pino({ level: 'silent' })))
+  return { app, checked, auth }
+}
+
+describe('cluster front', () => {
+  it('forwards an authenticated request, signed for that node, and passes its answer back unchanged', async () => {
+    const { app } = appWith()
+    const r = await request(app)
+      .post('/message?x=1')
+      .set({ ...SESSION, 'content-type': 'application/json' })
+      .send({ phone: '15550000001', type: 'text', text: 'hi' })
+    expect(r.status).toBe(201)
+    expect(r.headers['x-owner']).toBe('yes')
+    expect(r.body).toEqual({ echoed: JSON.stringify({ phone: '15550000001', type: 'text', text: 'hi' }) })
+    const got = seen[0]!
+    expect(got).toMatchObject({ method: 'POST', url: '/message?x=1', from: 'node-a' })
+    expect(got.headers).toMatchObject(SESSION)
+    expect(got.headers[PEER_CLIENT_HEADER]).toMatch(/127\.0\.0\.1|::1/)
+  })
+
+  it('answers a wrong secret with 404 on this node: nothing crosses, the body is never read', async () => {
+    const { app, checked } = appWith()
+    for (const headers of [
+      { id: 's1', 'session-id': 'wrong' },
+      { id: 'unknown', 'session-id': 'right-secret' },
+    ]) {
+      const r = await request(app).post('/message').set(headers).set('content-type', 'application/json').send('{')
+      expect(r.status).toBe(404)
+      expect(r.body).toEqual({ statusCode: 404, message: 'session not found' })
+    }
+    expect(checked).toEqual(['s1', 'unknown'])
+    expect(seen).toHaveLength(0)
+  })
+
+  it("does not pass on a client's own peer headers, nor believe them", async () => {
+    const { app } = appWith({ runsHere: () => true })
+    const forged = await request(app)
+      .get('/session')
+      .set({ ...SESSION, [PEER_HEADER]: 'v1 node-b node-a 1 x y', [PEER_CLIENT_HEADER]: '203.0.113.9' })
+    expect(forged.body.client).not.toBe('203.0.113.9')
+    const { app: app2 } = appWith()
+    await request(app2)
+      .get('/session')
+      .set({ ...SESSION, [PEER_HEADER]: 'forged', [PEER_CLIENT_HEADER]: '6.6.6.6' })
+    expect(seen[0]!.from).toBe('node-a')
+    expect(seen[0]!.headers[PEER_CLIENT_HEADER]).not.toBe('6.6.6.6')
+  })
+
+  it('believes a peer signature once, for the request it was made for and the node it was made for', async () => {
+    const { app } = appWith({ runsHere: () => true })
+    const sender = new PeerAuth(SECRET, 'node-b')
+    const client = '203.0.113.9'
+    const headers = { id: 's1' }
+    const sign = (path: string, to = 'node-a') => sender.sign(to, peerRequestOf('GET', path, headers, client))
+    const signature = sign('/session')
+    const call = (path: string, sig: string) =>
+      request(app)
+        .get(path)
+        .set({ ...headers, [PEER_HEADER]: sig, [PEER_CLIENT_HEADER]: client })
+    expect((await call('/session', signature)).body.client).toBe(client)
+    // the same signature again (a replay), on another path, or made for another node: a client like any other
+    expect((await call('/session', signature)).body.client).not.toBe(client)
+    expect((await call('/group', sign('/session'))).body.client).not.toBe(client)
+    expect((await call('/session', sign('/session', 'node-c'))).body.client).not.toBe(client)
+    // made with another secret
+    const stranger = new PeerAuth('another-secret-entirely-0123456789abcdef', 'node-b')
+    const forged = stranger.sign('node-a', peerRequestOf('GET', '/session', headers, client))
+    expect((await call('/session', forged)).body.client).not.toBe(client)
+  })
+
+  it('never forwards a request a peer forwarded: 503 moving, marked for that peer', async () => {
+    const { app } = appWith()
+    const sender = new PeerAuth(SECRET, 'node-c')
+    const r = await request(app)
+      .get('/session')
+      .set({ id: 's1', [PEER_HEADER]: sender.sign('node-a', peerRequestOf('GET', '/session', { id: 's1' }, 'c')) })
+      .set(PEER_CLIENT_HEADER, 'c')
+    expect(r.status).toBe(503)
+    expect(r.headers['retry-after']).toBe('1')
+    expect(r.headers[MOVING_HEADER]).toBe('1')
+    expect(r.body).toEqual({ statusCode: 503, message: 'session is moving to another node, retry in 1 s' })
+    expect(seen).toHaveLength(0)
+  })
+
+  it('asks again when the owner answers "moving", and goes on once the session is up', async () => {
+    movingAnswers = 2
+    const { app } = appWith()
+    const r = await request(app)
+      .post('/message')
+      .set({ ...SESSION, 'content-type': 'application/json' })
+      .send({ text: 'once' })
+    expect(r.status).toBe(201)
+    expect(seen).toHaveLength(3) // two "moving", then the answer; the body went each time
+    expect(seen.every(s => s.body === '{"text":"once"}')).toBe(true)
+  })
+
+  it('runs the request here when the session arrives here while it waited, with the body it had read', async () => {
+    movingAnswers = 1
+    let arrived = false
+    const { app } = appWith({
+      runsHere: () => arrived,
+      routeOf: () => {
+        const route = seen.length > 0 ? ({ to: 'here' } as Route) : toOwner()
+        arrived = seen.length > 0
+        return route
+      },
+    })
+    const r = await request(app)
+      .post('/message')
+      .set({ ...SESSION, 'content-type': 'application/json' })
+      .send({ text: 'here' })
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ handledHere: true, body: { text: 'here' } })
+  })
+
+  it('waits for a session between nodes, and answers 503 moving past the wait', async () => {
+    const { app } = appWith({ routeOf: () => ({ to: 'moving' }), moveWaitMs: 300 })
+    const started = Date.now()
+    const moving = await request(app).get('/session').set(SESSION)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200)
+    expect(moving.status).toBe(503)
+    expect(moving.body.message).toBe('session is moving to another node, retry in 1 s')
+  })
+
+  it('answers 503 did-not-answer for a node that fails mid-request', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`
+    // refused connections are retried (nothing was sent) until the wait ends
+    const { app } = appWith({ routeOf: () => ({ to: 'node', peer: { node: 'node-b', url: dead } }), moveWaitMs: 200 })
+    const gone = await request(app).get('/session').set(SESSION)
+    expect(gone.status).toBe(503)
+    expect(gone.headers['retry-after']).toBe('1')
+    expect(gone.body.statusCode).toBe(503)
+  })
+
+  it('reads the body before the hop, refusing one over the limit with 413', async () => {
+    const { app } = appWith()
+    const r = await request(app)
+      .post('/message')
+      .set({ ...SESSION, 'content-type': 'application/json' })
+      .send({ text: 'x'.repeat(2_000) })
+    expect(r.status).toBe(413)
+    expect(seen).toHaveLength(0)
+  })
+
+  it("caps one session's requests crossing at once", async () => {
+    const { app } = appWith({ perSessionInFlight: 1 })
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise(r => server.once('listening', r))
+    const port = (server.address() as AddressInfo).port
+    const slow = http.request({ port, host: '127.0.0.1', path: '/message/slow', method: 'POST', headers: SESSION })
+    slow.on('error', () => undefined)
+    slow.end('{}')
+    for (let i = 0; i < 100 && !seen.some(s => s.url === '/message/slow'); i++)
+      await new Promise(r => setTimeout(r, 20))
+    const second = await fetch(`http://127.0.0.1:${port}/session`, { headers: SESSION })
+    expect(second.status).toBe(429)
+    expect(await second.json()).toEqual({
+      statusCode: 429,
+      message: 'too many requests in flight for this session, retry in 1 s',
+    })
+    slow.destroy()
+    server.close()
+  })
+
+  it('keeps what this node runs, the ops paths, POST /session and requests without credentials', async () => {
+    const { app } = appWith({ runsHere: id => id === 's1' })
+    expect((await request(app).get('/session').set(SESSION)).body.handledHere).toBe(true)
+    expect((await request(app).get('/metrics').set({ id: 'other' })).body.handledHere).toBe(true)
+    expect((await request(app).get('/session')).body.handledHere).toBe(true) // the header guard answers 400 there
+    expect((await request(app).post('/session')).body.handledHere).toBe(true)
+    expect(seen).toHaveLength(0)
+  })
+
+  it('aborts the forwarded request when the client hangs up', async () => {
+    const before = ownerClosed
+    const server = appWith().app.listen(0, '127.0.0.1')
+    await new Promise(r => server.once('listening', r))
+    const port = (server.address() as AddressInfo).port
+    const req = http.request({ port, host: '127.0.0.1', path: '/message/slow', method: 'POST', headers: SESSION })
+    req.on('error', () => undefined)
+    req.end('{}')
+    for (let i = 0; i < 100 && !seen.some(s => s.url === '/message/slow'); i++)
+      await new Promise(r => setTimeout(r, 20))
+    req.destroy()
+    for (let i = 0; i < 100 && ownerClosed === before; i++) await new Promise(r => setTimeout(r, 20))
+    expect(ownerClosed).toBe(before + 1)
+    server.close()
+  })
+})
