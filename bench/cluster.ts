@@ -38,6 +38,7 @@ const CONTACT = '15550999999'
 
 const report = new BenchReport('cluster', { sessions: SESSIONS, loadSeconds: LOAD_S, keyOps: KEY_OPS })
 const dataKey = randomBytes(32).toString('base64')
+const clusterSecret = randomBytes(32).toString('base64url')
 const redis = await startRedisServer()
 const dirs: string[] = []
 const nodes: (GatewayProcess | undefined)[] = []
@@ -63,6 +64,7 @@ async function startNode(i: number): Promise<GatewayProcess> {
     DATA_DIR: dir,
     REDIS_URL: redis.url,
     DATA_KEY: dataKey,
+    CLUSTER_SECRET: clusterSecret,
     NODE_ID: `node-${i + 1}`,
     SESSION_CREATE_PER_MINUTE: '0',
     UNPAIRED_PER_CLIENT: '0',

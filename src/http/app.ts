@@ -16,6 +16,7 @@ import express from 'express'
 import type { AppDeps } from './deps.js'
 import { ENDPOINTS } from './endpoints/index.js'
 import { errorHandler, notFoundHandler } from './errors.js'
+import { GatewayError } from '../protocol/errors.js'
 import { qrPageRoutes } from './qr-page/routes.js'
 import { openApiRoutes } from './openapi/router.js'
 import { opsParts } from './ops/index.js'
@@ -36,6 +37,9 @@ export function createApp(deps: AppDeps): express.Express {
     res.setHeader('X-Content-Type-Options', 'nosniff')
     ops.observer(req, res, next)
   })
+  // OPTIONS would get express's automatic `Allow` answer in text/plain: the gateway serves no CORS, so it is a
+  // method like any other it does not serve, 404 in the error shape.
+  app.use((req, _res, next) => next(req.method === 'OPTIONS' ? new GatewayError('NOT_FOUND') : undefined))
   // Cluster mode: a request for a session of another node is authenticated here, then forwarded (cluster/front.ts).
   if (deps.cluster) app.use(deps.cluster.front)
   for (const endpoint of ENDPOINTS) endpoint.mount(app, deps)

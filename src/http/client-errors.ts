@@ -2,9 +2,11 @@
  * @module http/client-errors
  * Requests node's HTTP parser refuses before express sees them (headers over node's 16 KB limit, a broken request
  * line, bytes that are not HTTP) get node's bare `400 Bad Request` / `431` with no body. This answers them in the
- * spec's error shape too, so every response of the gateway is `{ statusCode, message }`.
+ * spec's error shape too, so every response of the gateway is `{ statusCode, message }`. So are the two kinds of
+ * request node hands aside instead of to the app: CONNECT (400, its target is not a path: http/server.ts) and an
+ * `Expect` other than 100-continue (417, where node would answer with no body).
  */
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { OTHER_MESSAGE } from '../protocol/messages.js'
 
@@ -17,6 +19,16 @@ function statusOf(err: NodeJS.ErrnoException): { statusCode: number; message: st
     default:
       return { statusCode: 400, message: OTHER_MESSAGE.MALFORMED_REQUEST }
   }
+}
+
+/** An error answered on a response before the app sees its request, in the spec's shape. */
+export function answerBeforeApp(res: ServerResponse, statusCode: number, message: string): void {
+  const body = JSON.stringify({ statusCode, message })
+  res.writeHead(statusCode, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  })
+  res.end(body)
 }
 
 /** Writes a whole error response on a raw socket and closes it. */
@@ -33,9 +45,19 @@ export function answerRaw(socket: Duplex, statusCode: number, message: string): 
 }
 
 export function answerClientErrors(server: Server): void {
+  // A request whose body node's parser gives up on (a `transfer-encoding` it does not know, bytes after it) may have
+  // been answered already by the app: a second answer on the same connection would be garbage to the client.
+  const current = new WeakMap<object, IncomingMessage>()
+  server.on('request', (req: IncomingMessage) => current.set(req.socket, req))
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    current.set(req.socket, req)
+    answerBeforeApp(res, 417, OTHER_MESSAGE.EXPECTATION_FAILED)
+  })
+  // CONNECT (authority form) never reaches the listener: node hands it here, and would otherwise drop it
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, 400, OTHER_MESSAGE.TARGET_NOT_PATH))
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     // ECONNRESET and the like: the client is gone, nobody to answer.
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+    if (err.code === 'ECONNRESET' || !socket.writable || current.get(socket)?.complete === false) {
       socket.destroy()
       return
     }

@@ -19,8 +19,7 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import { createServer } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
-import type { Duplex } from 'node:stream'
-import { answerClientErrors, answerRaw } from './client-errors.js'
+import { answerBeforeApp, answerClientErrors } from './client-errors.js'
 import { OTHER_MESSAGE } from '../protocol/messages.js'
 
 /** Time to receive a request's headers. */
@@ -34,12 +33,6 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000
 
 /** Whether a request target is a path: `/…` (a bare `*` or `host:port` or `scheme://…` is not). */
 export const isOriginForm = (target: string | undefined): boolean => target?.startsWith('/') === true
-
-const refuseTarget = (res: ServerResponse): void => {
-  const body = JSON.stringify({ statusCode: 400, message: OTHER_MESSAGE.TARGET_NOT_PATH })
-  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
-  res.end(body)
-}
 
 export interface TlsFiles {
   certFile: string
@@ -55,15 +48,11 @@ export function createHttpServer(app: RequestListener, tls?: TlsFiles): Server {
   }
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (isOriginForm(req.url)) app(req, res)
-    else refuseTarget(res)
+    else answerBeforeApp(res, 400, OTHER_MESSAGE.TARGET_NOT_PATH)
   }
   const server: Server = tls
     ? createTlsServer({ ...options, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, listener)
     : createServer(options, listener)
-  // CONNECT (authority form) never reaches the listener: node hands it to 'connect', which would otherwise drop it
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    answerRaw(socket, 400, OTHER_MESSAGE.TARGET_NOT_PATH)
-  })
   answerClientErrors(server)
   return server
 }

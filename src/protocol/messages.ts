@@ -61,6 +61,8 @@ export const OTHER_MESSAGE = {
   MALFORMED_REQUEST: 'malformed HTTP request',
   /** 400: a request target that is not a path (`http://host/…`, `host:port`, `*`), refused before the app. */
   TARGET_NOT_PATH: 'request target must be a path',
+  /** 417: an `Expect` header other than `100-continue`, refused before the app. */
+  EXPECTATION_FAILED: 'only "Expect: 100-continue" is supported',
   /** 429 TOO_MANY_REQUESTS from the shard's admission: the session's own cap or its fair share. */
   SESSION_BUSY: 'too many requests in flight for this session, retry in 1 s',
   /** 503 OVERLOADED once shutdown began. */

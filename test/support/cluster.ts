@@ -64,6 +64,8 @@ export class TestCluster {
     readonly world: Awaited<ReturnType<typeof startWorld>>,
     readonly dataKey: string,
     readonly env: Record<string, string>,
+    /** CLUSTER_SECRET, the same on every node. */
+    readonly secret = randomBytes(32).toString('base64url'),
   ) {}
 
   get sandbox(): string {
@@ -82,6 +84,7 @@ export class TestCluster {
       REDIS_URL: this.redis.url,
       NODE_ID: `node-${index + 1}`,
       DATA_KEY: this.dataKey,
+      CLUSTER_SECRET: this.secret,
       ...this.env,
       ...env,
     })

@@ -67,6 +67,12 @@ export function exchange(port: number, bytes: Buffer, what: string, timeoutMs = 
 }
 
 function parseResponse(raw: Buffer): RawResponse {
+  // an interim answer (100 Continue to `expect: 100-continue`) comes before the response itself
+  while (/^HTTP\/1\.1 1\d\d /.test(raw.subarray(0, 13).toString('latin1'))) {
+    const end = raw.indexOf('\r\n\r\n')
+    if (end < 0) break
+    raw = raw.subarray(end + 4)
+  }
   const split = raw.indexOf('\r\n\r\n')
   if (split < 0) throw new Error(`incomplete response: ${JSON.stringify(raw.toString('latin1').slice(0, 200))}`)
   const [statusLine, ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n')

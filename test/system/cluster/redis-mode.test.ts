@@ -40,6 +40,7 @@ describeWithRedis('cluster mode: one gateway on Redis', () => {
     REDIS_URL: redis.url,
     NODE_ID: 'node-1',
     DATA_KEY: KEY,
+    CLUSTER_SECRET: randomBytes(32).toString('base64url'),
     CLUSTER_LEASE_TTL_MS: '10000',
     CLUSTER_RENEW_MS: '2000',
     RECONNECT_MIN_MS: '200',
