@@ -5,6 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
+import https from 'node:https'
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -54,15 +56,16 @@ export async function startGateway(
   }
   child.stdout!.on('data', keep)
   child.stderr!.on('data', keep)
-  const url = `http://127.0.0.1:${port}`
+  // with TLS_CERT_FILE the gateway serves https; the probe trusts the cluster's CA file, or the certificate itself
+  const ca = env.TLS_CERT_FILE ? readFileSync(env.CLUSTER_CA_FILE ?? env.TLS_CERT_FILE) : undefined
+  const url = `${ca ? 'https' : 'http'}://127.0.0.1:${port}`
   const deadline = Date.now() + 60_000
   for (;;) {
     if (exited(child)) throw new Error(`gateway exited early (${child.exitCode ?? child.signalCode}):\n${out}`)
     try {
       // Ready, not just listening: a session created before its shard thread is up would spend part of its QR
       // window waiting for the thread (and tests with short QR lifetimes would see it expire).
-      const res = await fetch(`${url}${probe}`)
-      if (res.status === 200) break
+      if ((ca ? await httpsStatus(`${url}${probe}`, ca) : (await fetch(`${url}${probe}`)).status) === 200) break
     } catch {
       /* not listening yet */
     }
@@ -80,6 +83,18 @@ export async function startGateway(
       return code as number | null
     },
   }
+}
+
+/** The status of a GET over https trusting `ca` only. */
+function httpsStatus(url: string, ca: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { ca }, res => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      .on('error', reject)
+  })
 }
 
 export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {

@@ -1,0 +1,155 @@
+/**
+ * @module test/system/cluster/tls-nodes
+ * Two nodes whose traffic runs over TLS (issue 27, item 2): each serves https (TLS_CERT_FILE / TLS_KEY_FILE, a
+ * certificate for 127.0.0.1 from a test CA), advertises an https:// address, trusts only that CA for the other
+ * (CLUSTER_CA_FILE) and forwards to https nodes only (CLUSTER_REQUIRE_TLS). A session paired through one node is
+ * read and sends through the other: every forwarded request crossed over TLS.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import https from 'node:https'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { makeTlsMaterial } from '../../../src/sandbox/certs.js'
+import { decodeQrPng } from '../../../src/demo/qr-decode.js'
+import { freePort, startGateway, type GatewayProcess } from '../../support/processes.js'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
+import { CLUSTER_TEST_ENV } from '../../support/cluster.js'
+import { inbox, sandboxCall, startWorld } from '../../support/system/harness.js'
+import { waitFor } from '../../support/wait-for.js'
+
+const PHONE = '15550500001'
+const CONTACT = '15550500002'
+
+describeWithRedis('cluster nodes over TLS', () => {
+  let redis: RedisServer
+  let world: Awaited<ReturnType<typeof startWorld>>
+  let dir: string
+  let ca: string
+  const nodes: GatewayProcess[] = []
+
+  /** A JSON request over https, trusting the test CA only. */
+  const call = (
+    node: GatewayProcess,
+    method: string,
+    route: string,
+    headers: Record<string, string> = {},
+    body?: unknown,
+  ) =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const text = body === undefined ? undefined : JSON.stringify(body)
+      const req = https.request(
+        `${node.url}${route}`,
+        { method, ca, headers: { ...headers, ...(text ? { 'content-type': 'application/json' } : {}) } },
+        res => {
+          let data = ''
+          res.on('data', d => {
+            data += d
+          })
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(data) }))
+        },
+      )
+      req.on('error', reject)
+      req.end(text)
+    })
+
+  beforeAll(async () => {
+    redis = await startRedisServer()
+    world = await startWorld()
+    dir = mkdtempSync(path.join(os.tmpdir(), 'tls-nodes-'))
+    const tls = await makeTlsMaterial()
+    ca = tls.caCert
+    const files = { cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem'), ca: path.join(dir, 'ca.pem') }
+    writeFileSync(files.cert, tls.cert)
+    writeFileSync(files.key, tls.key)
+    writeFileSync(files.ca, tls.caCert)
+    const shared = {
+      ...CLUSTER_TEST_ENV,
+      SANDBOX_URL: world.sandbox.url,
+      DATA_DIR: world.dataDir,
+      REDIS_URL: redis.url,
+      DATA_KEY: randomBytes(32).toString('base64'),
+      CLUSTER_SECRET: randomBytes(32).toString('base64url'),
+      TLS_CERT_FILE: files.cert,
+      TLS_KEY_FILE: files.key,
+      CLUSTER_CA_FILE: files.ca,
+      CLUSTER_REQUIRE_TLS: 'true',
+    }
+    for (const n of [1, 2]) {
+      const port = await freePort()
+      nodes.push(
+        await startGateway({
+          ...shared,
+          PORT: String(port),
+          NODE_ID: `node-${n}`,
+          ADVERTISE_URL: `https://127.0.0.1:${port}`,
+        }),
+      )
+    }
+    await sandboxCall(world.sandbox.url, 'POST', '/world', {
+      accounts: [
+        { phone: PHONE, name: 'Tenant' },
+        { phone: CONTACT, name: 'Contact' },
+      ],
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    for (const node of nodes) await node.stop('SIGKILL')
+    await world?.cleanup()
+    await redis?.stop()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('pairs through one node and serves the session through the other, forwarding over TLS', async () => {
+    const [one, two] = nodes as [GatewayProcess, GatewayProcess]
+    await new Promise(r => setTimeout(r, 1_500)) // a few heartbeats: each node has seen the other
+    const created = await call(one, 'POST', '/session')
+    expect(created.status).toBe(200)
+    const headers = { id: created.body.id, 'session-id': created.body.sessionId }
+    // whichever node runs it, one of the two reads it through the other
+    const png = await waitFor(
+      'a QR through node-2',
+      async () => (await call(two, 'GET', '/session', headers)).body.qrcode || undefined,
+    )
+    const scan = await sandboxCall(world.sandbox.url, 'POST', '/scan', { qr: decodeQrPng(png), phone: PHONE })
+    expect(scan.status).toBe(200)
+    for (const node of [one, two]) {
+      await waitFor(
+        'connected',
+        async () => (await call(node, 'GET', '/session', headers)).body.isConnected || undefined,
+      )
+    }
+    const owner = String(await fetchOwner(created.body.id))
+    const other = owner === 'node-1' ? two : one
+    const sent = await call(other, 'POST', '/message', headers, { phone: CONTACT, type: 'text', text: 'over tls' })
+    expect(sent).toMatchObject({ status: 200, body: { messageId: expect.any(String) } })
+    await waitFor(
+      'the message at the contact',
+      async () => (await inbox(world.sandbox.url, CONTACT)).some(m => m.text === 'over tls') || undefined,
+    )
+    const metrics = await new Promise<string>((resolve, reject) =>
+      https
+        .get(`${other.url}/metrics`, { ca }, res => {
+          let text = ''
+          res.on('data', d => {
+            text += d
+          })
+          res.on('end', () => resolve(text))
+        })
+        .on('error', reject),
+    )
+    expect(metrics).toMatch(/gateway_cluster_forwarded_requests_total\{result="ok"\} [1-9]/)
+  }, 90_000)
+
+  async function fetchOwner(id: string): Promise<string | undefined> {
+    const { connectRedis, text } = await import('../../../src/storage/redis/connection.js')
+    const conn = await connectRedis(redis.url)
+    try {
+      return text(await conn.command(['GET', `gw:{${id}}:lease`]))?.split('|')[0]
+    } finally {
+      await conn.close()
+    }
+  }
+})

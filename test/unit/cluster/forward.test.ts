@@ -1,0 +1,102 @@
+/**
+ * @module test/unit/cluster/forward
+ * The forwarder's failures are answers, never crashes: an https peer whose certificate the cluster's CA did not sign
+ * is a 503 "did not answer" (one it signed is reached), a peer address nothing can reach too, and a request that
+ * waits past the queue time-out for one of the peer's connections is 503 "busy", while the connection it waited
+ * for stays with the request that holds it.
+ */
+import http from 'node:http'
+import https from 'node:https'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import request from 'supertest'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Forwarder, type PeerNode } from '../../../src/cluster/forward.js'
+import { PeerAuth } from '../../../src/cluster/peer-auth.js'
+import { errorHandler } from '../../../src/http/errors.js'
+import { makeTlsMaterial, type TlsMaterial } from '../../../src/sandbox/certs.js'
+
+const auth = new PeerAuth('a-secret-for-the-forwarder-tests-0123456', 'node-a')
+let tls: TlsMaterial
+let tlsPeer: https.Server
+let slowPeer: http.Server
+const urlOf = (s: http.Server, scheme: string) => `${scheme}://127.0.0.1:${(s.address() as AddressInfo).port}`
+
+beforeAll(async () => {
+  tls = await makeTlsMaterial()
+  tlsPeer = https.createServer({ cert: tls.cert, key: tls.key }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end('{"over":"tls"}')
+  })
+  slowPeer = http.createServer(() => undefined) // holds every request it gets
+  for (const s of [tlsPeer, slowPeer]) {
+    s.listen(0, '127.0.0.1')
+    await new Promise(r => s.once('listening', r))
+  }
+})
+afterAll(() => {
+  for (const s of [tlsPeer, slowPeer]) {
+    s.closeAllConnections()
+    s.close()
+  }
+})
+
+/** An app that forwards every request to `peer` through `forwarder`. */
+function forwarding(forwarder: Forwarder, peer: PeerNode) {
+  const app = express()
+  app.use((req, res, next) => {
+    forwarder.forward(req, res, peer, Buffer.alloc(0), 'client').catch(next)
+  })
+  app.use(errorHandler(pino({ level: 'silent' })))
+  return app
+}
+
+describe('forwarder', () => {
+  it('reaches an https peer its CA signed, and answers 503 for one it did not', async () => {
+    const trusting = new Forwarder({ auth, socketsPerPeer: 4, queueTimeoutMs: 2_000, ca: tls.caCert })
+    const peer = { node: 'node-b', url: urlOf(tlsPeer, 'https') }
+    const ok = await request(forwarding(trusting, peer)).get('/session')
+    expect(ok.status).toBe(200)
+    expect(ok.body).toEqual({ over: 'tls' })
+    const other = await makeTlsMaterial()
+    const stranger = new Forwarder({ auth, socketsPerPeer: 4, queueTimeoutMs: 2_000, ca: other.caCert })
+    const refused = await request(forwarding(stranger, peer)).get('/session')
+    expect(refused.status).toBe(503)
+    expect(refused.body).toEqual({
+      statusCode: 503,
+      message: 'the node running this session did not answer, retry in 1 s',
+    })
+    trusting.close()
+    stranger.close()
+  })
+
+  it('answers 503 for a peer address it cannot use', async () => {
+    const forwarder = new Forwarder({ auth, socketsPerPeer: 4, queueTimeoutMs: 2_000 })
+    for (const url of ['not a url', 'ftp://127.0.0.1:21', 'http://[::1:99999']) {
+      const r = await request(forwarding(forwarder, { node: 'node-b', url })).get('/session')
+      expect(r.status, url).toBe(503)
+      expect(r.body.statusCode).toBe(503)
+    }
+  })
+
+  it('answers 503 busy to a request that waits too long for a connection to the peer', async () => {
+    const forwarder = new Forwarder({ auth, socketsPerPeer: 1, queueTimeoutMs: 300 })
+    const app = forwarding(forwarder, { node: 'node-b', url: urlOf(slowPeer, 'http') })
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise(r => server.once('listening', r))
+    const port = (server.address() as AddressInfo).port
+    const holder = http.get({ port, host: '127.0.0.1', path: '/group' })
+    holder.on('error', () => undefined)
+    await new Promise(r => setTimeout(r, 100))
+    const waiting = await fetch(`http://127.0.0.1:${port}/group`)
+    expect(waiting.status).toBe(503)
+    expect(await waiting.json()).toEqual({
+      statusCode: 503,
+      message: 'the node running this session is busy, retry in 1 s',
+    })
+    holder.destroy()
+    server.close()
+    forwarder.close()
+  })
+})
