@@ -49,7 +49,7 @@ export const THREAD_COUNTERS = {
   },
   forwarded: {
     name: 'gateway_cluster_forwarded_requests_total',
-    help: 'Cluster mode: requests forwarded to the session\'s node, by result: "ok" (answered), "unreachable", "aborted" (the client left)',
+    help: 'Cluster mode: authenticated requests forwarded to the session\'s node, by result: "ok" (answered), "moving" (the node was handing the session over: asked again), "unreachable", "busy" (no connection to it within CLUSTER_FORWARD_QUEUE_MS), "aborted" (the client left)',
     labelNames: ['result'],
   },
 } as const satisfies Record<string, { name: string; help: string; labelNames: readonly string[] }>

@@ -173,7 +173,10 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   }
 
   function assertOpen(): void {
-    if (closing) throw new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
+    if (!closing) return
+    // cluster mode: the sessions go on on the other nodes (a node that forwarded the request asks again there)
+    if (clustered) throw new GatewayError('SESSION_MOVING', undefined, 1)
+    throw new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
   }
 
   /** The session runs here and may take a command: waits for an adopted one's link to open first. */
