@@ -13,7 +13,8 @@
 import { GatewayError } from '../../protocol/errors.js'
 import type { Store } from '../../storage/types.js'
 import type { Admission } from './admission.js'
-import { initialSnapshot, type SnapshotCache } from './snapshot-cache.js'
+import type { SnapshotCache } from './snapshot-cache.js'
+import { snapshotFromStore } from './boot-restore.js'
 
 /**
  * What cluster mode's ownership loop (cluster/ownership.ts) asks of this node's sessions.
@@ -89,15 +90,9 @@ export function localSessions(parts: LocalSessionParts): LocalSessionsOnMain {
     if (isClosing() || cache.has(id)) return false
     const record = await store.getSession(id)
     if (!record || cache.has(id)) return false
-    const creds =
-      record.qrDeadline === null
-        ? await store
-            .auth(id)
-            .readCreds()
-            .catch(() => undefined)
-        : undefined
+    const snapshot = await snapshotFromStore(store, record)
     if (isClosing() || cache.has(id)) return false
-    cache.add(record.secretHash, initialSnapshot(record, creds?.me?.id ?? ''))
+    cache.add(record.secretHash, snapshot)
     if (record.qrDeadline === null)
       arriving.set(id, { timer: setTimeout(() => arrived(id), ARRIVAL_MAX_MS).unref(), waiters: [] })
     try {

@@ -15,14 +15,12 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
-import { compactStore } from '../../storage/compaction.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
-import { newMediaSlotMemory } from '../../media/media-slots.js'
-import { shardOf } from '../../protocol/shard.js'
-import { ShardPool } from './shard-pool.js'
+import { ShardPools } from './shard-pools.js'
+import { compactAtBoot, restoreIntoCache } from './boot-restore.js'
 import type { ShardStats } from '../../protocol/thread.js'
 import { initialSnapshot, SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './session-system.js'
@@ -30,7 +28,6 @@ import { localSessions, type LocalSessions } from './local-sessions.js'
 import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './creation.js'
 import { CLUSTER_POLICY, EMBEDDED_POLICY } from '../../protocol/session-policy.js'
 import { ViewTokens } from './view-tokens.js'
-import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
 import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
 import { OTHER_MESSAGE } from '../../protocol/messages.js'
@@ -60,28 +57,11 @@ export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
   terminateShardThread(shard: number): Promise<void>
 }
 
-/** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
-const SHARD_SHUTDOWN_MS = 10_000
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
-  })
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
-}
-
 export async function createShardedSessionSystem(options: ShardedSessionSystemOptions): Promise<ShardedSessionSystem> {
   const { config, logger } = options
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
-  if (ownsStore) {
-    // Before any thread maps the file: drops the pages deleted and reset sessions left behind (storage/compaction.ts).
-    const compaction = await compactStore(config.DATA_DIR)
-    if (compaction.compacted) log.info(compaction, 'storage compacted: removed sessions left no bytes behind')
-    else if (compaction.reason === 'in use by another process')
-      log.warn('storage not compacted: another process has DATA_DIR open')
-  }
+  if (ownsStore) await compactAtBoot(config.DATA_DIR, log)
   const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY }) // cluster mode passes Redis
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
@@ -97,63 +77,36 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   // Restored sessions answer GET /session at once, before their actors publish. In cluster mode none is restored
   // here: the ownership loop adopts the sessions that belong on this node (cluster/ownership.ts).
   const clustered = options.cluster !== undefined
-  const now = Date.now()
-  const records = clustered ? [] : await store.listSessions()
-  for (const record of records) {
-    if (record.qrDeadline !== null && record.qrDeadline <= now) continue // the worker deletes it on restore
-    const creds =
-      record.qrDeadline === null
-        ? await store
-            .auth(record.id)
-            .readCreds()
-            .catch(() => undefined)
-        : undefined
-    cache.add(record.secretHash, initialSnapshot(record, creds?.me?.id ?? ''))
-  }
-
-  const filename = workerFilename()
-  const mediaSlots = newMediaSlotMemory()
-  const linkModule = options.linkModule ?? defaultLinkModule()
-  const pools = Array.from(
-    { length: config.SHARDS },
-    (_, shard) =>
-      new ShardPool({
-        filename,
-        logger: log,
-        data: {
-          shard,
-          shards: config.SHARDS,
-          dataDir: config.DATA_DIR,
-          config,
-          linkModule,
-          channelName,
-          mediaSlots,
-          policy: clustered ? CLUSTER_POLICY : EMBEDDED_POLICY,
-        },
-        onThreadLost: lost => {
-          telemetry.threadLost(lost)
-          const inShard = (id: string) => shardOf(id, config.SHARDS) === lost
-          cache.markDisconnected(inShard)
-          if (!clustered) {
-            mustRestore.add(lost) // the replacement thread restores the shard: not ready until it has
-            return
-          }
-          // cluster mode: the new thread restores nothing by itself; start this node's sessions of the shard again
-          for (const id of local.localIds()) {
-            if (!inShard(id)) continue
-            startActor(id).catch(err => log.error({ err, session: id }, 'could not start the session actor again'))
-          }
-        },
-      }),
-  )
+  const records = clustered ? [] : await restoreIntoCache(store, cache)
+  const shards = new ShardPools({
+    config,
+    log,
+    channelName,
+    policy: clustered ? CLUSTER_POLICY : EMBEDDED_POLICY,
+    linkModule: options.linkModule,
+    onThreadLost: lost => {
+      telemetry.threadLost(lost)
+      const inShard = (id: string) => shards.shardOf(id) === lost
+      cache.markDisconnected(inShard)
+      if (!clustered) {
+        mustRestore.add(lost) // the replacement thread restores the shard: not ready until it has
+        return
+      }
+      // cluster mode: the new thread restores nothing by itself; start this node's sessions of the shard again
+      for (const id of local.localIds()) {
+        if (!inShard(id)) continue
+        startActor(id).catch(err => log.error({ err, session: id }, 'could not start the session actor again'))
+      }
+    },
+  })
+  const pools = shards.all
   // Shards whose thread must announce its restore before /readyz says ready: those that start with sessions in
   // the store (a record whose QR deadline passed too: its shard deletes it), and those that lost a thread. A shard
   // started later by its first new session has nothing to restore and never holds readiness back.
-  const mustRestore = new Set<number>()
-  for (const record of records) mustRestore.add(shardOf(record.id, config.SHARDS))
+  const mustRestore = new Set(records.map(record => shards.shardOf(record.id)))
   // The other shards start their thread when they get their first session (ShardPool.run).
   for (const shard of mustRestore) pools[shard]!.start()
-  const poolOf = (id: string): ShardPool => pools[shardOf(id, config.SHARDS)]!
+  const poolOf = (id: string) => shards.of(id)
   const admission = new Admission({
     shards: config.SHARDS,
     perSession: config.MAX_PENDING_PER_SESSION,
@@ -203,7 +156,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
 
   /** Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). */
   async function admitted<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const leave = admission.enter(id, shardOf(id, config.SHARDS))
+    const leave = admission.enter(id, shards.shardOf(id))
     try {
       return await track(work())
     } finally {
@@ -276,16 +229,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     await Promise.race([Promise.allSettled([...inFlight]), grace])
     clearTimeout(timer)
     // Close every socket without logging out: the sessions come back on the next start.
-    await Promise.allSettled(
-      pools
-        .filter(pool => pool.started)
-        .map(pool =>
-          withTimeout(pool.run({ type: 'shutdown' }, { bypassLimit: true }), SHARD_SHUTDOWN_MS).catch(err =>
-            log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'),
-          ),
-        ),
-    )
-    await Promise.allSettled(pools.map(pool => pool.destroy()))
+    await shards.shutdown()
     cache.close()
     telemetry.close()
     if (ownsStore) await store.close()
@@ -303,7 +247,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     reset,
     deleteSession,
     close: () => (closing ??= shutdown()),
-    shardOf: id => shardOf(id, config.SHARDS),
+    shardOf: id => shards.shardOf(id),
     stats: () => pools.map(p => p.stats()),
     terminateShardThread: async shard => {
       await pools[shard]?.terminateThread()

@@ -30,7 +30,7 @@ const logger = createRootLogger(data.config.LOG_LEVEL, data.config.LOG_FORMAT ==
 process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
 process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
 
-// lmdb, or with REDIS_URL Redis plus the keeper of this shard's session leases (cluster/lease-guard.ts)
+// lmdb, or with REDIS_URL Redis plus the keeper of this shard's session leases (storage/redis/lease-guard.ts)
 const { store, leases } = openStore(data.config, data.dataDir, logger)
 const loadPlatform = platformLoader({ linkModule: data.linkModule, sandboxUrl: data.config.SANDBOX_URL, logger })
 const publisher = new SnapshotPublisher(data.channelName)
