@@ -43,6 +43,7 @@ export const ERROR_STATUS = {
   STORAGE_UNAVAILABLE: 503,
   SESSION_MOVING: 503,
   NODE_UNREACHABLE: 503,
+  SESSION_CONNECTING: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
