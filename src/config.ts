@@ -121,6 +121,11 @@ const schema = z.object({
   READ_BURST: int(50, 1),
   /** At most one POST /session/reset per session this often (each opens a platform connection); 0 = no limit. */
   RESET_INTERVAL_MS: int(30_000, 0),
+  /**
+   * At most one POST /session/pairing-code per session this often: each is a platform round trip and a notification
+   * on the phone of the number given; 0 = no limit.
+   */
+  PAIRING_CODE_INTERVAL_MS: int(10_000, 0),
   /** A never-paired session is deleted this long after it was created (or last logged out), resets or not. */
   UNPAIRED_MAX_LIFETIME_MS: int(10 * 60_000, 1),
   /** Unpaired sessions one client (address, IPv6 /64) may hold at once (429 beyond); 0 = no cap. Not for callers

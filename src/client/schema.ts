@@ -92,6 +92,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/session/pairing-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link the phone with a code instead of the QR (not in the spec)
+         * @description While the session awaits pairing: a code the phone's user types under "Link with phone number"; the session then turns connected as after a scan. Answered only once the platform registered the code. The QR keeps rotating meanwhile and still links: the first to finish wins. A new code replaces the last one. At most one request per `PAIRING_CODE_INTERVAL_MS` per session.
+         */
+        post: operations["requestPairingCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/message": {
         parameters: {
             query?: never;
@@ -272,6 +292,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The number of the phone that will type the code */
+        PairingCodeRequest: {
+            /** @description International format; a leading `+`, spaces, dashes, dots and parentheses are stripped, leaving 6 to 15 digits */
+            phone: string;
+        };
         /** @description Exactly one target is used: `group`, else `newsletter`, else `phone` (the first one filled). */
         SendMessage: components["schemas"]["TextMessage"] | components["schemas"]["ImageMessage"] | components["schemas"]["VideoMessage"] | components["schemas"]["AudioMessage"] | components["schemas"]["DocumentMessage"] | components["schemas"]["LocationMessage"] | components["schemas"]["ContactMessage"];
         TextMessage: {
@@ -494,6 +519,14 @@ export interface components {
             qrcode: string;
             /** @description When the view link stops working, at the latest */
             expiresAt: string;
+            /** @description A pairing code pending for the session (POST /session/pairing-code), to type on the phone instead of scanning; null when there is none or it expired */
+            pairingCode: components["schemas"]["PairingCode"] | null;
+        };
+        PairingCode: {
+            /** @description What the phone's user types under "Link with phone number", as `ABCD-EFGH` (8 characters) */
+            code: string;
+            /** @description When the code stops working, at the latest: the end of the platform's registration of the session's current connection, the code's own 3 minutes, or the QR window, whichever comes first */
+            expiresAt: string;
         };
         MessageId: {
             /** @description Set once the platform server acknowledged the message */
@@ -689,7 +722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -763,7 +796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -837,7 +870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1001,6 +1034,111 @@ export interface operations {
             };
         };
     };
+    requestPairingCode: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `id` returned by POST /session */
+                id: string;
+                /** @description The `sessionId` returned by POST /session */
+                "session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PairingCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The code the platform registered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairingCode"];
+                };
+            };
+            /** @description `invalid header` (header `id` or `session-id` missing or empty), or the request broke validation rules (every failing rule, joined by a line break) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session is already paired; it needs no pairing code`: the session is paired (or pairing right now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `request body too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `content-type must be application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `the platform refused the pairing code request (error <code>)` (the platform refused it), `the platform did not acknowledge in time`, `the connection dropped before the platform answered; request a new code`, or `internal server error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `the session is connecting to the platform, retry in 1 s`: the session has no registration with the platform yet (connecting or reconnecting); or `server busy, retry later`, `session is moving to another node, retry in 1 s`, `the node running this session did not answer, retry in 1 s` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     sendMessage: {
         parameters: {
             query?: never;
@@ -1064,7 +1202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1160,7 +1298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1256,7 +1394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1330,7 +1468,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1407,7 +1545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1484,7 +1622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1558,7 +1696,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1637,7 +1775,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */

@@ -10,6 +10,7 @@
  */
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
+import type { PairingCode } from '../protocol/commands.js'
 import type {
   Channel,
   ChannelPage,
@@ -91,6 +92,14 @@ export interface PlatformLink {
   channelMessages(channelId: string, before?: number): Promise<ChannelPage>
   /** The account's own profile picture URL, or '' when there is none. */
   ownPicture(): Promise<string>
+  /**
+   * Pairing by code: registers a code for `phone` (digits) with the platform, for a link that is registering (it got
+   * its QR refs), and resolves only once the platform accepted it, with the code (`ABCD-EFGH`) and when it stops
+   * working (this link's registration ends, or the code's own lifetime). Throws SESSION_ALREADY_PAIRED,
+   * SESSION_CONNECTING (not registering, or not yet), PLATFORM_REJECTED (refused), PLATFORM_TIMEOUT and
+   * PLATFORM_CONNECTION_LOST.
+   */
+  requestPairingCode(phone: string): Promise<PairingCode>
   /** Unlinks the device on the platform, then closes (close reason 'closed-by-us'). */
   logout(): Promise<void>
   /** Closes the socket without logging out (restart, SIGTERM). Idempotent. */

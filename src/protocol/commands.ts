@@ -16,7 +16,17 @@ import type {
   TypingKind,
 } from './spec-types.js'
 
-/** Commands that act on a session's platform link; each needs a connected session (checked after validation). */
+/** A pairing code the platform registered, and until when it works (epoch ms). */
+export interface PairingCode {
+  /** `ABCD-EFGH`: what the phone's user types under "Link with phone number". */
+  code: string
+  expiresAt: number
+}
+
+/**
+ * Commands that act on a session's platform link; each needs a connected session (checked after validation), but
+ * `pairingCode`, which needs one awaiting pairing.
+ */
 export type SessionCommand =
   | { type: 'sendMessage'; destination: Destination; content: MessageContent }
   | { type: 'postStatus'; content: StatusContent }
@@ -26,6 +36,7 @@ export type SessionCommand =
   | { type: 'listMembers'; groupId: string }
   | { type: 'listChannels' }
   | { type: 'channelMessages'; channelId: string; before?: number }
+  | { type: 'pairingCode'; phone: string } // phone: digits only
 
 /** Lifecycle commands, issued by the session system itself; they need no connection. */
 export type LifecycleCommand =
@@ -44,6 +55,7 @@ export interface ReplyValues {
   listMembers: { docs: GroupMember[] }
   listChannels: { docs: Channel[] }
   channelMessages: ChannelPage
+  pairingCode: PairingCode
   reset: null
   delete: null
 }

@@ -44,6 +44,7 @@ export const ERROR_STATUS = {
   SESSION_MOVING: 503,
   NODE_UNREACHABLE: 503,
   NODE_BUSY: 503,
+  SESSION_CONNECTING: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

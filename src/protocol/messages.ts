@@ -46,6 +46,7 @@ export const ERROR_MESSAGE = {
   SESSION_MOVING: 'session is moving to another node, retry in 1 s',
   NODE_UNREACHABLE: 'the node running this session did not answer, retry in 1 s',
   NODE_BUSY: 'the node running this session is busy, retry in 1 s',
+  SESSION_CONNECTING: 'the session is connecting to the platform, retry in 1 s',
 } as const satisfies Partial<Record<ErrorCode, string>>
 
 /** Fixed messages that are not their code's default: some come from no code at all (node's HTTP parser, the
@@ -69,6 +70,10 @@ export const OTHER_MESSAGE = {
   SHUTTING_DOWN: 'server is shutting down',
   /** 500 PLATFORM_REJECTED when no media host took a channel upload. */
   MEDIA_UPLOAD_FAILED: 'the platform rejected the message (media upload failed)',
+  /** 409 SESSION_ALREADY_PAIRED from POST /session/pairing-code. */
+  PAIRED_NO_CODE: 'session is already paired; it needs no pairing code',
+  /** 500 PLATFORM_CONNECTION_LOST from POST /session/pairing-code. */
+  PAIRING_CODE_CONNECTION_LOST: 'the connection dropped before the platform answered; request a new code',
 } as const
 
 /** Messages with a variable part, `<name>`, put in by `fill`. */
@@ -90,10 +95,13 @@ export const MESSAGE_TEMPLATE = {
   DELETE_RATE: 'too many deletes for this session, retry in <seconds> s',
   /** 503: the server (or cluster) holds UNPAIRED_MAX_PERCENT of MAX_SESSIONS sessions awaiting a scan. */
   UNPAIRED_FULL: 'too many sessions awaiting a QR scan on this server (<max>), retry in <seconds> s',
+  PAIRING_CODE_RATE: 'too many pairing code requests for this session, retry in <seconds> s',
   /** 429: a client at UNPAIRED_PER_CLIENT unpaired sessions. */
   UNPAIRED_CAP: 'too many unpaired sessions for this client (<max>); scan or delete one, or retry in <seconds> s',
   /** 500: the platform's error ack. */
   PLATFORM_REJECTED: 'the platform rejected the message (error <code>)',
+  /** 500: the platform refused a pairing code request (POST /session/pairing-code). */
+  PAIRING_CODE_REFUSED: 'the platform refused the pairing code request (error <code>)',
   /** 500: an error ack to a location or contact post in a channel. */
   CHANNEL_POST_REJECTED:
     'the platform rejected the message (error <code>): channels accept only text, image, video, ' +
@@ -152,6 +160,7 @@ export const CLIENT_MESSAGES: readonly string[] = [
   line('location.latitude', fill(RULE.BETWEEN, { limit: 90 })),
   line('location.longitude', fill(RULE.BETWEEN, { limit: 180 })),
   line('contact.phone', RULE.PHONE),
+  line('phone', RULE.PHONE),
   line('groupId', RULE.GROUP_ID),
   line('channelId', RULE.CHANNEL_ID),
   line('before', RULE.BEFORE),

@@ -3,6 +3,8 @@
  * What an actor publishes on every state change (as a `SnapshotEvent`, thread.ts). The main thread keeps the latest one per session and answers
  * GET /session from it with no thread hop (clients poll it every 2-3 s).
  */
+import type { PairingCode } from './commands.js'
+
 export type SessionState =
   | 'awaiting-qr'
   | 'connecting'
@@ -21,6 +23,9 @@ export interface SessionSnapshot {
   picture: string
   /** Epoch ms when an unscanned session is deleted; null once paired. */
   qrDeadline: number | null
+  /** The pairing code the platform registered for the current link (POST /session/pairing-code), for the QR page
+   * only (GET /session shows what the spec shows); null when none is pending. */
+  pairingCode: PairingCode | null
   /** Monotonic per session, so a late snapshot from a dead thread never overwrites a newer one. */
   version: number
 }

@@ -1,12 +1,14 @@
 /**
  * @module sandbox/control-api
  * The JSON control API on the sandbox's HTTP port (a fixed contract other tools depend on; additions only):
- * /trust, /stats, /devices, /scan, /world, /accounts/{phone}/inbox|presence|lid|send, /channels/{id}/messages, /faults.
+ * /trust, /stats, /devices, /scan, /link-code, /world, /accounts/{phone}/inbox|presence|lid|send,
+ * /channels/{id}/messages, /faults.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { SandboxContext } from './context.js'
 import type { ChannelStore } from './channels.js'
 import { dropSessionsOf, logoutDevicesOf } from './faults.js'
+import { LinkCodeError } from './link-code.js'
 import { ScanError } from './pairing.js'
 import { sendFromPhone } from './phone-send.js'
 import type { Faults, WorldPatch } from './types.js'
@@ -15,6 +17,7 @@ import { parseWorldPatch } from './world.js'
 export interface ControlApiDeps {
   ctx: SandboxContext
   scan(qr: string, phone: string): Promise<{ phone: string; device: number }>
+  linkCode(phone: string, code: string): Promise<{ phone: string; device: number }>
   channels: ChannelStore
   trust(): { wsUrl: string; rootPublicKey: string; caCert: string; mediaHost: string }
   mergeWorld(patch: WorldPatch): void
@@ -69,6 +72,19 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         throw err
       }
     }
+    if (method === 'POST' && path === '/link-code') {
+      // the phone of account `phone` enters the code a device showed ("Link with phone number")
+      const body = (await readJson(req)) as { phone?: unknown; code?: unknown }
+      const phone = digits(body.phone)
+      if (typeof body.code !== 'string' || !phone)
+        throw new HttpError(400, 'body needs { phone: digits, code: string }')
+      try {
+        return [200, await deps.linkCode(phone, body.code)]
+      } catch (err) {
+        if (err instanceof LinkCodeError) throw new HttpError(400, err.message)
+        throw err
+      }
+    }
     if (path === '/world') {
       if (method === 'GET') return [200, ctx.world()]
       if (method === 'POST') {
@@ -97,6 +113,14 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         if (body.failDecryptCount !== undefined)
           persistent.failDecryptCount = Math.max(0, Math.floor(Number(body.failDecryptCount) || 0))
         if (body.retryAfterReconnect !== undefined) persistent.retryAfterReconnect = body.retryAfterReconnect === true
+        if (body.holdLinkCodes !== undefined) persistent.holdLinkCodes = body.holdLinkCodes === true
+        // a positive code refuses every companion_hello with it; 0 or null turns the refusal off
+        if (body.linkCodeError !== undefined) {
+          const code = Math.floor(Number(body.linkCodeError))
+          persistent.linkCodeError = code > 0 ? code : undefined
+        }
+        if (body.linkCodeTtlMs !== undefined)
+          persistent.linkCodeTtlMs = Math.max(0, Math.floor(Number(body.linkCodeTtlMs) || 0))
         ctx.faults.set(persistent)
         const dropped = body.dropSessionOf ? dropSessionsOf(ctx.accounts, digits(body.dropSessionOf)) : 0
         const loggedOut = body.logoutDeviceOf ? logoutDevicesOf(ctx.accounts, digits(body.logoutDeviceOf)) : 0

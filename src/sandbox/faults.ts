@@ -10,6 +10,7 @@ import type { Faults } from './types.js'
 
 export class FaultState {
   #faults: Faults
+  readonly #listeners: (() => void)[] = []
   /** `<phone>/<message id>` of messages whose first decryption failed: the copy sent again is accepted. */
   readonly #failedOnce = new Set<string>()
 
@@ -24,11 +25,22 @@ export class FaultState {
 
   set(patch: Faults): void {
     this.#faults = { ...this.#faults, ...patch }
+    this.#changed()
   }
 
   clear(): void {
     this.#faults = {}
     this.#failedOnce.clear()
+    this.#changed()
+  }
+
+  /** Called after every set() and clear(): what a switch holds back is let go when it goes off. */
+  onChange(listener: () => void): void {
+    this.#listeners.push(listener)
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener()
   }
 
   /**
@@ -71,6 +83,20 @@ export class FaultState {
 
   get strictChannelPosts(): boolean {
     return this.#faults.strictChannelPosts === true
+  }
+
+  get holdLinkCodes(): boolean {
+    return this.#faults.holdLinkCodes === true
+  }
+
+  /** The error code to refuse a companion_hello with, if any. */
+  get linkCodeError(): number | undefined {
+    return this.#faults.linkCodeError
+  }
+
+  /** How long a pairing code registered now stays usable. */
+  linkCodeTtlMs(fallbackMs: number): number {
+    return this.#faults.linkCodeTtlMs ?? fallbackMs
   }
 }
 

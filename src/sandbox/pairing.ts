@@ -3,8 +3,10 @@
  * QR pairing as the phone does it: a registering client gets a list of refs in `pair-device`; `POST /scan` with the
  * QR string it displayed finds the ref, checks it is live and that the keys in it belong to that connection, then
  * the phone signs the companion's identity (ADV), sends `pair-success`, checks the client's counter-signature and
- * forces the 515 restart. The client then logs in with the new device. Fault `wrongAccountSignature`: the account
- * signature is made with a throwaway key, not the phone identity it names (a checking client refuses to pair).
+ * forces the 515 restart. The client then logs in with the new device. Pairing by code (link-code.ts) ends in the
+ * same pair-success, with the ADV secret the code's key agreement derived instead of the QR's. Fault
+ * `wrongAccountSignature`: the account signature is made with a throwaway key, not the phone identity it names (a
+ * checking client refuses to pair).
  */
 import { createHmac, randomBytes } from 'node:crypto'
 import { Curve, proto } from '@whiskeysockets/baileys'
@@ -75,6 +77,7 @@ const readBE = (buf: Uint8Array | null | undefined): number =>
 
 export class PairingRegistry {
   readonly #byRef = new Map<string, PendingRegistration>()
+  readonly #byConn = new Map<CompanionConnection, PendingRegistration>()
 
   constructor(
     private readonly accounts: AccountRegistry,
@@ -105,6 +108,7 @@ export class PairingRegistry {
       busy: false,
     }
     for (const slot of refs) this.#byRef.set(slot.ref, pending)
+    this.#byConn.set(conn, pending)
     conn.send(
       node('iq', { from: 's.whatsapp.net', type: 'set', id: conn.nextId(), xmlns: 'md' }, [
         node(
@@ -118,6 +122,23 @@ export class PairingRegistry {
 
   forget(conn: CompanionConnection): void {
     for (const [ref, pending] of this.#byRef) if (pending.conn === conn) this.#byRef.delete(ref)
+    this.#byConn.delete(conn)
+  }
+
+  /** The identity key a registering connection announced (devicePairingData); undefined once paired or closed. */
+  registeringIdentity(conn: CompanionConnection): Buffer | undefined {
+    return conn.closed ? undefined : this.#byConn.get(conn)?.identity
+  }
+
+  /** Pairing by code: the phone pairs the registering connection with the ADV secret the code's agreement gave. */
+  async pairConnection(
+    conn: CompanionConnection,
+    phone: string,
+    advSecret: Buffer,
+  ): Promise<{ phone: string; device: number }> {
+    const pending = this.#byConn.get(conn)
+    if (!pending || conn.closed) throw new ScanError('the device is no longer waiting to be linked')
+    return this.#pairOnce(pending, phone, advSecret)
   }
 
   /** The phone scans a QR string. Resolves once the client has counter-signed the pairing. */
@@ -131,7 +152,6 @@ export class PairingRegistry {
     if (!pending || pending.conn.closed) throw new ScanError('unknown QR: no client is showing it')
     const slot = pending.refs.find(s => s.ref === ref)
     if (!slot || Date.now() > slot.expiresAt) throw new ScanError('expired QR: ask the client for a fresh one')
-    if (pending.busy) throw new ScanError('QR already scanned')
     const conn = pending.conn
     if (!conn.clientStatic?.equals(Buffer.from(noiseB64, 'base64')))
       throw new ScanError('QR noise key does not match the connection')
@@ -139,6 +159,16 @@ export class PairingRegistry {
       throw new ScanError('QR identity key does not match the connection')
     const advSecret = Buffer.from(advB64, 'base64')
     if (advSecret.length !== 32) throw new ScanError('malformed QR: bad adv secret')
+    return this.#pairOnce(pending, phone, advSecret)
+  }
+
+  /** One pairing at a time per registration: a QR scan and a code cannot both link the same client. */
+  async #pairOnce(
+    pending: PendingRegistration,
+    phone: string,
+    advSecret: Buffer,
+  ): Promise<{ phone: string; device: number }> {
+    if (pending.busy) throw new ScanError('QR already scanned or code already entered: the client is being linked')
     pending.busy = true
     try {
       return await this.#pair(pending, phone, advSecret)

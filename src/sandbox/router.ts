@@ -8,6 +8,7 @@ import type { AppStateKeys } from './app-state.js'
 import type { CompanionConnection, ConnectionRouter } from './connection.js'
 import type { SandboxContext } from './context.js'
 import type { IqHandler } from './handlers/types.js'
+import type { LinkCodeRegistry } from './link-code.js'
 import type { MessageRouter } from './messages.js'
 import { child, children, iqResult, node, unixNow } from './nodes.js'
 import type { PairingRegistry } from './pairing.js'
@@ -19,6 +20,7 @@ export class StanzaRouter implements ConnectionRouter {
   constructor(
     private readonly ctx: SandboxContext,
     private readonly pairing: PairingRegistry,
+    private readonly linkCodes: LinkCodeRegistry,
     private readonly messages: MessageRouter,
     private readonly handlers: Record<string, IqHandler>,
     private readonly appState: AppStateKeys,
@@ -155,6 +157,7 @@ export class StanzaRouter implements ConnectionRouter {
   onClose(conn: CompanionConnection): void {
     this.connections.delete(conn)
     this.pairing.forget(conn)
+    this.linkCodes.forget(conn)
     if (conn.companion) this.ctx.stats.bump('loginsEnded') // a logged-in connection ended, for whatever reason
     if (conn.companion?.link === conn) conn.companion.link = undefined
   }

@@ -34,6 +34,7 @@ import { loadSandboxState, saveSandboxState } from './state-file.js'
 import { SandboxStats } from './stats.js'
 import { installFastVerify } from './fast-verify.js'
 import { IDLE_CONNECTION_MS } from './keep-alive.js'
+import { LinkCodeRegistry } from './link-code.js'
 import type { Faults, InboxMessage, PresenceEvent, World, WorldPatch } from './types.js'
 import { demoWorld, emptyWorld, mergeWorld, parseWorldPatch } from './world.js'
 
@@ -97,6 +98,8 @@ export interface Sandbox {
   setWorld(patch: WorldPatch): void
   /** Same as POST /scan: pairs the device showing `qr` to `phone`. */
   scan(qr: string, phone: string): Promise<{ phone: string; device: number }>
+  /** Same as POST /link-code: `phone`'s phone enters `code`, pairing the device that showed it. */
+  linkCode(phone: string, code: string): Promise<{ phone: string; device: number }>
   inbox(phone: string): InboxMessage[]
   presence(phone: string): PresenceEvent[]
   account(phone: string): Account | undefined
@@ -157,15 +160,18 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     notifyPictureChanges(ctx, before, world)
   }
   const channels = new ChannelStore(() => world, media)
-  /** Scanning with a phone the world lacks creates that account in the world too. */
-  const scan = async (qrString: string, phone: string): Promise<{ phone: string; device: number }> => {
-    const paired = await pairing.scan(qrString, phone)
+  /** Pairing (by QR or by code) with a phone the world lacks creates that account in the world too. */
+  const intoWorld = (paired: { phone: string; device: number }): { phone: string; device: number } => {
     if (!world.accounts.some(a => a.phone === paired.phone)) setWorld({ accounts: [{ phone: paired.phone }] })
     return paired
   }
   const pairing = new PairingRegistry(accounts, qr, () => world, ctx.faults)
+  const linkCodes = new LinkCodeRegistry(ctx, pairing)
+  const scan = async (qrString: string, phone: string) => intoWorld(await pairing.scan(qrString, phone))
+  const linkCode = async (phone: string, code: string) => intoWorld(await linkCodes.enterCode(phone, code))
   const messages = new MessageRouter(ctx, channels)
-  const router = new StanzaRouter(ctx, pairing, messages, makeIqHandlers(appState, channels), appState)
+  const handlers = makeIqHandlers(appState, channels, linkCodes)
+  const router = new StanzaRouter(ctx, pairing, linkCodes, messages, handlers, appState)
 
   let port = 0
   const trust = (): SandboxTrust => ({
@@ -174,7 +180,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     caCert: tls.caCert,
     mediaHost: ctx.mediaHost(),
   })
-  const server = http.createServer(makeControlApi({ ctx, scan, channels, trust, mergeWorld: setWorld }))
+  const server = http.createServer(makeControlApi({ ctx, scan, linkCode, channels, trust, mergeWorld: setWorld }))
   server.keepAliveTimeout = IDLE_CONNECTION_MS
   const wss = new WebSocketServer({ noServer: true })
   server.on('upgrade', (req, socket, head) => {
@@ -205,6 +211,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     world: () => world,
     setWorld,
     scan,
+    linkCode,
     inbox: phone => accounts.get(phone)?.inbox ?? [],
     presence: phone => accounts.get(phone)?.presence ?? [],
     account: phone => accounts.get(phone),

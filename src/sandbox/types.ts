@@ -156,4 +156,11 @@ export interface Faults {
   failDecryptCount?: number
   /** Hold each retry receipt until the sending device next logs in (a sender that restarted sees it then). */
   retryAfterReconnect?: boolean
+  /** Pairing by code: keep every companion_hello unanswered until this switch goes off (then answer it as the
+   * switches say at that moment), so a test sees what a client does while the platform has not decided. */
+  holdLinkCodes?: boolean
+  /** Pairing by code: refuse each companion_hello with this error code (429 `rate-overlimit`, 400 `bad-request`…). */
+  linkCodeError?: number
+  /** Pairing by code: codes registered from now on expire after this many ms (default 180 000). */
+  linkCodeTtlMs?: number
 }

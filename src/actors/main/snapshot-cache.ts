@@ -137,6 +137,7 @@ export function initialSnapshot(record: SessionRecord, generatedId = ''): Sessio
     qrcode: '',
     picture: '',
     qrDeadline: record.qrDeadline,
+    pairingCode: null,
     version: 0,
   }
 }

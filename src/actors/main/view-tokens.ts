@@ -6,6 +6,8 @@
  * - 192 random bits, handed out once; only its SHA-256 is kept (in the main thread's memory, never on disk), so a
  *   heap or log of this map gives no usable token. A fast hash is enough for a random value this long;
  * - good until the session's QR window closes (its QR deadline), and never beyond it;
+ * - it shows a pending pairing code too (POST /session/pairing-code), which its holder types on the phone instead of
+ *   scanning; not the number the code was asked for, nor anything else of the account;
  * - dead for good once the session pairs: a snapshot showing it paired (connected, or a device id) turns its
  *   tokens into tombstones that answer 410 until they would have expired, so the page can say "linked";
  * - revoked with the session: on reset (a new QR window needs a new link), on delete, on expiry unscanned;
@@ -18,6 +20,7 @@
  * tokens.view(token).qrcode // the session's current QR
  */
 import { createHash, randomBytes } from 'node:crypto'
+import type { PairingCode } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
 
@@ -35,6 +38,8 @@ export interface QrView {
   qrcode: string
   /** Epoch ms. */
   expiresAt: number
+  /** The pairing code pending for the session, until it expires; null when there is none. */
+  pairingCode: PairingCode | null
 }
 
 interface Entry {
@@ -105,7 +110,9 @@ export class ViewTokens {
       this.#markLinked(entry.id)
       throw new GatewayError('VIEW_LINK_USED')
     }
-    return { qrcode: snapshot.qrcode, expiresAt: entry.expiresAt }
+    const code = snapshot.pairingCode
+    const pairingCode = code !== null && this.#now() < code.expiresAt ? code : null
+    return { qrcode: snapshot.qrcode, expiresAt: entry.expiresAt, pairingCode }
   }
 
   /** Every snapshot the system sees: a session that paired ends its tokens, even if it later needs a QR again. */

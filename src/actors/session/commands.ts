@@ -1,11 +1,11 @@
 /**
  * @module actors/session/commands
  * The one place that says what each command does, as the actor's mailbox runs it: refuse it if the session is
- * gone or the client hung up, run reset and delete on the lifecycle, and every other command on the open link
- * (after the connection check, spec order: validation first, at the HTTP edge). A media send first waits for a
+ * gone or the client hung up, run reset, delete and the pairing code on the lifecycle, and every other command on
+ * the open link (after the connection check, spec order: validation first, at the HTTP edge). A media send first waits for a
  * media slot. Replies have the shapes of `ReplyValues` (protocol/commands.ts).
  */
-import type { ActorCommand, ReplyValues } from '../../protocol/commands.js'
+import type { ActorCommand, PairingCode, ReplyValues } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { MessageContent, StatusContent } from '../../protocol/spec-types.js'
 import type { PlatformLink } from '../../platform/link.js'
@@ -25,6 +25,8 @@ export interface CommandTarget {
   readonly media: Pick<MediaSlots, 'acquire'>
   reset(): Promise<null>
   delete(): Promise<null>
+  /** A pairing code for `phone` once the platform registered it (the session must be awaiting pairing). */
+  requestPairingCode(phone: string): Promise<PairingCode>
 }
 
 export async function runCommand(
@@ -64,6 +66,8 @@ export async function runCommand(
       return { docs: await connectedLink(session).listChannels() }
     case 'channelMessages':
       return connectedLink(session).channelMessages(command.channelId, command.before)
+    case 'pairingCode':
+      return session.requestPairingCode(command.phone)
   }
 }
 

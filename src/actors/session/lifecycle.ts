@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino'
 import type { PlatformLink } from '../../platform/link.js'
+import type { PairingCode } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import { OTHER_MESSAGE } from '../../protocol/messages.js'
 import type { Mailbox } from './mailbox.js'
@@ -117,6 +118,25 @@ export class SessionLifecycle {
     await this.#dropLink({ logout: this.#record.paired })
     await this.#backToQr()
     return null
+  }
+
+  /**
+   * A pairing code for `phone`, answered once the platform registered it. It works until the platform's
+   * registration of this link ends, and never past the session's QR deadline; the QR page shows it meanwhile.
+   */
+  async requestPairingCode(phone: string): Promise<PairingCode> {
+    if (this.#record.paired) throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
+    const link = this.#connection.link
+    if (!link) throw new GatewayError('SESSION_CONNECTING')
+    const issued = await link.requestPairingCode(phone)
+    const deadline = this.#record.qrDeadline
+    const code = { code: issued.code, expiresAt: Math.min(issued.expiresAt, deadline ?? issued.expiresAt) }
+    // the link may have paired (a QR scan won) or gone while the platform answered: then nothing is pending
+    if (link === this.#connection.link && !this.#record.paired) {
+      this.#view.pairingCode = code
+      this.#view.publish()
+    }
+    return code
   }
 
   async delete(): Promise<null> {

@@ -9,6 +9,7 @@
  * view.isConnected = true
  * view.publish() // one snapshot with both changes
  */
+import type { PairingCode } from '../../protocol/commands.js'
 import type { SessionState } from '../../protocol/snapshot.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
 
@@ -27,6 +28,8 @@ export class PublishedState {
   name = ''
   isConnected = false
   picture = ''
+  /** The pairing code of the current link, if one is pending: it dies with the link, and with pairing. */
+  pairingCode: PairingCode | null = null
   #qrcode = ''
   /** Bumped whenever the shown QR stops applying, so a rendering that finishes late cannot bring it back. */
   #qrSeq = 0
@@ -51,16 +54,18 @@ export class PublishedState {
     this.state = 'awaiting-qr'
   }
 
-  /** Hides the QR and invalidates any rendering still in progress. */
+  /** Hides the QR (and a pending pairing code) and invalidates any rendering still in progress. */
   dropQr(): void {
     this.#qrSeq++
     this.#qrcode = ''
+    this.pairingCode = null
   }
 
-  /** The link is gone: the session is neither connected nor showing a name. */
+  /** The link is gone: the session is neither connected nor showing a name, and its pairing code died with it. */
   linkDown(): void {
     this.isConnected = false
     this.name = ''
+    this.pairingCode = null
   }
 
   publish(): void {
@@ -75,6 +80,7 @@ export class PublishedState {
       qrcode: this.isConnected ? '' : this.#qrcode,
       picture: this.picture,
       qrDeadline: qrDeadline(),
+      pairingCode: this.isConnected ? null : this.pairingCode,
     })
   }
 }

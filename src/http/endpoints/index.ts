@@ -10,6 +10,7 @@ import type { Endpoint } from './endpoint.js'
 import { groupEndpoint } from './group/index.js'
 import { healthEndpoint } from './health/index.js'
 import { messageEndpoint } from './message/index.js'
+import { pairingCodeEndpoint } from './pairing-code/index.js'
 import { sessionEndpoint } from './session/index.js'
 import { statusEndpoint } from './status/index.js'
 import { typingEndpoint } from './typing/index.js'
@@ -18,6 +19,7 @@ import { viewLinkEndpoint } from './view-link/index.js'
 export const ENDPOINTS: readonly Endpoint[] = [
   sessionEndpoint,
   viewLinkEndpoint,
+  pairingCodeEndpoint,
   messageEndpoint,
   statusEndpoint,
   typingEndpoint,

@@ -8,7 +8,9 @@
  *   - reads: GET /group, /group/member, /group/:groupId, /channel, /channel/message (READ_RATE_PER_SECOND,
  *     READ_BURST): each is a platform query;
  *   - resets: POST /session/reset, at most one per RESET_INTERVAL_MS: each opens a new platform connection;
- *   - deletes: DELETE /session, one a second: a repeat can only find the session gone.
+ *   - deletes: DELETE /session, one a second: a repeat can only find the session gone;
+ *   - pairing codes: POST /session/pairing-code, at most one per PAIRING_CODE_INTERVAL_MS: each is a platform round
+ *     trip and a notification on the phone whose number the client gave (which may not be the client's).
  * GET /session has no limit: it is answered from the main thread's cache and clients poll it.
  */
 import type { RequestHandler } from 'express'
@@ -27,8 +29,13 @@ export interface SessionRateOptions {
   now?: () => number
 }
 
-/** The templates of the four families' 429s. */
-type RateMessage = (typeof MESSAGE_TEMPLATE)['SEND_RATE' | 'READ_RATE' | 'RESET_RATE' | 'DELETE_RATE']
+/** The templates of the families' 429s. */
+type RateMessage = (typeof MESSAGE_TEMPLATE)[
+  | 'SEND_RATE'
+  | 'READ_RATE'
+  | 'RESET_RATE'
+  | 'DELETE_RATE'
+  | 'PAIRING_CODE_RATE']
 
 /** Builds a limiter with its own buckets. */
 function sessionRateLimit({ perSecond, burst, message, now }: SessionRateOptions): RequestHandler {
@@ -43,7 +50,7 @@ function sessionRateLimit({ perSecond, burst, message, now }: SessionRateOptions
   }
 }
 
-export type RateFamily = 'send' | 'read' | 'reset' | 'delete'
+export type RateFamily = 'send' | 'read' | 'reset' | 'delete' | 'pairingCode'
 
 function limiterFor(family: RateFamily, config: AppDeps['config']): RequestHandler {
   switch (family) {
@@ -67,6 +74,12 @@ function limiterFor(family: RateFamily, config: AppDeps['config']): RequestHandl
       })
     case 'delete':
       return sessionRateLimit({ perSecond: 1, burst: 1, message: MESSAGE_TEMPLATE.DELETE_RATE })
+    case 'pairingCode':
+      return sessionRateLimit({
+        perSecond: config.PAIRING_CODE_INTERVAL_MS > 0 ? 1000 / config.PAIRING_CODE_INTERVAL_MS : 0,
+        burst: 1,
+        message: MESSAGE_TEMPLATE.PAIRING_CODE_RATE,
+      })
   }
 }
 

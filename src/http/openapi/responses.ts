@@ -8,7 +8,8 @@ import type { z } from 'zod'
 import { ERROR_MESSAGE } from '../../protocol/messages.js'
 import { errorBodySchema } from './response-schemas.js'
 
-const retryAfter = {
+/** The header of every 429 and 503. */
+export const retryAfter = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' as const } },
 }
 
@@ -32,7 +33,7 @@ const ERROR_DESCRIPTIONS = {
   429:
     `${quoted(ERROR_MESSAGE.TOO_MANY_REQUESTS)}: the client created too many sessions in the last minute, or holds ` +
     'too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, ' +
-    'deletes): the message says which and when to retry',
+    'deletes, pairing codes): the message says which and when to retry',
   500:
     `${quoted(ERROR_MESSAGE.SESSION_NOT_CONNECTED)}, the operation failed (media download, unknown group or channel, ` +
     `the platform rejected the message or did not acknowledge in time), or ${quoted(ERROR_MESSAGE.INTERNAL)}`,

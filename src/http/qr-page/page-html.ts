@@ -1,8 +1,9 @@
 /**
  * @module http/qr-page/page-html
  * The markup of the QR page served at `/`. No inline script or style (the CSP forbids both): behaviour lives in
- * page-script.ts, looks in page-style.ts. Every element the script fills is addressed by its id. It shows a QR and a
- * status line, nothing of the account: a view link's holder may see the QR and no more.
+ * page-script.ts, looks in page-style.ts. Every element the script fills is addressed by its id. It shows a QR, a
+ * pending pairing code and a status line, nothing of the account: a view link's holder may see the QR, the code (the
+ * other way to link the same session) and no more.
  */
 import { QR_PAGE_SCRIPT_PATH, QR_PAGE_STYLE_PATH } from './paths.js'
 
@@ -37,6 +38,12 @@ export const QR_PAGE_HTML = `<!doctype html>
       <figcaption>On the phone: WhatsApp → Settings → Linked devices → Link a device, then point the camera here.
         The code changes every so often; this page always shows the current one.</figcaption>
     </figure>
+    <section id="pairing-code" hidden>
+      <p>Or link without the camera: on the phone, Linked devices → Link a device → Link with phone number instead,
+        and type this code:</p>
+      <p id="pairing-code-value"></p>
+      <p id="pairing-code-expiry"></p>
+    </section>
   </main>
 </body>
 </html>

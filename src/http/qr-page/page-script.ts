@@ -4,8 +4,9 @@
  *
  * The page only ever holds a view-only token (routes/view-link.ts), never a session's secret:
  * - a view link (`#view=<token>`, from POST /session/view-link) is polled with GET /session/qr every 2.5 s (SPEC:
- *   every 2 to 3 s), header `view-token`. The page shows the current QR (replaced when it rotates), then "linked"
- *   once the phone paired the session (410), or why the link no longer works (404);
+ *   every 2 to 3 s), header `view-token`. The page shows the current QR (replaced when it rotates) and a pending
+ *   pairing code (POST /session/pairing-code) with its expiry, then "linked" once the phone paired the session (410),
+ *   or why the link no longer works (404);
  * - an operator who types the id and session-id into the form gets a view link for them (one POST
  *   /session/view-link), and the page goes on with its token: the secret leaves the form at once and never reaches
  *   the URL, the history or any later request;
@@ -24,6 +25,9 @@ const form = $('session-form')
 const statusLine = $('status')
 const qr = $('qr')
 const qrImage = $('qr-image')
+const codeBox = $('pairing-code')
+const codeValue = $('pairing-code-value')
+const codeExpiry = $('pairing-code-expiry')
 
 // Each start() bumps the generation; answers for an older one are dropped, so a new link never shows an old QR.
 let generation = 0
@@ -63,8 +67,24 @@ function hideQr() {
   qrImage.removeAttribute('src')
 }
 
+/** A pending pairing code, or null: typed on the phone instead of scanning. */
+function showCode(pairing) {
+  if (!pairing || typeof pairing.code !== 'string') return hideCode()
+  codeValue.textContent = pairing.code
+  const until = new Date(pairing.expiresAt)
+  codeExpiry.textContent = isNaN(until) ? '' : 'Valid until ' + until.toLocaleTimeString() + '.'
+  codeBox.hidden = false
+}
+
+function hideCode() {
+  codeBox.hidden = true
+  codeValue.textContent = ''
+  codeExpiry.textContent = ''
+}
+
 function stop(state, text) {
   hideQr()
+  hideCode()
   setStatus(state, text)
   return false
 }
@@ -78,6 +98,7 @@ async function messageOf(res) {
 async function handle(res) {
   if (res.status === 200) {
     const view = await res.json()
+    showCode(view.pairingCode)
     if (view.qrcode) {
       showQr(view.qrcode)
       setStatus('qr', 'Scan this QR code with the phone.')
@@ -95,6 +116,7 @@ async function handle(res) {
   }
   if (res.status === 400) return stop('invalid', 'The gateway refused the link: ' + message + '.')
   hideQr()
+  hideCode()
   setStatus('error', 'The gateway answered ' + res.status + ' (' + message + '); trying again…')
   return true
 }
@@ -107,8 +129,9 @@ async function poll(token, mine) {
     again = await handle(res)
   } catch {
     if (mine !== generation) return
-    // A QR the gateway can no longer vouch for may be stale by the time the phone scans it: hide it.
+    // A QR (or code) the gateway can no longer vouch for may be stale by the time the phone uses it: hide it.
     hideQr()
+    hideCode()
     setStatus('offline', 'Cannot reach the gateway; trying again…')
   }
   if (again && mine === generation) timer = setTimeout(() => poll(token, mine), POLL_MS)
@@ -118,6 +141,7 @@ function start(token) {
   generation += 1
   clearTimeout(timer)
   hideQr()
+  hideCode()
   setStatus('loading', 'Asking the gateway…')
   poll(token, generation)
 }
@@ -127,6 +151,7 @@ async function openTyped(id, sessionId) {
   generation += 1
   clearTimeout(timer)
   hideQr()
+  hideCode()
   setStatus('loading', 'Asking the gateway for a view link…')
   let res
   try {

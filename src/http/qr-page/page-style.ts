@@ -1,7 +1,8 @@
 /**
  * @module http/qr-page/page-style
  * The stylesheet of the QR page: one column, the QR large and crisp (pixelated scaling keeps its modules sharp for a
- * phone camera), a quiet-zone margin around it, and a colour per status so the state reads at a glance.
+ * phone camera), a quiet-zone margin around it, a pending pairing code large enough to read out, and a colour per
+ * status so the state reads at a glance.
  */
 export const QR_PAGE_STYLE = `
 :root { color-scheme: light; font-family: system-ui, sans-serif; color: #1b1f23; background: #f4f5f7; }
@@ -21,4 +22,7 @@ input { font: inherit; padding: 0.3rem 0.4rem; min-width: 0; }
 figure { margin: 0; text-align: center; }
 #qr-image { width: 264px; height: 264px; padding: 16px; background: #fff; image-rendering: pixelated; }
 figcaption { margin-top: 0.5rem; font-size: 0.9rem; color: #4a5560; }
+#pairing-code { margin-top: 1.25rem; text-align: center; font-size: 0.9rem; color: #4a5560; }
+#pairing-code-value { margin: 0.5rem 0; font: 600 2rem ui-monospace, monospace; letter-spacing: 0.15em;
+  color: #1b1f23; }
 `

@@ -9,7 +9,8 @@
  * - `link/groups.ts`: groups, members and profile pictures;
  * - `link/channels.ts`: the account's channels and channel history;
  * - `link/messages.ts`: sends (channel posts included) that wait for the server ack, and typing;
- * - `link/status.ts`: status posts relayed in batches.
+ * - `link/status.ts`: status posts relayed in batches;
+ * - `link/pairing-code.ts`: pairing by code, answered once the platform registered the code.
  *
  * Pure mapping lives in the sibling files (close-reason, group-mapping, channel-mapping, status-recipients,
  * message-content). The shard worker imports this module by path (a `PlatformModule`, platform/link.ts): the
@@ -19,6 +20,7 @@ import type { LinkFactory, PlatformLink } from '../link.js'
 import { makeChannels } from './link/channels.js'
 import { makeGroups } from './link/groups.js'
 import { makeMessages } from './link/messages.js'
+import { makePairingCode } from './link/pairing-code.js'
 import { LinkSocket } from './link/socket.js'
 import { makeStatus } from './link/status.js'
 
@@ -34,6 +36,7 @@ export const createBaileysLink: LinkFactory = options => {
   const channels = makeChannels(conn)
   const messages = makeMessages(conn, channels)
   const status = makeStatus(conn)
+  const pairingCode = makePairingCode(conn)
   const link: PlatformLink = {
     sendMessage: messages.sendMessage,
     postStatus: status.postStatus,
@@ -44,6 +47,7 @@ export const createBaileysLink: LinkFactory = options => {
     listChannels: channels.listChannels,
     channelMessages: channels.channelMessages,
     ownPicture: groups.ownPicture,
+    requestPairingCode: pairingCode.requestPairingCode,
     logout: () => conn.logout(),
     close: () => conn.close(),
   }

@@ -5,6 +5,8 @@
 import type { AppStateKeys } from '../app-state.js'
 import { makeAppStateHandler } from '../app-state.js'
 import type { ChannelStore } from '../channels.js'
+import type { LinkCodeRegistry } from '../link-code.js'
+import { child } from '../nodes.js'
 import {
   abPropsHandler,
   acceptHandler,
@@ -23,13 +25,21 @@ import { pictureHandler } from './profile.js'
 import type { IqHandler } from './types.js'
 import { usyncHandler } from './usync.js'
 
-export function makeIqHandlers(appState: AppStateKeys, channels: ChannelStore): Record<string, IqHandler> {
+export function makeIqHandlers(
+  appState: AppStateKeys,
+  channels: ChannelStore,
+  linkCodes: LinkCodeRegistry,
+): Record<string, IqHandler> {
   return {
     'w:p': pingHandler,
     passive: passiveHandler,
     encrypt: encryptHandler,
     usync: usyncHandler,
-    md: mdHandler,
+    // `md` also carries pairing by code (link-code.ts)
+    md: (ctx, conn, iq) => {
+      const linkCode = child(iq, 'link_code_companion_reg')
+      return linkCode ? linkCodes.onIq(conn, iq, linkCode) : mdHandler(ctx, conn, iq)
+    },
     abt: abPropsHandler,
     blocklist: blocklistHandler,
     privacy: privacyHandler,

@@ -40,6 +40,7 @@ const CANNED: { [K in SessionCommand['type']]: ReplyValue<Extract<SessionCommand
   listMembers: { docs: [MEMBER] },
   listChannels: { docs: [CHANNEL] },
   channelMessages: { docs: [], before: 0 },
+  pairingCode: { code: 'ABCD-EFGH', expiresAt: Date.parse('2030-01-01T00:00:00Z') },
 }
 
 export function snapshotFor(id: string, patch: Partial<SessionSnapshot> = {}): SessionSnapshot {
@@ -52,6 +53,7 @@ export function snapshotFor(id: string, patch: Partial<SessionSnapshot> = {}): S
     qrcode: 'iVBORw0KGgo=',
     picture: '',
     qrDeadline: Date.now() + 180_000,
+    pairingCode: null,
     version: 1,
     ...patch,
   }
@@ -97,7 +99,8 @@ export class FakeSystem implements SessionSystem {
     this.commands.push({ id, command, signal })
     if (this.onRun) return (await this.onRun(id, command)) as ReplyValue<C>
     const entry = this.sessions.get(id)
-    if (!entry?.snapshot.isConnected) throw new GatewayError('SESSION_NOT_CONNECTED')
+    // a pairing code needs no connection (the real actor answers 409 for a paired session)
+    if (!entry?.snapshot.isConnected && command.type !== 'pairingCode') throw new GatewayError('SESSION_NOT_CONNECTED')
     return CANNED[command.type] as ReplyValue<C>
   }
 

@@ -105,6 +105,7 @@ describe('README API examples', () => {
       'POST /session/reset',
       'POST /session/view-link',
       'GET /session/qr',
+      'POST /session/pairing-code',
       'DELETE /session',
     ]) {
       expect(documented, endpoint).toContain(endpoint)

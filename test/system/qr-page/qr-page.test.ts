@@ -4,7 +4,8 @@
  * the screen (decoded from a screenshot), and the page turns to "linked" while the link stops working. The session's
  * secret never reaches the page's URL or its requests. Also: the page follows a rotating QR; the form trades a typed
  * id and secret for a view link; an old link carrying the secret is refused and wiped; a wrong secret, a session that
- * goes away and a stopped gateway are explained (and no stale QR stays up); the CSP refuses inline script.
+ * goes away and a stopped gateway are explained (and no stale QR stays up); the CSP refuses inline script; a pending
+ * pairing code shows under the QR, and typed on the phone as read off the page, it links.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -115,6 +116,30 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
       body: { statusCode: 410, message: 'the session is linked; this view link no longer works' },
     })
     expect((await gw.call('POST', '/session/view-link', session)).status).toBe(409)
+    expect(unexpected(errors)).toEqual([])
+    await page.close()
+  }, 300_000)
+
+  it('shows a pending pairing code under the QR; typed on the phone as read off the page, it links', async () => {
+    const phone = '15550000004'
+    const session = await gw.createSession()
+    const { page, errors } = await openPage((await viewLink(gw, session)).url)
+    await shownQrSrc(page)
+    expect(await page.locator('#pairing-code').isHidden()).toBe(true)
+    const asked = await gw.call('POST', '/session/pairing-code', session, { phone })
+    expect(asked.status).toBe(200)
+    await page.waitForFunction(
+      code => document.getElementById('pairing-code-value')?.textContent === code,
+      asked.body.code,
+      { timeout: 30_000, polling: 250 },
+    )
+    expect(await page.locator('#qr').isVisible()).toBe(true) // the QR still shows, and still links
+    expect(await page.locator('body').textContent()).not.toContain(phone.slice(1)) // nothing of the number
+    const typed = (await page.locator('#pairing-code-value').textContent()) ?? ''
+    const linked = await sandboxCall(world.sandbox.url, 'POST', '/link-code', { phone, code: typed })
+    expect(linked.status, JSON.stringify(linked.body)).toBe(200)
+    await waitForState(page, 'linked')
+    expect(await page.locator('#pairing-code').isHidden()).toBe(true)
     expect(unexpected(errors)).toEqual([])
     await page.close()
   }, 300_000)

@@ -64,7 +64,7 @@ describe('view-only QR links', () => {
       async () => (await qrWith(token)).body.qrcode || undefined,
       60_000,
     )
-    expect((await qrWith(token)).body).toEqual({ qrcode: png, expiresAt })
+    expect((await qrWith(token)).body).toEqual({ qrcode: png, expiresAt, pairingCode: null })
     expect(png).toBe((await gw.session(session)).body.qrcode)
 
     const scan = await sandboxCall(world.sandbox.url, 'POST', '/scan', { qr: decodeQrPng(png), phone: '15550000001' })

@@ -80,8 +80,9 @@ describe('sandbox control API', () => {
       expect(body.error ?? '', `${method} ${path}`).not.toMatch(/^no route/)
     }
     // The other way: a fixed path in the code (`path === '/…'`) that the table lacks is an undocumented route.
-    const inCode = [...readRepoFile('src/sandbox/control-api.ts').matchAll(/path === '(\/[a-z/]+)'/g)].map(m => m[1])
+    const inCode = [...readRepoFile('src/sandbox/control-api.ts').matchAll(/path === '(\/[a-z/-]+)'/g)].map(m => m[1])
     expect(inCode).toContain('/devices')
+    expect(inCode).toContain('/link-code')
     for (const path of inCode) expect(routes.map(r => r.path)).toContain(path)
   })
 

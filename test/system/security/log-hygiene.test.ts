@@ -1,8 +1,8 @@
 /**
  * @module test/system/security/log-hygiene
  * The gateway's own log, at LOG_LEVEL=trace (which includes debug), holds none of the secrets a full session
- * handles: the `sessionId`, the QR string, the account's private keys (read back from its store), the text of
- * messages sent and received, or the query token of a media URL. The whole stdout + stderr of the gateway
+ * handles: the `sessionId`, the QR string, a pairing code, the account's private keys (read back from its store), the
+ * text of messages sent and received, or the query token of a media URL. The whole stdout + stderr of the gateway
  * process is captured from start to stop (its last lines are written while shutting down) and searched.
  */
 import { randomBytes } from 'node:crypto'
@@ -32,6 +32,7 @@ let gw: Gateway
 let log = ''
 let session: Session
 let qr = ''
+let pairingCode = ''
 
 beforeAll(async () => {
   world = await startWorld()
@@ -60,6 +61,10 @@ describe('logs at trace level', () => {
   it('a full session (pair, send, receive, read) leaves no secret in the log', async () => {
     session = await gw.createSession()
     const png = await waitFor('a QR', async () => (await gw.session(session)).body.qrcode || undefined, 60_000)
+    // a code asked for first (it stays pending: the QR still links)
+    const code = await gw.call('POST', '/session/pairing-code', session, { phone: ALICE })
+    expect(code.status).toBe(200)
+    pairingCode = code.body.code
     qr = decodeQrPng(png)
     expect((await sandboxCall(world.sandbox.url, 'POST', '/scan', { qr, phone: ALICE })).status).toBe(200)
     await waitFor('isConnected', async () => (await gw.session(session)).body.isConnected || undefined, 90_000)
@@ -114,6 +119,8 @@ describe('logs at trace level', () => {
       'QR ref': qr.slice(qr.indexOf('#') + 1).split(',')[0]!,
       marker: MARKER,
       'media URL token': URL_TOKEN,
+      'pairing code': pairingCode,
+      'pairing code undashed': pairingCode.replace('-', ''),
     }
     // stanza dumps print binary content as hex: look for every text secret that way too
     for (const [name, value] of Object.entries(secrets)) secrets[`${name} hex`] = Buffer.from(value).toString('hex')

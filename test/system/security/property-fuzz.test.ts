@@ -65,6 +65,7 @@ describe('random requests against a real gateway process', () => {
   const names = [
     'POST /session',
     'GET /session',
+    'POST /session/pairing-code', // 409 for the paired session, after validation and the rate
     'POST /message',
     'POST /status',
     'POST /typing',

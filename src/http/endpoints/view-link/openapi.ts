@@ -8,6 +8,7 @@ import { ERROR_MESSAGE } from '../../../protocol/messages.js'
 import { guarded } from '../../openapi/operations.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
 import { errorWith, ok, quoted, responses } from '../../openapi/responses.js'
+import { pairingCodeSchema } from '../pairing-code/openapi.js'
 import type { QrViewBody, ViewLinkBody } from './route.js'
 
 const viewTokenHeaderSchema = z.object({
@@ -36,6 +37,12 @@ const qrViewSchema = shapeOf<QrViewBody>()(
     .strictObject({
       qrcode: z.string().describe('QR image as base64 PNG without a `data:` prefix; empty before the first QR'),
       expiresAt: isoTime().describe('When the view link stops working, at the latest'),
+      pairingCode: pairingCodeSchema
+        .nullable()
+        .describe(
+          'A pairing code pending for the session (POST /session/pairing-code), to type on the phone instead of ' +
+            'scanning; null when there is none or it expired',
+        ),
     })
     .meta({ id: 'QrView' }),
 )

@@ -6,11 +6,12 @@
  *   a token good only for viewing this session's QR until its QR window closes (actors/main/view-tokens.ts). Operators hand
  *   this to whoever holds the phone instead of the secret.
  * - GET /session/qr, header `view-token`: the QR that token shows. It takes no `id` or `session-id` and answers
- *   nothing but the QR and the link's expiry; a token is no session credential anywhere else (404 there).
+ *   nothing but the QR, a pending pairing code and the link's expiry; a token is no session credential anywhere else
+ *   (404 there).
  *
  * @example
  * POST /session/view-link  (id, session-id) → { url: 'https://gw.example/#view=<token>', expiresAt }
- * GET /session/qr          (view-token)     → { qrcode: '<base64 PNG>', expiresAt }
+ * GET /session/qr          (view-token)     → { qrcode: '<base64 PNG>', expiresAt, pairingCode: null }
  */
 import { Router, type Request } from 'express'
 import { GatewayError } from '../../../protocol/errors.js'
@@ -32,6 +33,8 @@ export interface ViewLinkBody {
 export interface QrViewBody {
   qrcode: string
   expiresAt: string
+  /** A pending pairing code (POST /session/pairing-code) and until when it works; null when there is none. */
+  pairingCode: { code: string; expiresAt: string } | null
 }
 
 /** Where the caller reached the gateway: PUBLIC_URL when set, else the request's own scheme and host. */
@@ -58,8 +61,12 @@ export function viewLinkRoutes(deps: AppDeps): Router {
   router.get(VIEW_QR_PATH, (req, res) => {
     const token = req.headers[VIEW_TOKEN_HEADER]
     if (typeof token !== 'string' || token === '') throw new GatewayError('INVALID_HEADER')
-    const { qrcode, expiresAt } = system.viewQr(token)
-    const body: QrViewBody = { qrcode, expiresAt: new Date(expiresAt).toISOString() }
+    const { qrcode, expiresAt, pairingCode } = system.viewQr(token)
+    const body: QrViewBody = {
+      qrcode,
+      expiresAt: new Date(expiresAt).toISOString(),
+      pairingCode: pairingCode && { code: pairingCode.code, expiresAt: new Date(pairingCode.expiresAt).toISOString() },
+    }
     res.setHeader('Cache-Control', 'no-store')
     res.json(body)
   })

@@ -8,6 +8,7 @@ import type { AuthenticationCreds, WASocket } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
 import { closeReasonOf, disconnectFacts } from '../close-reason.js'
 import type { CloseReason, LinkEvents } from '../../link.js'
+import { isCodePlaceholder, qrWithAdvSecret } from './pairing-code.js'
 
 export interface ConnectionState {
   /** Logged in and usable (between `open` and `close`). */
@@ -38,9 +39,18 @@ export function wireConnectionEvents(
   hooks: ConnectionHooks,
 ): void {
   const { events } = hooks
+  /** The QR last shown as Baileys made it, and the ADV secret it was shown with (pairing-code.ts, qrWithAdvSecret). */
+  let lastQr: { qr: string; advSecret: string } | undefined
+  const showQr = (qr: string) => {
+    lastQr = { qr, advSecret: creds.advSecretKey }
+    events.qr(qrWithAdvSecret(qr, creds.advSecretKey))
+  }
   sock.ev.on('creds.update', update => {
     hooks.credsChanged()
-    if (update.me?.id) state.paired = true
+    // the number a pairing code was asked for is no pairing (pairing-code.ts)
+    if (update.me?.id && !isCodePlaceholder(creds)) state.paired = true
+    // the phone answered a pairing code and Baileys derived a new ADV secret: the QR shown must carry it
+    if (!state.paired && lastQr && creds.advSecretKey !== lastQr.advSecret) showQr(lastQr.qr)
     const name = update.me?.name ?? creds.me?.name
     if (name && name !== state.name) {
       const hadName = !!state.name
@@ -54,7 +64,7 @@ export function wireConnectionEvents(
     }
   })
   sock.ev.on('connection.update', update => {
-    if (update.qr) events.qr(update.qr)
+    if (update.qr) showQr(update.qr)
     if (update.isNewLogin) {
       state.paired = true
       const me = creds.me

@@ -24,6 +24,9 @@ import { installSignalQueueContext } from '../patches/signal-queue-context.js'
 import { cachedKeyStore } from './key-cache.js'
 import { lazyRetryManagerCaches, socketCaches } from './lazy-caches.js'
 
+/** What the socket tells the platform it is (the QR and a pairing code's companion_hello name it too). */
+export const BROWSER = Browsers.macOS('Chrome')
+
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
 /** Baileys logs a lot at info, and at debug/trace whole stanzas, decrypted messages and key-store traffic: its child
  * logger runs at warn even when LOG_LEVEL is debug or trace (SECURITY.md), or quieter with the gateway. */
@@ -72,7 +75,7 @@ export function openBaileysSocket(
       // our own cache, not Baileys' makeCacheableSignalKeyStore: no pre-keys held after pairing (key-cache.ts)
       auth: { creds, keys: cachedKeyStore(auth.keys) },
       logger,
-      browser: Browsers.macOS('Chrome'),
+      browser: BROWSER,
       syncFullHistory: false,
       markOnlineOnConnect: true,
       cachedGroupMetadata,

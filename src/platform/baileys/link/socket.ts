@@ -5,12 +5,21 @@
  * the one idempotent teardown (`close`, `logout`). The operation layers (groups, channels, messages, status) build
  * on it through `requireOpen()` and the shared per-link state.
  */
-import { initAuthCreds, jidNormalizedUser, type AuthenticationCreds, type WASocket } from '@whiskeysockets/baileys'
+import {
+  getBinaryNodeChild,
+  getBinaryNodeChildren,
+  initAuthCreds,
+  jidNormalizedUser,
+  type AuthenticationCreds,
+  type BinaryNode,
+  type WASocket,
+} from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
 import type { Config } from '../../../config.js'
 import { downloadOptionsFromConfig, type DownloadOptions } from '../../../media/download.js'
 import { ffmpegOptionsFromConfig, type FfmpegOptions } from '../../../media/ffmpeg.js'
 import { GatewayError } from '../../../protocol/errors.js'
+import { OTHER_MESSAGE } from '../../../protocol/messages.js'
 import type { CloseReason, LinkEvents, LinkOptions } from '../../link.js'
 import { withTimeout } from '../query.js'
 import type { SandboxAgents } from '../sandbox-agents.js'
@@ -18,6 +27,7 @@ import { resyncContactsIfEmpty, storeContactEvents } from './address-book.js'
 import { LinkCaches } from './caches.js'
 import { wireConnectionEvents, type ConnectionState } from './connection-events.js'
 import { guardEvents } from './guarded-events.js'
+import { isCodePlaceholder, registrationEndsAt, storableCreds } from './pairing-code.js'
 import { RetryMessages } from './retry-messages.js'
 import { openBaileysSocket } from './socket-config.js'
 
@@ -42,6 +52,10 @@ export class LinkSocket {
   #closeCaches: (() => void) | undefined
   #closeEmitted = false
   #credsWrite: Promise<void> = Promise.resolve()
+  /** Set when the platform sent the QR refs (the link is registering): when Baileys will end the connection. */
+  #registration: { endsAt: number } | undefined
+  /** Waiting for the refs (or the end of the link). */
+  #registrationWaiters: (() => void)[] = []
 
   /** Starts connecting right away (credentials are read asynchronously). */
   constructor(options: LinkOptions) {
@@ -80,6 +94,9 @@ export class LinkSocket {
   async #start(): Promise<void> {
     const creds = (await this.options.auth.readCreds()) ?? initAuthCreds()
     if (this.#state.closedByUs) return this.#emitClose('closed-by-us', 'closed before connecting')
+    // a code asked for on an earlier link died with it; Baileys must register again, not log in as that number
+    if (isCodePlaceholder(creds)) creds.me = undefined
+    creds.pairingCode = undefined
     this.#state.paired = !!creds.me?.id
     this.#state.name = creds.me?.name ?? ''
     const opened = openBaileysSocket(
@@ -107,15 +124,20 @@ export class LinkSocket {
       },
       closed: (reason, detail) => this.#emitClose(reason, detail),
     })
+    sock.ws.on('CB:iq,type:set,pair-device', (stanza: BinaryNode) => {
+      const refs = getBinaryNodeChildren(getBinaryNodeChild(stanza, 'pair-device'), 'ref').length
+      this.#registration = { endsAt: registrationEndsAt(Date.now(), refs) }
+      this.#wakeRegistrationWaiters()
+    })
     storeContactEvents(sock, this.options.contacts, this.log)
     this.caches.wire(sock)
     this.retries.start(sock, this.config.RETRY_STORE_MAX_AGE_MS)
   }
 
-  /** Baileys mutates creds in place: write the whole object, in order, never blocking the socket. */
+  /** Baileys mutates creds in place: write the whole object (but a pending code), in order, never blocking the socket. */
   #persistCreds(creds: AuthenticationCreds): void {
     this.#credsWrite = this.#credsWrite
-      .then(() => this.options.auth.writeCreds(creds))
+      .then(() => this.options.auth.writeCreds(storableCreds(creds)))
       .catch(err => this.log.error({ err }, 'writing credentials failed'))
   }
 
@@ -127,6 +149,7 @@ export class LinkSocket {
     this.#agents?.destroy()
     this.#closeCaches?.()
     this.retries.stop()
+    this.#wakeRegistrationWaiters()
     // let pending credential writes land before the actor acts on the close (e.g. reconnects with the same store)
     void this.#credsWrite.then(() => this.#events.close(reason, detail))
   }
@@ -152,6 +175,33 @@ export class LinkSocket {
       this.#state.closedByUs = false // let close() run its idempotent path
     }
     await this.close()
+  }
+
+  /**
+   * The socket of a link that is registering (the platform sent its QR refs) and when Baileys will end it, waiting up
+   * to `timeoutMs` for the refs of a link still connecting. SESSION_ALREADY_PAIRED once paired; SESSION_CONNECTING
+   * when the link is not registering (closed, or no refs in time).
+   */
+  async registering(timeoutMs: number): Promise<{ sock: WASocket; endsAt: number }> {
+    if (this.#state.paired) throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
+    if (!this.#registration && !this.#closeEmitted) {
+      let timer: NodeJS.Timeout | undefined
+      await new Promise<void>(resolve => {
+        timer = setTimeout(resolve, timeoutMs)
+        this.#registrationWaiters.push(resolve)
+      })
+      clearTimeout(timer)
+    }
+    const sock = this.#sock
+    const endsAt = this.#registration?.endsAt ?? 0
+    if (this.#state.paired) throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
+    if (!sock || this.#closeEmitted || this.#state.closedByUs || Date.now() >= endsAt)
+      throw new GatewayError('SESSION_CONNECTING')
+    return { sock, endsAt }
+  }
+
+  #wakeRegistrationWaiters(): void {
+    for (const wake of this.#registrationWaiters.splice(0)) wake()
   }
 
   /** The socket, when the link is open and not closing; else SESSION_NOT_CONNECTED. */

@@ -19,6 +19,7 @@ describe('SnapshotCache', () => {
     qrcode: '',
     picture: '',
     qrDeadline: null,
+    pairingCode: null,
     version,
     ...extra,
   })

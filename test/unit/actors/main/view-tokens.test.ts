@@ -38,11 +38,21 @@ const codeOf = (f: () => unknown): string | undefined => {
 }
 
 describe('view tokens', () => {
+  it('show a pending pairing code until it expires, by the clock, while the QR stays', () => {
+    const { tokens, sessions, advance, now } = book()
+    const { token } = tokens.issue('s1')
+    const pairingCode = { code: 'ABCD-EFGH', expiresAt: now() + 60_000 }
+    sessions.set('s1', { ...sessions.get('s1')!, pairingCode })
+    expect(tokens.view(token).pairingCode).toEqual(pairingCode)
+    advance(60_000)
+    expect(tokens.view(token)).toMatchObject({ qrcode: 'QR1', pairingCode: null })
+  })
+
   it('show the QR until the QR window closes, then 404 although the session still exists', () => {
     const { tokens, advance } = book()
     const { token, expiresAt } = tokens.issue('s1')
     expect(expiresAt).toBe(1_000_000 + 180_000)
-    expect(tokens.view(token)).toEqual({ qrcode: 'QR1', expiresAt })
+    expect(tokens.view(token)).toEqual({ qrcode: 'QR1', expiresAt, pairingCode: null })
     advance(179_999)
     expect(tokens.view(token).qrcode).toBe('QR1')
     advance(1)

@@ -13,6 +13,11 @@ const ENDPOINTS: {
   { name: 'POST /session/reset', call: r => r.post('/session/reset') },
   { name: 'DELETE /session', call: r => r.delete('/session') },
   {
+    name: 'POST /session/pairing-code',
+    call: r => r.post('/session/pairing-code').send({ phone: '+1 555 000 0001' }),
+    bad: r => r.post('/session/pairing-code').send({ phone: '12' }),
+  },
+  {
     name: 'POST /message',
     call: r => r.post('/message').send({ phone: '5511999999999', type: 'text', text: 'hi' }),
     bad: r => r.post('/message').send({ phone: '5511999999999', type: 'text' }),
@@ -146,6 +151,7 @@ describe('body-level failures follow the session checks', () => {
     await request(app).post('/status').set(auth).send({ type: 'image' })
     await request(app).post('/typing').set(auth).send({ group: 'bad' })
     await request(app).get('/group/member?groupId=').set(auth)
+    await request(app).post('/session/pairing-code').set(auth).send({ phone: 'call me' })
     expect(system.commands).toHaveLength(0)
   })
 })

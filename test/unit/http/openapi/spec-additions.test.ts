@@ -52,6 +52,7 @@ describe('README: what the gateway adds to the spec', () => {
       'GET /healthz',
       'GET /readyz',
       'GET /session/qr',
+      'POST /session/pairing-code',
       'POST /session/reset',
       'POST /session/view-link',
     ])

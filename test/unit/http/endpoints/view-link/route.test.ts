@@ -70,7 +70,7 @@ describe('GET /session/qr', () => {
     const token = tokenOf((await request(app).post('/session/view-link').set(unpaired)).body.url)
     const res = await request(app).get('/session/qr').set('view-token', token)
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ qrcode: 'UVJQTkc=', expiresAt: expect.any(String) })
+    expect(res.body).toEqual({ qrcode: 'UVJQTkc=', expiresAt: expect.any(String), pairingCode: null })
     expect(res.headers['cache-control']).toBe('no-store')
     expectError(await request(app).get('/session/qr'), 400, 'invalid header')
     expectError(
@@ -84,6 +84,22 @@ describe('GET /session/qr', () => {
       404,
       'view link not found or expired',
     )
+  })
+
+  it('shows a pending pairing code with its expiry, and no longer once it expired', async () => {
+    const { app, system, unpaired } = withUnpaired()
+    const token = tokenOf((await request(app).post('/session/view-link').set(unpaired)).body.url)
+    const entry = system.sessions.get(unpaired.id)!
+    const expiresAt = Date.now() + 60_000
+    entry.snapshot = { ...entry.snapshot, pairingCode: { code: 'ABCD-EFGH', expiresAt } }
+    const res = await request(app).get('/session/qr').set('view-token', token)
+    expect(res.body).toEqual({
+      qrcode: 'UVJQTkc=',
+      expiresAt: expect.any(String),
+      pairingCode: { code: 'ABCD-EFGH', expiresAt: new Date(expiresAt).toISOString() },
+    })
+    entry.snapshot = { ...entry.snapshot, pairingCode: { code: 'ABCD-EFGH', expiresAt: Date.now() - 1 } }
+    expect((await request(app).get('/session/qr').set('view-token', token)).body.pairingCode).toBeNull()
   })
 
   it('the token is no API credential: as id or session-id it is an unknown session', async () => {
