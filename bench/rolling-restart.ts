@@ -162,7 +162,9 @@ try {
 
   // each 200 arrived, and once
   await new Promise(r => setTimeout(r, 5_000))
-  const inbox = (await (await fetch(`${sandbox.url}/accounts/${CONTACT}/inbox`)).json()) as { text: string }[]
+  const inbox = (
+    (await (await fetch(`${sandbox.url}/accounts/${CONTACT}/inbox`)).json()) as { messages: { text: string }[] }
+  ).messages
   const counts = new Map<string, number>()
   for (const m of inbox) counts.set(m.text, (counts.get(m.text) ?? 0) + 1)
   const twice = [...counts.values()].filter(c => c > 1).length

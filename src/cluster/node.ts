@@ -152,14 +152,15 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
       await directory.leave()
     },
     async close() {
-      // the leases are back (the sessions closed): their next nodes start them now, not at their next beat
+      // the leases are back (the sessions closed): their next nodes start them now, not at their next beat; this
+      // node's heartbeat goes first, so the view they plan with is one without it
       const byNode = new Map<string, string[]>()
       for (const id of handedOver) {
         const home = homeOf(id, directory.placing())
         if (home !== undefined && home !== directory.node) byNode.set(home, [...(byNode.get(home) ?? []), id])
       }
-      await Promise.all([...byNode].map(([node, ids]) => peers.adopt(node, ids)))
       await directory.remove()
+      await Promise.all([...byNode].map(([node, ids]) => peers.adopt(node, ids)))
       forwarder.close()
       await store.close()
     },

@@ -166,6 +166,8 @@ export class Ownership {
   async adoptNow(ids: readonly string[]): Promise<void> {
     const { directory, sessions } = this.#o
     if (this.#stopped || !directory.settled) return
+    // the view of the nodes as of now: the node handing them over may have left since this node's last beat
+    await directory.beat()
     const redis = await this.#o.redis()
     const leases = await Promise.all(ids.map(async id => text(await redis.command(['GET', sessionKeys(id).lease]))))
     const local = new Set(ids.filter(id => sessions.hosts(id)))

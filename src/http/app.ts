@@ -35,11 +35,11 @@ export function createApp(deps: AppDeps): express.Express {
   const ops = opsParts(deps)
   app.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff')
-    ops.observer(req, res, next)
+    // OPTIONS would get express's automatic `Allow` answer in text/plain: the gateway serves no CORS, so it is a
+    // method like any other it does not serve, 404 in the error shape (checked here: no layer of its own)
+    if (req.method === 'OPTIONS') ops.observer(req, res, () => next(new GatewayError('NOT_FOUND')))
+    else ops.observer(req, res, next)
   })
-  // OPTIONS would get express's automatic `Allow` answer in text/plain: the gateway serves no CORS, so it is a
-  // method like any other it does not serve, 404 in the error shape.
-  app.use((req, _res, next) => next(req.method === 'OPTIONS' ? new GatewayError('NOT_FOUND') : undefined))
   // Cluster mode: a request for a session of another node is authenticated here, then forwarded (cluster/front.ts).
   if (deps.cluster) app.use(deps.cluster.front)
   for (const endpoint of ENDPOINTS) endpoint.mount(app, deps)
