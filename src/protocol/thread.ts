@@ -25,8 +25,9 @@ export interface ShardWorkerData {
   linkModule: string
   /** Base name of this session system's BroadcastChannels (unique per system instance). */
   channelName: string
-  /** The process-wide count of media sends, shared by every shard thread (media-slots.ts). */
-  mediaSlots: SharedArrayBuffer
+  /** The process-wide counts of media sends (downloading, and doing CPU work), shared by every shard thread
+   * (media-slots.ts). */
+  mediaSlots: { downloads: SharedArrayBuffer; cpu: SharedArrayBuffer }
 }
 
 /** What the main thread asks of a shard. `id` is the session's public id (never its secret). */

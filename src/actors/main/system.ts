@@ -20,7 +20,7 @@ import { openStore } from '../../storage/open-store.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
-import { newMediaSlotMemory } from '../../media/media-slots.js'
+import { newMediaSlotMemories } from '../../media/media-slots.js'
 import { shardOf } from '../../protocol/shard.js'
 import { ShardPool } from './shard-pool.js'
 import type { ShardStats } from '../../protocol/thread.js'
@@ -109,7 +109,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   }
 
   const filename = workerFilename()
-  const mediaSlots = newMediaSlotMemory()
+  const mediaSlots = newMediaSlotMemories(config.SHARDS)
   const linkModule = options.linkModule ?? defaultLinkModule()
   const pools = Array.from(
     { length: config.SHARDS },

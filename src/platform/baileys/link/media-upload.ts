@@ -17,6 +17,7 @@ import {
   type WASocket,
 } from '@whiskeysockets/baileys'
 import { threadMediaPool } from '../../../media/upload/media-pool.js'
+import type { PrepareDeps } from '../mapping/message-content.js'
 import type { UploadJob, UploadResult } from '../../../media/upload/job.js'
 import { GatewayError } from '../../../protocol/errors.js'
 import { withTimeout } from '../query.js'
@@ -24,6 +25,14 @@ import type { LinkSocket } from './socket.js'
 import { OTHER_MESSAGE } from '../../../protocol/messages.js'
 
 export type UploadKind = 'image' | 'video' | 'audio' | 'document'
+
+/** How the link prepares a content's media (downloads, pixel limit, thumbnails). */
+export const prepareDepsOf = (conn: LinkSocket): PrepareDeps => ({
+  download: conn.download,
+  ffmpeg: conn.ffmpeg,
+  maxPixels: conn.config.MEDIA_MAX_PIXELS,
+  logger: conn.log,
+})
 
 const UPLOAD_TIMEOUT_MS = 120_000
 
