@@ -90,7 +90,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
     ): Promise<{ messageId: string }> {
       const sock = conn.requireOpen()
       const prepared = await prepareMessageContent(content, prepareDepsOf(conn), options)
-      // encryption and upload take a media slot; the wait for the ack that follows does not
+      // encryption and upload take a media slot; the waits for the platform (media hosts, the ack) do not
       const inSlot = slotOf(options)
       try {
         const id = generateMessageIDV2(sock.user?.id)
@@ -98,7 +98,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
           const channelSock = {
             query: sock.query,
             uploadRaw: (kind: ChannelMediaKind, filePath: string) =>
-              inSlot(() => uploadInPool(conn, sock, 'raw', kind, filePath)),
+              uploadInPool(conn, sock, 'raw', kind, filePath, inSlot),
           }
           const input = channelMediaInput(
             content as Extract<MessageContent, { type: ChannelMediaKind }>,
@@ -112,7 +112,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
         // the media file (if any) is encrypted and uploaded in the media pool; Baileys builds the message from it
         const options: MiscMessageGenerationOptions = {
           messageId: id,
-          ...(await inSlot(() => poolMediaOptions(conn, sock, prepared.content))),
+          ...(await poolMediaOptions(conn, sock, prepared.content, inSlot)),
         }
         const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
         // Baileys' own record of it is lost (tc-token.ts): without this, every send issues our privacy token again

@@ -10,7 +10,7 @@ import type { PlatformLink, SendOptions } from '../../link.js'
 import { prepareStatusContent, slotOf, STATUS_BACKGROUND } from '../mapping/message-content.js'
 import { iqErrorCode, queryOrTimeout } from '../query.js'
 import { batches, parseStatusPrivacy, pickStatusRecipients, type StatusPrivacy } from '../mapping/status-recipients.js'
-import { poolMediaOptions, prepareDepsOf } from './media-upload.js'
+import { mediaConnection, poolMediaOptions, prepareDepsOf } from './media-upload.js'
 import { sendWithAck } from './messages.js'
 import type { LinkSocket } from './socket.js'
 
@@ -47,18 +47,23 @@ export function makeStatus(conn: LinkSocket): StatusOps {
       const prepared = await prepareStatusContent(status, prepareDepsOf(conn), options)
       try {
         const id = generateMessageIDV2(sock.user?.id)
-        // generated (and media uploaded) once, in a media slot (a recompressed image is encrypted and uploaded by
-        // Baileys in there); each batch relays the same message under the same id, outside it
-        const message = await slotOf(options)(async () =>
+        const inSlot = slotOf(options)
+        // a video is encrypted and uploaded in the pool, in a media slot
+        const pooled = await poolMediaOptions(conn, sock, prepared.content, inSlot)
+        const generate = () =>
           generateWAMessage(STATUS_JID, prepared.content, {
             logger: conn.baileysLogger,
             userJid: sock.authState.creds.me!.id,
             upload: sock.waUploadToServer,
             messageId: id,
             ...(status.type === 'text' ? { backgroundColor: STATUS_BACKGROUND } : {}),
-            ...(await poolMediaOptions(conn, sock, prepared.content)),
-          }),
-        )
+            ...pooled,
+          })
+        // Generated (and its media uploaded) once; each batch relays the same message under the same id, outside any
+        // slot. A recompressed image is a buffer Baileys encrypts and uploads itself: that in a slot, with the media
+        // hosts asked for first (Baileys then takes them from its cache).
+        if (status.type === 'image') await mediaConnection(conn, sock)
+        const message = status.type === 'image' ? await inSlot(generate) : await generate()
         for (const batch of batches(recipients, STATUS_BATCH_SIZE)) {
           await sendWithAck(conn, sock, id, () =>
             sock.relayMessage(STATUS_JID, message.message!, { messageId: id, statusJidList: batch }),
