@@ -150,12 +150,24 @@ const schema = z.object({
   MEDIA_MAX_BYTES: int(2 * 1024 * 1024 * 1024, 1),
   MEDIA_TIMEOUT_MS: int(60_000, 1),
   /**
-   * Media sends (download, encryption, upload) running at once per shard thread and in the whole process; the
-   * rest wait their turn (src/media/media-slots.ts). They bound how much of the cores media can take from the
-   * quiet sessions and the HTTP front.
+   * Media sends doing CPU work (thumbnails, recompression, encryption, upload) at once per shard thread and in the
+   * whole process; the rest wait their turn (src/media/media-slots.ts). A send takes a slot only once its files are
+   * downloaded, and gives it back before waiting for the platform's ack. They bound how much of the cores media can
+   * take from the quiet sessions and the HTTP front.
    */
   MEDIA_SENDS_PER_SHARD: int(2, 1),
   MEDIA_SENDS_PER_PROCESS: int(3, 1),
+  /**
+   * Media sends downloading, or holding downloaded files, at once in the process (each session at most one); the
+   * rest wait their turn. Large, because a download that makes no progress costs a socket and a file, not CPU: it
+   * bounds the temp disk and sockets media holds, and takes that many slow tenants to keep another waiting.
+   */
+  MEDIA_DOWNLOADS_PER_PROCESS: int(32, 1),
+  /**
+   * Largest image, in pixels (width × height), the gateway decodes (sharp's `limitInputPixels`): an image or status
+   * image over it is refused with a 400 before decoding, a thumbnail URL over it gives way to the media's own.
+   */
+  MEDIA_MAX_PIXELS: int(100_000_000, 1),
   /**
    * The CPU priority (nice, 0..19) of the threads that encrypt and upload media (src/media/upload): 19 lets media
    * use only the CPU the sessions and the HTTP front leave idle. 0 runs it at the gateway's own priority.

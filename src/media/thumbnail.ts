@@ -6,17 +6,17 @@
  * generated grey JPEG, so a message never goes out without one.
  */
 import { loadSharp } from './sharp.js'
-import { GatewayError } from '../protocol/errors.js'
 import { runFfmpeg, type FfmpegOptions } from './ffmpeg.js'
 
 export const THUMBNAIL_WIDTH = 72
 const THUMBNAIL_QUALITY = 60
 
-/** Shrinks any image sharp can read (buffer or file path) to the thumbnail JPEG. */
-export async function thumbnailFromImage(input: Buffer | string): Promise<Buffer> {
+/** Shrinks any image sharp can read (buffer or file path) to the thumbnail JPEG; one over `maxPixels`
+ * (MEDIA_MAX_PIXELS, media/image-pixels.ts) is not decoded: sharp throws `Input image exceeds pixel limit`. */
+export async function thumbnailFromImage(input: Buffer | string, maxPixels: number): Promise<Buffer> {
   const sharp = await loadSharp()
   return (
-    sharp(input, { failOn: 'none' })
+    sharp(input, { failOn: 'none', limitInputPixels: maxPixels })
       .rotate()
       // width 72; very tall images are capped at 4:1 so a thumbnail stays a few KB
       .resize({ width: THUMBNAIL_WIDTH, height: THUMBNAIL_WIDTH * 4, fit: 'inside' })
@@ -49,8 +49,9 @@ const UNTRUSTED_INPUT_ARGS: readonly string[] = [
   '1',
 ]
 
-/** Takes the first frame of a video file with ffmpeg and shrinks it. Throws when ffmpeg is missing or fails. */
-export async function thumbnailFromVideo(videoPath: string, ffmpeg: FfmpegOptions): Promise<Buffer> {
+/** Takes the first frame of a video file with ffmpeg and shrinks it (a frame over `maxPixels` is not decoded).
+ * Throws when ffmpeg is missing or fails. */
+export async function thumbnailFromVideo(videoPath: string, ffmpeg: FfmpegOptions, maxPixels: number): Promise<Buffer> {
   const frame = await runFfmpeg(
     [
       '-hide_banner',
@@ -75,7 +76,7 @@ export async function thumbnailFromVideo(videoPath: string, ffmpeg: FfmpegOption
     ffmpeg,
   )
   if (frame.length === 0) throw new Error('ffmpeg produced no frame')
-  return thumbnailFromImage(frame)
+  return thumbnailFromImage(frame, maxPixels)
 }
 
 let defaultThumb: Promise<Buffer> | undefined
@@ -94,8 +95,8 @@ export function defaultThumbnail(): Promise<Buffer> {
 
 /**
  * Tries each source in order and returns the first thumbnail that works, else the default one. `onError` sees
- * every failure (for a warn log); none of them fails the message, except a thumbnail URL the SSRF guard refused:
- * that is the client's 400, as for the media URL itself.
+ * every failure (for a warn log); none of them fails the message. (Sources decode files already downloaded: a
+ * thumbnail URL the SSRF guard refused failed the message before, message-content.ts.)
  */
 export async function firstThumbnail(
   sources: Array<() => Promise<Buffer>>,
@@ -105,7 +106,6 @@ export async function firstThumbnail(
     try {
       return await source()
     } catch (err) {
-      if (err instanceof GatewayError && err.code === 'MEDIA_URL_FORBIDDEN') throw err
       onError?.(err)
     }
   }

@@ -73,6 +73,20 @@ export interface LinkOptions {
   mayWrite?: () => boolean
 }
 
+/** Runs a media send's CPU work (thumbnails, recompression, encryption, upload) in one of the shard's media slots. */
+export type InMediaSlot = <T>(work: () => Promise<T>) => Promise<T>
+
+/** How the actor runs a send (`sendMessage`, `postStatus`). */
+export interface SendOptions {
+  /** The client hung up: downloads and waits stop. */
+  signal?: AbortSignal
+  /**
+   * Given for a send with a file: the link downloads first, then runs each piece of CPU work through it, never a
+   * download or a wait for the platform (src/media/media-slots.ts). Absent: the work runs at once.
+   */
+  inMediaSlot?: InMediaSlot
+}
+
 /**
  * Operations on an open link. Each throws `GatewayError` with a catalogue code on failure
  * (e.g. MEDIA_DOWNLOAD_FAILED, PLATFORM_REJECTED, PLATFORM_TIMEOUT, GROUP_NOT_FOUND, CHANNEL_NOT_FOUND,
@@ -80,9 +94,9 @@ export interface LinkOptions {
  */
 export interface PlatformLink {
   /** Downloads media itself, sends, and resolves only after the platform server acknowledged the message. */
-  sendMessage(destination: Destination, content: MessageContent, signal?: AbortSignal): Promise<{ messageId: string }>
+  sendMessage(destination: Destination, content: MessageContent, options?: SendOptions): Promise<{ messageId: string }>
   /** Reads the account's status privacy, picks recipients, sends, waits for the ack. */
-  postStatus(content: StatusContent, signal?: AbortSignal): Promise<{ statusId: string }>
+  postStatus(content: StatusContent, options?: SendOptions): Promise<{ statusId: string }>
   /** Sends a chat state to a phone or group. The actor schedules 'paused' after TYPING_MS. */
   presence(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void>
   listGroups(): Promise<Group[]>

@@ -85,6 +85,13 @@ export const mediaUrlForbidden = (field = 'media url'): GatewayError =>
 export const mediaTooLarge = (kind: string, maxBytes: number): GatewayError =>
   new GatewayError('MEDIA_TOO_LARGE', fill(MESSAGE_TEMPLATE.MEDIA_TOO_LARGE, { kind, max: maxBytes }))
 
+/** `400 image is larger than the limit of 100000000 pixels (20000 x 20000)`: an image over MEDIA_MAX_PIXELS. */
+export const mediaTooManyPixels = (kind: string, maxPixels: number, width: number, height: number): GatewayError =>
+  new GatewayError(
+    'MEDIA_TOO_LARGE',
+    fill(MESSAGE_TEMPLATE.MEDIA_TOO_MANY_PIXELS, { kind, max: maxPixels, width, height }),
+  )
+
 /** `503 session limit reached ...`: the process holds MAX_SESSIONS sessions. */
 export const sessionsFull = (max: number): GatewayError =>
   new GatewayError('SESSIONS_FULL', fill(MESSAGE_TEMPLATE.SESSIONS_FULL, { max }))

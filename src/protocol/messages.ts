@@ -84,6 +84,8 @@ export const MESSAGE_TEMPLATE = {
   MEDIA_URL_FORBIDDEN: '<path> leads to a private or local address',
   /** 400: a media file over its type's cap. */
   MEDIA_TOO_LARGE: '<kind> is larger than the limit of <max> bytes',
+  /** 400: an image whose header declares more than MEDIA_MAX_PIXELS pixels. */
+  MEDIA_TOO_MANY_PIXELS: '<kind> is larger than the limit of <max> pixels (<width> x <height>)',
   /** 400: `text` over TEXT_MAX_CHARS. */
   TEXT_TOO_LONG: 'text must be shorter than or equal to <max> characters',
   /** 503: the process holds MAX_SESSIONS sessions. */

@@ -26,8 +26,9 @@ export interface ShardWorkerData {
   linkModule: string
   /** Base name of this session system's BroadcastChannels (unique per system instance). */
   channelName: string
-  /** The process-wide count of media sends, shared by every shard thread (media-slots.ts). */
-  mediaSlots: SharedArrayBuffer
+  /** The process-wide counts of media sends (downloading, and doing CPU work), shared by every shard thread
+   * (media-slots.ts). */
+  mediaSlots: { downloads: SharedArrayBuffer; cpu: SharedArrayBuffer }
   /** What the shard's actors do in this mode (one process, or a cluster node). */
   policy: SessionPolicy
 }

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
-import { newMediaSlotMemory } from '../../media/media-slots.js'
+import { newMediaSlotMemories } from '../../media/media-slots.js'
 import { shardOf } from '../../protocol/shard.js'
 import type { SessionPolicy } from '../../protocol/session-policy.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
@@ -42,7 +42,7 @@ export class ShardPools {
 
   constructor(o: ShardPoolsOptions) {
     const filename = workerFilename()
-    const mediaSlots = newMediaSlotMemory()
+    const mediaSlots = newMediaSlotMemories(o.config.SHARDS)
     const linkModule = o.linkModule ?? defaultLinkModule()
     this.#shards = o.config.SHARDS
     this.#log = o.log

@@ -2,14 +2,15 @@
  * @module actors/session/commands
  * The one place that says what each command does, as the actor's mailbox runs it: refuse it if the session is
  * gone or the client hung up, run reset, delete and the pairing code on the lifecycle, and every other command on
- * the open link (after the connection check, spec order: validation first, at the HTTP edge). A media send first waits for a
- * media slot. Replies have the shapes of `ReplyValues` (protocol/commands.ts).
+ * the open link (after the connection check, spec order: validation first, at the HTTP edge). A media send first
+ * waits for a download place, and the link takes a CPU slot for its work once the files are on disk
+ * (media-slots.ts). Replies have the shapes of `ReplyValues` (protocol/commands.ts).
  */
 import type { ActorCommand, PairingCode, ReplyValues } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { MessageContent, StatusContent } from '../../protocol/spec-types.js'
-import type { PlatformLink } from '../../platform/link.js'
-import type { MediaSlots } from '../../media/media-slots.js'
+import type { PlatformLink, SendOptions } from '../../platform/link.js'
+import type { MediaSendBounds } from '../../media/media-slots.js'
 import type { TypingTimers } from './typing.js'
 
 /** The session as commands see it (SessionLifecycle). */
@@ -21,8 +22,8 @@ export interface CommandTarget {
   readonly isConnected: boolean
   readonly link: PlatformLink | undefined
   readonly typing: TypingTimers
-  /** The shard's bound on media sends at once. */
-  readonly media: Pick<MediaSlots, 'acquire'>
+  /** The shard's bounds on media sends at once. */
+  readonly media: MediaSendBounds
   reset(): Promise<null>
   delete(): Promise<null>
   /** A pairing code for `phone` once the platform registered it (the session must be awaiting pairing). */
@@ -44,13 +45,13 @@ export async function runCommand(
       return session.delete()
     case 'sendMessage': {
       const link = connectedLink(session)
-      return withMediaSlot(command.content, session, signal, () =>
-        link.sendMessage(command.destination, command.content, signal),
+      return asMediaSend(command.content, session, signal, options =>
+        link.sendMessage(command.destination, command.content, options),
       )
     }
     case 'postStatus': {
       const link = connectedLink(session)
-      return withMediaSlot(command.content, session, signal, () => link.postStatus(command.content, signal))
+      return asMediaSend(command.content, session, signal, options => link.postStatus(command.content, options))
     }
     case 'typing':
       await connectedLink(session).presence(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
@@ -80,19 +81,18 @@ function connectedLink(session: CommandTarget): PlatformLink {
 
 const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'audio', 'document'])
 
-/** A message or status with a file (the gateway downloads, encrypts and uploads it) first waits for a place among
- * the shard's and the process's media sends (media-slots.ts). */
-async function withMediaSlot<T>(
+/**
+ * A message or status with a file (the gateway downloads, encrypts and uploads it) holds a download place, one per
+ * session and `MEDIA_DOWNLOADS_PER_PROCESS` in the process, until its files are removed; the link runs its CPU work
+ * in the shard's media slots, taken only once the files are on disk (media-slots.ts).
+ */
+async function asMediaSend<T>(
   content: MessageContent | StatusContent,
   session: CommandTarget,
   signal: AbortSignal,
-  send: () => Promise<T>,
+  send: (options: SendOptions) => Promise<T>,
 ): Promise<T> {
-  if (!MEDIA_TYPES.has(content.type)) return send()
-  const release = await session.media.acquire(signal)
-  try {
-    return await send()
-  } finally {
-    release()
-  }
+  if (!MEDIA_TYPES.has(content.type)) return send({ signal })
+  const { downloads, cpu } = session.media
+  return downloads.run(() => send({ signal, inMediaSlot: work => cpu.run(work, signal) }), signal, session.id)
 }

@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import type { LinkFactory, RunGuard, SandboxTrust } from '../../platform/link.js'
 import type { AuthStore, SessionRecord, Store } from '../../storage/types.js'
-import type { MediaSlots } from '../../media/media-slots.js'
+import type { MediaSendBounds } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
 import type { SessionPolicy } from '../../protocol/session-policy.js'
 
@@ -27,8 +27,8 @@ export interface ActorDeps {
   config: Config
   logger: Logger
   publisher: SnapshotPublisher
-  /** The shard's bound on media sends at once, shared by its sessions. */
-  media: MediaSlots
+  /** The shard's bounds on media sends at once, shared by its sessions. */
+  media: MediaSendBounds
   /** One process, or a cluster node (protocol/session-policy.ts). */
   policy: SessionPolicy
   /** Called once the session is deleted, so the host forgets the actor. */

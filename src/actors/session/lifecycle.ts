@@ -9,7 +9,7 @@ import type { PairingCode } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import { OTHER_MESSAGE } from '../../protocol/messages.js'
 import type { Mailbox } from './mailbox.js'
-import type { MediaSlots } from '../../media/media-slots.js'
+import type { MediaSendBounds } from '../../media/media-slots.js'
 import { TypingTimers } from './typing.js'
 import { LinkSupervisor } from './link-supervisor.js'
 import type { ActorDeps } from './deps.js'
@@ -93,7 +93,7 @@ export class SessionLifecycle {
     return this.#connection.link
   }
 
-  get media(): MediaSlots {
+  get media(): MediaSendBounds {
     return this.#deps.media
   }
 

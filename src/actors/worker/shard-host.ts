@@ -8,7 +8,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
-import type { MediaSlots } from '../../media/media-slots.js'
+import type { MediaSendBounds } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from './publisher.js'
 import { SessionActor } from '../session/session-actor.js'
 import type { ShardPlatform } from '../session/deps.js'
@@ -27,8 +27,8 @@ export interface ShardHostDeps {
   publisher: SnapshotPublisher
   /** The platform module, loaded on first use (platform-loader.ts). */
   loadPlatform: () => Promise<ShardPlatform>
-  /** The shard's bound on media sends at once (media-slots.ts). */
-  media: MediaSlots
+  /** The shard's bounds on media sends at once (media-slots.ts). */
+  media: MediaSendBounds
   /** One process, or a cluster node (protocol/session-policy.ts). */
   policy: SessionPolicy
 }

@@ -44,11 +44,21 @@ const host = new ShardHost({
   // the platform's own patches (e.g. libsignal's console) are installed when its module loads, before any link
   loadPlatform: leases ? withLeases(loadPlatform, leases, logger) : loadPlatform,
   policy: data.policy,
-  media: new MediaSlots({
-    perShard: data.config.MEDIA_SENDS_PER_SHARD,
-    perProcess: data.config.MEDIA_SENDS_PER_PROCESS,
-    shared: data.mediaSlots,
-  }),
+  media: {
+    downloads: new MediaSlots({
+      shard: data.shard,
+      perSession: 1,
+      perShard: data.config.MEDIA_DOWNLOADS_PER_PROCESS,
+      perProcess: data.config.MEDIA_DOWNLOADS_PER_PROCESS,
+      shared: data.mediaSlots.downloads,
+    }),
+    cpu: new MediaSlots({
+      shard: data.shard,
+      perShard: data.config.MEDIA_SENDS_PER_SHARD,
+      perProcess: data.config.MEDIA_SENDS_PER_PROCESS,
+      shared: data.mediaSlots.cpu,
+    }),
+  },
 })
 // Not awaited: piscina only replaces a crashed thread that once reported ready, so the thread must become ready
 // quickly even when restoring many sessions takes a while. Tasks do not wait for it either: a command for a session

@@ -12,10 +12,13 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../../src/config.js'
 import { FfmpegFailure, runFfmpeg } from '../../../src/media/ffmpeg.js'
 import { defaultThumbnail, thumbnailFromVideo, VIDEO_FORMAT_WHITELIST } from '../../../src/media/thumbnail.js'
 import { prepareMessageContent, type PrepareDeps } from '../../../src/platform/baileys/mapping/message-content.js'
 import { defaultFfmpeg, ffmpegFound, ffmpegTests, makeWithFfmpeg, NOT_A_VIDEO } from '../../support/ffmpeg.js'
+
+const MAX_PIXELS = loadConfig({}).MEDIA_MAX_PIXELS
 
 let dir: string
 let clip: string
@@ -81,7 +84,7 @@ describe('what ffmpeg is given', () => {
     const envFile = path.join(dir, 'env.txt')
     const fake = await script('dump-env', `/usr/bin/env > '${envFile}'\nexit 1`)
     expect(process.env.DATA_KEY).toBe(secrets.DATA_KEY) // the test process itself has them
-    await failureOf(thumbnailFromVideo(clip, defaultFfmpeg({ ffmpeg: fake })))
+    await failureOf(thumbnailFromVideo(clip, defaultFfmpeg({ ffmpeg: fake }), MAX_PIXELS))
     const env = readFileSync(envFile, 'utf8')
     expect(env).not.toContain('DATA_KEY')
     expect(env).not.toContain('CREATE_SESSION_TOKEN')
@@ -98,7 +101,7 @@ describe('what ffmpeg is given', () => {
   it('the protocol and format whitelists, one thread, before the input', async () => {
     const argsFile = path.join(dir, 'args.txt')
     const fake = await script('dump-args', `printf '%s\\n' "$@" > '${argsFile}'\nexit 1`)
-    await failureOf(thumbnailFromVideo(clip, defaultFfmpeg({ ffmpeg: fake })))
+    await failureOf(thumbnailFromVideo(clip, defaultFfmpeg({ ffmpeg: fake }), MAX_PIXELS))
     const args = readFileSync(argsFile, 'utf8').trim().split('\n')
     const input = args.indexOf('-i')
     expect(args[input + 1]).toBe(clip)
@@ -114,7 +117,7 @@ ffmpegTests.describe("what ffmpeg refuses (Debian's ffmpeg)", () => {
   it('an http input: nothing is fetched', async () => {
     requests.length = 0
     // the same server serves the clip: without the protocol whitelist this would make a thumbnail
-    const err = await failureOf(thumbnailFromVideo(`${base}/clip.mp4`, defaultFfmpeg()))
+    const err = await failureOf(thumbnailFromVideo(`${base}/clip.mp4`, defaultFfmpeg(), MAX_PIXELS))
     expect(err).toBeInstanceOf(FfmpegFailure)
     expect((err as FfmpegFailure).code).toBe('FFMPEG_EXIT')
     expect(requests).toEqual([])
@@ -124,7 +127,7 @@ ffmpegTests.describe("what ffmpeg refuses (Debian's ffmpeg)", () => {
     // a real video beside it: without the format whitelist, ffmpeg follows the list and makes a thumbnail of it
     const list = path.join(dir, 'list.mp4')
     await writeFile(list, "ffconcat version 1.0\nfile 'clip.mp4'\n")
-    const err = await failureOf(thumbnailFromVideo(list, defaultFfmpeg()))
+    const err = await failureOf(thumbnailFromVideo(list, defaultFfmpeg(), MAX_PIXELS))
     expect((err as FfmpegFailure).code).toBe('FFMPEG_EXIT')
   })
 
@@ -136,10 +139,10 @@ ffmpegTests.describe("what ffmpeg refuses (Debian's ffmpeg)", () => {
     ] as const) {
       const file = path.join(dir, `clip.${ext}`)
       await makeWithFfmpeg(['-i', clip, '-c:v', codec, '-y', file])
-      const meta = await sharp(await thumbnailFromVideo(file, defaultFfmpeg())).metadata()
+      const meta = await sharp(await thumbnailFromVideo(file, defaultFfmpeg(), MAX_PIXELS)).metadata()
       expect(meta.width, ext).toBe(72)
     }
-    expect((await sharp(await thumbnailFromVideo(clip, defaultFfmpeg())).metadata()).width).toBe(72)
+    expect((await sharp(await thumbnailFromVideo(clip, defaultFfmpeg(), MAX_PIXELS)).metadata()).width).toBe(72)
   })
 })
 
@@ -148,7 +151,7 @@ describe('limits', () => {
     const pidFile = path.join(dir, 'sleep.pid')
     const hang = await script('hang', `sleep 60 &\necho $! > '${pidFile}'\nwait`)
     const started = Date.now()
-    const err = await failureOf(thumbnailFromVideo(clip, defaultFfmpeg({ ffmpeg: hang, timeoutMs: 500 })))
+    const err = await failureOf(thumbnailFromVideo(clip, defaultFfmpeg({ ffmpeg: hang, timeoutMs: 500 }), MAX_PIXELS))
     expect((err as FfmpegFailure).code).toBe('FFMPEG_TIMEOUT')
     expect((err as Error).message).toContain('FFMPEG_TIMEOUT_MS')
     expect(Date.now() - started).toBeLessThan(5_000)
@@ -172,7 +175,9 @@ describe('limits', () => {
 
   ffmpegTests.it('an ffmpeg over FFMPEG_MAX_MEMORY_MB fails instead of taking the memory', async () => {
     // 64 MB of address space is not even enough to load Debian's ffmpeg; the default 1024 MB decodes (test above)
-    const err = await failureOf(thumbnailFromVideo(clip, defaultFfmpeg({ maxMemoryBytes: 64 * 1024 * 1024 })))
+    const err = await failureOf(
+      thumbnailFromVideo(clip, defaultFfmpeg({ maxMemoryBytes: 64 * 1024 * 1024 }), MAX_PIXELS),
+    )
     expect((err as FfmpegFailure).code).toBe('FFMPEG_EXIT')
   })
 })
@@ -191,6 +196,7 @@ describe('a send with a video when ffmpeg cannot make the thumbnail', () => {
     const deps: PrepareDeps = {
       download: { maxBytes: 10_000_000, timeoutMs: 20_000, maxRedirects: 2, blockPrivate: false, tempDir },
       ffmpeg,
+      maxPixels: MAX_PIXELS,
       logger: {
         warn: (obj: unknown) => {
           warnings.push(obj)

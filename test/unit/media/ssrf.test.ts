@@ -331,6 +331,7 @@ describe('thumbnail URLs', () => {
     const err = await prepareMessageContent(message, {
       download,
       ffmpeg: defaultFfmpeg(),
+      maxPixels: 100_000_000,
       logger: { warn: () => {} },
     }).then(
       () => undefined,

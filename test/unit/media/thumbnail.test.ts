@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../../src/config.js'
 import { compressStatusImage } from '../../../src/media/compress.js'
 import {
   defaultThumbnail,
@@ -12,6 +13,8 @@ import {
   thumbnailFromVideo,
 } from '../../../src/media/thumbnail.js'
 import { defaultFfmpeg, ffmpegTests, makeWithFfmpeg } from '../../support/ffmpeg.js'
+
+const MAX_PIXELS = loadConfig({}).MEDIA_MAX_PIXELS
 
 let dir: string
 beforeAll(async () => {
@@ -30,7 +33,7 @@ const noisyImage = (width: number, height: number) => {
 describe('thumbnails', () => {
   it('shrinks an image to a small JPEG', async () => {
     const png = await noisyImage(800, 600).png().toBuffer()
-    const thumb = await thumbnailFromImage(png)
+    const thumb = await thumbnailFromImage(png, MAX_PIXELS)
     const meta = await sharp(thumb).metadata()
     expect(meta.format).toBe('jpeg')
     expect(meta.width).toBe(THUMBNAIL_WIDTH)
@@ -51,7 +54,7 @@ describe('thumbnails', () => {
       '-y',
       video,
     ])
-    const thumb = await thumbnailFromVideo(video, defaultFfmpeg())
+    const thumb = await thumbnailFromVideo(video, defaultFfmpeg(), MAX_PIXELS)
     const meta = await sharp(thumb).metadata()
     expect(meta.format).toBe('jpeg')
     expect(meta.width).toBe(THUMBNAIL_WIDTH)
@@ -59,7 +62,7 @@ describe('thumbnails', () => {
   })
 
   ffmpegTests.it('video frame extraction fails on a missing file', async () => {
-    await expect(thumbnailFromVideo(path.join(dir, 'does-not-exist.mp4'), defaultFfmpeg())).rejects.toThrow(
+    await expect(thumbnailFromVideo(path.join(dir, 'does-not-exist.mp4'), defaultFfmpeg(), MAX_PIXELS)).rejects.toThrow(
       /ffmpeg exited/,
     )
   })
@@ -67,7 +70,7 @@ describe('thumbnails', () => {
   it('falls back to the default grey thumbnail when every source fails', async () => {
     const errors: unknown[] = []
     const thumb = await firstThumbnail(
-      [() => Promise.reject(new Error('one')), () => thumbnailFromImage(Buffer.from('not an image'))],
+      [() => Promise.reject(new Error('one')), () => thumbnailFromImage(Buffer.from('not an image'), MAX_PIXELS)],
       err => errors.push(err),
     )
     expect(errors).toHaveLength(2)
@@ -79,7 +82,10 @@ describe('thumbnails', () => {
 
   it('uses the first source that works', async () => {
     const png = await noisyImage(100, 100).png().toBuffer()
-    const thumb = await firstThumbnail([() => Promise.reject(new Error('x')), () => thumbnailFromImage(png)])
+    const thumb = await firstThumbnail([
+      () => Promise.reject(new Error('x')),
+      () => thumbnailFromImage(png, MAX_PIXELS),
+    ])
     expect(thumb.equals(await defaultThumbnail())).toBe(false)
   })
 })
@@ -87,7 +93,7 @@ describe('thumbnails', () => {
 describe('status image compression', () => {
   it('fits a big image inside 1080x1920 as a smaller JPEG', async () => {
     const big = await noisyImage(3000, 4000).png().toBuffer()
-    const out = await compressStatusImage(big)
+    const out = await compressStatusImage(big, MAX_PIXELS)
     const meta = await sharp(out).metadata()
     expect(meta.format).toBe('jpeg')
     expect(meta.width).toBe(1080)
@@ -97,7 +103,7 @@ describe('status image compression', () => {
 
   it('does not enlarge a small image', async () => {
     const small = await noisyImage(300, 200).png().toBuffer()
-    const meta = await sharp(await compressStatusImage(small)).metadata()
+    const meta = await sharp(await compressStatusImage(small, MAX_PIXELS)).metadata()
     expect([meta.width, meta.height]).toEqual([300, 200])
   })
 })

@@ -17,6 +17,8 @@ import {
   type WASocket,
 } from '@whiskeysockets/baileys'
 import { threadMediaPool } from '../../../media/upload/media-pool.js'
+import type { PrepareDeps } from '../mapping/message-content.js'
+import type { InMediaSlot } from '../../link.js'
 import type { UploadJob, UploadResult } from '../../../media/upload/job.js'
 import { GatewayError } from '../../../protocol/errors.js'
 import { withTimeout } from '../query.js'
@@ -25,32 +27,51 @@ import { OTHER_MESSAGE } from '../../../protocol/messages.js'
 
 export type UploadKind = 'image' | 'video' | 'audio' | 'document'
 
+/** How the link prepares a content's media (downloads, pixel limit, thumbnails). */
+export const prepareDepsOf = (conn: LinkSocket): PrepareDeps => ({
+  download: conn.download,
+  ffmpeg: conn.ffmpeg,
+  maxPixels: conn.config.MEDIA_MAX_PIXELS,
+  logger: conn.log,
+})
+
 const UPLOAD_TIMEOUT_MS = 120_000
 
-/** Uploads one file through the pool; a refused upload is retried once with a fresh media connection. */
+/** The platform's media hosts and upload auth (Baileys caches them for their TTL); asked before a media slot is
+ * taken, since waiting for the platform's answer is not work. */
+export const mediaConnection = (conn: LinkSocket, sock: WASocket, force = false) =>
+  withTimeout(sock.refreshMediaConn(force), conn.config.QUERY_TIMEOUT_MS)
+
+/**
+ * Uploads one file through the pool, the encryption and upload in a media slot (`inSlot`); a refused upload is
+ * retried once with a fresh media connection.
+ */
 export async function uploadInPool(
   conn: LinkSocket,
   sock: WASocket,
   mode: UploadJob['mode'],
   kind: UploadKind,
   filePath: string,
+  inSlot: InMediaSlot,
 ): Promise<UploadResult> {
   const pool = threadMediaPool({ threads: conn.config.MEDIA_SENDS_PER_SHARD, nice: conn.config.MEDIA_THREAD_NICE })
   let failure = ''
   for (const force of [false, true]) {
-    const mediaConn = await withTimeout(sock.refreshMediaConn(force), conn.config.QUERY_TIMEOUT_MS)
-    const outcome = await pool.run({
-      mode,
-      filePath,
-      ...(mode === 'encrypted' ? { keyInfo: `WhatsApp ${MEDIA_HKDF_KEY_MAPPING[kind]} Keys` } : {}),
-      target: {
-        hosts: mediaConn.hosts.map(h => h.hostname),
-        auth: mediaConn.auth,
-        pathPrefix: mode === 'encrypted' ? MEDIA_PATH_MAP[kind]! : `/newsletter/newsletter-${kind}`,
-        timeoutMs: UPLOAD_TIMEOUT_MS,
-        ...(conn.options.sandbox ? { ca: conn.options.sandbox.caCert } : {}),
-      },
-    })
+    const mediaConn = await mediaConnection(conn, sock, force)
+    const outcome = await inSlot(() =>
+      pool.run({
+        mode,
+        filePath,
+        ...(mode === 'encrypted' ? { keyInfo: `WhatsApp ${MEDIA_HKDF_KEY_MAPPING[kind]} Keys` } : {}),
+        target: {
+          hosts: mediaConn.hosts.map(h => h.hostname),
+          auth: mediaConn.auth,
+          pathPrefix: mode === 'encrypted' ? MEDIA_PATH_MAP[kind]! : `/newsletter/newsletter-${kind}`,
+          timeoutMs: UPLOAD_TIMEOUT_MS,
+          ...(conn.options.sandbox ? { ca: conn.options.sandbox.caCert } : {}),
+        },
+      }),
+    )
     if (outcome.ok) return outcome.result
     failure = outcome.reason
   }
@@ -98,13 +119,15 @@ function preparedMediaCache(kind: UploadKind, filePath: string, uploaded: Upload
 }
 
 /**
- * Uploads the content's media file (if any) in the pool and returns the options that make Baileys use it. An
- * audio without a duration gets one measured here first, as Baileys would have (it skips that on a cache hit).
+ * Uploads the content's media file (if any) in the pool, in a media slot, and returns the options that make Baileys
+ * use it. An audio without a duration gets one measured here first, as Baileys would have (it skips that on a cache
+ * hit).
  */
 export async function poolMediaOptions(
   conn: LinkSocket,
   sock: WASocket,
   content: object,
+  inSlot: InMediaSlot,
 ): Promise<{ mediaCache?: CacheStore }> {
   const media = mediaFileOf(content)
   if (!media) return {}
@@ -112,6 +135,6 @@ export async function poolMediaOptions(
     const seconds = await getAudioDuration(media.filePath).catch(() => undefined)
     if (seconds !== undefined) (content as { seconds?: number }).seconds = seconds
   }
-  const uploaded = await uploadInPool(conn, sock, 'encrypted', media.kind, media.filePath)
+  const uploaded = await uploadInPool(conn, sock, 'encrypted', media.kind, media.filePath, inSlot)
   return { mediaCache: preparedMediaCache(media.kind, media.filePath, uploaded) }
 }

@@ -16,8 +16,8 @@ import type { Destination, MessageContent, TypingDestination } from '../../../pr
 import { sendAndAwaitAck } from '../ack.js'
 import { isConnectionClosed } from '../boom.js'
 import { phoneJid } from '../mapping/jids.js'
-import type { PlatformLink } from '../../link.js'
-import { prepareMessageContent, type PreparedContent } from '../mapping/message-content.js'
+import type { PlatformLink, SendOptions } from '../../link.js'
+import { prepareMessageContent, slotOf, type PreparedContent } from '../mapping/message-content.js'
 import {
   explainChannelRejection,
   sendChannelMedia,
@@ -26,7 +26,7 @@ import {
 } from '../channel-media.js'
 import { iqErrorCode, withTimeout } from '../query.js'
 import type { ChannelOps } from './channels.js'
-import { poolMediaOptions, uploadInPool } from './media-upload.js'
+import { poolMediaOptions, prepareDepsOf, uploadInPool } from './media-upload.js'
 import type { LinkSocket } from './socket.js'
 import { markTcTokenIssued } from './tc-token.js'
 
@@ -86,20 +86,19 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
     async sendMessage(
       destination: Destination,
       content: MessageContent,
-      signal?: AbortSignal,
+      options: SendOptions = {},
     ): Promise<{ messageId: string }> {
       const sock = conn.requireOpen()
-      const prepared = await prepareMessageContent(
-        content,
-        { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log },
-        signal,
-      )
+      const prepared = await prepareMessageContent(content, prepareDepsOf(conn), options)
+      // encryption and upload take a media slot; the waits for the platform (media hosts, the ack) do not
+      const inSlot = slotOf(options)
       try {
         const id = generateMessageIDV2(sock.user?.id)
         if (destination.kind === 'channel' && prepared.media) {
           const channelSock = {
             query: sock.query,
-            uploadRaw: (kind: ChannelMediaKind, filePath: string) => uploadInPool(conn, sock, 'raw', kind, filePath),
+            uploadRaw: (kind: ChannelMediaKind, filePath: string) =>
+              uploadInPool(conn, sock, 'raw', kind, filePath, inSlot),
           }
           const input = channelMediaInput(
             content as Extract<MessageContent, { type: ChannelMediaKind }>,
@@ -113,7 +112,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
         // the media file (if any) is encrypted and uploaded in the media pool; Baileys builds the message from it
         const options: MiscMessageGenerationOptions = {
           messageId: id,
-          ...(await poolMediaOptions(conn, sock, prepared.content)),
+          ...(await poolMediaOptions(conn, sock, prepared.content, inSlot)),
         }
         const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
         // Baileys' own record of it is lost (tc-token.ts): without this, every send issues our privacy token again

@@ -6,11 +6,11 @@
  */
 import { generateMessageIDV2, generateWAMessage, S_WHATSAPP_NET, type WASocket } from '@whiskeysockets/baileys'
 import type { StatusContent } from '../../../protocol/spec-types.js'
-import type { PlatformLink } from '../../link.js'
-import { prepareStatusContent, STATUS_BACKGROUND } from '../mapping/message-content.js'
+import type { PlatformLink, SendOptions } from '../../link.js'
+import { prepareStatusContent, slotOf, STATUS_BACKGROUND } from '../mapping/message-content.js'
 import { iqErrorCode, queryOrTimeout } from '../query.js'
 import { batches, parseStatusPrivacy, pickStatusRecipients, type StatusPrivacy } from '../mapping/status-recipients.js'
-import { poolMediaOptions } from './media-upload.js'
+import { mediaConnection, poolMediaOptions, prepareDepsOf } from './media-upload.js'
 import { sendWithAck } from './messages.js'
 import type { LinkSocket } from './socket.js'
 
@@ -40,26 +40,30 @@ export function makeStatus(conn: LinkSocket): StatusOps {
   }
 
   return {
-    async postStatus(status: StatusContent, signal?: AbortSignal): Promise<{ statusId: string }> {
+    async postStatus(status: StatusContent, options: SendOptions = {}): Promise<{ statusId: string }> {
       const sock = conn.requireOpen()
       const privacy = await statusPrivacy(sock)
       const recipients = pickStatusRecipients(privacy, await conn.options.contacts.all(), conn.ownJid(sock))
-      const prepared = await prepareStatusContent(
-        status,
-        { download: conn.download, ffmpeg: conn.ffmpeg, logger: conn.log },
-        signal,
-      )
+      const prepared = await prepareStatusContent(status, prepareDepsOf(conn), options)
       try {
         const id = generateMessageIDV2(sock.user?.id)
-        // generated (and media uploaded) once; each batch relays the same message under the same id
-        const message = await generateWAMessage(STATUS_JID, prepared.content, {
-          logger: conn.baileysLogger,
-          userJid: sock.authState.creds.me!.id,
-          upload: sock.waUploadToServer,
-          messageId: id,
-          ...(status.type === 'text' ? { backgroundColor: STATUS_BACKGROUND } : {}),
-          ...(await poolMediaOptions(conn, sock, prepared.content)),
-        })
+        const inSlot = slotOf(options)
+        // a video is encrypted and uploaded in the pool, in a media slot
+        const pooled = await poolMediaOptions(conn, sock, prepared.content, inSlot)
+        const generate = () =>
+          generateWAMessage(STATUS_JID, prepared.content, {
+            logger: conn.baileysLogger,
+            userJid: sock.authState.creds.me!.id,
+            upload: sock.waUploadToServer,
+            messageId: id,
+            ...(status.type === 'text' ? { backgroundColor: STATUS_BACKGROUND } : {}),
+            ...pooled,
+          })
+        // Generated (and its media uploaded) once; each batch relays the same message under the same id, outside any
+        // slot. A recompressed image is a buffer Baileys encrypts and uploads itself: that in a slot, with the media
+        // hosts asked for first (Baileys then takes them from its cache).
+        if (status.type === 'image') await mediaConnection(conn, sock)
+        const message = status.type === 'image' ? await inSlot(generate) : await generate()
         for (const batch of batches(recipients, STATUS_BATCH_SIZE)) {
           await sendWithAck(conn, sock, id, () =>
             sock.relayMessage(STATUS_JID, message.message!, { messageId: id, statusJidList: batch }),

@@ -2,15 +2,20 @@
  * @module platform/baileys/mapping/message-content
  * Spec MessageContent / StatusContent → Baileys AnyMessageContent (BAILEYS-MAPPING §2.3, §3.2–3.3). Media is
  * downloaded by the gateway first (temp files, removed by `dispose()`), thumbnails are made here so Baileys never
- * shells out to ffmpeg. The socket is not needed: this is testable with a local HTTP server.
+ * shells out to ffmpeg. Every download (the media, then its thumbnail URL) comes first; the decoding that follows
+ * (thumbnails, a status image's recompression) runs through `inMediaSlot`, so waiting on a slow origin never holds
+ * a media slot (media-slots.ts). An image over MEDIA_MAX_PIXELS is refused from its header (media/image-pixels.ts).
+ * The socket is not needed: this is testable with a local HTTP server.
  */
 import type { AnyMessageContent } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
+import type { InMediaSlot, SendOptions } from '../../link.js'
 import type { MessageContent, StatusContent } from '../../../protocol/spec-types.js'
 import { compressStatusImage } from '../../../media/compress.js'
 import type { FfmpegOptions } from '../../../media/ffmpeg.js'
 import { downloadToTemp, type DownloadedFile, type DownloadOptions, type MediaKind } from '../../../media/download.js'
-import { mediaTooLarge } from '../../../protocol/errors.js'
+import { GatewayError, mediaTooLarge } from '../../../protocol/errors.js'
+import { checkImagePixels } from '../../../media/image-pixels.js'
 import { observeMediaDownload } from '../../../metrics/observe.js'
 import { firstThumbnail, thumbnailFromImage, thumbnailFromVideo } from '../../../media/thumbnail.js'
 import { buildVCard } from './vcard.js'
@@ -27,6 +32,8 @@ export interface PrepareDeps {
   download: DownloadOptions
   /** How video thumbnails run ffmpeg; with no ffmpeg found, videos get the default thumbnail (warned once at start). */
   ffmpeg: FfmpegOptions
+  /** MEDIA_MAX_PIXELS: the largest image decoded; an image or status image over it is a 400. */
+  maxPixels: number
   logger: Pick<Logger, 'warn'>
 }
 
@@ -57,34 +64,54 @@ class TempFiles {
   }
 }
 
-/** Thumbnail for an image/video: the given URL shrunk, else made from the media itself, else the default. */
-async function thumbnailFor(
+const warnThumbnail = (deps: PrepareDeps, kind: 'image' | 'video', err: unknown) =>
+  deps.logger.warn({ err, kind }, 'thumbnail failed, trying next source')
+
+/** Downloads the thumbnail URL, if given. Failing is a failed thumbnail (the preview is then made from the media),
+ * except a URL the SSRF guard refused: the client's 400, as for the media URL itself. */
+async function fetchThumbnail(
   temp: TempFiles,
   deps: PrepareDeps,
   kind: 'image' | 'video',
+  url: string | undefined,
+): Promise<string | undefined> {
+  if (!url) return undefined
+  try {
+    return (await temp.fetch(url, `${kind}.thumbnail`, 'thumbnail')).path
+  } catch (err) {
+    if (err instanceof GatewayError && err.code === 'MEDIA_URL_FORBIDDEN') throw err
+    warnThumbnail(deps, kind, err)
+    return undefined
+  }
+}
+
+/** Thumbnail for an image/video, from files on disk: the thumbnail file shrunk, else one made from the media
+ * itself, else the default. */
+async function thumbnailFor(
+  deps: PrepareDeps,
+  kind: 'image' | 'video',
   mediaPath: string,
-  thumbnailUrl: string | undefined,
+  thumbnailPath: string | undefined,
 ): Promise<string> {
   const sources: Array<() => Promise<Buffer>> = []
-  if (thumbnailUrl)
-    sources.push(async () =>
-      thumbnailFromImage((await temp.fetch(thumbnailUrl, `${kind}.thumbnail`, 'thumbnail')).path),
-    )
-  if (kind === 'image') sources.push(() => thumbnailFromImage(mediaPath))
+  if (thumbnailPath) sources.push(() => thumbnailFromImage(thumbnailPath, deps.maxPixels))
+  if (kind === 'image') sources.push(() => thumbnailFromImage(mediaPath, deps.maxPixels))
   // no ffmpeg: straight to the default thumbnail, without a warning per video (main.ts warned at start)
-  else if (deps.ffmpeg.ffmpeg) sources.push(() => thumbnailFromVideo(mediaPath, deps.ffmpeg))
-  const thumb = await firstThumbnail(sources, err =>
-    deps.logger.warn({ err, kind }, 'thumbnail failed, trying next source'),
-  )
+  else if (deps.ffmpeg.ffmpeg) sources.push(() => thumbnailFromVideo(mediaPath, deps.ffmpeg, deps.maxPixels))
+  const thumb = await firstThumbnail(sources, err => warnThumbnail(deps, kind, err))
   return thumb.toString('base64')
 }
+
+/** What runs a send's CPU work: the caller's media slot, or at once. */
+export const slotOf = (options: SendOptions): InMediaSlot => options.inMediaSlot ?? (work => work())
 
 /** Builds the content of a POST /message. Throws MEDIA_DOWNLOAD_FAILED; nothing is left on disk after a throw. */
 export async function prepareMessageContent(
   message: MessageContent,
   deps: PrepareDeps,
-  signal?: AbortSignal,
+  options: SendOptions = {},
 ): Promise<PreparedContent> {
+  const { signal } = options
   const temp = new TempFiles({ ...deps.download, ...(signal ? { signal } : {}) })
   try {
     switch (message.type) {
@@ -115,7 +142,9 @@ export async function prepareMessageContent(
       }
       case 'image': {
         const file = await temp.fetch(message.image.url, 'image.url', 'image')
-        const jpegThumbnail = await thumbnailFor(temp, deps, 'image', file.path, message.image.thumbnail)
+        await checkImagePixels(file.path, deps.maxPixels)
+        const thumbnail = await fetchThumbnail(temp, deps, 'image', message.image.thumbnail)
+        const jpegThumbnail = await slotOf(options)(() => thumbnailFor(deps, 'image', file.path, thumbnail))
         return {
           content: {
             image: { url: file.path },
@@ -129,7 +158,8 @@ export async function prepareMessageContent(
       }
       case 'video': {
         const file = await temp.fetch(message.video.url, 'video.url', 'video')
-        const jpegThumbnail = await thumbnailFor(temp, deps, 'video', file.path, message.video.thumbnail)
+        const thumbnail = await fetchThumbnail(temp, deps, 'video', message.video.thumbnail)
+        const jpegThumbnail = await slotOf(options)(() => thumbnailFor(deps, 'video', file.path, thumbnail))
         return {
           // `seconds` is a VideoMessage field the TS content type lacks; Baileys copies it into the proto
           content: {
@@ -184,15 +214,20 @@ export const STATUS_BACKGROUND = '#075E54'
 export async function prepareStatusContent(
   status: StatusContent,
   deps: PrepareDeps,
-  signal?: AbortSignal,
+  options: SendOptions = {},
 ): Promise<PreparedContent> {
-  if (status.type === 'text') return prepareMessageContent(status, deps, signal)
-  if (status.type === 'video') return prepareMessageContent(status, deps, signal)
+  if (status.type === 'text') return prepareMessageContent(status, deps, options)
+  if (status.type === 'video') return prepareMessageContent(status, deps, options)
+  const { signal } = options
   const temp = new TempFiles({ ...deps.download, ...(signal ? { signal } : {}) })
   try {
     const file = await temp.fetch(status.image.url, 'image.url', 'image')
-    const compressed = await compressStatusImage(file.path)
-    const jpegThumbnail = await thumbnailFor(temp, deps, 'image', file.path, status.image.thumbnail)
+    await checkImagePixels(file.path, deps.maxPixels)
+    const thumbnail = await fetchThumbnail(temp, deps, 'image', status.image.thumbnail)
+    const { compressed, jpegThumbnail } = await slotOf(options)(async () => ({
+      compressed: await compressStatusImage(file.path, deps.maxPixels),
+      jpegThumbnail: await thumbnailFor(deps, 'image', file.path, thumbnail),
+    }))
     return {
       content: {
         image: compressed,

@@ -82,6 +82,7 @@ let tempDir: string
 const depsWith = (env: Record<string, string>): PrepareDeps => ({
   download: { ...downloadOptionsFromConfig(loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env })), tempDir },
   ffmpeg: ffmpegOptionsFromConfig(loadConfig(env)),
+  maxPixels: loadConfig(env).MEDIA_MAX_PIXELS,
   logger: { warn: () => undefined } as unknown as PrepareDeps['logger'],
 })
 beforeEach(async () => {

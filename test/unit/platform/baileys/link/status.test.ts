@@ -1,6 +1,6 @@
 /**
- * Status posts (src/platform/baileys/link/status.ts) on a fake socket: one upload relayed in batches, the text
- * background, privacy errors.
+ * Status posts (src/platform/baileys/link/status.ts) on a fake socket: one upload relayed in batches, the media work
+ * in the media slot and the relays outside it, the text background, privacy errors.
  */
 import type { proto } from '@whiskeysockets/baileys'
 import { describe, expect, it } from 'vitest'
@@ -36,6 +36,37 @@ describe('baileys link: sending', () => {
     const image = (h.sock.relayed[0]?.message as proto.IMessage | undefined)?.imageMessage
     expect(image?.caption).toBe('hello')
     expect(image?.mimetype).toBe('image/jpeg')
+  })
+
+  it('decodes and uploads in the media slot; asks for the media hosts and relays (each ack awaited) outside it', async () => {
+    const h = await harness({ contacts: [{ id: '5511@s.whatsapp.net', name: 'A' }] })
+    h.sock.open()
+    h.sock.onQuery = () => ({ tag: 'iq', attrs: {}, content: [] })
+    const turns: string[] = []
+    let inSlot = false
+    const mediaHostsAsked: boolean[] = []
+    const refresh = h.sock.refreshMediaConn
+    h.sock.refreshMediaConn = async () => {
+      mediaHostsAsked.push(inSlot)
+      return refresh()
+    }
+    await h.link.postStatus(
+      { type: 'image', image: { url: `${images.base}/p.jpg`, mimetype: 'image/jpeg' } },
+      {
+        inMediaSlot: async work => {
+          inSlot = true
+          const result = await work().finally(() => {
+            inSlot = false
+          })
+          turns.push(`uploads ${h.sock.uploads}, relays ${h.sock.relayed.length}`)
+          return result
+        },
+      },
+    )
+    // first the recompression and thumbnail, then the upload; no relay inside either
+    expect(turns).toEqual(['uploads 0, relays 0', 'uploads 1, relays 0'])
+    expect(mediaHostsAsked[0]).toBe(false) // before the upload's slot (Baileys' own look-up hits its cache)
+    expect(h.sock.relayed).toHaveLength(1)
   })
 
   it('a text status has the dark green background', async () => {

@@ -12,6 +12,7 @@ import {
   type PrepareDeps,
 } from '../../../../../src/platform/baileys/mapping/message-content.js'
 import { defaultFfmpeg, ffmpegFound, ffmpegTests, makeWithFfmpeg, NOT_A_VIDEO } from '../../../../support/ffmpeg.js'
+import { startTrickleServer } from '../../../../support/fakes/trickle-server.js'
 
 let server: http.Server
 let base: string
@@ -78,6 +79,7 @@ beforeEach(async () => {
   deps = {
     download: { maxBytes: 10_000_000, timeoutMs: 20_000, maxRedirects: 2, blockPrivate: false, tempDir },
     ffmpeg: defaultFfmpeg(),
+    maxPixels: 100_000_000,
     logger: {
       warn: (obj: unknown) => {
         warnings.push(obj)
@@ -217,5 +219,72 @@ describe('status content', () => {
     expect(c.caption).toBe('hey')
     await p.dispose()
     expect(await readdir(tempDir)).toEqual([])
+  })
+})
+
+describe('the media slot', () => {
+  /** An `inMediaSlot` that records when it was asked for and what the work in it returned. */
+  const recordingSlot = () => {
+    const asked: Array<{ downloadsDone: boolean; result?: unknown }> = []
+    let downloadsDone = false
+    return {
+      asked,
+      downloadsEnded: () => {
+        downloadsDone = true
+      },
+      inMediaSlot: async <T>(work: () => Promise<T>): Promise<T> => {
+        const call: { downloadsDone: boolean; result?: unknown } = { downloadsDone }
+        asked.push(call)
+        call.result = await work()
+        return call.result as T
+      },
+    }
+  }
+
+  it('is asked for only once the media and its thumbnail URL are downloaded; the thumbnail is made in it', async () => {
+    const slowThumbnail = await startTrickleServer()
+    try {
+      const slot = recordingSlot()
+      const prepared = prepareMessageContent(
+        { type: 'image', image: { url: `${base}/a.jpg`, mimetype: 'image/jpeg', thumbnail: slowThumbnail.url } },
+        deps,
+        { inMediaSlot: slot.inMediaSlot },
+      )
+      await slowThumbnail.requested // the media is on disk, its thumbnail URL is still coming
+      await new Promise(resolve => setTimeout(resolve, 100))
+      expect(slot.asked).toEqual([])
+      slot.downloadsEnded()
+      slowThumbnail.release() // 2 KB of zeros: not an image, so the preview is made from the photo
+      const p = await prepared
+      expect(slot.asked).toEqual([
+        { downloadsDone: true, result: (p.content as { jpegThumbnail: string }).jpegThumbnail },
+      ])
+      await p.dispose()
+    } finally {
+      await slowThumbnail.close()
+    }
+  })
+
+  it('a status image is recompressed and its thumbnail made in one turn; documents and audio need none here', async () => {
+    const slot = recordingSlot()
+    const status = await prepareStatusContent(
+      { type: 'image', image: { url: `${base}/big.jpg`, mimetype: 'image/jpeg' } },
+      deps,
+      { inMediaSlot: slot.inMediaSlot },
+    )
+    const c = status.content as { image: Buffer; jpegThumbnail: string }
+    expect(slot.asked.map(call => call.result)).toEqual([{ compressed: c.image, jpegThumbnail: c.jpegThumbnail }])
+    await status.dispose()
+    for (const content of [
+      {
+        type: 'document' as const,
+        document: { url: `${base}/doc.pdf`, mimetype: 'application/pdf', name: 'd.pdf', size: 13 },
+      },
+      { type: 'audio' as const, audio: { url: `${base}/a.ogg`, mimetype: 'audio/ogg', duration: 1 } },
+    ]) {
+      const p = await prepareMessageContent(content, deps, { inMediaSlot: slot.inMediaSlot })
+      await p.dispose()
+    }
+    expect(slot.asked).toHaveLength(1) // their encryption and upload take it later, in the link
   })
 })
