@@ -10,18 +10,8 @@ import { z } from 'zod'
 import { DATA_KEY_FORMAT, isDataKey } from './storage/data-key.js'
 import { ConfigError, describeConfigIssues } from './config-error.js'
 import { leaseMargin } from './cluster/deadline.js'
-
-const int = (def: number, min = 0) =>
-  z.coerce
-    .number({ error: 'expected an integer' })
-    .int({ error: 'expected an integer' })
-    .min(min, { error: `expected an integer >= ${min}` })
-    .default(def)
-const bool = (def: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .default(def ? 'true' : 'false')
-    .transform(v => v === 'true' || v === '1')
+import { bool, int } from './config-fields.js'
+import { PROXY_SETTINGS } from './proxy/proxy-settings.js'
 
 /** TRUST_PROXY as express takes it: a boolean, a hop count, or the list as written. */
 function trustProxyValue(v: string): boolean | number | string {
@@ -301,6 +291,8 @@ const schema = z.object({
    * cannot pull sessions back and forth.
    */
   CLUSTER_REJOIN_QUIET_MS: int(30_000, 0),
+  /** A proxy per session (README: A proxy per session): src/proxy/proxy-settings.ts. */
+  ...PROXY_SETTINGS,
 })
 
 export type Config = z.infer<typeof schema>

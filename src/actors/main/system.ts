@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
-import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
+import type { ClientCommand, ReplyValue } from '../../protocol/commands.js'
 import { GatewayError, sessionsFull } from '../../protocol/errors.js'
 import { compactStore } from '../../storage/compaction.js'
 import { openStore } from '../../storage/open-store.js'
@@ -69,7 +69,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export async function createShardedSessionSystem(options: ShardedSessionSystemOptions): Promise<ShardedSessionSystem> {
-  const { config, logger } = options
+  const { config, logger, drawIds } = options
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
   if (ownsStore && !config.REDIS_URL) {
@@ -196,12 +196,12 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     }
   }
 
-  async function createSession(client = 'unknown'): Promise<{ id: string; sessionId: string }> {
+  async function createSession(client = 'unknown', { proxy }: { proxy?: string } = {}) {
     assertOpen()
     // The cache holds every live session (awaiting a QR or paired): the one count of what this process hosts.
     if (config.MAX_SESSIONS > 0 && cache.size >= config.MAX_SESSIONS) throw sessionsFull(config.MAX_SESSIONS)
     unpaired.check(client)
-    const { id, sessionId } = (options.drawIds ?? newSessionIds)()
+    const { id, sessionId } = (drawIds ?? newSessionIds)()
     const now = Date.now()
     const record: SessionRecord = {
       id,
@@ -209,6 +209,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       createdAt: now,
       unpairedSince: now,
       qrDeadline: now + Math.min(config.SESSION_QR_LIFETIME_MS, config.UNPAIRED_MAX_LIFETIME_MS),
+      ...(proxy === undefined ? {} : { proxy }),
     }
     try {
       await store.putSession(record)
@@ -226,7 +227,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     return { id, sessionId }
   }
 
-  async function run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
+  async function run<C extends ClientCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
     assertOpen()
     assertKnown(id)
     return admitted(id, () => poolOf(id).run({ type: 'command', id, command }, { signal })) as Promise<ReplyValue<C>>

@@ -1,11 +1,12 @@
 /**
  * @module actors/session/commands
  * The one place that says what each command does, as the actor's mailbox runs it: refuse it if the session is
- * gone or the client hung up, run reset and delete on the lifecycle, and every other command on the open link
+ * gone or the client hung up, run reset, delete and the proxy setting on the lifecycle (no connection needed), and
+ * every other command on the open link
  * (after the connection check, spec order: validation first, at the HTTP edge). A media send first waits for a
  * media slot. Replies have the shapes of `ReplyValues` (protocol/commands.ts).
  */
-import type { ActorCommand, ReplyValues } from '../../protocol/commands.js'
+import type { ActorCommand, ProxyView, ReplyValues } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { MessageContent, StatusContent } from '../../protocol/spec-types.js'
 import type { PlatformLink } from '../../platform/link.js'
@@ -25,6 +26,9 @@ export interface CommandTarget {
   readonly media: Pick<MediaSlots, 'acquire'>
   reset(): Promise<null>
   delete(): Promise<null>
+  /** The session's proxy as a client may see it, and changing it (the next connection takes it). */
+  proxyView(): ProxyView
+  setProxy(proxy: string | null): Promise<ProxyView>
 }
 
 export async function runCommand(
@@ -40,6 +44,10 @@ export async function runCommand(
       return session.reset()
     case 'delete':
       return session.delete()
+    case 'getProxy':
+      return session.proxyView()
+    case 'setProxy':
+      return session.setProxy(command.proxy)
     case 'sendMessage': {
       const link = connectedLink(session)
       return withMediaSlot(command.content, session, signal, () =>

@@ -11,6 +11,7 @@ import { groupEndpoint } from './group/index.js'
 import { healthEndpoint } from './health/index.js'
 import { messageEndpoint } from './message/index.js'
 import { sessionEndpoint } from './session/index.js'
+import { sessionProxyEndpoint } from './session-proxy/index.js'
 import { statusEndpoint } from './status/index.js'
 import { typingEndpoint } from './typing/index.js'
 import { viewLinkEndpoint } from './view-link/index.js'
@@ -18,6 +19,7 @@ import { viewLinkEndpoint } from './view-link/index.js'
 export const ENDPOINTS: readonly Endpoint[] = [
   sessionEndpoint,
   viewLinkEndpoint,
+  sessionProxyEndpoint,
   messageEndpoint,
   statusEndpoint,
   typingEndpoint,
