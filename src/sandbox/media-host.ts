@@ -2,7 +2,7 @@
  * @module sandbox/media-host
  * The HTTPS media host: uploads (`POST /mms/<type>/<encSha256>?auth&token`, body = ciphertext‖mac10), downloads
  * (`GET <direct_path>`) and profile pictures (`GET /pp/<key>.jpg`). TLS under the sandbox's own CA. Each request's
- * source address is tallied in GET /stats (`mediaRequestsByAddress`).
+ * source address is tallied in GET /stats (`uploadsByAddress`, `downloadsByAddress`).
  */
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -36,8 +36,9 @@ export async function startMediaHost(
 ): Promise<MediaHost> {
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://sandbox')
-    // GET /stats `mediaRequestsByAddress`: where uploads and downloads came from (behind a proxy: its address)
-    stats?.tally('mediaRequestsByAddress', clientAddress(req.socket))
+    // GET /stats `uploadsByAddress` / `downloadsByAddress`: where each came from (behind a proxy: its address).
+    // Downloads include the sandbox's own phones fetching what they received.
+    stats?.tally(req.method === 'POST' ? 'uploadsByAddress' : 'downloadsByAddress', clientAddress(req.socket))
     const send = (status: number, body: string | Buffer, type = 'application/json'): void => {
       res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) })
       res.end(body)
