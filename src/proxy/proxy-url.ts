@@ -43,6 +43,14 @@ export interface ProxyUrl {
 
 const isScheme = (value: string): value is ProxyScheme => (PROXY_SCHEMES as readonly string[]).includes(value)
 
+function httpHostname(hostname: string): string | undefined {
+  try {
+    return new URL(`http://${hostname}`).hostname
+  } catch {
+    return undefined
+  }
+}
+
 /** The proxy URL `text` names, or undefined when it is not one the gateway can use. */
 export function parseProxyUrl(text: string): ProxyUrl | undefined {
   if (!URL.canParse(text)) return undefined
@@ -52,8 +60,12 @@ export function parseProxyUrl(text: string): ProxyUrl | undefined {
   if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '') return undefined
   const port = url.port === '' ? DEFAULT_PORT[scheme] : Number(url.port)
   if (port < 1) return undefined
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  const hostPort = `${url.hostname}:${port}`
+  // socks5 URLs are not "special" to the WHATWG parser, which then leaves `127.1` or `0x7f.1` as written: read the
+  // host as http would (every IPv4 spelling dotted, names lower case), so the policy judges what is connected to.
+  const hostname = httpHostname(url.hostname)
+  if (hostname === undefined) return undefined
+  const host = hostname.replace(/^\[|\]$/g, '')
+  const hostPort = `${hostname}:${port}`
   const username = url.username === '' ? undefined : decodeURIComponent(url.username)
   const password = url.password === '' ? undefined : decodeURIComponent(url.password)
   const user = url.username === '' ? '' : url.username

@@ -4,11 +4,11 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { ERROR_MESSAGE } from '../../../protocol/messages.js'
+import { ERROR_MESSAGE, fill, MESSAGE_TEMPLATE, OTHER_MESSAGE, RULE } from '../../../protocol/messages.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
 import { guarded } from '../../openapi/operations.js'
 import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, GUARDED, jsonContent, ok, responses } from '../../openapi/responses.js'
+import { errorWith, GUARDED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
 import { proxyField } from '../session-proxy/openapi.js'
 
 const createdSessionSchema = z
@@ -52,9 +52,14 @@ export const sessionPaths: ZodOpenApiPathsObject = {
       responses: {
         ...responses(ok(createdSessionSchema, "The new session's credentials"), 401, 413, 415, 429, 500, 503),
         400: errorWith(
-          'Only with a body: `proxy must be a socks5, socks5h, http or https URL with a host and no path`, ' +
-            '`proxy leads to a private or local address`, ' +
-            "`proxy host is not on this gateway's list of allowed proxy hosts`, `proxy host could not be resolved: ...`",
+          `Only with a body: ${[
+            `proxy ${RULE.PROXY_URL}`,
+            fill(MESSAGE_TEMPLATE.MEDIA_URL_FORBIDDEN, { path: 'proxy' }),
+            OTHER_MESSAGE.PROXY_HOST_NOT_ALLOWED,
+            MESSAGE_TEMPLATE.PROXY_UNRESOLVED,
+          ]
+            .map(quoted)
+            .join(', ')}`,
         ),
       },
     },
