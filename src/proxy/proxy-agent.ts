@@ -22,12 +22,30 @@
  * makeWASocket({ ..., agent, fetchAgent: agent })
  */
 import type http from 'node:http'
+import { createRequire } from 'node:module'
 import type { LookupFunction, Socket } from 'node:net'
 import tls from 'node:tls'
-import { HttpProxyAgent } from 'http-proxy-agent'
-import { HttpsProxyAgent } from 'https-proxy-agent'
-import { SocksProxyAgent } from 'socks-proxy-agent'
+import type { HttpProxyAgent } from 'http-proxy-agent'
+import type { HttpsProxyAgent } from 'https-proxy-agent'
+import type { SocksProxyAgent } from 'socks-proxy-agent'
 import type { ProxyUrl } from './proxy-url.js'
+
+// Required on first use, like undici in sandbox-agents.ts: every shard and media thread imports this module, and
+// the agents (with socks, agent-base, debug) weigh ~2 MB of heap in each thread that loads them; a gateway whose
+// sessions have no proxy never does.
+const require = createRequire(import.meta.url)
+interface AgentModules {
+  SocksProxyAgent: typeof SocksProxyAgent
+  HttpsProxyAgent: typeof HttpsProxyAgent
+  HttpProxyAgent: typeof HttpProxyAgent
+}
+let modules: AgentModules | undefined
+const agentModules = (): AgentModules =>
+  (modules ??= {
+    SocksProxyAgent: (require('socks-proxy-agent') as AgentModules).SocksProxyAgent,
+    HttpsProxyAgent: (require('https-proxy-agent') as AgentModules).HttpsProxyAgent,
+    HttpProxyAgent: (require('http-proxy-agent') as AgentModules).HttpProxyAgent,
+  })
 
 export interface ProxyAgentOptions {
   /** How long connecting to the proxy and its handshake may take (SESSION_PROXY_CONNECT_TIMEOUT_MS). */
@@ -95,42 +113,47 @@ async function bounded(
 const withCa = (opts: AgentConnectOpts, ca: string | undefined): AgentConnectOpts =>
   ca === undefined || !opts.secureEndpoint ? opts : { ...opts, ca: [...tls.rootCertificates, ca] }
 
-/** SOCKS5: the handshake is bounded by socks' own time-out, which destroys its socket. */
-class BoundedSocksAgent extends SocksProxyAgent {
-  readonly #route: ProxyUrl
-  readonly #options: ProxyAgentOptions
+/** SOCKS5: the handshake is bounded by socks' own time-out, which destroys its socket. Made on first use. */
+let BoundedSocksAgent: (new (route: ProxyUrl, options: ProxyAgentOptions) => http.Agent) | undefined
 
-  constructor(route: ProxyUrl, options: ProxyAgentOptions) {
-    super(route.href, {
-      keepAlive: options.keepAlive ?? false,
-      ...(options.lookup ? { socketOptions: { lookup: options.lookup } } : {}),
-    })
-    this.#route = route
-    this.#options = options
-  }
+function socksAgent(route: ProxyUrl, options: ProxyAgentOptions): http.Agent {
+  BoundedSocksAgent ??= class extends agentModules().SocksProxyAgent {
+    readonly #route: ProxyUrl
+    readonly #options: ProxyAgentOptions
 
-  override connect(req: http.ClientRequest, opts: AgentConnectOpts): Promise<Socket> {
-    // The time-out socks-proxy-agent passes on also becomes an idle time-out of the open tunnel (a quiet WebSocket
-    // would be cut): it is set for the handshake only and lifted from the tunnel's socket once it is up.
-    let tunnel: Socket | undefined
-    req.once('proxy', (event: { socket: Socket }) => {
-      tunnel = event.socket
-    })
-    this.timeout = this.#options.timeoutMs
-    const connecting = super.connect(req, withCa(opts, this.#options.ca))
-    this.timeout = null
-    const lifted = connecting.then(socket => {
-      tunnel?.setTimeout(0)
-      tunnel?.removeAllListeners('timeout')
-      return socket
-    })
-    return bounded(
-      this.#route,
-      this.#options.timeoutMs + 1_000,
-      () => lifted,
-      () => undefined,
-    )
+    constructor(route: ProxyUrl, options: ProxyAgentOptions) {
+      super(route.href, {
+        keepAlive: options.keepAlive ?? false,
+        ...(options.lookup ? { socketOptions: { lookup: options.lookup } } : {}),
+      })
+      this.#route = route
+      this.#options = options
+    }
+
+    override connect(req: http.ClientRequest, opts: AgentConnectOpts): Promise<Socket> {
+      // The time-out socks-proxy-agent passes on also becomes an idle time-out of the open tunnel (a quiet
+      // WebSocket would be cut): it is set for the handshake only and lifted from the tunnel's socket once it is up.
+      let tunnel: Socket | undefined
+      req.once('proxy', (event: { socket: Socket }) => {
+        tunnel = event.socket
+      })
+      this.timeout = this.#options.timeoutMs
+      const connecting = super.connect(req, withCa(opts, this.#options.ca))
+      this.timeout = null
+      const lifted = connecting.then(socket => {
+        tunnel?.setTimeout(0)
+        tunnel?.removeAllListeners('timeout')
+        return socket
+      })
+      return bounded(
+        this.#route,
+        this.#options.timeoutMs + 1_000,
+        () => lifted,
+        () => undefined,
+      )
+    }
   }
+  return new BoundedSocksAgent(route, options)
 }
 
 /** The agents that open their socket to the proxy from `connectOpts`: each connect gets its own abort signal. */
@@ -180,16 +203,16 @@ function httpFamilyOptions(route: ProxyUrl, options: ProxyAgentOptions) {
 
 /** An agent that tunnels every connection (WebSocket, https) through the proxy: SOCKS, or HTTP CONNECT. */
 export function tunnelAgent(route: ProxyUrl, options: ProxyAgentOptions): http.Agent {
-  if (route.scheme === 'socks5' || route.scheme === 'socks5h') return new BoundedSocksAgent(route, options)
-  const agent = new HttpsProxyAgent(route.href, httpFamilyOptions(route, options)) as HttpFamilyAgent
+  if (route.scheme === 'socks5' || route.scheme === 'socks5h') return socksAgent(route, options)
+  const agent = new (agentModules().HttpsProxyAgent)(route.href, httpFamilyOptions(route, options)) as HttpFamilyAgent
   boundHttpFamily(agent, route, options)
   return agent as unknown as http.Agent
 }
 
 /** An agent for plain `http:` requests: forwarded by an HTTP proxy (absolute URI), tunnelled by a SOCKS one. */
 export function forwardAgent(route: ProxyUrl, options: ProxyAgentOptions): http.Agent {
-  if (route.scheme === 'socks5' || route.scheme === 'socks5h') return new BoundedSocksAgent(route, options)
-  const agent = new HttpProxyAgent(route.href, httpFamilyOptions(route, options)) as HttpFamilyAgent
+  if (route.scheme === 'socks5' || route.scheme === 'socks5h') return socksAgent(route, options)
+  const agent = new (agentModules().HttpProxyAgent)(route.href, httpFamilyOptions(route, options)) as HttpFamilyAgent
   boundHttpFamily(agent, route, options)
   return agent as unknown as http.Agent
 }

@@ -7,20 +7,21 @@
  * `timeoutMs`, resolve the proxy's host with `lookup`, and trust `ca` for the target beside the system's roots, like
  * the agents of proxy-agent.ts; a failure is a `ProxyError` naming the proxy without its password.
  *
- * undici is required on first use, as in sandbox-agents.ts: a thread that never connects through a proxy or to the
- * sandbox never loads it.
+ * undici and socks are required on first use, as in sandbox-agents.ts: a thread that never connects through a proxy
+ * never loads them.
  */
 import dns from 'node:dns/promises'
 import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
 import tls from 'node:tls'
-import { SocksClient } from 'socks'
+import type { SocksClient } from 'socks'
 import type { Dispatcher } from 'undici'
 import { ProxyError, type ProxyAgentOptions } from './proxy-agent.js'
 import type { ProxyUrl } from './proxy-url.js'
 
 const require = createRequire(import.meta.url)
 let undici: typeof import('undici') | undefined
+let socks: { SocksClient: typeof SocksClient } | undefined
 
 type Connected = (err: Error | null, socket: Socket | null) => void
 
@@ -35,7 +36,8 @@ interface ConnectTarget {
 async function socksConnect(route: ProxyUrl, options: ProxyAgentOptions, target: ConnectTarget): Promise<Socket> {
   const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80)
   const host = route.scheme === 'socks5' ? (await dns.lookup(target.hostname)).address : target.hostname
-  const { socket } = await SocksClient.createConnection({
+  socks ??= require('socks') as { SocksClient: typeof SocksClient }
+  const { socket } = await socks.SocksClient.createConnection({
     proxy: {
       host: route.host,
       port: route.port,
