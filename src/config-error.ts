@@ -6,7 +6,15 @@
 import type { z } from 'zod'
 
 /** Settings whose value must not appear in an error line. */
-const SECRET_SETTINGS = new Set(['DATA_KEY', 'CREATE_SESSION_TOKEN', 'METRICS_TOKEN', 'REDIS_URL', 'CLUSTER_SECRET']) // a URL may hold a password
+// a URL may hold a password
+const SECRET_SETTINGS = new Set([
+  'DATA_KEY',
+  'CREATE_SESSION_TOKEN',
+  'METRICS_TOKEN',
+  'REDIS_URL',
+  'CLUSTER_SECRET',
+  'SESSION_PROXY_DEFAULT',
+])
 
 export class ConfigError extends Error {
   override name = 'ConfigError'

@@ -11,6 +11,7 @@ import { DATA_KEY_FORMAT, isDataKey } from './storage/data-key.js'
 import { ConfigError, describeConfigIssues } from './config-error.js'
 import { CLUSTER_SETTINGS, checkClusterSettings } from './cluster/settings.js'
 import { bool, int, optionalFile } from './config-fields.js'
+import { PROXY_SETTINGS } from './proxy/proxy-settings.js'
 
 /** TRUST_PROXY as express takes it: a boolean, a hop count, or the list as written. */
 function trustProxyValue(v: string): boolean | number | string {
@@ -267,6 +268,8 @@ const schema = z.object({
   TLS_CERT_FILE: optionalFile(),
   TLS_KEY_FILE: optionalFile(),
   ...CLUSTER_SETTINGS,
+  /** A proxy per session (README: A proxy per session): src/proxy/proxy-settings.ts. */
+  ...PROXY_SETTINGS,
 })
 
 export type Config = z.infer<typeof schema>

@@ -61,9 +61,22 @@ async function poll<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs
   }
 }
 
-/** Creates one session, scans its QR with `phone`, and waits until it is connected. */
-export async function pairOne(gatewayUrl: string, sandboxUrl: string, phone: string): Promise<FleetSession> {
-  const created = await fetch(`${gatewayUrl}/session`, { method: 'POST' })
+/**
+ * Creates one session, scans its QR with `phone`, and waits until it is connected. `create` is POST /session's
+ * optional body (e.g. `{ proxy }`).
+ */
+export async function pairOne(
+  gatewayUrl: string,
+  sandboxUrl: string,
+  phone: string,
+  create?: object,
+): Promise<FleetSession> {
+  const created = await fetch(
+    `${gatewayUrl}/session`,
+    create === undefined
+      ? { method: 'POST' }
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(create) },
+  )
   if (!created.ok) throw new Error(`POST /session: ${created.status} ${await created.text()}`)
   const s = (await created.json()) as { id: string; sessionId: string }
   const png = await poll(`QR of ${s.id}`, async () => (await getSession(gatewayUrl, s)).qrcode || undefined)

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a session
-         * @description No headers, no body (with `CREATE_SESSION_TOKEN` set: `authorization: Bearer <token>`). The QR follows in the background: poll GET /session for it.
+         * @description No headers, no body, as the spec has it (with `CREATE_SESSION_TOKEN` set: `authorization: Bearer <token>`). The QR follows in the background: poll GET /session for it. Not in the spec: an optional JSON body `{"proxy": "socks5://user:pass@host:port"}` sends the session's connections through that proxy.
          */
         post: operations["createSession"];
         /**
@@ -107,6 +107,34 @@ export interface paths {
          */
         post: operations["requestPairingCode"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session/proxy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session's proxy (not in the spec)
+         * @description Which proxy the next connection to the platform goes through; the password is never shown.
+         */
+        get: operations["getSessionProxy"];
+        /**
+         * Set the session's proxy (not in the spec)
+         * @description The session's connection to the platform and its media uploads go through this proxy. Applies to the session's next connection to the platform (its next reconnect, a reset, a restart); the one open now is kept.
+         */
+        put: operations["setSessionProxy"];
+        post?: never;
+        /**
+         * Remove the session's proxy (not in the spec)
+         * @description The operator's default proxy applies again, or none. Applies to the session's next connection to the platform (its next reconnect, a reset, a restart); the one open now is kept.
+         */
+        delete: operations["deleteSessionProxy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -528,6 +556,29 @@ export interface components {
             /** @description When the code stops working, at the latest: the end of the platform's registration of the session's current connection, the code's own 3 minutes, or the QR window, whichever comes first */
             expiresAt: string;
         };
+        SessionProxy: {
+            /** @description The session's own proxy without its password (`socks5://alice:***@proxy.example:1080`); null when the session has none (the operator's default, whose address is not shown, or a direct connection) */
+            proxy: string | null;
+            /**
+             * @description Whose proxy the next connection takes: the session's own, the operator's default, or none (direct)
+             * @enum {string}
+             */
+            source: "session" | "default" | "none";
+        };
+        SessionProxyChange: {
+            /** @description The session's own proxy without its password (`socks5://alice:***@proxy.example:1080`); null when the session has none (the operator's default, whose address is not shown, or a direct connection) */
+            proxy: string | null;
+            /**
+             * @description Whose proxy the next connection takes: the session's own, the operator's default, or none (direct)
+             * @enum {string}
+             */
+            source: "session" | "default" | "none";
+            /**
+             * @description The connection open now is kept; the next one (reconnect, reset, restart) goes through the proxy
+             * @constant
+             */
+            takesEffect: "next-connection";
+        };
         MessageId: {
             /** @description Set once the platform server acknowledged the message */
             messageId: string;
@@ -700,7 +751,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `socks5://`, `socks5h://` (host names resolved at the proxy), `http://` or `https://` (CONNECT tunnels), with `user:password@` when the proxy wants them; no path. A host on a private or loopback address is refused unless the gateway allows it (SESSION_PROXY_ALLOW_PRIVATE), and so is one off the list the operator may set (SESSION_PROXY_ALLOWED_HOSTS). A secret: stored sealed, answered without its password
+                     * @example socks5://alice:s3cret@proxy.example:1080
+                     */
+                    proxy?: string;
+                };
+            };
+        };
         responses: {
             /** @description The new session's credentials */
             200: {
@@ -711,11 +772,38 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
+            /** @description Only with a body: `proxy must be a socks5, socks5h, http or https URL with a host and no path`, `proxy leads to a private or local address`, `proxy host is not on this gateway's list of allowed proxy hosts`, `proxy host could not be resolved: <detail>` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `missing or wrong bearer token` (with `WWW-Authenticate: Bearer`): only when the gateway is started with `CREATE_SESSION_TOKEN`, and the request lacks `authorization: Bearer <that token>` */
             401: {
                 headers: {
                     /** @description The scheme to authenticate with: `Bearer` */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `request body too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `content-type must be application/json` */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1127,6 +1215,256 @@ export interface operations {
                 };
             };
             /** @description `the session is connecting to the platform, retry in 1 s`: the session has no registration with the platform yet (connecting or reconnecting); or `server busy, retry later`, `session is moving to another node, retry in 1 s`, `the node running this session did not answer, retry in 1 s` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessionProxy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `id` returned by POST /session */
+                id: string;
+                /** @description The `sessionId` returned by POST /session */
+                "session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's proxy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionProxy"];
+                };
+            };
+            /** @description `invalid header` (header `id` or `session-id` missing or empty), or the request broke validation rules (every failing rule, joined by a line break) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setSessionProxy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `id` returned by POST /session */
+                id: string;
+                /** @description The `sessionId` returned by POST /session */
+                "session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `socks5://`, `socks5h://` (host names resolved at the proxy), `http://` or `https://` (CONNECT tunnels), with `user:password@` when the proxy wants them; no path. A host on a private or loopback address is refused unless the gateway allows it (SESSION_PROXY_ALLOW_PRIVATE), and so is one off the list the operator may set (SESSION_PROXY_ALLOWED_HOSTS). A secret: stored sealed, answered without its password
+                     * @example socks5://alice:s3cret@proxy.example:1080
+                     */
+                    proxy: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The proxy now set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionProxyChange"];
+                };
+            };
+            /** @description `invalid header` (header `id` or `session-id` missing or empty), or the request broke validation rules (every failing rule, joined by a line break) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `request body too large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `content-type must be application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSessionProxy: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `id` returned by POST /session */
+                id: string;
+                /** @description The `sessionId` returned by POST /session */
+                "session-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What applies now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionProxyChange"];
+                };
+            };
+            /** @description `invalid header` (header `id` or `session-id` missing or empty), or the request broke validation rules (every failing rule, joined by a line break) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `session not connected`, the operation failed (media download, unknown group or channel, the platform rejected the message or did not acknowledge in time), or `internal server error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

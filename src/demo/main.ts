@@ -23,6 +23,8 @@ const gateway = await startGateway({
   SANDBOX_URL: sandbox.url,
   DATA_DIR: dataDir,
   MEDIA_ALLOW_PRIVATE_URLS: 'true',
+  // a session may be given a proxy running on this machine (README: A proxy per session)
+  SESSION_PROXY_ALLOW_PRIVATE: 'true',
   PORT: gatewayPort,
   LOG_LEVEL: 'info',
 })

@@ -22,6 +22,8 @@ import { createAddressGuard, defaultAddressGuard, PrivateAddressError, type Addr
 import { MediaDownloadError, type MediaFailureReason } from './download-error.js'
 import { createMediaResolver } from './media-resolver.js'
 import { PRIVATE_NEW_FILE, removeQuietly, tempFilePath } from './temp-dir.js'
+import { forwardAgent, tunnelAgent } from '../proxy/proxy-agent.js'
+import type { ProxyConnection } from '../proxy/proxy-connection.js'
 
 export interface DownloadOptions {
   maxBytes: number
@@ -37,6 +39,12 @@ export interface DownloadOptions {
   tempDir?: string
   /** Extra CA (PEM) trusted for https URLs, e.g. the sandbox's. */
   ca?: string
+  /**
+   * The session's proxy, when SESSION_PROXY_MEDIA_DOWNLOADS sends downloads through it: asked at every hop (a
+   * refused proxy throws). The host name of the URL is then resolved by the proxy (socks5h, http), except with
+   * `socks5`, where the guard's look-up resolves and judges it here; IP literals are judged here either way.
+   */
+  proxy?: () => ProxyConnection
   /** Aborts the download (client went away); the temp file is removed. */
   signal?: AbortSignal
   /** Per-type caps (MEDIA_MAX_BYTES_IMAGE...) for the caller to apply to the main media of a message. */
@@ -232,13 +240,15 @@ function request(
 ): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const lib = url.protocol === 'https:' ? https : http
+    const via = options.proxy?.()
     const req = lib.get(
       url,
       {
         signal,
         headers: { 'user-agent': 'messaging-gateway', accept: '*/*' },
-        // A fresh connection per hop, resolved by the guard: no pooled socket skips the check.
-        agent: false,
+        // A fresh connection per hop, resolved by the guard: no pooled socket skips the check. Through the proxy, a
+        // fresh agent per hop: https is tunnelled, plain http forwarded by an HTTP proxy.
+        agent: via ? (url.protocol === 'https:' ? tunnelAgent : forwardAgent)(via.url, via.options) : false,
         // Every host name is resolved by the guard's resolver (c-ares, never the thread pool), and judged when on.
         lookup: options.blockPrivate ? guard.lookup : guard.lookupAny,
         ...(url.protocol === 'https:' && options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}),

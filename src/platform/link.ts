@@ -23,6 +23,9 @@ import type {
 } from '../protocol/spec-types.js'
 import type { SentMessageStore } from '../storage/sent-messages.js'
 import type { AuthStore, ContactStore } from '../storage/types.js'
+import type { ProxyRoute } from '../proxy/proxy-url.js'
+
+export type { ProxyRoute }
 
 /** Why a socket closed, reduced to what the actor's state machine needs. */
 export type CloseReason =
@@ -65,6 +68,9 @@ export interface LinkOptions {
   config: Config
   /** Set when the gateway runs against the sandbox (SANDBOX_URL); absent for the real platform. */
   sandbox?: SandboxTrust
+  /** The proxy the link's connections go through (the platform socket, media uploads; media downloads where
+   * SESSION_PROXY_MEDIA_DOWNLOADS allows); absent: direct. */
+  proxy?: ProxyRoute
   events: LinkEvents
   /**
    * Cluster mode: false once this node may no longer hold the session's lease; the link then writes nothing more

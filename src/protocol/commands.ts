@@ -43,8 +43,24 @@ export type LifecycleCommand =
   | { type: 'reset' } // log out if paired, clear credentials, new QR, new QR deadline
   | { type: 'delete' } // log out if paired, delete everything
 
+/** The session's own settings, kept with its record (README: A proxy per session); they need no connection. */
+export type SettingCommand = { type: 'getProxy' } | { type: 'setProxy'; proxy: string | null } // the URL in full (checked by the HTTP edge), or null: remove it
+
+/** What a client's request may run on its session (`SessionSystem.run`). */
+export type ClientCommand = SessionCommand | SettingCommand
+
 /** Everything an actor's mailbox runs. */
-export type ActorCommand = SessionCommand | LifecycleCommand
+export type ActorCommand = SessionCommand | LifecycleCommand | SettingCommand
+
+/**
+ * The proxy a session's next connection goes through, as a client may see it: `proxy` without its password
+ * (`socks5://alice:***@proxy.example:1080`), and whose it is: the session's own, the operator's default
+ * (SESSION_PROXY_DEFAULT, its address not shown: `proxy` null), or none.
+ */
+export interface ProxyView {
+  proxy: string | null
+  source: 'session' | 'default' | 'none'
+}
 
 export interface ReplyValues {
   sendMessage: { messageId: string }
@@ -58,6 +74,8 @@ export interface ReplyValues {
   pairingCode: PairingCode
   reset: null
   delete: null
+  getProxy: ProxyView
+  setProxy: ProxyView
 }
 
 export type ReplyValue<C extends ActorCommand> = ReplyValues[C['type']]

@@ -74,6 +74,8 @@ export const OTHER_MESSAGE = {
   PAIRED_NO_CODE: 'session is already paired; it needs no pairing code',
   /** 500 PLATFORM_CONNECTION_LOST from POST /session/pairing-code. */
   PAIRING_CODE_CONNECTION_LOST: 'the connection dropped before the platform answered; request a new code',
+  /** 400 PROXY_REFUSED: SESSION_PROXY_ALLOWED_HOSTS does not list the proxy's host. */
+  PROXY_HOST_NOT_ALLOWED: "proxy host is not on this gateway's list of allowed proxy hosts",
 } as const
 
 /** Messages with a variable part, `<name>`, put in by `fill`. */
@@ -82,6 +84,8 @@ export const MESSAGE_TEMPLATE = {
   MEDIA_DOWNLOAD_FAILED: 'error parser file from url <detail>',
   /** 400: the SSRF guard refused a media or thumbnail URL (or one of its redirects) of request field `path`. */
   MEDIA_URL_FORBIDDEN: '<path> leads to a private or local address',
+  /** 400 PROXY_REFUSED: the proxy's host name did not resolve, so it could not be judged. */
+  PROXY_UNRESOLVED: 'proxy host could not be resolved: <detail>',
   /** 400: a media file over its type's cap. */
   MEDIA_TOO_LARGE: '<kind> is larger than the limit of <max> bytes',
   /** 400: an image whose header declares more than MEDIA_MAX_PIXELS pixels. */
@@ -129,6 +133,7 @@ export const RULE = {
   GROUP_ID: 'must be a group ID ending in @g.us',
   CHANNEL_ID: 'must be a channel ID ending in @newsletter',
   BEFORE: 'must be a non-negative integer',
+  PROXY_URL: 'must be a socks5, socks5h, http or https URL with a host and no path',
   /** A broken rule with no words of its own; no field of the current schemas has one. */
   INVALID: 'is invalid',
 } as const
@@ -166,4 +171,5 @@ export const CLIENT_MESSAGES: readonly string[] = [
   line('groupId', RULE.GROUP_ID),
   line('channelId', RULE.CHANNEL_ID),
   line('before', RULE.BEFORE),
+  line('proxy', RULE.PROXY_URL),
 ]

@@ -60,6 +60,8 @@ export class CompanionConnection implements CompanionLink {
     private readonly ctx: SandboxContext,
     private readonly ws: WebSocket,
     private readonly router: ConnectionRouter,
+    /** The address the client connected from (its proxy's, when it goes through one). */
+    readonly remoteAddress = 'unknown',
   ) {
     this.#handshake = new NoiseServerHandshake(ctx.noise.staticKeyPair, ctx.faults.certChainFor(ctx.noise))
     ws.on('message', (data: Buffer) => this.#onData(data))

@@ -4,7 +4,9 @@
  * arrived on a connection after a newer login of the same device superseded it. Gateways that move a session
  * between nodes must log the device in on the new node without the old one writing anything more; from the
  * platform's side that reads as "no superseded stanza, at most one kick per move", which is what the cluster tests
- * assert (GET /devices). The totals also go to GET /stats, next to the other wire-level counters.
+ * assert (GET /devices). Each login also records the address it came from, so a test can prove a gateway's
+ * connection went through its proxy and not around it. The totals also go to GET /stats, next to the other
+ * wire-level counters.
  */
 import type { SandboxStats } from './stats.js'
 
@@ -20,6 +22,8 @@ export interface DeviceRecord {
   replacedKicks: number
   /** Stanzas read from a connection of this device after a newer login superseded it (counted, never acted on). */
   supersededStanzas: number
+  /** Logins by the address the connection came from (a client behind a proxy: the proxy's), e.g. `{"127.0.0.2": 3}`. */
+  loginsFrom: Record<string, number>
 }
 
 export class DeviceLedger {
@@ -27,9 +31,11 @@ export class DeviceLedger {
 
   constructor(private readonly stats: SandboxStats) {}
 
-  /** A connection got past the handshake as this device. */
-  login(phone: string, device: number): void {
-    this.#record(phone, device).logins++
+  /** A connection from `address` got past the handshake as this device. */
+  login(phone: string, device: number, address = 'unknown'): void {
+    const record = this.#record(phone, device)
+    record.logins++
+    record.loginsFrom[address] = (record.loginsFrom[address] ?? 0) + 1
     this.stats.bump('logins') // GET /stats: logins - loginsEnded = companions connected now
   }
 
@@ -47,14 +53,14 @@ export class DeviceLedger {
 
   /** Every device that ever logged in, in order of first login; copies, so callers cannot change the counts. */
   list(): DeviceRecord[] {
-    return [...this.#records.values()].map(record => ({ ...record }))
+    return [...this.#records.values()].map(record => ({ ...record, loginsFrom: { ...record.loginsFrom } }))
   }
 
   #record(phone: string, device: number): DeviceRecord {
     const key = `${phone}:${device}@s.whatsapp.net`
     let record = this.#records.get(key)
     if (!record) {
-      record = { device: key, account: phone, logins: 0, replacedKicks: 0, supersededStanzas: 0 }
+      record = { device: key, account: phone, logins: 0, replacedKicks: 0, supersededStanzas: 0, loginsFrom: {} }
       this.#records.set(key, record)
     }
     return record

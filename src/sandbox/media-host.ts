@@ -1,7 +1,8 @@
 /**
  * @module sandbox/media-host
  * The HTTPS media host: uploads (`POST /mms/<type>/<encSha256>?auth&token`, body = ciphertext‖mac10), downloads
- * (`GET <direct_path>`) and profile pictures (`GET /pp/<key>.jpg`). TLS under the sandbox's own CA.
+ * (`GET <direct_path>`) and profile pictures (`GET /pp/<key>.jpg`). TLS under the sandbox's own CA. Each request's
+ * source address is tallied in GET /stats (`uploadsByAddress`, `downloadsByAddress`).
  */
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -10,6 +11,8 @@ import sharp from 'sharp'
 import type { TlsMaterial } from './certs.js'
 import type { MediaStore } from './media-store.js'
 import { IDLE_CONNECTION_MS } from './keep-alive.js'
+import { clientAddress } from './client-address.js'
+import type { SandboxStats } from './stats.js'
 
 let pictureCache: Promise<Buffer> | undefined
 /** A small generated JPEG served for every profile picture. */
@@ -29,9 +32,13 @@ export async function startMediaHost(
   logger: Logger,
   host: string,
   port: number,
+  stats?: SandboxStats,
 ): Promise<MediaHost> {
   const server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://sandbox')
+    // GET /stats `uploadsByAddress` / `downloadsByAddress`: where each came from (behind a proxy: its address).
+    // Downloads include the sandbox's own phones fetching what they received.
+    stats?.tally(req.method === 'POST' ? 'uploadsByAddress' : 'downloadsByAddress', clientAddress(req.socket))
     const send = (status: number, body: string | Buffer, type = 'application/json'): void => {
       res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) })
       res.end(body)

@@ -68,7 +68,7 @@ export class StanzaRouter implements ConnectionRouter {
     const queued = companion.offline.splice(0)
     for (const stanza of queued) conn.send(stanza)
     conn.send(node('ib', {}, [node('offline', { count: String(queued.length) })]))
-    this.ctx.devices.login(phone, device) // also GET /stats `logins`
+    this.ctx.devices.login(phone, device, conn.remoteAddress) // also GET /stats `logins`
     this.ctx.logger.info({ phone, device }, 'companion logged in')
   }
 

@@ -36,6 +36,7 @@ import { installFastVerify } from './fast-verify.js'
 import { IDLE_CONNECTION_MS } from './keep-alive.js'
 import { LinkCodeRegistry } from './link-code.js'
 import type { Faults, InboxMessage, PresenceEvent, World, WorldPatch } from './types.js'
+import { clientAddress } from './client-address.js'
 import { demoWorld, emptyWorld, mergeWorld, parseWorldPatch } from './world.js'
 
 export interface SandboxOptions {
@@ -136,7 +137,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     stats.bump('uploads')
     stats.tally('uploadsByType', mediaType)
   })
-  const mediaHost = await startMediaHost(tls, media, logger, host, options.mediaPort ?? 0)
+  const mediaHost = await startMediaHost(tls, media, logger, host, options.mediaPort ?? 0, stats)
   const ctx: SandboxContext = {
     logger,
     qr,
@@ -191,7 +192,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     // GET /stats `connections`: every platform connection a client opened (tests bound how often a gateway may)
     wss.handleUpgrade(req, socket, head, ws => {
       stats.bump('connections')
-      return new CompanionConnection(ctx, ws, router)
+      // GET /stats `connectionsByAddress`: where each came from (a gateway behind a proxy: the proxy's address)
+      const from = clientAddress(req.socket)
+      stats.tally('connectionsByAddress', from)
+      return new CompanionConnection(ctx, ws, router, from)
     })
   })
   await new Promise<void>((resolve, reject) => {

@@ -4,9 +4,10 @@
  * The code logs ids, codes and reasons only, and Baileys' own logger is capped at warn (socket-config.ts); these
  * pino redaction paths catch the rest should a field of that kind ever be logged, at the top level or one object
  * down (`{ err }`, `{ msg }`, `{ creds }`...). URLs keep their origin and path and lose query and fragment (where
- * signed-URL tokens live); every other match becomes `[redacted]`.
+ * signed-URL tokens live); a proxy keeps all but its password; every other match becomes `[redacted]`.
  */
 import type { LoggerOptions } from 'pino'
+import { maskProxy } from '../proxy/proxy-url.js'
 
 const SECRET_FIELDS = [
   'sessionId',
@@ -35,6 +36,8 @@ const SECRET_FIELDS = [
   'jpegThumbnail',
 ]
 const URL_FIELDS = ['url', 'thumbnailUrl']
+/** A session's proxy: shown without its password (proxy/proxy-url.ts), anything else redacted. */
+const PROXY_FIELDS = ['proxy', 'proxyUrl', 'SESSION_PROXY_DEFAULT']
 
 const everywhere = (fields: string[]): string[] => fields.flatMap(f => [f, `*.${f}`])
 
@@ -49,9 +52,18 @@ function withoutQuery(value: unknown): string {
   }
 }
 
+/** `socks5://alice:s3cret@host:1080` → `socks5://alice:***@host:1080`; null stays null (no proxy). */
+function masked(value: unknown): unknown {
+  if (value === null) return null
+  return typeof value === 'string' ? maskProxy(value) : '[redacted]'
+}
+
 /** The `redact` option of every gateway logger (main thread and shard workers). */
 export const logRedaction: NonNullable<LoggerOptions['redact']> = {
-  paths: everywhere([...SECRET_FIELDS, ...URL_FIELDS]),
-  censor: (value: unknown, path: string[]) =>
-    URL_FIELDS.includes(path.at(-1) ?? '') ? withoutQuery(value) : '[redacted]',
+  paths: everywhere([...SECRET_FIELDS, ...URL_FIELDS, ...PROXY_FIELDS]),
+  censor: (value: unknown, path: string[]) => {
+    const field = path.at(-1) ?? ''
+    if (URL_FIELDS.includes(field)) return withoutQuery(value)
+    return PROXY_FIELDS.includes(field) ? masked(value) : '[redacted]'
+  },
 }

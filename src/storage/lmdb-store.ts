@@ -228,7 +228,14 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
       return dbs.sessions.get(id)
     },
     async putSession(record) {
-      await committed(root.transaction(() => dbs.sessions.putSync(record.id, record)))
+      await committed(
+        root.transaction(() => {
+          // A replaced or removed proxy leaves its credentials in the page lmdb frees: the next start drops them.
+          const before = dbs.sessions.get(record.id)?.proxy
+          if (before !== undefined && before !== record.proxy) markCompactionPending(dbs.meta)
+          dbs.sessions.putSync(record.id, record)
+        }),
+      )
     },
     async deleteSession(id) {
       await committed(

@@ -20,6 +20,11 @@ export interface SessionRecord {
    * written before it existed (then `createdAt` stands in).
    */
   unpairedSince?: number
+  /**
+   * The session's own proxy (README: A proxy per session), the URL in full with its credentials: a secret, sealed
+   * with DATA_KEY like the rest of the row, never logged or answered whole. Absent: the default proxy, if any.
+   */
+  proxy?: string
 }
 
 /** One address-book entry, learned from the phone (app-state contact sync) or history sync. */

@@ -4,7 +4,7 @@
  * tests pass a fake and `src/main.ts` passes the real one, `ShardedSessionSystem` (`system.ts`: actors on
  * worker-thread shards).
  */
-import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
+import type { ClientCommand, ReplyValue } from '../../protocol/commands.js'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
 import type { OpsSource } from '../../metrics/source.js'
 import type { QrView, ViewToken } from './view-tokens.js'
@@ -13,9 +13,10 @@ import type { CreationClient } from './creation.js'
 export interface SessionSystem {
   /**
    * Registers a session and starts its actor; returns at once (the QR is produced in the background). `client` is
-   * who asked, for the creation limits (creation.ts: 429 or 503 beyond them).
+   * who asked, for the creation limits (creation.ts: 429 or 503 beyond them). `options.proxy` is the session's own
+   * proxy URL in full, already checked by the HTTP edge (proxy/proxy-policy.ts).
    */
-  createSession(client?: CreationClient): Promise<{ id: string; sessionId: string }>
+  createSession(client?: CreationClient, options?: { proxy?: string }): Promise<{ id: string; sessionId: string }>
   /**
    * The session's latest snapshot when `id` exists and `sessionId` is its secret (compared in constant time);
    * undefined otherwise: an unknown id and a wrong secret look the same (404). Answered from the main thread's
@@ -26,7 +27,7 @@ export interface SessionSystem {
    * Runs a command on the session's actor (in its worker thread) and resolves with the reply value; rejects with
    * a `GatewayError` (SESSION_NOT_CONNECTED, WORKER_CRASHED, OVERLOADED, ...).
    */
-  run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>>
+  run<C extends ClientCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>>
   /**
    * A view-only token for session `id`'s QR (view-tokens.ts), good until its QR window closes; the caller has
    * authenticated the session. Throws SESSION_NOT_FOUND, or SESSION_ALREADY_PAIRED when there is no QR to show.

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
-import type { ReplyValue, SessionCommand } from '../../protocol/commands.js'
+import type { ClientCommand, ReplyValue } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
@@ -182,7 +182,10 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       },
     })
 
-  async function createSession(client: CreationClient = ANONYMOUS): Promise<{ id: string; sessionId: string }> {
+  async function createSession(
+    client: CreationClient = ANONYMOUS,
+    { proxy }: { proxy?: string } = {},
+  ): Promise<{ id: string; sessionId: string }> {
     assertOpen()
     const { id, sessionId, node } = creation.draw()
     const now = Date.now()
@@ -192,13 +195,14 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       createdAt: now,
       unpairedSince: now,
       qrDeadline: now + Math.min(config.SESSION_QR_LIFETIME_MS, config.UNPAIRED_MAX_LIFETIME_MS),
+      ...(proxy === undefined ? {} : { proxy }),
     }
     await creation.register(record, client)
     await creation.start(record, node)
     return { id, sessionId }
   }
 
-  async function run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
+  async function run<C extends ClientCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
     assertOpen()
     await assertKnown(id)
     return admitted(id, () => poolOf(id).run({ type: 'command', id, command }, { signal })) as Promise<ReplyValue<C>>

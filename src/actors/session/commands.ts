@@ -1,12 +1,12 @@
 /**
  * @module actors/session/commands
  * The one place that says what each command does, as the actor's mailbox runs it: refuse it if the session is
- * gone or the client hung up, run reset, delete and the pairing code on the lifecycle, and every other command on
- * the open link (after the connection check, spec order: validation first, at the HTTP edge). A media send first
- * waits for a download place, and the link takes a CPU slot for its work once the files are on disk
- * (media-slots.ts). Replies have the shapes of `ReplyValues` (protocol/commands.ts).
+ * gone or the client hung up, run reset, delete, the pairing code and the proxy setting on the lifecycle, and every
+ * other command on the open link (after the connection check, spec order: validation first, at the HTTP edge). A
+ * media send first waits for a download place, and the link takes a CPU slot for its work once the files are on
+ * disk (media-slots.ts). Replies have the shapes of `ReplyValues` (protocol/commands.ts).
  */
-import type { ActorCommand, PairingCode, ReplyValues } from '../../protocol/commands.js'
+import type { ActorCommand, PairingCode, ProxyView, ReplyValues } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { MessageContent, StatusContent } from '../../protocol/spec-types.js'
 import type { PlatformLink, SendOptions } from '../../platform/link.js'
@@ -28,6 +28,9 @@ export interface CommandTarget {
   delete(): Promise<null>
   /** A pairing code for `phone` once the platform registered it (the session must be awaiting pairing). */
   requestPairingCode(phone: string): Promise<PairingCode>
+  /** The session's proxy as a client may see it, and changing it (the next connection takes it). */
+  proxyView(): ProxyView
+  setProxy(proxy: string | null): Promise<ProxyView>
 }
 
 export async function runCommand(
@@ -43,6 +46,10 @@ export async function runCommand(
       return session.reset()
     case 'delete':
       return session.delete()
+    case 'getProxy':
+      return session.proxyView()
+    case 'setProxy':
+      return session.setProxy(command.proxy)
     case 'sendMessage': {
       const link = connectedLink(session)
       return asMediaSend(command.content, session, signal, options =>

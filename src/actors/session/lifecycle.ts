@@ -4,8 +4,9 @@
  * builds the session's parts (view, record, connection, timers) and hands link events to `LinkReactions`.
  */
 import type { Logger } from 'pino'
-import type { PlatformLink } from '../../platform/link.js'
-import type { PairingCode } from '../../protocol/commands.js'
+import type { PlatformLink, ProxyRoute } from '../../platform/link.js'
+import type { PairingCode, ProxyView } from '../../protocol/commands.js'
+import { maskProxy } from '../../proxy/proxy-url.js'
 import { GatewayError } from '../../protocol/errors.js'
 import { OTHER_MESSAGE } from '../../protocol/messages.js'
 import type { Mailbox } from './mailbox.js'
@@ -66,6 +67,7 @@ export class SessionLifecycle {
       log,
       isStopped,
       events,
+      proxy: () => this.#proxyRoute(),
     })
   }
 
@@ -95,6 +97,27 @@ export class SessionLifecycle {
 
   get media(): MediaSendBounds {
     return this.#deps.media
+  }
+
+  /** The proxy the session's next connection goes through, as the client may see it (no password). */
+  proxyView(): ProxyView {
+    const own = this.#record.proxy
+    if (own !== undefined) return { proxy: maskProxy(own), source: 'session' }
+    return { proxy: null, source: this.#deps.config.SESSION_PROXY_DEFAULT === undefined ? 'none' : 'default' }
+  }
+
+  /** Stores the session's own proxy (null removes it); the current link keeps its route, the next one takes it. */
+  async setProxy(proxy: string | null): Promise<ProxyView> {
+    await this.#record.setProxy(proxy ?? undefined)
+    this.#log.info({ proxy: this.proxyView().proxy }, 'proxy changed: the next connection goes through it')
+    return this.proxyView()
+  }
+
+  #proxyRoute(): ProxyRoute | undefined {
+    const own = this.#record.proxy
+    if (own !== undefined) return { url: own, chosenBy: 'session' }
+    const fallback = this.#deps.config.SESSION_PROXY_DEFAULT
+    return fallback === undefined ? undefined : { url: fallback, chosenBy: 'default' }
   }
 
   /** Brings the session up (new or restored). An unpaired session past its QR deadline is deleted instead. */

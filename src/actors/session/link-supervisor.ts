@@ -9,7 +9,7 @@
  */
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
-import type { LinkEvents, PlatformLink, RunGuard, SandboxTrust } from '../../platform/link.js'
+import type { LinkEvents, PlatformLink, ProxyRoute, RunGuard, SandboxTrust } from '../../platform/link.js'
 import type { AuthStore, Store } from '../../storage/types.js'
 import { reconnectDelay } from './backoff.js'
 import { countReconnect } from '../../metrics/observe.js'
@@ -25,6 +25,8 @@ export interface LinkSupervisorDeps {
   isStopped: () => boolean
   /** Where the current link's events go (never those of an abandoned link). */
   events: LinkEvents
+  /** The proxy the next link goes through, read as each link opens (a change applies to the next connection). */
+  proxy: () => ProxyRoute | undefined
 }
 
 export class LinkSupervisor {
@@ -73,7 +75,7 @@ export class LinkSupervisor {
 
   /** Opens a new link now; on failure schedules a retry. */
   async open(): Promise<void> {
-    const { id, store, config, platform, log, isStopped, events } = this.#deps
+    const { id, store, config, platform, log, isStopped, events, proxy } = this.#deps
     if (isStopped()) return
     clearTimeout(this.#reconnectTimer)
     const generation = ++this.#generation
@@ -108,6 +110,7 @@ export class LinkSupervisor {
         events.close(reason, detail)
       },
     }
+    const route = proxy()
     try {
       this.#link = platform.createLink({
         id,
@@ -120,6 +123,7 @@ export class LinkSupervisor {
         logger: log,
         config,
         sandbox,
+        ...(route ? { proxy: route } : {}),
         events: guarded,
       })
     } catch (err) {

@@ -1,7 +1,8 @@
 /**
  * @module actors/session/record
  * The session's persisted record and stored data, as the lifecycle changes them: pairing clears the QR deadline,
- * starting pairing over wipes credentials and contacts and sets a new deadline, deletion removes everything.
+ * starting pairing over wipes credentials and contacts and sets a new deadline (the session's proxy stays), deletion
+ * removes everything.
  * A session is "paired" exactly when its record has no QR deadline.
  */
 import type { Logger } from 'pino'
@@ -26,6 +27,19 @@ export class SessionRecordKeeper {
 
   get paired(): boolean {
     return this.#record.qrDeadline === null
+  }
+
+  /** The session's own proxy URL in full (a secret), or undefined. */
+  get proxy(): string | undefined {
+    return this.#record.proxy
+  }
+
+  /** Stores the session's own proxy (undefined removes it); store failures propagate. */
+  async setProxy(proxy: string | undefined): Promise<void> {
+    const { proxy: _old, ...rest } = this.#record
+    const next: SessionRecord = proxy === undefined ? rest : { ...rest, proxy }
+    await this.#store.putSession(next)
+    this.#record = next
   }
 
   /** The device id of the stored credentials, '' if the session never paired. */

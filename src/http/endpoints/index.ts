@@ -12,6 +12,7 @@ import { healthEndpoint } from './health/index.js'
 import { messageEndpoint } from './message/index.js'
 import { pairingCodeEndpoint } from './pairing-code/index.js'
 import { sessionEndpoint } from './session/index.js'
+import { sessionProxyEndpoint } from './session-proxy/index.js'
 import { statusEndpoint } from './status/index.js'
 import { typingEndpoint } from './typing/index.js'
 import { viewLinkEndpoint } from './view-link/index.js'
@@ -20,6 +21,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   sessionEndpoint,
   viewLinkEndpoint,
   pairingCodeEndpoint,
+  sessionProxyEndpoint,
   messageEndpoint,
   statusEndpoint,
   typingEndpoint,

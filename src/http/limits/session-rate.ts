@@ -6,7 +6,8 @@
  * made once per app (`createApp` hands every route the same deps object):
  *   - sends: POST /message, /status, /typing (SEND_RATE_PER_SECOND, SEND_BURST): each puts a stanza on the link;
  *   - reads: GET /group, /group/member, /group/:groupId, /channel, /channel/message (READ_RATE_PER_SECOND,
- *     READ_BURST): each is a platform query;
+ *     READ_BURST): each is a platform query; GET, PUT and DELETE /session/proxy share them (a thread hop each, a
+ *     store write and a DNS look-up for a change);
  *   - resets: POST /session/reset, at most one per RESET_INTERVAL_MS: each opens a new platform connection;
  *   - deletes: DELETE /session, one a second: a repeat can only find the session gone;
  *   - pairing codes: POST /session/pairing-code, at most one per PAIRING_CODE_INTERVAL_MS: each is a platform round

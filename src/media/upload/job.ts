@@ -4,6 +4,8 @@
  * `encrypted` is end-to-end media (1:1, group, status): the pool encrypts the file with a fresh media key and uploads
  * the ciphertext. `raw` is channel media: channels are not end-to-end encrypted, the file is uploaded as it is.
  */
+import type { ProxyConnectionSettings } from '../../proxy/proxy-connection.js'
+import type { ProxyRoute } from '../../proxy/proxy-url.js'
 
 export interface UploadTarget {
   /** Media hosts in the order to try (from the platform's media connection). */
@@ -15,6 +17,8 @@ export interface UploadTarget {
   /** Extra PEM roots to trust (the sandbox's CA); the system roots are always trusted. */
   ca?: string
   timeoutMs: number
+  /** The session's proxy the upload goes through (proxy/proxy-connection.ts), with the settings it is held to. */
+  proxy?: { route: ProxyRoute; settings: ProxyConnectionSettings }
 }
 
 export interface UploadJob {

@@ -3,14 +3,17 @@
  * Uploads a file to the platform's media hosts the way its web client does: `POST https://<host><path>/<token>
  * ?auth=<auth>&token=<token>` with the file as the body, where the token is the URL-safe base64 of the file's
  * SHA-256 (of the ciphertext for end-to-end media). The answer is JSON naming the stored file. Hosts are tried in
- * order; a redirect is followed (https only, at most 5).
+ * order; a redirect is followed (https only, at most 5). Behind the session's proxy the upload goes through it.
  */
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
+import type http from 'node:http'
 import https from 'node:https'
 import tls from 'node:tls'
 import { pipeline } from 'node:stream/promises'
 import type { UploadAnswer, UploadTarget } from './job.js'
+import { tunnelAgent } from '../../proxy/proxy-agent.js'
+import { proxyConnection } from '../../proxy/proxy-connection.js'
 
 const MAX_REDIRECTS = 5
 const MAX_ANSWER_BYTES = 64 * 1024
@@ -33,20 +36,38 @@ function agentFor(ca: string | undefined): https.Agent {
   return agent
 }
 
+/** The session's proxy for this one upload (its own agent, ended with it), or the thread's shared agent. */
+function uploadAgent(target: UploadTarget): { agent: http.Agent; done(): void } {
+  if (!target.proxy) return { agent: agentFor(target.ca), done: () => undefined }
+  const via = proxyConnection(target.proxy.route, target.proxy.settings, target.ca)
+  const agent = tunnelAgent(via.url, via.options)
+  return { agent, done: () => agent.destroy() }
+}
+
 /** Uploads `filePath` under `sha256`'s token; throws UploadFailed when no host stored it. */
 export async function uploadFile(filePath: string, sha256: Uint8Array, target: UploadTarget): Promise<UploadAnswer> {
   const token = uploadToken(sha256)
   const { size } = await stat(filePath)
   const errors: string[] = []
-  for (const host of target.hosts) {
-    const url = `https://${host}${target.pathPrefix}/${token}?auth=${encodeURIComponent(target.auth)}&token=${token}`
-    try {
-      const answer = await post(new URL(url), filePath, size, target)
-      if (answer.url || answer.directPath || answer.handle) return answer
-      errors.push(`${host}: no file in the answer`)
-    } catch (err) {
-      errors.push(`${host}: ${(err as Error).message}`)
+  let through: ReturnType<typeof uploadAgent>
+  try {
+    through = uploadAgent(target)
+  } catch (err) {
+    throw new UploadFailed((err as Error).message) // a refused proxy: nothing was sent
+  }
+  try {
+    for (const host of target.hosts) {
+      const url = `https://${host}${target.pathPrefix}/${token}?auth=${encodeURIComponent(target.auth)}&token=${token}`
+      try {
+        const answer = await post(new URL(url), filePath, size, target, through.agent)
+        if (answer.url || answer.directPath || answer.handle) return answer
+        errors.push(`${host}: no file in the answer`)
+      } catch (err) {
+        errors.push(`${host}: ${(err as Error).message}`)
+      }
     }
+  } finally {
+    through.done()
   }
   throw new UploadFailed(`media upload failed on every host (${errors.join('; ') || 'no hosts'})`)
 }
@@ -56,9 +77,9 @@ async function post(
   filePath: string,
   size: number,
   target: UploadTarget,
+  agent: http.Agent,
   redirects = 0,
 ): Promise<UploadAnswer> {
-  const agent = agentFor(target.ca)
   const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
     const req = https.request(
       url,
@@ -84,7 +105,7 @@ async function post(
     const next = new URL(location, url)
     if (next.protocol !== 'https:') throw new Error('refused a redirect off https')
     if (redirects >= MAX_REDIRECTS) throw new Error('too many redirects')
-    return post(next, filePath, size, target, redirects + 1)
+    return post(next, filePath, size, target, agent, redirects + 1)
   }
   let body = ''
   for await (const chunk of res as AsyncIterable<Buffer>) {

@@ -6,20 +6,22 @@
  */
 import pino from 'pino'
 import type { SessionSystem } from '../../../src/actors/main/session-system.js'
+import type { CreationClient } from '../../../src/actors/main/creation.js'
 import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/main/view-tokens.js'
 import { loadConfig, type Config } from '../../../src/config.js'
 import { createApp } from '../../../src/http/app.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
-import type { ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
+import type { ClientCommand, ProxyView, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
+import { maskProxy } from '../../../src/proxy/proxy-url.js'
 import type { SessionSnapshot } from '../../../src/protocol/snapshot.js'
 
 export interface RecordedCommand {
   id: string
-  command: SessionCommand
+  command: ClientCommand
   signal: AbortSignal | undefined
 }
 
-type RunHandler = (id: string, command: SessionCommand) => unknown
+type RunHandler = (id: string, command: ClientCommand) => unknown
 
 export const GROUP = { id: '120363000000000001@g.us', name: 'Team', description: '', picture: '', created: null }
 export const MEMBER = { id: '5511999999999@s.whatsapp.net', name: 'Ana', phone: '5511999999999' }
@@ -68,6 +70,8 @@ export class FakeSystem implements SessionSystem {
   onRun: RunHandler | undefined
   /** Replace to make `createSession` fail. */
   onCreate: (() => Promise<{ id: string; sessionId: string }>) | undefined
+  /** Each session's own proxy, as POST /session and PUT /session/proxy left it (URL in full). */
+  readonly proxies = new Map<string, string>()
   /** The real view-token book, over this fake's sessions. */
   readonly viewTokens = new ViewTokens(id => this.sessions.get(id)?.snapshot)
   private counter = 0
@@ -81,13 +85,23 @@ export class FakeSystem implements SessionSystem {
     return { id, sessionId }
   }
 
-  async createSession(): Promise<{ id: string; sessionId: string }> {
+  async createSession(
+    _client?: CreationClient,
+    options: { proxy?: string } = {},
+  ): Promise<{ id: string; sessionId: string }> {
     if (this.onCreate) return this.onCreate()
     this.counter += 1
     const id = `new-${this.counter}`
     const sessionId = `secret-new-${this.counter}`
     this.sessions.set(id, { sessionId, snapshot: snapshotFor(id) })
+    if (options.proxy !== undefined) this.proxies.set(id, options.proxy)
     return { id, sessionId }
+  }
+
+  /** What the actor answers about a session's proxy (actors/session/lifecycle.ts), over `proxies`. */
+  proxyView(id: string): ProxyView {
+    const own = this.proxies.get(id)
+    return own === undefined ? { proxy: null, source: 'none' } : { proxy: maskProxy(own), source: 'session' }
   }
 
   authenticate(id: string, sessionId: string): SessionSnapshot | undefined {
@@ -95,13 +109,19 @@ export class FakeSystem implements SessionSystem {
     return entry !== undefined && entry.sessionId === sessionId ? entry.snapshot : undefined
   }
 
-  async run<C extends SessionCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
+  async run<C extends ClientCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
     this.commands.push({ id, command, signal })
     if (this.onRun) return (await this.onRun(id, command)) as ReplyValue<C>
+    // the proxy setting needs no connection
+    if (command.type === 'setProxy') {
+      if (command.proxy === null) this.proxies.delete(id)
+      else this.proxies.set(id, command.proxy)
+    }
+    if (command.type === 'getProxy' || command.type === 'setProxy') return this.proxyView(id) as ReplyValue<C>
     const entry = this.sessions.get(id)
     // a pairing code needs no connection (the real actor answers 409 for a paired session)
     if (!entry?.snapshot.isConnected && command.type !== 'pairingCode') throw new GatewayError('SESSION_NOT_CONNECTED')
-    return CANNED[command.type] as ReplyValue<C>
+    return CANNED[(command as SessionCommand).type] as ReplyValue<C>
   }
 
   issueViewToken(id: string): ViewToken {
@@ -126,7 +146,7 @@ export class FakeSystem implements SessionSystem {
   async close(): Promise<void> {}
 
   /** The last command that reached the system. */
-  last(): SessionCommand | undefined {
+  last(): ClientCommand | undefined {
     return this.commands.at(-1)?.command
   }
 }

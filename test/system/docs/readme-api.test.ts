@@ -71,7 +71,8 @@ const README_SECRET = 'nuMgDQrvxzZVZ63ANj3P2VxN'
 
 describe('README API examples', () => {
   // The sandbox's built-in demo world: Alice, Bob, Carol, the Team group, the News channel.
-  const alice = pairedGateway('15550000001')
+  // the proxy examples name a proxy on loopback (nothing listens there: they are removed before any reconnect)
+  const alice = pairedGateway('15550000001', { env: { SESSION_PROXY_ALLOW_PRIVATE: 'true' } })
   let media: Awaited<ReturnType<typeof mediaServer>>
 
   beforeAll(async () => {
@@ -106,6 +107,9 @@ describe('README API examples', () => {
       'POST /session/view-link',
       'GET /session/qr',
       'POST /session/pairing-code',
+      'GET /session/proxy',
+      'PUT /session/proxy',
+      'DELETE /session/proxy',
       'DELETE /session',
     ]) {
       expect(documented, endpoint).toContain(endpoint)

@@ -72,7 +72,7 @@ describe('sandbox: per-device ledger of logins, 440 kicks and superseded stanzas
     device = paired.auth.creds.me?.id ?? ''
     expect(device).toMatch(new RegExp(`^${ALICE}:\\d+@s\\.whatsapp\\.net$`))
     expect(await sandboxDevices(sandbox.url)).toEqual([
-      { device, account: ALICE, logins: 1, replacedKicks: 0, supersededStanzas: 0 },
+      { device, account: ALICE, logins: 1, replacedKicks: 0, supersededStanzas: 0, loginsFrom: { '127.0.0.1': 1 } },
     ])
   })
 
@@ -86,7 +86,7 @@ describe('sandbox: per-device ledger of logins, 440 kicks and superseded stanzas
     open.push(again)
     await again.opened()
     expect(await sandboxDevices(sandbox.url, ALICE)).toEqual([
-      { device, account: ALICE, logins: 2, replacedKicks: 0, supersededStanzas: 0 },
+      { device, account: ALICE, logins: 2, replacedKicks: 0, supersededStanzas: 0, loginsFrom: { '127.0.0.1': 2 } },
     ])
   })
 

@@ -5,9 +5,9 @@ import { SandboxStats } from '../../../src/sandbox/stats.js'
 describe('DeviceLedger', () => {
   it('keeps one line per device, named by its device JID, in order of first login', () => {
     const ledger = new DeviceLedger(new SandboxStats())
-    ledger.login('15550000002', 1)
-    ledger.login('15550000001', 3)
-    ledger.login('15550000002', 1)
+    ledger.login('15550000002', 1, '127.0.0.2')
+    ledger.login('15550000001', 3, '127.0.0.1')
+    ledger.login('15550000002', 1, '127.0.0.3')
     ledger.login('15550000002', 2)
     expect(ledger.list()).toEqual([
       {
@@ -16,6 +16,7 @@ describe('DeviceLedger', () => {
         logins: 2,
         replacedKicks: 0,
         supersededStanzas: 0,
+        loginsFrom: { '127.0.0.2': 1, '127.0.0.3': 1 }, // where each came from: a proxy shows its address
       },
       {
         device: '15550000001:3@s.whatsapp.net',
@@ -23,6 +24,7 @@ describe('DeviceLedger', () => {
         logins: 1,
         replacedKicks: 0,
         supersededStanzas: 0,
+        loginsFrom: { '127.0.0.1': 1 },
       },
       {
         device: '15550000002:2@s.whatsapp.net',
@@ -30,6 +32,7 @@ describe('DeviceLedger', () => {
         logins: 1,
         replacedKicks: 0,
         supersededStanzas: 0,
+        loginsFrom: { unknown: 1 },
       },
     ])
   })

@@ -30,13 +30,28 @@ describe('log redaction', () => {
       'event',
     )
     logger.trace({ message: { conversation: 'MARKER-3' }, url: 'not a url TOKEN-2' }, 'other')
+    logger.info(
+      { proxy: 'socks5://alice:PROXY-PW@proxy.test:1080', link: { proxyUrl: 'http://b:PROXY-PW2@p.test' } },
+      'p',
+    )
     const out = text()
-    for (const secret of ['S3CRET', 'QRSTRING', 'MARKER-', 'PRIVATE-KEY', 'URLTOKEN', 'frag', 'TOKEN-1', 'TOKEN-2']) {
+    for (const secret of [
+      'S3CRET',
+      'QRSTRING',
+      'MARKER-',
+      'PRIVATE-KEY',
+      'URLTOKEN',
+      'frag',
+      'TOKEN-1',
+      'TOKEN-2',
+      'PROXY-PW',
+    ]) {
       expect(out, secret).not.toContain(secret)
     }
     expect(out).toContain('public-id-1')
     expect(out).toContain('https://media.example/a.jpg')
     expect(out).toContain('download failed')
+    expect(out).toContain('socks5://alice:***@proxy.test:1080') // a proxy keeps all but its password
     expect(out).toContain('[redacted]')
   })
 })

@@ -21,6 +21,8 @@ const { tempDir, openStore, closeAll } = storeHarness('sealed-store-')
 
 const KEY = randomBytes(32).toString('base64')
 const OTHER_KEY = randomBytes(32).toString('hex')
+const PROXY_PASSWORD = 'ProxyPw-7h3q'
+const PROXY = `socks5://zeb:${PROXY_PASSWORD}@proxy.test:1080`
 const CONTACT = { id: '15550009876@s.whatsapp.net', name: 'Zebediah Quux', phone: '15550009876' }
 
 const openError = (dir: string, dataKey?: string): unknown => {
@@ -35,7 +37,7 @@ const openError = (dir: string, dataKey?: string): unknown => {
 /** A session with creds, a pre-key, an app-state key and a contact; returns the creds written. */
 async function fill(store: Store, id = 's1') {
   const creds = initAuthCreds()
-  await store.putSession({ id, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline: null })
+  await store.putSession({ id, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline: null, proxy: PROXY })
   await store.auth(id).writeCreds(creds)
   await store.auth(id).keys.set({
     'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
@@ -55,6 +57,7 @@ function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
     Buffer.from(creds.advSecretKey),
     Buffer.from(CONTACT.name),
     Buffer.from(CONTACT.phone),
+    Buffer.from(PROXY_PASSWORD), // the session's proxy credentials (README: A proxy per session)
   ]
 }
 const rawFile = (dir: string): Buffer => fs.readFileSync(path.join(dir, 'gateway.mdb'))

@@ -4,11 +4,12 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { ERROR_MESSAGE } from '../../../protocol/messages.js'
+import { ERROR_MESSAGE, fill, MESSAGE_TEMPLATE, OTHER_MESSAGE, RULE } from '../../../protocol/messages.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
 import { guarded } from '../../openapi/operations.js'
 import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
-import { GUARDED, ok, responses } from '../../openapi/responses.js'
+import { errorWith, GUARDED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
+import { proxyField } from '../session-proxy/openapi.js'
 
 const createdSessionSchema = z
   .strictObject({
@@ -44,9 +45,23 @@ export const sessionPaths: ZodOpenApiPathsObject = {
       tags: ['Session'],
       summary: 'Create a session',
       description:
-        'No headers, no body (with `CREATE_SESSION_TOKEN` set: `authorization: Bearer <token>`). The QR ' +
-        'follows in the background: poll GET /session for it.',
-      responses: responses(ok(createdSessionSchema, "The new session's credentials"), 401, 429, 500, 503),
+        'No headers, no body, as the spec has it (with `CREATE_SESSION_TOKEN` set: `authorization: Bearer <token>`). ' +
+        'The QR follows in the background: poll GET /session for it. Not in the spec: an optional JSON body ' +
+        '`{"proxy": "socks5://user:pass@host:port"}` sends the session\'s connections through that proxy.',
+      requestBody: { required: false, content: jsonContent(z.object({ proxy: proxyField().optional() })) },
+      responses: {
+        ...responses(ok(createdSessionSchema, "The new session's credentials"), 401, 413, 415, 429, 500, 503),
+        400: errorWith(
+          `Only with a body: ${[
+            `proxy ${RULE.PROXY_URL}`,
+            fill(MESSAGE_TEMPLATE.MEDIA_URL_FORBIDDEN, { path: 'proxy' }),
+            OTHER_MESSAGE.PROXY_HOST_NOT_ALLOWED,
+            MESSAGE_TEMPLATE.PROXY_UNRESOLVED,
+          ]
+            .map(quoted)
+            .join(', ')}`,
+        ),
+      },
     },
     get: guarded({
       operationId: 'getSession',

@@ -1,6 +1,7 @@
 /**
  * @module http/endpoints/session/route
- * GET /session (the Session object from the snapshot cache, no thread hop), POST /session (create, no headers),
+ * GET /session (the Session object from the snapshot cache, no thread hop), POST /session (create, no headers; an
+ * optional body may name the session's proxy),
  * and two endpoints the spec leaves unshown: POST /session/reset (restart QR pairing) and DELETE /session.
  */
 import { Router, type RequestHandler } from 'express'
@@ -10,6 +11,8 @@ import { authenticate, authOf, headerGuard } from '../../header-guard.js'
 import type { AppDeps } from '../../deps.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
 import { creationClientOf, creationGate, localCreationRate } from '../../limits/creation-gate.js'
+import { jsonBody } from '../../json-body.js'
+import { parseProxyBody } from '../../schemas/proxy.js'
 
 /**
  * GET /session. ./index.ts mounts it on the app itself, ahead of every router, and it authenticates in the handler
@@ -40,10 +43,13 @@ export function sessionRoutes(deps: AppDeps): Router {
     deps.cluster ? deps.cluster.creationRate : localCreationRate(config.SESSION_CREATE_PER_MINUTE),
   )
 
-  router.post('/session', gate, async (_req, res) => {
+  // SPEC: no body. An optional one may name the session's proxy (README: A proxy per session); without a body,
+  // nothing changes (no content type is asked for).
+  router.post('/session', gate, jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
+    const proxy = await parseProxyBody(req.body, config, false)
     let created: { id: string; sessionId: string }
     try {
-      created = await system.createSession(creationClientOf(res))
+      created = await system.createSession(creationClientOf(res), proxy === undefined ? {} : { proxy })
     } catch (err) {
       // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure, a full server (503)
       // and the cap of unpaired sessions per client (429) pass through.

@@ -24,6 +24,7 @@ import { GatewayError } from '../../../protocol/errors.js'
 import { withTimeout } from '../query.js'
 import type { LinkSocket } from './socket.js'
 import { OTHER_MESSAGE } from '../../../protocol/messages.js'
+import { proxyConnectionSettings } from '../../../proxy/proxy-connection.js'
 
 export type UploadKind = 'image' | 'video' | 'audio' | 'document'
 
@@ -69,6 +70,10 @@ export async function uploadInPool(
           pathPrefix: mode === 'encrypted' ? MEDIA_PATH_MAP[kind]! : `/newsletter/newsletter-${kind}`,
           timeoutMs: UPLOAD_TIMEOUT_MS,
           ...(conn.options.sandbox ? { ca: conn.options.sandbox.caCert } : {}),
+          // behind the session's proxy, the upload goes through it too
+          ...(conn.options.proxy
+            ? { proxy: { route: conn.options.proxy, settings: proxyConnectionSettings(conn.config) } }
+            : {}),
         },
       }),
     )

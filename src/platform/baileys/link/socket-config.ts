@@ -1,8 +1,8 @@
 /**
  * @module platform/baileys/link/socket-config
- * Builds the one Baileys socket of a link: the `makeWASocket` options the gateway relies on (BAILEYS-MAPPING §1.1)
- * and, against the loopback sandbox, the trust wiring that lets the unmodified client verify it (PLATFORM-PROTOCOL
- * M1, M4).
+ * Builds the one Baileys socket of a link: the `makeWASocket` options the gateway relies on (BAILEYS-MAPPING §1.1),
+ * against the loopback sandbox the trust wiring that lets the unmodified client verify it (PLATFORM-PROTOCOL M1,
+ * M4), and behind the session's proxy the agents that carry its connections (link-agents.ts).
  */
 import { gateWrites } from './write-gate.js'
 import makeWASocket, {
@@ -17,7 +17,7 @@ import makeWASocket, {
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
 import type { LinkOptions } from '../../link.js'
-import { sandboxAgents, type SandboxAgents } from '../sandbox-agents.js'
+import { linkAgents, type LinkAgents } from '../link-agents.js'
 import { installCryptoKeyObjects } from '../patches/crypto-keys.js'
 import { setPlatformSignatureCheck } from '../patches/signature-check.js'
 import { installSignalQueueContext } from '../patches/signal-queue-context.js'
@@ -36,8 +36,8 @@ export interface BaileysSocket {
   sock: WASocket
   /** The child logger handed to Baileys (also for Baileys helpers the link calls itself). */
   logger: Logger
-  /** The sandbox's TLS agents; the link destroys them when it ends. Undefined for the real platform. */
-  agents: SandboxAgents | undefined
+  /** The sandbox's TLS agents or the proxy's; the link destroys them when it ends. Undefined: direct. */
+  agents: LinkAgents | undefined
   /** Closes the caches handed to Baileys (it closes only those it made): the link calls it when the socket ends. */
   closeCaches(): void
 }
@@ -51,19 +51,21 @@ export function openBaileysSocket(
   const { auth, sandbox } = options
   // the parent already names the session (`session: <id>`)
   const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
-  const sandboxConfig: Record<string, unknown> = {}
-  let agents: SandboxAgents | undefined
+  const transport: Record<string, unknown> = {}
   setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)
   installSignalQueueContext()
   installCryptoKeyObjects()
   if (sandbox) {
     // the very object noise-handler reads (PLATFORM-PROTOCOL M1): the sandbox signs its own certificate chain
     WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(sandbox.rootPublicKey, 'base64')
-    agents = sandboxAgents(sandbox.caCert)
-    sandboxConfig.waWebSocketUrl = sandbox.wsUrl
-    sandboxConfig.fetchAgent = agents.https // media uploads go through node https with this agent
-    sandboxConfig.options = { dispatcher: agents.dispatcher } // Baileys-side downloads use global fetch
-    if (sandbox.wsUrl.startsWith('wss:')) sandboxConfig.agent = agents.https
+    transport.waWebSocketUrl = sandbox.wsUrl
+  }
+  // the sandbox's CA and the session's proxy (link-agents.ts); throws when the proxy is refused
+  const agents = linkAgents(options.config, sandbox, options.proxy)
+  if (agents) {
+    transport.fetchAgent = agents.fetch // media uploads go through node https with this agent
+    transport.options = { dispatcher: agents.dispatcher } // Baileys-side downloads use global fetch
+    if (agents.ws) transport.agent = agents.ws // the WebSocket
   }
   // made on their first write rather than with each socket (lazy-caches.ts): an idle session writes to none of them
   const caches = socketCaches()
@@ -86,7 +88,7 @@ export function openBaileysSocket(
       placeholderResendCache: caches.placeholderResendCache,
       // NodeCache's mget answers synchronously, as this one does; Baileys awaits it either way
       userDevicesCache: caches.userDevicesCache as unknown as PossiblyExtendedCacheStore,
-      ...sandboxConfig,
+      ...transport,
     })
     lazyRetryManagerCaches(sock)
     if (options.mayWrite) gateWrites(sock, options.mayWrite, logger)

@@ -20,9 +20,10 @@ import { downloadOptionsFromConfig, type DownloadOptions } from '../../../media/
 import { ffmpegOptionsFromConfig, type FfmpegOptions } from '../../../media/ffmpeg.js'
 import { GatewayError } from '../../../protocol/errors.js'
 import { OTHER_MESSAGE } from '../../../protocol/messages.js'
+import { proxyConnection } from '../../../proxy/proxy-connection.js'
 import type { CloseReason, LinkEvents, LinkOptions } from '../../link.js'
 import { withTimeout } from '../query.js'
-import type { SandboxAgents } from '../sandbox-agents.js'
+import type { LinkAgents } from '../link-agents.js'
 import { resyncContactsIfEmpty, storeContactEvents } from './address-book.js'
 import { LinkCaches } from './caches.js'
 import { wireConnectionEvents, type ConnectionState } from './connection-events.js'
@@ -48,7 +49,7 @@ export class LinkSocket {
   readonly #state: ConnectionState = { open: false, paired: false, closedByUs: false, name: '' }
   #sock: WASocket | undefined
   #baileysLogger: Logger | undefined
-  #agents: SandboxAgents | undefined
+  #agents: LinkAgents | undefined
   #closeCaches: (() => void) | undefined
   #closeEmitted = false
   #credsWrite: Promise<void> = Promise.resolve()
@@ -66,9 +67,13 @@ export class LinkSocket {
     this.ffmpeg = ffmpegOptionsFromConfig(options.config)
     this.caches = new LinkCaches(options.config.PICTURE_CACHE_MS)
     this.retries = new RetryMessages(options.sentMessages, this.log)
+    const ca = options.sandbox?.caCert
+    const route = options.config.SESSION_PROXY_MEDIA_DOWNLOADS ? options.proxy : undefined
     this.download = {
       ...downloadOptionsFromConfig(options.config),
-      ...(options.sandbox ? { ca: options.sandbox.caCert } : {}),
+      ...(ca ? { ca } : {}),
+      // the session's proxy for the tenant's media URLs too, where the operator allows it
+      ...(route ? { proxy: () => proxyConnection(route, options.config, ca) } : {}),
     }
     this.#start().catch(err => {
       this.log.error({ err }, 'platform link failed to start')
@@ -81,10 +86,6 @@ export class LinkSocket {
 
   get ended(): AbortSignal {
     return this.#ended.signal
-  }
-  /** The sandbox's TLS agents (the channel media upload needs them too). */
-  get agents(): SandboxAgents | undefined {
-    return this.#agents
   }
   /** The logger Baileys itself uses, for Baileys helpers the layers call. */
   get baileysLogger(): Logger {

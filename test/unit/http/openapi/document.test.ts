@@ -55,6 +55,9 @@ describe('the OpenAPI document', () => {
       'DELETE /session': 'deleteSession',
       'POST /session/reset': 'resetSession',
       'POST /session/view-link': 'createViewLink',
+      'GET /session/proxy': 'getSessionProxy',
+      'PUT /session/proxy': 'setSessionProxy',
+      'DELETE /session/proxy': 'deleteSessionProxy',
       'GET /session/qr': 'viewQr',
       'POST /session/pairing-code': 'requestPairingCode',
       'POST /message': 'sendMessage',
@@ -91,11 +94,14 @@ describe('the OpenAPI document', () => {
     const withBody = '200 400 404 413 415 429 500 503'
     const guarded = '200 400 404 429 500 503'
     expect(statuses).toEqual({
-      'POST /session': '200 401 429 500 503',
+      'POST /session': '200 400 401 413 415 429 500 503', // 400, 413, 415: only with its optional body
       'GET /session': '200 400 404 500 503', // 503 in cluster mode: the session is moving between nodes
       'DELETE /session': guarded,
       'POST /session/reset': guarded,
       'POST /session/view-link': '200 400 404 409 500 503',
+      'GET /session/proxy': guarded,
+      'PUT /session/proxy': withBody,
+      'DELETE /session/proxy': guarded,
       'GET /session/qr': '200 400 404 410 500',
       'POST /session/pairing-code': '200 400 404 409 413 415 429 500 503',
       'POST /message': withBody,

@@ -43,18 +43,21 @@ describe('README: what the gateway adds to the spec', () => {
   it('lists every endpoint the spec does not have', () => {
     const paths = Object.entries(openApiDocument().paths ?? {}).flatMap(([path, item]) =>
       Object.keys(item as object)
-        .filter(m => ['get', 'post', 'delete'].includes(m))
+        .filter(m => ['get', 'post', 'put', 'delete'].includes(m))
         .map(m => `${m.toUpperCase()} ${path}`),
     )
     const notInSpec = paths.filter(route => !spec.includes(`### ${route} `))
     expect(notInSpec.sort()).toEqual([
       'DELETE /session',
+      'DELETE /session/proxy',
       'GET /healthz',
       'GET /readyz',
+      'GET /session/proxy',
       'GET /session/qr',
       'POST /session/pairing-code',
       'POST /session/reset',
       'POST /session/view-link',
+      'PUT /session/proxy',
     ])
     const endpointRows = table
       .split('\n')

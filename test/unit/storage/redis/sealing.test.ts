@@ -39,12 +39,14 @@ afterEach(async () => {
 })
 
 const KEY = randomBytes(32).toString('base64')
+const PROXY_PASSWORD = 'ProxyPw-7h3q'
+const PROXY = `socks5://zeb:${PROXY_PASSWORD}@proxy.test:1080`
 const CONTACT = { id: '15550009876@s.whatsapp.net', name: 'Zebediah Quux', phone: '15550009876' }
 const TEXT = 'meet me at the quayside at nine'
 
 async function fill(store: Store, id = 's1') {
   const creds = initAuthCreds()
-  await store.putSession({ id, secretHash: 'f'.repeat(64), createdAt: 1, qrDeadline: null })
+  await store.putSession({ id, secretHash: 'f'.repeat(64), createdAt: 1, qrDeadline: null, proxy: PROXY })
   await store.auth(id).writeCreds(creds)
   await store.auth(id).keys.set({
     'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
@@ -83,6 +85,7 @@ function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
     Buffer.from(creds.advSecretKey),
     Buffer.from(CONTACT.name),
     Buffer.from(CONTACT.phone),
+    Buffer.from(PROXY_PASSWORD), // the session's proxy credentials (README: A proxy per session)
     Buffer.from(TEXT),
     Buffer.from('3EB0SECRETMSGID'),
     Buffer.from('signal session record'),
@@ -98,6 +101,7 @@ describeWithRedis('Redis store with DATA_KEY', () => {
     expect(all.length).toBeGreaterThan(500)
     for (const secret of secretsOf(creds)) expect(all.includes(secret), secret.toString()).toBe(false)
     // and it all reads back
+    expect((await store.getSession('s1'))?.proxy).toBe(PROXY)
     expect((await store.auth('s1').readCreds())!.registrationId).toBe(creds.registrationId)
     expect(await store.contacts('s1').all()).toEqual([CONTACT])
     expect(Object.keys(await store.auth('s1').keys.get('session', [`${CONTACT.phone}.0`]))).toHaveLength(1)

@@ -14,11 +14,44 @@ describe('POST /session', () => {
     expect(system.sessions.has('new-1')).toBe(true)
   })
 
-  it('ignores headers and a body', async () => {
-    const { app, auth } = makeApp()
-    const res = await request(app).post('/session').set(auth).set('Content-Type', 'application/json').send('{oops')
+  it("ignores headers; without a body, or with an empty one, it is the spec's POST /session (no content type asked)", async () => {
+    const { app, auth, system } = makeApp()
+    const res = await request(app).post('/session').set(auth).set('Content-Type', 'text/plain')
     expect(res.status).toBe(200)
     expect(res.body.id).toBe('new-1')
+    for (const body of ['', '{}', 'null', '{"proxy": ""}'])
+      expect((await request(app).post('/session').set('Content-Type', 'application/json').send(body)).status).toBe(200)
+    expect(system.proxies.size).toBe(0)
+  })
+
+  it('takes an optional proxy in a JSON body, checked, and refuses a body that is not one', async () => {
+    const { app, system } = makeApp({ SESSION_PROXY_ALLOW_PRIVATE: 'true' })
+    const res = await request(app).post('/session').send({ proxy: 'socks5://al:pw@127.0.0.1:1080' })
+    expect(res.status).toBe(200)
+    expect(system.proxies.get(res.body.id)).toBe('socks5://al:pw@127.0.0.1:1080')
+    expectError(
+      await request(app).post('/session').send({ proxy: 'ftp://127.0.0.1' }),
+      400,
+      'proxy must be a socks5, socks5h, http or https URL with a host and no path',
+    )
+    expectError(await request(app).post('/session').send({ proxy: 7 }), 400, 'proxy must be a string')
+    expectError(
+      await request(app).post('/session').set('Content-Type', 'application/json').send('{oops'),
+      400,
+      'body is not valid JSON',
+    )
+    expectError(
+      await request(app).post('/session').set('Content-Type', 'text/plain').send('{"proxy": "socks5://127.0.0.1:1"}'),
+      415,
+      'content-type must be application/json',
+    )
+    const strict = makeApp()
+    expectError(
+      await request(strict.app).post('/session').send({ proxy: 'socks5://127.0.0.1:1080' }),
+      400,
+      'proxy leads to a private or local address',
+    )
+    expect(strict.system.sessions.size).toBe(1) // only the default one: nothing was created
   })
 
   it('answers 500 internal server error when creation fails, with the cause logged only', async () => {

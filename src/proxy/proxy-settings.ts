@@ -1,0 +1,47 @@
+/**
+ * @module proxy/proxy-settings
+ * The settings of the proxy per session, part of the gateway's settings (src/config.ts spreads them in; the README's
+ * Settings table lists them).
+ */
+import { z } from 'zod'
+import { bool, int } from '../config-fields.js'
+import { isAllowedHostsEntry, NO_PROXY_HOSTS } from './proxy-policy.js'
+import { parseProxyUrl } from './proxy-url.js'
+
+const commaList = (v: string) =>
+  v
+    .split(',')
+    .map(s => s.trim())
+    .filter(Boolean)
+
+export const PROXY_SETTINGS = {
+  /**
+   * A proxy for every session that has none of its own (`socks5://`, `socks5h://`, `http://`, `https://`, with
+   * credentials if needed). The operator's own: not judged by the allow-list or the private-address rule.
+   */
+  SESSION_PROXY_DEFAULT: z.preprocess(
+    v => (v === '' ? undefined : v),
+    z
+      .string()
+      .refine(v => parseProxyUrl(v) !== undefined, 'expected a socks5, socks5h, http or https URL with a host')
+      .optional(),
+  ),
+  /**
+   * The proxy hosts tenants may give their sessions: host names, `*.domain`, IP addresses or subnets, comma-separated;
+   * empty = any host; `none` = tenants may not set a proxy.
+   */
+  SESSION_PROXY_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform(commaList)
+    .refine(
+      entries => entries.every(isAllowedHostsEntry) && (!entries.includes(NO_PROXY_HOSTS) || entries.length === 1),
+      `expected a comma list of host names, *.domain, IP addresses or subnets, or ${NO_PROXY_HOSTS}`,
+    ),
+  /** Allow tenants' proxies on loopback, private, link-local... addresses. Only tests and the demo set true. */
+  SESSION_PROXY_ALLOW_PRIVATE: bool(false),
+  /** Download the tenant's media URLs through the session's proxy too (the SSRF guard then judges the proxy). */
+  SESSION_PROXY_MEDIA_DOWNLOADS: bool(false),
+  /** How long connecting through a proxy (to it, and its handshake) may take before the connection fails. */
+  SESSION_PROXY_CONNECT_TIMEOUT_MS: int(20_000, 1),
+}
