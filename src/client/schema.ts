@@ -1205,7 +1205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `the platform refused the pairing code request (error <code>)` (the platform refused it), `the platform did not acknowledge in time`, `the connection dropped before the platform answered; request a new code`, or `internal server error` */
+            /** @description `the platform refused the pairing code request (error <platformCode>)` (the platform refused it), `the platform did not acknowledge in time`, `the connection dropped before the platform answered; request a new code`, or `internal server error` */
             500: {
                 headers: {
                     [name: string]: unknown;

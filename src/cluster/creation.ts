@@ -9,8 +9,7 @@
  */
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
-import { GatewayError, sessionsFull } from '../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE } from '../protocol/messages.js'
+import { GatewayError, retryAfterFromMs } from '../protocol/errors.js'
 import { newSessionIds } from '../actors/main/ids.js'
 import { unpairedCap, unpairedFull, type SessionCreation } from '../actors/main/creation.js'
 import type { LocalSessions } from '../actors/main/local-sessions.js'
@@ -58,17 +57,17 @@ export function clusterCreation(parts: ClusterCreationParts): SessionCreation {
       if (verdict.ok) return
       switch (verdict.reason) {
         case 'full':
-          throw sessionsFull(config.MAX_SESSIONS)
+          throw new GatewayError('SESSIONS_FULL', { max: config.MAX_SESSIONS })
         case 'unpaired':
           throw unpairedFull(cap, verdict.retryMs)
-        case 'client': {
-          const seconds = Math.max(1, Math.ceil(verdict.retryMs / 1000))
-          const message = fill(MESSAGE_TEMPLATE.UNPAIRED_CAP, { max: config.UNPAIRED_PER_CLIENT, seconds })
-          throw new GatewayError('TOO_MANY_REQUESTS', message, seconds)
-        }
+        case 'client':
+          throw new GatewayError('UNPAIRED_CAP', {
+            max: config.UNPAIRED_PER_CLIENT,
+            retryAfterSeconds: retryAfterFromMs(verdict.retryMs),
+          })
         default:
           // 144 random bits drawn twice: never; say so rather than overwrite a session
-          throw new GatewayError('INTERNAL', 'a new session id collided with a registered one')
+          throw new GatewayError('INTERNAL', { cause: 'a new session id collided with a registered one' })
       }
     },
     async start(record, node) {

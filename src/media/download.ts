@@ -5,7 +5,7 @@
  * timeout, an exact redirect cap (redirects are followed by hand) and the SSRF guard (`address-guard.ts`), applied
  * to the first URL and to every redirect hop, on the address actually connected to. A refused address is
  * `400 <field> leads to a private or local address` (the client's fault, SECURITY.md); every other failure is
- * `mediaDownloadFailed(...)`, i.e. `500 error parser file from url <detail>`:
+ * MEDIA_DOWNLOAD_FAILED, i.e. `500 error parser file from url <detail>`:
  *   - HTTP status ≥ 300 (not a redirect): `404 Not Found` (canonical reason phrase from `STATUS_CODES`)
  *   - `timeout after 60000 ms`, `file larger than N bytes`, `too many redirects`, `invalid url`,
  *     `unsupported protocol ftp:` (a redirect to it), `aborted`, else the network error's message.
@@ -17,7 +17,7 @@ import https from 'node:https'
 import tls from 'node:tls'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { mediaDownloadFailed, mediaUrlForbidden, type GatewayError } from '../protocol/errors.js'
+import { GatewayError } from '../protocol/errors.js'
 import { createAddressGuard, defaultAddressGuard, PrivateAddressError, type AddressGuard } from './address-guard.js'
 import { MediaDownloadError, type MediaFailureReason } from './download-error.js'
 import { createMediaResolver } from './media-resolver.js'
@@ -125,7 +125,7 @@ export const downloadOptionsFromConfig = (config: {
   blockPrivate: !config.MEDIA_ALLOW_PRIVATE_URLS,
 })
 
-/** Streams `url` to a temp file. Throws a MediaDownloadError (MEDIA_DOWNLOAD_FAILED, MEDIA_URL_FORBIDDEN, or the
+/** Streams `url` to a temp file. Throws a MediaDownloadError (MEDIA_DOWNLOAD_FAILED, PRIVATE_ADDRESS, or the
  * `tooLarge` error); never leaves a file behind on failure. */
 export async function downloadToTemp(url: string, options: DownloadOptions): Promise<DownloadedFile> {
   const file = await tempFilePath(options.tempDir)
@@ -143,8 +143,8 @@ export async function downloadToTemp(url: string, options: DownloadOptions): Pro
     return { path: file, bytes: result.bytes, contentType: result.contentType, dispose: () => removeQuietly(file) }
   } catch (err) {
     await removeQuietly(file)
-    if (timedOut) throw new MediaDownloadError(mediaDownloadFailed(`timeout after ${options.timeoutMs} ms`), 'timeout')
-    if (options.signal?.aborted) throw new MediaDownloadError(mediaDownloadFailed('aborted'), 'aborted')
+    if (timedOut) throw new MediaDownloadError(downloadFailed(`timeout after ${options.timeoutMs} ms`), 'timeout')
+    if (options.signal?.aborted) throw new MediaDownloadError(downloadFailed('aborted'), 'aborted')
     throw toGatewayError(err, options.urlField)
   } finally {
     clearTimeout(timer)
@@ -152,15 +152,20 @@ export async function downloadToTemp(url: string, options: DownloadOptions): Pro
   }
 }
 
+const downloadFailed = (detail: string) => new GatewayError('MEDIA_DOWNLOAD_FAILED', { detail })
+
 function toGatewayError(err: unknown, urlField: string | undefined): MediaDownloadError {
   if (err instanceof MediaDownloadError) return err
   if (err instanceof PrivateAddressError || (err as { cause?: unknown }).cause instanceof PrivateAddressError) {
-    return new MediaDownloadError(mediaUrlForbidden(urlField), 'private_address')
+    return new MediaDownloadError(
+      new GatewayError('PRIVATE_ADDRESS', { path: urlField ?? 'media url' }),
+      'private_address',
+    )
   }
   if (err instanceof DownloadFailure)
-    return new MediaDownloadError(err.clientError ?? mediaDownloadFailed(err.message), err.reason)
+    return new MediaDownloadError(err.clientError ?? downloadFailed(err.message), err.reason)
   return new MediaDownloadError(
-    mediaDownloadFailed(err instanceof Error && err.message ? err.message : String(err)),
+    downloadFailed(err instanceof Error && err.message ? err.message : String(err)),
     'network',
   )
 }

@@ -94,7 +94,7 @@ export interface SendOptions {
 }
 
 /**
- * Operations on an open link. Each throws `GatewayError` with a catalogue code on failure
+ * Operations on an open link. Each throws a `GatewayError` (protocol/error-table.ts) on failure
  * (e.g. MEDIA_DOWNLOAD_FAILED, PLATFORM_REJECTED, PLATFORM_TIMEOUT, GROUP_NOT_FOUND, CHANNEL_NOT_FOUND,
  * CONTACTS_NOT_SYNCED, STATUS_ONLY_SHARE_EMPTY, CHANNEL_NOT_OWNED).
  */
@@ -115,9 +115,9 @@ export interface PlatformLink {
   /**
    * Pairing by code: registers a code for `phone` (digits) with the platform, for a link that is registering (it got
    * its QR refs), and resolves only once the platform accepted it, with the code (`ABCD-EFGH`) and when it stops
-   * working (this link's registration ends, or the code's own lifetime). Throws SESSION_ALREADY_PAIRED,
-   * SESSION_CONNECTING (not registering, or not yet), PLATFORM_REJECTED (refused), PLATFORM_TIMEOUT and
-   * PLATFORM_CONNECTION_LOST.
+   * working (this link's registration ends, or the code's own lifetime). Throws PAIRING_CODE_NOT_NEEDED,
+   * SESSION_CONNECTING (not registering, or not yet), PAIRING_CODE_REFUSED, PLATFORM_TIMEOUT and
+   * PAIRING_CODE_CONNECTION_LOST.
    */
   requestPairingCode(phone: string): Promise<PairingCode>
   /** Unlinks the device on the platform, then closes (close reason 'closed-by-us'). */

@@ -12,8 +12,7 @@
  * (cluster/creation.ts) and places the session on the least loaded node.
  */
 import type { Config } from '../../config.js'
-import { GatewayError, sessionsFull } from '../../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
+import { GatewayError, retryAfterFromMs } from '../../protocol/errors.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import type { SnapshotCache } from './snapshot-cache.js'
 import { UnpairedClients } from './unpaired-clients.js'
@@ -45,8 +44,7 @@ export const unpairedCap = (s: CreationSettings): number =>
 
 /** 503 with Retry-After: the server holds its share of sessions awaiting a scan; the first expires in `waitMs`. */
 export function unpairedFull(cap: number, waitMs: number): GatewayError {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000))
-  return new GatewayError('SESSIONS_FULL', fill(MESSAGE_TEMPLATE.UNPAIRED_FULL, { max: cap, seconds }), seconds)
+  return new GatewayError('UNPAIRED_FULL', { max: cap, retryAfterSeconds: retryAfterFromMs(waitMs) })
 }
 
 export interface EmbeddedCreationParts {
@@ -81,7 +79,8 @@ export function embeddedCreation(parts: EmbeddedCreationParts): SessionCreation 
   return {
     draw: () => parts.drawIds(),
     async register(record, client) {
-      if (config.MAX_SESSIONS > 0 && cache.size >= config.MAX_SESSIONS) throw sessionsFull(config.MAX_SESSIONS)
+      if (config.MAX_SESSIONS > 0 && cache.size >= config.MAX_SESSIONS)
+        throw new GatewayError('SESSIONS_FULL', { max: config.MAX_SESSIONS })
       if (cap > 0) {
         const now = Date.now()
         const { count, soonest } = awaitingScan(now)

@@ -30,7 +30,6 @@ import { CLUSTER_POLICY, EMBEDDED_POLICY } from '../../protocol/session-policy.j
 import { ViewTokens } from './view-tokens.js'
 import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
-import { OTHER_MESSAGE } from '../../protocol/messages.js'
 
 export interface ShardedSessionSystemOptions {
   config: Config
@@ -128,8 +127,8 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   function assertOpen(): void {
     if (!closing) return
     // cluster mode: the sessions go on on the other nodes (a node that forwarded the request asks again there)
-    if (clustered) throw new GatewayError('SESSION_MOVING', undefined, 1)
-    throw new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
+    if (clustered) throw new GatewayError('SESSION_MOVING')
+    throw new GatewayError('SHUTTING_DOWN')
   }
 
   /** The session runs here and may take a command: waits for an adopted one's link to open first. */

@@ -40,7 +40,7 @@ export async function runCommand(
 ): Promise<ReplyValues[ActorCommand['type']]> {
   if (session.stopped) throw session.stopError()
   // The client hung up while this waited in the mailbox: nobody is left to read the result.
-  if (signal.aborted) throw new GatewayError('INTERNAL', 'request aborted by the client')
+  if (signal.aborted) throw new GatewayError('INTERNAL', { cause: 'request aborted by the client' })
   switch (command.type) {
     case 'reset':
       return session.reset()

@@ -8,7 +8,6 @@ import type { PlatformLink, ProxyRoute } from '../../platform/link.js'
 import type { PairingCode, ProxyView } from '../../protocol/commands.js'
 import { maskProxy } from '../../proxy/proxy-url.js'
 import { GatewayError } from '../../protocol/errors.js'
-import { OTHER_MESSAGE } from '../../protocol/messages.js'
 import type { Mailbox } from './mailbox.js'
 import type { MediaSendBounds } from '../../media/media-slots.js'
 import { TypingTimers } from './typing.js'
@@ -78,8 +77,8 @@ export class SessionLifecycle {
   stopError(): GatewayError {
     if (this.#deleted) return new GatewayError('SESSION_NOT_FOUND')
     // cluster mode: stopped here because another node runs it now (or will in a moment)
-    if (this.#deps.policy.stoppedAnswer === 'moving') return new GatewayError('SESSION_MOVING', undefined, 1)
-    return new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
+    if (this.#deps.policy.stoppedAnswer === 'moving') return new GatewayError('SESSION_MOVING')
+    return new GatewayError('SHUTTING_DOWN')
   }
 
   get isConnected(): boolean {
@@ -148,7 +147,7 @@ export class SessionLifecycle {
    * registration of this link ends, and never past the session's QR deadline; the QR page shows it meanwhile.
    */
   async requestPairingCode(phone: string): Promise<PairingCode> {
-    if (this.#record.paired) throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
+    if (this.#record.paired) throw new GatewayError('PAIRING_CODE_NOT_NEEDED')
     const link = this.#connection.link
     if (!link) throw new GatewayError('SESSION_CONNECTING')
     const issued = await link.requestPairingCode(phone)

@@ -11,10 +11,10 @@
  * The buckets are this process's (`TokenBuckets`) or, in cluster mode, shared by every node (cluster/limits.ts).
  */
 import type { RequestHandler, Response } from 'express'
-import { GatewayError } from '../../protocol/errors.js'
+import { GatewayError, retryAfterFromMs } from '../../protocol/errors.js'
 import { ANONYMOUS, type CreationClient } from '../../actors/main/creation.js'
 import { requestClientKey } from '../client-key.js'
-import { retryAfterSeconds, TokenBuckets } from './token-bucket.js'
+import { TokenBuckets } from './token-bucket.js'
 import { bearerMatcher, unauthorized } from '../../security/bearer-token.js'
 
 /** Per-client buckets of POST /session: 0 when `key` may go on, else the milliseconds until it may. */
@@ -43,8 +43,7 @@ export function creationGate(token: string | undefined, rate: CreationRate | und
     }
     const pass = (waitMs: number) => {
       if (waitMs > 0) {
-        res.setHeader('Retry-After', String(retryAfterSeconds(waitMs)))
-        return next(new GatewayError('TOO_MANY_REQUESTS'))
+        return next(new GatewayError('TOO_MANY_REQUESTS', { retryAfterSeconds: retryAfterFromMs(waitMs) }))
       }
       if (token !== undefined) return next(unauthorized(res))
       res.locals[CLIENT] = { key, trusted: false } satisfies CreationClient

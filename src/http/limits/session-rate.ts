@@ -15,39 +15,31 @@
  * GET /session has no limit: it is answered from the main thread's cache and clients poll it.
  */
 import type { RequestHandler } from 'express'
-import { GatewayError } from '../../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
+import { GatewayError, retryAfterFromMs } from '../../protocol/errors.js'
 import type { AppDeps } from '../deps.js'
 import { authOf } from '../header-guard.js'
-import { retryAfterSeconds, TokenBuckets } from './token-bucket.js'
+import { TokenBuckets } from './token-bucket.js'
 
 export interface SessionRateOptions {
   /** Tokens per second; 0 or less turns the limit off. */
   perSecond: number
   burst: number
-  /** The 429's message, its `<seconds>` filled with the wait. */
-  message: RateMessage
+  /** The 429's code; its message names the wait. */
+  code: RateCode
   now?: () => number
 }
 
-/** The templates of the families' 429s. */
-type RateMessage = (typeof MESSAGE_TEMPLATE)[
-  | 'SEND_RATE'
-  | 'READ_RATE'
-  | 'RESET_RATE'
-  | 'DELETE_RATE'
-  | 'PAIRING_CODE_RATE']
+/** The codes of the families' 429s. */
+type RateCode = 'SEND_RATE' | 'READ_RATE' | 'RESET_RATE' | 'DELETE_RATE' | 'PAIRING_CODE_RATE'
 
 /** Builds a limiter with its own buckets. */
-function sessionRateLimit({ perSecond, burst, message, now }: SessionRateOptions): RequestHandler {
+function sessionRateLimit({ perSecond, burst, code, now }: SessionRateOptions): RequestHandler {
   if (perSecond <= 0) return (_req, _res, next) => next()
   const buckets = new TokenBuckets({ perSecond, burst: Math.max(1, burst), ...(now ? { now } : {}) })
   return (_req, res, next) => {
     const waitMs = buckets.take(authOf(res).id)
     if (waitMs === 0) return next()
-    const seconds = retryAfterSeconds(waitMs)
-    res.setHeader('Retry-After', String(seconds))
-    next(new GatewayError('TOO_MANY_REQUESTS', fill(message, { seconds })))
+    next(new GatewayError(code, { retryAfterSeconds: retryAfterFromMs(waitMs) }))
   }
 }
 
@@ -59,27 +51,27 @@ function limiterFor(family: RateFamily, config: AppDeps['config']): RequestHandl
       return sessionRateLimit({
         perSecond: config.SEND_RATE_PER_SECOND,
         burst: config.SEND_BURST,
-        message: MESSAGE_TEMPLATE.SEND_RATE,
+        code: 'SEND_RATE',
       })
     case 'read':
       return sessionRateLimit({
         perSecond: config.READ_RATE_PER_SECOND,
         burst: config.READ_BURST,
-        message: MESSAGE_TEMPLATE.READ_RATE,
+        code: 'READ_RATE',
       })
     case 'reset':
       return sessionRateLimit({
         perSecond: config.RESET_INTERVAL_MS > 0 ? 1000 / config.RESET_INTERVAL_MS : 0,
         burst: 1,
-        message: MESSAGE_TEMPLATE.RESET_RATE,
+        code: 'RESET_RATE',
       })
     case 'delete':
-      return sessionRateLimit({ perSecond: 1, burst: 1, message: MESSAGE_TEMPLATE.DELETE_RATE })
+      return sessionRateLimit({ perSecond: 1, burst: 1, code: 'DELETE_RATE' })
     case 'pairingCode':
       return sessionRateLimit({
         perSecond: config.PAIRING_CODE_INTERVAL_MS > 0 ? 1000 / config.PAIRING_CODE_INTERVAL_MS : 0,
         burst: 1,
-        message: MESSAGE_TEMPLATE.PAIRING_CODE_RATE,
+        code: 'PAIRING_CODE_RATE',
       })
   }
 }

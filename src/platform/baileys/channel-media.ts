@@ -13,7 +13,6 @@ import { rejectedError } from './ack.js'
 import { isConnectionClosed, isQueryTimeout } from './boom.js'
 import { isManagerRole } from './mapping/channel-mapping.js'
 import type { QueryFn } from './query.js'
-import { MESSAGE_TEMPLATE } from '../../protocol/messages.js'
 
 export type ChannelMediaKind = 'image' | 'video' | 'audio' | 'document'
 
@@ -93,14 +92,11 @@ async function awaitChannelAck(sock: ChannelMediaSocket, node: BinaryNode, timeo
 /** What the channel lookup after a refusal found: `undefined` = no such channel. */
 export type ChannelRoleLookup = () => Promise<{ role: string } | undefined>
 
-/** What CHANNEL_POST_REJECTED adds to the platform's refusal (the refusal itself already carries the code). */
-const POSTABLE_HINT = MESSAGE_TEMPLATE.CHANNEL_POST_REJECTED.slice(MESSAGE_TEMPLATE.PLATFORM_REJECTED.length)
-
 /**
  * A channel send the platform refused: find out why, so the caller gets a clear error instead of a bare code. Only
  * runs after a refusal (no extra query on the happy path). Unknown channel → CHANNEL_NOT_FOUND; a channel the account
  * neither owns nor administers → CHANNEL_NOT_OWNED; a location or contact (which channels do not carry) → the
- * refusal with that hint. Anything else, or a failed lookup, keeps the original error.
+ * refusal with that hint (CHANNEL_POST_REJECTED, the platform's code kept). Anything else, or a failed lookup, keeps the original error.
  */
 export async function explainChannelRejection(
   err: unknown,
@@ -117,7 +113,7 @@ export async function explainChannelRejection(
   if (!found) return new GatewayError('CHANNEL_NOT_FOUND')
   if (!isManagerRole(found.role)) return new GatewayError('CHANNEL_NOT_OWNED')
   if (contentType === 'location' || contentType === 'contact') {
-    return new GatewayError('PLATFORM_REJECTED', `${err.message}${POSTABLE_HINT}`)
+    return new GatewayError('CHANNEL_POST_REJECTED', { platformCode: err.platformCode ?? 'unknown' })
   }
   return err
 }

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ERROR_MESSAGE } from '../../../src/protocol/messages.js'
+import { ERRORS } from '../../../src/protocol/errors.js'
 import { inbox, launchGateway, pair, type Gateway, type Session } from '../../support/system/harness.js'
 import {
   ALICE,
@@ -65,7 +65,7 @@ describe('a worker thread dies in a running gateway', () => {
       gw.proc.child.kill('SIGUSR2')
 
       const lost = await inFlight
-      expect(lost).toEqual({ status: 500, body: { statusCode: 500, message: ERROR_MESSAGE.WORKER_CRASHED } })
+      expect(lost).toEqual({ status: 500, body: { statusCode: 500, message: ERRORS.WORKER_CRASHED.message } })
       const down = await sessionWhere(
         gw,
         victim,

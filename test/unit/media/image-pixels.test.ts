@@ -71,7 +71,10 @@ const depsWith = (warnings: Array<{ err: Error }> = []): PrepareDeps => {
 const refused = (work: Promise<unknown>) =>
   expect(work).rejects.toSatisfy(
     (err: unknown) =>
-      err instanceof GatewayError && err.status === 400 && err.code === 'MEDIA_TOO_LARGE' && err.message === REFUSAL,
+      err instanceof GatewayError &&
+      err.status === 400 &&
+      err.code === 'MEDIA_TOO_MANY_PIXELS' &&
+      err.message === REFUSAL,
   )
 
 describe('the pixel limit', () => {

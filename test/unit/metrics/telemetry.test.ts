@@ -7,7 +7,7 @@ import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { afterEach, describe, expect, it } from 'vitest'
 import { downloadToTemp, type DownloadOptions } from '../../../src/media/download.js'
-import { GatewayError, mediaTooLarge } from '../../../src/protocol/errors.js'
+import { GatewayError } from '../../../src/protocol/errors.js'
 import { observeAck, observeMediaDownload } from '../../../src/metrics/observe.js'
 import { TelemetryReceiver } from '../../../src/metrics/telemetry-receiver.js'
 import { countInThread, takeThreadCounts } from '../../../src/metrics/thread-counters.js'
@@ -38,7 +38,7 @@ describe('thread counters', () => {
 describe('observe hooks', () => {
   it('count ok acks, error acks with their code and timeouts, and pass the outcome through', async () => {
     await expect(observeAck(Promise.resolve('node'))).resolves.toBe('node')
-    const rejected = new GatewayError('PLATFORM_REJECTED', 'the platform rejected the message (error 463)')
+    const rejected = new GatewayError('PLATFORM_REJECTED', { platformCode: '463' })
     await expect(observeAck(Promise.reject(rejected))).rejects.toBe(rejected)
     await expect(observeAck(Promise.reject(new GatewayError('PLATFORM_TIMEOUT')))).rejects.toThrow()
     await expect(observeAck(Promise.reject(new GatewayError('SESSION_NOT_CONNECTED')))).rejects.toThrow()
@@ -92,7 +92,11 @@ describe('observe hooks', () => {
       [
         'too_large',
         () =>
-          downloadToTemp(`${base}/file`, { ...options, maxBytes: 1_000, tooLarge: max => mediaTooLarge('image', max) }),
+          downloadToTemp(`${base}/file`, {
+            ...options,
+            maxBytes: 1_000,
+            tooLarge: max => new GatewayError('MEDIA_TOO_LARGE', { kind: 'image', max }),
+          }),
         'image is larger than the limit of 1000 bytes',
       ],
       [

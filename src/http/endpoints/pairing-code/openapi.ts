@@ -4,11 +4,10 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { ERROR_MESSAGE, MESSAGE_TEMPLATE, OTHER_MESSAGE } from '../../../protocol/messages.js'
 import { guarded, jsonRequestBody } from '../../openapi/operations.js'
 import { phoneField } from '../../openapi/request-bodies.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, GUARDED_WITH_BODY, ok, quoted, responses, retryAfter } from '../../openapi/responses.js'
+import { errorWith, GUARDED_WITH_BODY, messageOf, ok, responses, retryAfter } from '../../openapi/responses.js'
 import type { PairingCodeBody } from './route.js'
 
 export const pairingCodeSchema = shapeOf<PairingCodeBody>()(
@@ -43,17 +42,17 @@ export const pairingCodePaths: ZodOpenApiPathsObject = {
       requestBody: jsonRequestBody(requestSchema),
       responses: {
         ...responses(ok(pairingCodeSchema, 'The code the platform registered'), ...GUARDED_WITH_BODY),
-        409: errorWith(`${quoted(OTHER_MESSAGE.PAIRED_NO_CODE)}: the session is paired (or pairing right now)`),
+        409: errorWith(`${messageOf('PAIRING_CODE_NOT_NEEDED')}: the session is paired (or pairing right now)`),
         500: errorWith(
-          `${quoted(MESSAGE_TEMPLATE.PAIRING_CODE_REFUSED)} (the platform refused it), ` +
-            `${quoted(ERROR_MESSAGE.PLATFORM_TIMEOUT)}, ${quoted(OTHER_MESSAGE.PAIRING_CODE_CONNECTION_LOST)}, ` +
-            `or ${quoted(ERROR_MESSAGE.INTERNAL)}`,
+          `${messageOf('PAIRING_CODE_REFUSED')} (the platform refused it), ` +
+            `${messageOf('PLATFORM_TIMEOUT')}, ${messageOf('PAIRING_CODE_CONNECTION_LOST')}, ` +
+            `or ${messageOf('INTERNAL')}`,
         ),
         503: {
           ...errorWith(
-            `${quoted(ERROR_MESSAGE.SESSION_CONNECTING)}: the session has no registration with the platform yet ` +
-              `(connecting or reconnecting); or ${quoted(ERROR_MESSAGE.OVERLOADED)}, ` +
-              `${quoted(ERROR_MESSAGE.SESSION_MOVING)}, ${quoted(ERROR_MESSAGE.NODE_UNREACHABLE)}`,
+            `${messageOf('SESSION_CONNECTING')}: the session has no registration with the platform yet ` +
+              `(connecting or reconnecting); or ${messageOf('OVERLOADED')}, ` +
+              `${messageOf('SESSION_MOVING')}, ${messageOf('NODE_UNREACHABLE')}`,
           ),
           headers: retryAfter,
         },

@@ -4,7 +4,9 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { ERROR_MESSAGE, fill, MESSAGE_TEMPLATE, OTHER_MESSAGE, RULE } from '../../../protocol/messages.js'
+import { ERRORS } from '../../../protocol/errors.js'
+import { RULE } from '../../../protocol/messages.js'
+import { fill } from '../../../protocol/template.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
 import { guarded } from '../../openapi/operations.js'
 import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
@@ -54,9 +56,9 @@ export const sessionPaths: ZodOpenApiPathsObject = {
         400: errorWith(
           `Only with a body: ${[
             `proxy ${RULE.PROXY_URL}`,
-            fill(MESSAGE_TEMPLATE.MEDIA_URL_FORBIDDEN, { path: 'proxy' }),
-            OTHER_MESSAGE.PROXY_HOST_NOT_ALLOWED,
-            MESSAGE_TEMPLATE.PROXY_UNRESOLVED,
+            fill(ERRORS.PRIVATE_ADDRESS.message, { path: 'proxy' }),
+            ERRORS.PROXY_HOST_NOT_ALLOWED.message,
+            ERRORS.PROXY_UNRESOLVED.message,
           ]
             .map(quoted)
             .join(', ')}`,
@@ -74,7 +76,7 @@ export const sessionPaths: ZodOpenApiPathsObject = {
       operationId: 'deleteSession',
       tags: ['Session'],
       summary: 'Delete a session (not in the spec)',
-      description: `Logs out if paired, deletes the session and all its data; 404 \`${ERROR_MESSAGE.SESSION_NOT_FOUND}\` from then on.`,
+      description: `Logs out if paired, deletes the session and all its data; 404 \`${ERRORS.SESSION_NOT_FOUND.message}\` from then on.`,
       responses: responses(ok(sessionIdOnlySchema, "The deleted session's id"), ...GUARDED),
     }),
   },

@@ -5,7 +5,7 @@
  * and two endpoints the spec leaves unshown: POST /session/reset (restart QR pairing) and DELETE /session.
  */
 import { Router, type RequestHandler } from 'express'
-import { ERROR_STATUS, GatewayError } from '../../../protocol/errors.js'
+import { GatewayError } from '../../../protocol/errors.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
 import { authenticate, authOf, headerGuard } from '../../header-guard.js'
 import type { AppDeps } from '../../deps.js'
@@ -53,7 +53,7 @@ export function sessionRoutes(deps: AppDeps): Router {
     } catch (err) {
       // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure, a full server (503)
       // and the cap of unpaired sessions per client (429) pass through.
-      if (err instanceof GatewayError && [429, 503].includes(ERROR_STATUS[err.code])) throw err
+      if (err instanceof GatewayError && [429, 503].includes(err.status)) throw err
       logger.error({ err }, 'session creation failed')
       throw new GatewayError('INTERNAL')
     }

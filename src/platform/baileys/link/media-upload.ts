@@ -23,7 +23,6 @@ import type { UploadJob, UploadResult } from '../../../media/upload/job.js'
 import { GatewayError } from '../../../protocol/errors.js'
 import { withTimeout } from '../query.js'
 import type { LinkSocket } from './socket.js'
-import { OTHER_MESSAGE } from '../../../protocol/messages.js'
 import { proxyConnectionSettings } from '../../../proxy/proxy-connection.js'
 
 export type UploadKind = 'image' | 'video' | 'audio' | 'document'
@@ -81,7 +80,7 @@ export async function uploadInPool(
     failure = outcome.reason
   }
   conn.log.warn({ reason: failure, kind }, 'media upload failed')
-  throw new GatewayError('PLATFORM_REJECTED', OTHER_MESSAGE.MEDIA_UPLOAD_FAILED)
+  throw new GatewayError('MEDIA_UPLOAD_FAILED')
 }
 
 /**

@@ -19,7 +19,6 @@ import type { Config } from '../../../config.js'
 import { downloadOptionsFromConfig, type DownloadOptions } from '../../../media/download.js'
 import { ffmpegOptionsFromConfig, type FfmpegOptions } from '../../../media/ffmpeg.js'
 import { GatewayError } from '../../../protocol/errors.js'
-import { OTHER_MESSAGE } from '../../../protocol/messages.js'
 import { proxyConnection } from '../../../proxy/proxy-connection.js'
 import type { CloseReason, LinkEvents, LinkOptions } from '../../link.js'
 import { withTimeout } from '../query.js'
@@ -184,7 +183,7 @@ export class LinkSocket {
    * when the link is not registering (closed, or no refs in time).
    */
   async registering(timeoutMs: number): Promise<{ sock: WASocket; endsAt: number }> {
-    if (this.#state.paired) throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
+    if (this.#state.paired) throw new GatewayError('PAIRING_CODE_NOT_NEEDED')
     if (!this.#registration && !this.#closeEmitted) {
       let timer: NodeJS.Timeout | undefined
       await new Promise<void>(resolve => {
@@ -195,7 +194,7 @@ export class LinkSocket {
     }
     const sock = this.#sock
     const endsAt = this.#registration?.endsAt ?? 0
-    if (this.#state.paired) throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
+    if (this.#state.paired) throw new GatewayError('PAIRING_CODE_NOT_NEEDED')
     if (!sock || this.#closeEmitted || this.#state.closedByUs || Date.now() >= endsAt)
       throw new GatewayError('SESSION_CONNECTING')
     return { sock, endsAt }

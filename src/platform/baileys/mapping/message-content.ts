@@ -14,7 +14,7 @@ import type { MessageContent, StatusContent } from '../../../protocol/spec-types
 import { compressStatusImage } from '../../../media/compress.js'
 import type { FfmpegOptions } from '../../../media/ffmpeg.js'
 import { downloadToTemp, type DownloadedFile, type DownloadOptions, type MediaKind } from '../../../media/download.js'
-import { GatewayError, mediaTooLarge } from '../../../protocol/errors.js'
+import { GatewayError } from '../../../protocol/errors.js'
 import { checkImagePixels } from '../../../media/image-pixels.js'
 import { observeMediaDownload } from '../../../metrics/observe.js'
 import { firstThumbnail, thumbnailFromImage, thumbnailFromVideo } from '../../../media/thumbnail.js'
@@ -53,7 +53,9 @@ class TempFiles {
         : {
             ...this.options,
             maxBytes: Math.min(cap, this.options.maxBytes),
-            ...(kind === 'thumbnail' ? {} : { tooLarge: (max: number) => mediaTooLarge(kind, max) }),
+            ...(kind === 'thumbnail'
+              ? {}
+              : { tooLarge: (max: number) => new GatewayError('MEDIA_TOO_LARGE', { kind, max }) }),
           }
     const file = await observeMediaDownload(downloadToTemp(url, { ...options, urlField: field }))
     this.files.push(file)
@@ -79,7 +81,7 @@ async function fetchThumbnail(
   try {
     return (await temp.fetch(url, `${kind}.thumbnail`, 'thumbnail')).path
   } catch (err) {
-    if (err instanceof GatewayError && err.code === 'MEDIA_URL_FORBIDDEN') throw err
+    if (err instanceof GatewayError && err.code === 'PRIVATE_ADDRESS') throw err
     warnThumbnail(deps, kind, err)
     return undefined
   }

@@ -6,7 +6,7 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { TokenBuckets } from '../../../../src/http/limits/token-bucket.js'
-import { sessionsFull } from '../../../../src/protocol/errors.js'
+import { GatewayError } from '../../../../src/protocol/errors.js'
 import { expectError } from '../../../support/expect-error.js'
 import { makeApp } from '../../../support/fakes/fake-system.js'
 
@@ -118,7 +118,7 @@ describe('POST /session on a full server', () => {
   it('passes the 503 through with its message and a Retry-After', async () => {
     const t = makeApp()
     t.system.onCreate = async () => {
-      throw sessionsFull(2)
+      throw new GatewayError('SESSIONS_FULL', { max: 2 })
     }
     const res = await request(t.app).post('/session')
     expectError(res, 503, 'session limit reached (2 sessions on this server), retry later')

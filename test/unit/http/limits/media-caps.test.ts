@@ -22,7 +22,7 @@ import {
   type PrepareDeps,
 } from '../../../../src/platform/baileys/mapping/message-content.js'
 import { takeThreadCounts } from '../../../../src/metrics/thread-counters.js'
-import { ERROR_STATUS, GatewayError } from '../../../../src/protocol/errors.js'
+import { GatewayError } from '../../../../src/protocol/errors.js'
 
 const FILE = Buffer.alloc(3_000, 7)
 const MiB = 1024 * 1024
@@ -112,7 +112,7 @@ describe('per-type media caps', () => {
       ),
     )
     expect(err.code).toBe('MEDIA_TOO_LARGE')
-    expect(ERROR_STATUS[err.code]).toBe(400)
+    expect(err.status).toBe(400)
     expect(err.message).toBe('audio is larger than the limit of 1000 bytes')
     expect(await readdir(tempDir)).toEqual([]) // the partial file is gone
   })

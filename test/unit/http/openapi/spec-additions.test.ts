@@ -1,6 +1,6 @@
 /**
- * Keeps the README's table "What the gateway adds to the spec" complete: every fixed message of the message
- * catalogue (src/protocol/messages.ts) that docs/SPEC.md does not show, every status the OpenAPI document lists
+ * Keeps the README's table "What the gateway adds to the spec" complete: every fixed message a client can get
+ * (src/protocol/messages.ts, `CLIENT_MESSAGES`) that docs/SPEC.md does not show, every status the OpenAPI document lists
  * beyond the spec's 200/400/404/500 (plus the 408 and 431 node's HTTP server answers), and every endpoint the spec
  * does not have, must be in that one table. A message, status or endpoint added without a row fails here.
  */

@@ -7,8 +7,12 @@ import path from 'node:path'
 import { proto, type BinaryNode } from '@whiskeysockets/baileys'
 import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GatewayError } from '../../../../src/protocol/errors.js'
-import { sendChannelMedia, type ChannelMediaSocket } from '../../../../src/platform/baileys/channel-media.js'
+import { GatewayError } from '../../../../src/protocol/errors.js'
+import {
+  explainChannelRejection,
+  sendChannelMedia,
+  type ChannelMediaSocket,
+} from '../../../../src/platform/baileys/channel-media.js'
 import runUploadJob from '../../../../src/media/upload/run-job.js'
 
 let server: https.Server
@@ -132,5 +136,22 @@ describe('channel media (upload + media_id)', () => {
       opts,
     ).catch((e: unknown) => e as GatewayError)
     expect(timeout?.code).toBe('PLATFORM_TIMEOUT')
+  })
+
+  it('explains a refused post: no such channel, not ours, or a kind channels do not carry (code kept)', async () => {
+    const refusal = new GatewayError('PLATFORM_REJECTED', { platformCode: '400' })
+    expect(((await explainChannelRejection(refusal, 'text', async () => undefined)) as GatewayError).code).toBe(
+      'CHANNEL_NOT_FOUND',
+    )
+    const follower = async () => ({ role: 'SUBSCRIBER' })
+    expect(((await explainChannelRejection(refusal, 'text', follower)) as GatewayError).code).toBe('CHANNEL_NOT_OWNED')
+    const owner = async () => ({ role: 'OWNER' })
+    const location = (await explainChannelRejection(refusal, 'location', owner)) as GatewayError
+    expect([location.code, location.platformCode, location.message]).toEqual([
+      'CHANNEL_POST_REJECTED',
+      '400',
+      'the platform rejected the message (error 400): channels accept only text, image, video, audio and document posts',
+    ])
+    expect(await explainChannelRejection(refusal, 'image', owner)).toBe(refusal)
   })
 })

@@ -104,7 +104,7 @@ describe('mailbox', () => {
     const second = system.run(s!.id, text('slow:0'))
     // The shard holds its limit, all of it s's: s is the cause, so s is refused...
     const third = await refusal(system.run(s!.id, text('slow:0')))
-    expect([third?.code, third?.status, third?.retryAfterSeconds]).toEqual(['TOO_MANY_REQUESTS', 429, 1])
+    expect([third?.code, third?.status, third?.retryAfterSeconds]).toEqual(['SESSION_BUSY', 429, 1])
     // ...while a session with nothing in the shard still gets in (its even share is at least one command)...
     const fromT = system.run(t!.id, text('slow:800'))
     const fromU = system.run(u!.id, text('slow:800'))

@@ -95,7 +95,7 @@ describe('POST /message: each type reaches the system exactly as the protocol ty
   it('passes media download failures through', async () => {
     const t = makeApp()
     t.system.onRun = () => {
-      throw new GatewayError('MEDIA_DOWNLOAD_FAILED', 'error parser file from url 404 Not Found')
+      throw new GatewayError('MEDIA_DOWNLOAD_FAILED', { detail: '404 Not Found' })
     }
     const res = await request(t.app).post('/message').set(t.auth).send({ phone: PHONE, type: 'image', image: IMAGE })
     expectError(res, 500, 'error parser file from url 404 Not Found')

@@ -77,4 +77,28 @@ describe('baileys link: groups and channels', () => {
     h.sock.onQuery = () => undefined
     expect((await errorOf(h.link.listChannels())).code).toBe('PLATFORM_TIMEOUT')
   })
+
+  it('names the refused query id, with the platform code when it gave one', async () => {
+    const h = await harness({ env: { CHANNEL_LIST_QUERY_ID: '42' } })
+    h.sock.open()
+    const mexErrors = (errors: unknown[]): BinaryNode => ({
+      tag: 'iq',
+      attrs: {},
+      content: [{ tag: 'result', attrs: {}, content: Buffer.from(JSON.stringify({ errors })) }],
+    })
+    h.sock.onQuery = () => mexErrors([{ message: 'unknown query', extensions: { error_code: 400 } }])
+    const coded = await errorOf(h.link.listChannels())
+    expect([coded.code, coded.platformCode, coded.message]).toEqual([
+      'CHANNEL_LIST_REFUSED',
+      '400',
+      'the platform refused the channel list query 42 (error 400); the id may be outdated, set CHANNEL_LIST_QUERY_ID',
+    ])
+    h.sock.onQuery = () => mexErrors([{ message: 'unknown query' }])
+    const bare = await errorOf(h.link.listChannels())
+    expect([bare.code, bare.platformCode, bare.message]).toEqual([
+      'CHANNEL_LIST_REFUSED_NO_CODE',
+      undefined,
+      'the platform refused the channel list query 42; the id may be outdated, set CHANNEL_LIST_QUERY_ID',
+    ])
+  })
 })

@@ -31,8 +31,9 @@ describe('baileys link: sending', () => {
     h.sock.open()
     h.sock.ackAttrs = { error: '463' }
     const rejected = await errorOf(h.link.sendMessage({ kind: 'group', jid: '1@g.us' }, { type: 'text', text: 'x' }))
-    expect([rejected.code, rejected.message]).toEqual([
+    expect([rejected.code, rejected.platformCode, rejected.message]).toEqual([
       'PLATFORM_REJECTED',
+      '463',
       'the platform rejected the message (error 463)',
     ])
     h.sock.ackAttrs = null
