@@ -24,6 +24,7 @@ import { createMediaResolver } from './media-resolver.js'
 import { PRIVATE_NEW_FILE, removeQuietly, tempFilePath } from './temp-dir.js'
 import { forwardAgent, tunnelAgent } from '../proxy/proxy-agent.js'
 import type { ProxyConnection } from '../proxy/proxy-connection.js'
+import type { MediaSettings } from './settings.js'
 
 export interface DownloadOptions {
   maxBytes: number
@@ -78,51 +79,33 @@ class DownloadFailure extends Error {
 }
 
 /** One guard (and so one resolver, with its cap on look-ups in flight) per thread for the gateway's settings. */
-let configured: { key: string; guard: AddressGuard } | undefined
-function configuredGuard(config: {
-  MEDIA_DNS_SERVERS: readonly string[]
-  MEDIA_DNS_TIMEOUT_MS: number
-  MEDIA_DNS_MAX_IN_FLIGHT: number
-}): AddressGuard {
-  const key = JSON.stringify([config.MEDIA_DNS_SERVERS, config.MEDIA_DNS_TIMEOUT_MS, config.MEDIA_DNS_MAX_IN_FLIGHT])
-  if (configured?.key !== key) {
-    const resolve = createMediaResolver({
-      servers: config.MEDIA_DNS_SERVERS,
-      timeoutMs: config.MEDIA_DNS_TIMEOUT_MS,
-      maxInFlight: config.MEDIA_DNS_MAX_IN_FLIGHT,
-    })
-    configured = { key, guard: createAddressGuard({ resolve }) }
+let threadGuard: { key: string; guard: AddressGuard } | undefined
+function settingsGuard(
+  settings: Pick<MediaSettings, 'MEDIA_DNS_SERVERS' | 'MEDIA_DNS_TIMEOUT_MS' | 'MEDIA_DNS_MAX_IN_FLIGHT'>,
+): AddressGuard {
+  const { MEDIA_DNS_SERVERS: servers, MEDIA_DNS_TIMEOUT_MS: timeoutMs, MEDIA_DNS_MAX_IN_FLIGHT: maxInFlight } = settings
+  const key = JSON.stringify([servers, timeoutMs, maxInFlight])
+  if (threadGuard?.key !== key) {
+    const resolve = createMediaResolver({ servers, timeoutMs, maxInFlight })
+    threadGuard = { key, guard: createAddressGuard({ resolve }) }
   }
-  return configured.guard
+  return threadGuard.guard
 }
 
-/** Builds DownloadOptions from the gateway config names. */
-export const downloadOptionsFromConfig = (config: {
-  MEDIA_MAX_BYTES: number
-  MEDIA_TIMEOUT_MS: number
-  MEDIA_MAX_REDIRECTS: number
-  MEDIA_ALLOW_PRIVATE_URLS: boolean
-  MEDIA_MAX_BYTES_IMAGE: number
-  MEDIA_MAX_BYTES_VIDEO: number
-  MEDIA_MAX_BYTES_AUDIO: number
-  MEDIA_MAX_BYTES_DOCUMENT: number
-  MEDIA_MAX_BYTES_THUMBNAIL: number
-  MEDIA_DNS_SERVERS: readonly string[]
-  MEDIA_DNS_TIMEOUT_MS: number
-  MEDIA_DNS_MAX_IN_FLIGHT: number
-}): DownloadOptions => ({
-  guard: configuredGuard(config),
-  maxBytes: config.MEDIA_MAX_BYTES,
+/** DownloadOptions from media's settings. */
+export const downloadOptionsFromSettings = (settings: MediaSettings): DownloadOptions => ({
+  guard: settingsGuard(settings),
+  maxBytes: settings.MEDIA_MAX_BYTES,
   maxBytesPerKind: {
-    image: config.MEDIA_MAX_BYTES_IMAGE,
-    video: config.MEDIA_MAX_BYTES_VIDEO,
-    audio: config.MEDIA_MAX_BYTES_AUDIO,
-    document: config.MEDIA_MAX_BYTES_DOCUMENT,
+    image: settings.MEDIA_MAX_BYTES_IMAGE,
+    video: settings.MEDIA_MAX_BYTES_VIDEO,
+    audio: settings.MEDIA_MAX_BYTES_AUDIO,
+    document: settings.MEDIA_MAX_BYTES_DOCUMENT,
   },
-  maxThumbnailBytes: config.MEDIA_MAX_BYTES_THUMBNAIL,
-  timeoutMs: config.MEDIA_TIMEOUT_MS,
-  maxRedirects: config.MEDIA_MAX_REDIRECTS,
-  blockPrivate: !config.MEDIA_ALLOW_PRIVATE_URLS,
+  maxThumbnailBytes: settings.MEDIA_MAX_BYTES_THUMBNAIL,
+  timeoutMs: settings.MEDIA_TIMEOUT_MS,
+  maxRedirects: settings.MEDIA_MAX_REDIRECTS,
+  blockPrivate: !settings.MEDIA_ALLOW_PRIVATE_URLS,
 })
 
 /** Streams `url` to a temp file. Throws a MediaDownloadError (MEDIA_DOWNLOAD_FAILED, PRIVATE_ADDRESS, or the

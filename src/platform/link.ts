@@ -9,7 +9,6 @@
  * and nothing under `baileys/`.
  */
 import type { Logger } from 'pino'
-import type { Config } from '../config.js'
 import type { PairingCode } from '../protocol/commands.js'
 import type {
   Channel,
@@ -24,6 +23,7 @@ import type {
 import type { SentMessageStore } from '../storage/sent-messages.js'
 import type { AuthStore, ContactStore } from '../storage/types.js'
 import type { ProxyRoute } from '../proxy/proxy-url.js'
+import type { LinkSettings } from './settings.js'
 
 export type { ProxyRoute }
 
@@ -65,7 +65,8 @@ export interface LinkOptions {
    * own 5-minute memory answers them. */
   sentMessages?: SentMessageStore
   logger: Logger
-  config: Config
+  /** What the link reads of the settings, and nothing else (./settings.ts). */
+  settings: LinkSettings
   /** Set when the gateway runs against the sandbox (SANDBOX_URL); absent for the real platform. */
   sandbox?: SandboxTrust
   /** The proxy the link's connections go through (the platform socket, media uploads; media downloads where

@@ -13,7 +13,7 @@
  * setting tightened since, or a name that now resolves elsewhere, is refused too.
  *
  * @example
- * const policy = proxyPolicy(config)
+ * const policy = proxyPolicy(settings)
  * await policy.check(parseProxyUrl('socks5://u:p@127.0.0.1:1080')!) // throws PRIVATE_ADDRESS unless private allowed
  */
 import net from 'node:net'
@@ -24,7 +24,7 @@ import { isPrivateAddress } from '../media/private-address.js'
 import { GatewayError } from '../protocol/errors.js'
 import type { ProxyUrl } from './proxy-url.js'
 
-/** The settings the policy reads (src/config.ts). */
+/** The settings the policy reads: the proxy's slice (./proxy-settings.ts) and media's DNS (media/settings.ts). */
 export interface ProxyPolicySettings {
   SESSION_PROXY_ALLOW_PRIVATE: boolean
   SESSION_PROXY_ALLOWED_HOSTS: readonly string[]
@@ -32,6 +32,15 @@ export interface ProxyPolicySettings {
   MEDIA_DNS_TIMEOUT_MS: number
   MEDIA_DNS_MAX_IN_FLIGHT: number
 }
+
+/** Exactly the policy's settings out of the whole (plain data: they cross to the media pool's threads). */
+export const proxyPolicySettings = (settings: ProxyPolicySettings): ProxyPolicySettings => ({
+  SESSION_PROXY_ALLOW_PRIVATE: settings.SESSION_PROXY_ALLOW_PRIVATE,
+  SESSION_PROXY_ALLOWED_HOSTS: settings.SESSION_PROXY_ALLOWED_HOSTS,
+  MEDIA_DNS_SERVERS: settings.MEDIA_DNS_SERVERS,
+  MEDIA_DNS_TIMEOUT_MS: settings.MEDIA_DNS_TIMEOUT_MS,
+  MEDIA_DNS_MAX_IN_FLIGHT: settings.MEDIA_DNS_MAX_IN_FLIGHT,
+})
 
 /** SESSION_PROXY_ALLOWED_HOSTS=none: tenants may not set a proxy at all. */
 export const NO_PROXY_HOSTS = 'none'

@@ -5,14 +5,14 @@
  * with the first session it holds (at boot for the shards that have stored sessions), not before.
  *
  * @example
- * const system = await createShardedSessionSystem({ config, logger })
+ * const system = await createShardedSessionSystem({ settings, logger })
  * const { id, sessionId } = await system.createSession()
  * system.authenticate(id, sessionId)?.qrcode // '' until the first QR is rendered
  * await system.close() // SIGTERM
  */
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
-import type { Config } from '../../config.js'
+import { shardSettings, type ShardSettings } from '../settings.js'
 import type { ClientCommand, ReplyValue } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
@@ -32,9 +32,10 @@ import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
 
 export interface ShardedSessionSystemOptions {
-  config: Config
+  /** The actors' slice and what their shards read (actors/settings.ts); the shards get exactly theirs. */
+  settings: ShardSettings
   logger: Logger
-  /** Main-thread store; default: lmdb under config.DATA_DIR (then closed by `close()`). Workers open their own
+  /** Main-thread store; default: lmdb under settings.DATA_DIR (then closed by `close()`). Workers open their own
    * (storage/open-store.ts). */
   store?: Store
   /** Path or file URL of the module exporting the LinkFactory; default: the Baileys link. Tests pass a fake. */
@@ -57,11 +58,11 @@ export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
 }
 
 export async function createShardedSessionSystem(options: ShardedSessionSystemOptions): Promise<ShardedSessionSystem> {
-  const { config, logger } = options
+  const { settings, logger } = options
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
-  if (ownsStore) await compactAtBoot(config.DATA_DIR, log)
-  const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY }) // cluster mode passes Redis
+  if (ownsStore) await compactAtBoot(settings.DATA_DIR, log)
+  const store = options.store ?? openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY }) // cluster mode passes Redis
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)
@@ -78,7 +79,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const clustered = options.cluster !== undefined
   const records = clustered ? [] : await restoreIntoCache(store, cache)
   const shards = new ShardPools({
-    config,
+    settings: shardSettings(settings),
     log,
     channelName,
     policy: clustered ? CLUSTER_POLICY : EMBEDDED_POLICY,
@@ -107,9 +108,9 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   for (const shard of mustRestore) pools[shard]!.start()
   const poolOf = (id: string) => shards.of(id)
   const admission = new Admission({
-    shards: config.SHARDS,
-    perSession: config.MAX_PENDING_PER_SESSION,
-    shardLimit: config.MAX_QUEUE_PER_SHARD,
+    shards: settings.SHARDS,
+    perSession: settings.MAX_PENDING_PER_SESSION,
+    shardLimit: settings.MAX_QUEUE_PER_SHARD,
   })
 
   const inFlight = new Set<Promise<unknown>>()
@@ -167,7 +168,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const creation =
     options.cluster?.creation ??
     embeddedCreation({
-      config,
+      settings,
       store,
       cache,
       drawIds: newSessionIds,
@@ -193,7 +194,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       secretHash: hashSecret(sessionId),
       createdAt: now,
       unpairedSince: now,
-      qrDeadline: now + Math.min(config.SESSION_QR_LIFETIME_MS, config.UNPAIRED_MAX_LIFETIME_MS),
+      qrDeadline: now + Math.min(settings.SESSION_QR_LIFETIME_MS, settings.UNPAIRED_MAX_LIFETIME_MS),
       ...(proxy === undefined ? {} : { proxy }),
     }
     await creation.register(record, client)
@@ -227,7 +228,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     // Let in-flight commands finish, up to the grace period.
     let timer: NodeJS.Timeout | undefined
     const grace = new Promise<void>(resolve => {
-      timer = setTimeout(resolve, config.SHUTDOWN_GRACE_MS)
+      timer = setTimeout(resolve, settings.SHUTDOWN_GRACE_MS)
     })
     await Promise.race([Promise.allSettled([...inFlight]), grace])
     clearTimeout(timer)

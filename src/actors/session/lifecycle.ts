@@ -45,7 +45,7 @@ export class SessionLifecycle {
       qrDeadline: () => this.#record.qrDeadline,
       isStopped,
     })
-    this.typing = new TypingTimers(deps.config.TYPING_MS, destination => {
+    this.typing = new TypingTimers(deps.settings.TYPING_MS, destination => {
       this.#connection.link?.presence(destination, 'paused').catch(err => log.debug({ err }, 'typing pause failed'))
     })
     const events = new LinkReactions({
@@ -61,7 +61,7 @@ export class SessionLifecycle {
     this.#connection = new LinkSupervisor({
       id: this.id,
       store: deps.store,
-      config: deps.config,
+      settings: deps.settings,
       platform: deps.platform,
       log,
       isStopped,
@@ -102,7 +102,7 @@ export class SessionLifecycle {
   proxyView(): ProxyView {
     const own = this.#record.proxy
     if (own !== undefined) return { proxy: maskProxy(own), source: 'session' }
-    return { proxy: null, source: this.#deps.config.SESSION_PROXY_DEFAULT === undefined ? 'none' : 'default' }
+    return { proxy: null, source: this.#deps.settings.SESSION_PROXY_DEFAULT === undefined ? 'none' : 'default' }
   }
 
   /** Stores the session's own proxy (null removes it); the current link keeps its route, the next one takes it. */
@@ -115,7 +115,7 @@ export class SessionLifecycle {
   #proxyRoute(): ProxyRoute | undefined {
     const own = this.#record.proxy
     if (own !== undefined) return { url: own, chosenBy: 'session' }
-    const fallback = this.#deps.config.SESSION_PROXY_DEFAULT
+    const fallback = this.#deps.settings.SESSION_PROXY_DEFAULT
     return fallback === undefined ? undefined : { url: fallback, chosenBy: 'default' }
   }
 
@@ -193,7 +193,7 @@ export class SessionLifecycle {
    * never-paired session whose lifetime (UNPAIRED_MAX_LIFETIME_MS) is used up is deleted instead: 404 to a reset.
    */
   async #backToQr(): Promise<void> {
-    const { SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS } = this.#deps.config
+    const { SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS } = this.#deps.settings
     const deadline = await this.#record.restartPairing(SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS)
     if (deadline <= Date.now()) {
       this.#log.info('unpaired lifetime used up: deleting the session instead of showing a new QR')

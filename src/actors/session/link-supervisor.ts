@@ -8,17 +8,17 @@
  * abandoned link cannot trigger a second reconnect.
  */
 import type { Logger } from 'pino'
-import type { Config } from '../../config.js'
 import type { LinkEvents, PlatformLink, ProxyRoute, RunGuard, SandboxTrust } from '../../platform/link.js'
 import type { AuthStore, Store } from '../../storage/types.js'
 import { reconnectDelay } from './backoff.js'
 import { countReconnect } from '../../metrics/observe.js'
-import type { ShardPlatform } from './deps.js'
+import { linkSettings } from '../../platform/settings.js'
+import type { SessionSettings, ShardPlatform } from './deps.js'
 
 export interface LinkSupervisorDeps {
   id: string
   store: Store
-  config: Config
+  settings: SessionSettings
   platform: ShardPlatform
   log: Logger
   /** A stopped actor opens no links and schedules no reconnects. */
@@ -75,7 +75,7 @@ export class LinkSupervisor {
 
   /** Opens a new link now; on failure schedules a retry. */
   async open(): Promise<void> {
-    const { id, store, config, platform, log, isStopped, events, proxy } = this.#deps
+    const { id, store, settings, platform, log, isStopped, events, proxy } = this.#deps
     if (isStopped()) return
     clearTimeout(this.#reconnectTimer)
     const generation = ++this.#generation
@@ -117,11 +117,11 @@ export class LinkSupervisor {
         auth,
         contacts: store.contacts(id),
         sentMessages: store.sentMessages(id, {
-          maxAgeMs: config.RETRY_STORE_MAX_AGE_MS,
-          maxMessages: config.RETRY_STORE_MAX_MESSAGES,
+          maxAgeMs: settings.RETRY_STORE_MAX_AGE_MS,
+          maxMessages: settings.RETRY_STORE_MAX_MESSAGES,
         }),
         logger: log,
-        config,
+        settings: linkSettings(settings),
         sandbox,
         ...(route ? { proxy: route } : {}),
         events: guarded,
@@ -159,7 +159,7 @@ export class LinkSupervisor {
   scheduleReconnect(): void {
     if (this.#deps.isStopped()) return
     clearTimeout(this.#reconnectTimer)
-    const { RECONNECT_MIN_MS, RECONNECT_MAX_MS } = this.#deps.config
+    const { RECONNECT_MIN_MS, RECONNECT_MAX_MS } = this.#deps.settings
     const delay = reconnectDelay(this.#attempt++, RECONNECT_MIN_MS, RECONNECT_MAX_MS)
     this.#reconnectTimer = setTimeout(() => void this.open(), delay)
     countReconnect()

@@ -45,23 +45,23 @@ function sessionRateLimit({ perSecond, burst, code, now }: SessionRateOptions): 
 
 export type RateFamily = 'send' | 'read' | 'reset' | 'delete' | 'pairingCode'
 
-function limiterFor(family: RateFamily, config: AppDeps['config']): RequestHandler {
+function limiterFor(family: RateFamily, settings: AppDeps['settings']): RequestHandler {
   switch (family) {
     case 'send':
       return sessionRateLimit({
-        perSecond: config.SEND_RATE_PER_SECOND,
-        burst: config.SEND_BURST,
+        perSecond: settings.SEND_RATE_PER_SECOND,
+        burst: settings.SEND_BURST,
         code: 'SEND_RATE',
       })
     case 'read':
       return sessionRateLimit({
-        perSecond: config.READ_RATE_PER_SECOND,
-        burst: config.READ_BURST,
+        perSecond: settings.READ_RATE_PER_SECOND,
+        burst: settings.READ_BURST,
         code: 'READ_RATE',
       })
     case 'reset':
       return sessionRateLimit({
-        perSecond: config.RESET_INTERVAL_MS > 0 ? 1000 / config.RESET_INTERVAL_MS : 0,
+        perSecond: settings.RESET_INTERVAL_MS > 0 ? 1000 / settings.RESET_INTERVAL_MS : 0,
         burst: 1,
         code: 'RESET_RATE',
       })
@@ -69,7 +69,7 @@ function limiterFor(family: RateFamily, config: AppDeps['config']): RequestHandl
       return sessionRateLimit({ perSecond: 1, burst: 1, code: 'DELETE_RATE' })
     case 'pairingCode':
       return sessionRateLimit({
-        perSecond: config.PAIRING_CODE_INTERVAL_MS > 0 ? 1000 / config.PAIRING_CODE_INTERVAL_MS : 0,
+        perSecond: settings.PAIRING_CODE_INTERVAL_MS > 0 ? 1000 / settings.PAIRING_CODE_INTERVAL_MS : 0,
         burst: 1,
         code: 'PAIRING_CODE_RATE',
       })
@@ -83,6 +83,6 @@ export function sessionRateOf(deps: AppDeps, family: RateFamily): RequestHandler
   let limiters = perApp.get(deps)
   if (limiters === undefined) perApp.set(deps, (limiters = new Map()))
   let limiter = limiters.get(family)
-  if (limiter === undefined) limiters.set(family, (limiter = limiterFor(family, deps.config)))
+  if (limiter === undefined) limiters.set(family, (limiter = limiterFor(family, deps.settings)))
   return limiter
 }

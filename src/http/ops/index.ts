@@ -21,7 +21,10 @@ interface Observed {
 }
 const OBSERVED = 'observedRequest'
 
-export function opsParts({ system, logger, config, cluster }: AppDeps): { observer: RequestHandler; metrics: Router } {
+export function opsParts({ system, logger, settings, cluster }: AppDeps): {
+  observer: RequestHandler
+  metrics: Router
+} {
   const registry = createMetricsRegistry(system.ops)
   if (cluster) registerClusterMetrics(registry, cluster.gauges)
   const log = requestLog(logger)
@@ -40,5 +43,5 @@ export function opsParts({ system, logger, config, cluster }: AppDeps): { observ
     res.on('close', onClose)
     next()
   }
-  return { observer, metrics: metricsRoute(registry, config.METRICS_TOKEN) }
+  return { observer, metrics: metricsRoute(registry, settings.METRICS_TOKEN) }
 }

@@ -4,7 +4,7 @@
  * Baileys builds its own socket (`src/Socket/`: socket → chats → groups → messages-send, each extending the one
  * below), one file per concern under `link/`:
  *
- * - `link/socket.ts`: the socket itself (config and sandbox trust, credentials, connection events → LinkEvents,
+ * - `link/socket.ts`: the socket itself (its settings and sandbox trust, credentials, connection events → LinkEvents,
  *   close/logout); every layer above asks it for the open socket;
  * - `link/groups.ts`: groups, members and profile pictures;
  * - `link/channels.ts`: the account's channels and channel history;

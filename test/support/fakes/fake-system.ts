@@ -8,7 +8,7 @@ import pino from 'pino'
 import type { SessionSystem } from '../../../src/actors/main/session-system.js'
 import type { CreationClient } from '../../../src/actors/main/creation.js'
 import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/main/view-tokens.js'
-import { loadConfig, type Config } from '../../../src/config.js'
+import { loadSettings, type Settings } from '../../../src/settings/load.js'
 import { createApp } from '../../../src/http/app.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
 import type { ClientCommand, ProxyView, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
@@ -154,7 +154,7 @@ export class FakeSystem implements SessionSystem {
 export interface TestApp {
   app: ReturnType<typeof createApp>
   system: FakeSystem
-  config: Config
+  settings: Settings
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[]
   /** Headers of the default connected session. */
@@ -163,12 +163,12 @@ export interface TestApp {
 
 export function makeApp(env: NodeJS.ProcessEnv = {}): TestApp {
   const system = new FakeSystem()
-  const config = loadConfig({ BODY_LIMIT_BYTES: '4096', ...env })
+  const settings = loadSettings({ BODY_LIMIT_BYTES: '4096', ...env })
   const logs: Record<string, unknown>[] = []
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) })
-  const app = createApp({ system, config, logger })
+  const app = createApp({ system, settings, logger })
   const { id, sessionId } = system.add()
-  return { app, system, config, logs, auth: { id, 'session-id': sessionId } }
+  return { app, system, settings, logs, auth: { id, 'session-id': sessionId } }
 }
 
 /** Exact key set of a response body. */

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { createBaileysLink } from '../../../src/platform/baileys/baileys-link.js'
 import type { CloseReason, PlatformLink } from '../../../src/platform/link.js'
 import { fetchSandboxTrust } from '../../../src/platform/baileys/sandbox-trust.js'
@@ -33,7 +33,7 @@ let media: http.Server
 let mediaUrl: string
 const auth = memoryAuthStore()
 const contacts = memoryContactStore()
-const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '15000', QUERY_TIMEOUT_MS: '15000' })
+const settings = loadSettings({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '15000', QUERY_TIMEOUT_MS: '15000' })
 
 function startLink(): { link: PlatformLink; events: Event[]; next(kind: string): Promise<Event> } {
   const events: Event[] = []
@@ -41,7 +41,7 @@ function startLink(): { link: PlatformLink; events: Event[]; next(kind: string):
     id: 'alice',
     auth,
     contacts,
-    config,
+    settings,
     sandbox: trust,
     logger: pino({ level: process.env.LINK_LOG ?? 'silent' }),
     events: {

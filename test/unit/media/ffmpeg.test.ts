@@ -12,13 +12,13 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { FfmpegFailure, runFfmpeg } from '../../../src/media/ffmpeg.js'
 import { defaultThumbnail, thumbnailFromVideo, VIDEO_FORMAT_WHITELIST } from '../../../src/media/thumbnail.js'
 import { prepareMessageContent, type PrepareDeps } from '../../../src/platform/baileys/mapping/message-content.js'
 import { defaultFfmpeg, ffmpegFound, ffmpegTests, makeWithFfmpeg, NOT_A_VIDEO } from '../../support/ffmpeg.js'
 
-const MAX_PIXELS = loadConfig({}).MEDIA_MAX_PIXELS
+const MAX_PIXELS = loadSettings({}).MEDIA_MAX_PIXELS
 
 let dir: string
 let clip: string

@@ -12,10 +12,10 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { compressStatusImage } from '../../../src/media/compress.js'
-import { downloadOptionsFromConfig } from '../../../src/media/download.js'
-import { ffmpegOptionsFromConfig } from '../../../src/media/ffmpeg.js'
+import { downloadOptionsFromSettings } from '../../../src/media/download.js'
+import { ffmpegOptionsFromSettings } from '../../../src/media/ffmpeg.js'
 import { checkImagePixels } from '../../../src/media/image-pixels.js'
 import { thumbnailFromImage } from '../../../src/media/thumbnail.js'
 import {
@@ -26,7 +26,7 @@ import {
 import { GatewayError } from '../../../src/protocol/errors.js'
 import { pngBomb } from '../../support/png-bomb.js'
 
-const LIMIT = loadConfig({}).MEDIA_MAX_PIXELS
+const LIMIT = loadSettings({}).MEDIA_MAX_PIXELS
 const REFUSAL = `image is larger than the limit of ${LIMIT} pixels (15000 x 10000)`
 let bomb: Buffer
 let photo: Buffer
@@ -58,10 +58,10 @@ afterEach(async () => {
 })
 
 const depsWith = (warnings: Array<{ err: Error }> = []): PrepareDeps => {
-  const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true' })
+  const config = loadSettings({ MEDIA_ALLOW_PRIVATE_URLS: 'true' })
   return {
-    download: { ...downloadOptionsFromConfig(config), tempDir },
-    ffmpeg: ffmpegOptionsFromConfig(config),
+    download: { ...downloadOptionsFromSettings(config), tempDir },
+    ffmpeg: ffmpegOptionsFromSettings(config),
     maxPixels: config.MEDIA_MAX_PIXELS,
     logger: { warn: (obj: { err: Error }) => warnings.push(obj) } as unknown as PrepareDeps['logger'],
   }

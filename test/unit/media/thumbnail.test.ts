@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { compressStatusImage } from '../../../src/media/compress.js'
 import {
   defaultThumbnail,
@@ -14,7 +14,7 @@ import {
 } from '../../../src/media/thumbnail.js'
 import { defaultFfmpeg, ffmpegTests, makeWithFfmpeg } from '../../support/ffmpeg.js'
 
-const MAX_PIXELS = loadConfig({}).MEDIA_MAX_PIXELS
+const MAX_PIXELS = loadSettings({}).MEDIA_MAX_PIXELS
 
 let dir: string
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { DataKeyError, parseDataKey } from '../../../src/storage/data-key.js'
 import { KEY_MISSING, PLAIN_DATA, WRONG_KEY } from '../../../src/storage/key-check.js'
 import { SealedValueError } from '../../../src/storage/value-cipher.js'
@@ -67,7 +67,7 @@ describe('DATA_KEY setting', () => {
     const bytes = randomBytes(32)
     for (const text of [bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url')]) {
       expect(parseDataKey(text)?.equals(bytes)).toBe(true)
-      expect(loadConfig({ DATA_KEY: text }).DATA_KEY).toBe(text)
+      expect(loadSettings({ DATA_KEY: text }).DATA_KEY).toBe(text)
     }
     for (const bad of [
       'short',
@@ -75,11 +75,11 @@ describe('DATA_KEY setting', () => {
       randomBytes(31).toString('base64'),
       `${'z'.repeat(64)}`,
     ]) {
-      expect(() => loadConfig({ DATA_KEY: bad })).toThrow(
+      expect(() => loadSettings({ DATA_KEY: bad })).toThrow(
         'DATA_KEY: must be 32 bytes written as 64 hex characters or as base64 (44 characters)',
       )
     }
-    expect(loadConfig({ DATA_KEY: '' }).DATA_KEY).toBeUndefined()
+    expect(loadSettings({ DATA_KEY: '' }).DATA_KEY).toBeUndefined()
   })
 })
 

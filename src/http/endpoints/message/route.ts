@@ -12,17 +12,17 @@ import { sessionRateOf } from '../../limits/session-rate.js'
 import { assertTextLength } from '../../limits/text-length.js'
 
 export function messageRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
   router.post(
     '/message',
     headerGuard(system),
     sessionRateOf(deps, 'send'),
-    jsonBody(config.BODY_LIMIT_BYTES),
+    jsonBody(settings.BODY_LIMIT_BYTES),
     async (req, res) => {
       const { id } = authOf(res)
       const { destination, content } = parseSendMessage(req.body)
-      assertTextLength(content, config.TEXT_MAX_CHARS)
+      assertTextLength(content, settings.TEXT_MAX_CHARS)
       const reply = await system.run(id, { type: 'sendMessage', destination, content }, requestSignal(res))
       res.json({ messageId: reply.messageId })
     },

@@ -25,12 +25,12 @@ export interface PairingCodeBody {
 }
 
 export function pairingCodeRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
   router.post(
     PAIRING_CODE_PATH,
     headerGuard(system),
-    jsonBody(config.BODY_LIMIT_BYTES),
+    jsonBody(settings.BODY_LIMIT_BYTES),
     (req, res, next) => {
       res.locals.pairingCodeRequest = parsePairingCodeRequest(req.body)
       next()

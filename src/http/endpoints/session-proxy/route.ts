@@ -27,7 +27,7 @@ export interface ProxyChangeBody extends ProxyView {
 }
 
 export function sessionProxyRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
   const guard = [headerGuard(system), sessionRateOf(deps, 'read')]
 
@@ -36,8 +36,8 @@ export function sessionProxyRoutes(deps: AppDeps): Router {
     res.json(view)
   })
 
-  router.put(SESSION_PROXY_PATH, ...guard, jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
-    const proxy = (await parseProxyBody(req.body, config, true))!
+  router.put(SESSION_PROXY_PATH, ...guard, jsonBody(settings.BODY_LIMIT_BYTES), async (req, res) => {
+    const proxy = (await parseProxyBody(req.body, settings, true))!
     const view = await system.run(authOf(res).id, { type: 'setProxy', proxy })
     const body: ProxyChangeBody = { ...view, takesEffect: 'next-connection' }
     res.json(body)

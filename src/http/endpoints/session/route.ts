@@ -35,18 +35,18 @@ export function sessionView({ system }: Pick<AppDeps, 'system'>): RequestHandler
 }
 
 export function sessionRoutes(deps: AppDeps): Router {
-  const { system, logger, config } = deps
+  const { system, logger, settings } = deps
   const router = Router()
   const guard = headerGuard(system)
   const gate = creationGate(
-    config.CREATE_SESSION_TOKEN,
-    deps.cluster ? deps.cluster.creationRate : localCreationRate(config.SESSION_CREATE_PER_MINUTE),
+    settings.CREATE_SESSION_TOKEN,
+    deps.cluster ? deps.cluster.creationRate : localCreationRate(settings.SESSION_CREATE_PER_MINUTE),
   )
 
   // SPEC: no body. An optional one may name the session's proxy (README: A proxy per session); without a body,
   // nothing changes (no content type is asked for).
-  router.post('/session', gate, jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
-    const proxy = await parseProxyBody(req.body, config, false)
+  router.post('/session', gate, jsonBody(settings.BODY_LIMIT_BYTES), async (req, res) => {
+    const proxy = await parseProxyBody(req.body, settings, false)
     let created: { id: string; sessionId: string }
     try {
       created = await system.createSession(creationClientOf(res), proxy === undefined ? {} : { proxy })

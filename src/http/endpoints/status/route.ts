@@ -12,17 +12,17 @@ import { sessionRateOf } from '../../limits/session-rate.js'
 import { assertTextLength } from '../../limits/text-length.js'
 
 export function statusRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
   router.post(
     '/status',
     headerGuard(system),
     sessionRateOf(deps, 'send'),
-    jsonBody(config.BODY_LIMIT_BYTES),
+    jsonBody(settings.BODY_LIMIT_BYTES),
     async (req, res) => {
       const { id } = authOf(res)
       const content = parsePostStatus(req.body)
-      assertTextLength(content, config.TEXT_MAX_CHARS)
+      assertTextLength(content, settings.TEXT_MAX_CHARS)
       const reply = await system.run(id, { type: 'postStatus', content }, requestSignal(res))
       res.json({ statusId: reply.statusId })
     },

@@ -11,13 +11,13 @@ import type { AppDeps } from '../../deps.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
 
 export function typingRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
   router.post(
     '/typing',
     headerGuard(system),
     sessionRateOf(deps, 'send'),
-    jsonBody(config.BODY_LIMIT_BYTES),
+    jsonBody(settings.BODY_LIMIT_BYTES),
     async (req, res) => {
       const { id } = authOf(res)
       const { destination, kind } = parseTyping(req.body)

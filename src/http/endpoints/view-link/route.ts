@@ -38,20 +38,20 @@ export interface QrViewBody {
 }
 
 /** Where the caller reached the gateway: PUBLIC_URL when set, else the request's own scheme and host. */
-function publicBase(config: AppDeps['config'], req: Request): string {
-  if (config.PUBLIC_URL !== undefined) return config.PUBLIC_URL.replace(/\/+$/, '')
+function publicBase(settings: AppDeps['settings'], req: Request): string {
+  if (settings.PUBLIC_URL !== undefined) return settings.PUBLIC_URL.replace(/\/+$/, '')
   return `${req.protocol}://${req.host}`
 }
 
 export function viewLinkRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
 
   router.post(VIEW_LINK_PATH, headerGuard(system), (req, res) => {
     const { token, expiresAt } = system.issueViewToken(authOf(res).id)
     const fragment = new URLSearchParams({ [VIEW_FRAGMENT_KEY]: token })
     const body: ViewLinkBody = {
-      url: `${publicBase(config, req)}${QR_PAGE_PATH}#${fragment}`,
+      url: `${publicBase(settings, req)}${QR_PAGE_PATH}#${fragment}`,
       expiresAt: new Date(expiresAt).toISOString(),
     }
     res.setHeader('Cache-Control', 'no-store')

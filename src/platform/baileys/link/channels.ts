@@ -27,7 +27,7 @@ export interface ChannelOps extends Pick<PlatformLink, 'listChannels' | 'channel
 }
 
 export function makeChannels(conn: LinkSocket): ChannelOps {
-  const timeoutMs = conn.config.QUERY_TIMEOUT_MS
+  const timeoutMs = conn.settings.QUERY_TIMEOUT_MS
 
   async function newsletterMetadata(sock: WASocket, channelId: string): Promise<RawNewsletter | undefined> {
     const data = await mexQuery<RawNewsletter | { result?: RawNewsletter } | null>(
@@ -62,11 +62,11 @@ export function makeChannels(conn: LinkSocket): ChannelOps {
       const sock = conn.requireOpen()
       const list = await subscribedChannelsQuery<RawNewsletter>(
         sock.query,
-        conn.config.CHANNEL_LIST_QUERY_ID,
+        conn.settings.CHANNEL_LIST_QUERY_ID,
         timeoutMs,
       )
       // some answers omit the viewer role or creation time: complete those from the channel's own metadata
-      const full = await mapWithConcurrency(list, conn.config.PICTURE_CONCURRENCY, async n => {
+      const full = await mapWithConcurrency(list, conn.settings.PICTURE_CONCURRENCY, async n => {
         if (n.viewer_metadata?.role && n.thread_metadata?.creation_time) return n
         try {
           const meta = await newsletterMetadata(sock, n.id)

@@ -18,7 +18,7 @@ import type { LinkSocket } from './socket.js'
 export type GroupOps = Pick<PlatformLink, 'listGroups' | 'getGroup' | 'groupMembers' | 'ownPicture'>
 
 export function makeGroups(conn: LinkSocket): GroupOps {
-  const timeoutMs = conn.config.QUERY_TIMEOUT_MS
+  const timeoutMs = conn.settings.QUERY_TIMEOUT_MS
   const groupCache = conn.caches.groups
 
   const picture = (sock: WASocket, jid: string): Promise<string> =>
@@ -45,7 +45,7 @@ export function makeGroups(conn: LinkSocket): GroupOps {
       const all = await withTimeout(sock.groupFetchAllParticipating(), timeoutMs)
       const metas = Object.values(all ?? {})
       for (const meta of metas) groupCache.set(meta.id, meta)
-      return mapWithConcurrency(metas, conn.config.PICTURE_CONCURRENCY, async meta =>
+      return mapWithConcurrency(metas, conn.settings.PICTURE_CONCURRENCY, async meta =>
         mapGroup(meta, await picture(sock, meta.id)),
       )
     },

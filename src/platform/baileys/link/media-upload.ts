@@ -31,7 +31,7 @@ export type UploadKind = 'image' | 'video' | 'audio' | 'document'
 export const prepareDepsOf = (conn: LinkSocket): PrepareDeps => ({
   download: conn.download,
   ffmpeg: conn.ffmpeg,
-  maxPixels: conn.config.MEDIA_MAX_PIXELS,
+  maxPixels: conn.settings.MEDIA_MAX_PIXELS,
   logger: conn.log,
 })
 
@@ -40,7 +40,7 @@ const UPLOAD_TIMEOUT_MS = 120_000
 /** The platform's media hosts and upload auth (Baileys caches them for their TTL); asked before a media slot is
  * taken, since waiting for the platform's answer is not work. */
 export const mediaConnection = (conn: LinkSocket, sock: WASocket, force = false) =>
-  withTimeout(sock.refreshMediaConn(force), conn.config.QUERY_TIMEOUT_MS)
+  withTimeout(sock.refreshMediaConn(force), conn.settings.QUERY_TIMEOUT_MS)
 
 /**
  * Uploads one file through the pool, the encryption and upload in a media slot (`inSlot`); a refused upload is
@@ -54,7 +54,7 @@ export async function uploadInPool(
   filePath: string,
   inSlot: InMediaSlot,
 ): Promise<UploadResult> {
-  const pool = threadMediaPool({ threads: conn.config.MEDIA_SENDS_PER_SHARD, nice: conn.config.MEDIA_THREAD_NICE })
+  const pool = threadMediaPool({ threads: conn.settings.MEDIA_SENDS_PER_SHARD, nice: conn.settings.MEDIA_THREAD_NICE })
   let failure = ''
   for (const force of [false, true]) {
     const mediaConn = await mediaConnection(conn, sock, force)
@@ -71,7 +71,7 @@ export async function uploadInPool(
           ...(conn.options.sandbox ? { ca: conn.options.sandbox.caCert } : {}),
           // behind the session's proxy, the upload goes through it too
           ...(conn.options.proxy
-            ? { proxy: { route: conn.options.proxy, settings: proxyConnectionSettings(conn.config) } }
+            ? { proxy: { route: conn.options.proxy, settings: proxyConnectionSettings(conn.settings) } }
             : {}),
         },
       }),

@@ -35,7 +35,7 @@ export type MessageOps = Pick<PlatformLink, 'sendMessage' | 'presence'>
 /** Runs `send` and waits for the server ack of `id`; a socket closing on the way is SESSION_NOT_CONNECTED. */
 export async function sendWithAck<T>(conn: LinkSocket, sock: WASocket, id: string, send: () => Promise<T>): Promise<T> {
   try {
-    return await sendAndAwaitAck(sock.ws, id, conn.config.ACK_TIMEOUT_MS, send, conn.ended)
+    return await sendAndAwaitAck(sock.ws, id, conn.settings.ACK_TIMEOUT_MS, send, conn.ended)
   } catch (err) {
     if (err instanceof GatewayError) throw err
     if (isConnectionClosed(err)) throw new GatewayError('SESSION_NOT_CONNECTED')
@@ -68,7 +68,7 @@ function channelMediaInput(
 }
 
 export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'channelRole'>): MessageOps {
-  const timeoutMs = conn.config.QUERY_TIMEOUT_MS
+  const timeoutMs = conn.settings.QUERY_TIMEOUT_MS
 
   /** Phone → the contact's LID when one is known (1:1 sends to LID-migrated contacts), else the PN JID. */
   async function phoneDestination(sock: WASocket, digits: string): Promise<string> {
@@ -105,7 +105,9 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
             prepared.media,
             (prepared.content as { jpegThumbnail?: string }).jpegThumbnail,
           )
-          await sendChannelMedia(channelSock, destination.jid, id, input, { ackTimeoutMs: conn.config.ACK_TIMEOUT_MS })
+          await sendChannelMedia(channelSock, destination.jid, id, input, {
+            ackTimeoutMs: conn.settings.ACK_TIMEOUT_MS,
+          })
           return { messageId: id }
         }
         const jid = destination.kind === 'phone' ? await phoneDestination(sock, destination.phone) : destination.jid

@@ -119,7 +119,7 @@ function helloFailure(err: unknown, link: LinkSocket): unknown {
 export function makePairingCode(link: LinkSocket) {
   return {
     async requestPairingCode(phone: string): Promise<PairingCode> {
-      const { sock, endsAt } = await link.registering(link.config.QUERY_TIMEOUT_MS)
+      const { sock, endsAt } = await link.registering(link.settings.QUERY_TIMEOUT_MS)
       const creds = sock.authState.creds
       const code = bytesToCrockford(randomBytes(5))
       const jid = jidEncode(phone, 's.whatsapp.net')
@@ -130,7 +130,7 @@ export function makePairingCode(link: LinkSocket) {
       )
       let answer: BinaryNode
       try {
-        answer = await queryOrTimeout(sock.query, hello, link.config.QUERY_TIMEOUT_MS)
+        answer = await queryOrTimeout(sock.query, hello, link.settings.QUERY_TIMEOUT_MS)
       } catch (err) {
         throw helloFailure(err, link)
       }

@@ -52,7 +52,7 @@ export function openBaileysSocket(
   // the parent already names the session (`session: <id>`)
   const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
   const transport: Record<string, unknown> = {}
-  setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)
+  setPlatformSignatureCheck(options.settings.VERIFY_PLATFORM_SIGNATURES)
   installSignalQueueContext()
   installCryptoKeyObjects()
   if (sandbox) {
@@ -61,7 +61,7 @@ export function openBaileysSocket(
     transport.waWebSocketUrl = sandbox.wsUrl
   }
   // the sandbox's CA and the session's proxy (link-agents.ts); throws when the proxy is refused
-  const agents = linkAgents(options.config, sandbox, options.proxy)
+  const agents = linkAgents(options.settings, sandbox, options.proxy)
   if (agents) {
     transport.fetchAgent = agents.fetch // media uploads go through node https with this agent
     transport.options = { dispatcher: agents.dispatcher } // Baileys-side downloads use global fetch

@@ -30,7 +30,7 @@ export function makeStatus(conn: LinkSocket): StatusOps {
           attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'status' },
           content: [{ tag: 'privacy', attrs: {} }],
         },
-        conn.config.QUERY_TIMEOUT_MS,
+        conn.settings.QUERY_TIMEOUT_MS,
       )
       return parseStatusPrivacy(res)
     } catch (err) {

@@ -38,7 +38,7 @@ describe('TEXT_MAX_CHARS', () => {
   })
 
   it("defaults to 65,536, the platform's own cap", () => {
-    expect(makeApp().config.TEXT_MAX_CHARS).toBe(65_536)
+    expect(makeApp().settings.TEXT_MAX_CHARS).toBe(65_536)
   })
 })
 
@@ -93,8 +93,8 @@ describe('per-session send rate', () => {
   })
 
   it('defaults to 10 a second with bursts of 50', () => {
-    const { config } = makeApp()
-    expect([config.SEND_RATE_PER_SECOND, config.SEND_BURST]).toEqual([10, 50])
+    const { settings } = makeApp()
+    expect([settings.SEND_RATE_PER_SECOND, settings.SEND_BURST]).toEqual([10, 50])
   })
 })
 

@@ -13,9 +13,9 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../../src/config.js'
-import { downloadOptionsFromConfig } from '../../../../src/media/download.js'
-import { ffmpegOptionsFromConfig } from '../../../../src/media/ffmpeg.js'
+import { loadSettings } from '../../../../src/settings/load.js'
+import { downloadOptionsFromSettings } from '../../../../src/media/download.js'
+import { ffmpegOptionsFromSettings } from '../../../../src/media/ffmpeg.js'
 import {
   prepareMessageContent,
   prepareStatusContent,
@@ -80,9 +80,9 @@ afterAll(async () => {
 
 let tempDir: string
 const depsWith = (env: Record<string, string>): PrepareDeps => ({
-  download: { ...downloadOptionsFromConfig(loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env })), tempDir },
-  ffmpeg: ffmpegOptionsFromConfig(loadConfig(env)),
-  maxPixels: loadConfig(env).MEDIA_MAX_PIXELS,
+  download: { ...downloadOptionsFromSettings(loadSettings({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env })), tempDir },
+  ffmpeg: ffmpegOptionsFromSettings(loadSettings(env)),
+  maxPixels: loadSettings(env).MEDIA_MAX_PIXELS,
   logger: { warn: () => undefined } as unknown as PrepareDeps['logger'],
 })
 beforeEach(async () => {
@@ -160,7 +160,7 @@ describe('per-type media caps', () => {
   })
 
   it('has defaults that fit the platform: 16 MiB images and audio, 64 MiB video, 2 GiB documents', () => {
-    const c = loadConfig({})
+    const c = loadSettings({})
     expect([
       c.MEDIA_MAX_BYTES_IMAGE,
       c.MEDIA_MAX_BYTES_AUDIO,
@@ -239,9 +239,9 @@ describe('thumbnail cap', () => {
   })
 
   it('defaults to 5 MiB, far below the media caps it used to share (2 GiB with documents)', () => {
-    const c = loadConfig({})
+    const c = loadSettings({})
     expect(c.MEDIA_MAX_BYTES_THUMBNAIL).toBe(5 * 1024 * 1024)
-    expect(downloadOptionsFromConfig(c).maxThumbnailBytes).toBe(5 * 1024 * 1024)
+    expect(downloadOptionsFromSettings(c).maxThumbnailBytes).toBe(5 * 1024 * 1024)
     expect(c.MEDIA_MAX_BYTES).toBe(2048 * 1024 * 1024)
   })
 })

@@ -29,7 +29,7 @@ async function redisLoaded(redisUrl: string | undefined): Promise<boolean> {
     import { createRequire } from 'node:module'
     import { openStore } from ${JSON.stringify(path.join(root, 'src/storage/open-store.ts'))}
     const { store, leases } = openStore({ REDIS_URL: ${JSON.stringify(redisUrl)}, DATA_KEY: undefined, NODE_ID: 'n',
-      CLUSTER_LEASE_TTL_MS: 15000, CLUSTER_RENEW_MS: 5000 }, ${JSON.stringify(dir)})
+      CLUSTER_LEASE_TTL_MS: 15000, CLUSTER_RENEW_MS: 5000, DATA_DIR: ${JSON.stringify(dir)} })
     await leases?.acquire('s') // cluster mode writes a session's rows only under its lease
     await store.putSession({ id: 's', secretHash: 'h', createdAt: 1, qrDeadline: null })
     const loaded = Object.keys(createRequire(import.meta.url).cache).some(f => f.includes('/node_modules/@redis/'))

@@ -6,7 +6,7 @@
  */
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../../../src/config.js'
+import { loadSettings } from '../../../../../src/settings/load.js'
 import { expectError } from '../../../../support/expect-error.js'
 import { makeApp } from '../../../../support/fakes/fake-system.js'
 
@@ -53,10 +53,10 @@ describe('CREATE_SESSION_TOKEN', () => {
   })
 
   it('a token shorter than 16 characters is a start-up error; an empty one means unset', () => {
-    expect(() => loadConfig({ CREATE_SESSION_TOKEN: 'short' })).toThrow(
+    expect(() => loadSettings({ CREATE_SESSION_TOKEN: 'short' })).toThrow(
       'CREATE_SESSION_TOKEN: must be at least 16 characters (use a long random value)',
     )
-    expect(loadConfig({ CREATE_SESSION_TOKEN: '' }).CREATE_SESSION_TOKEN).toBeUndefined()
+    expect(loadSettings({ CREATE_SESSION_TOKEN: '' }).CREATE_SESSION_TOKEN).toBeUndefined()
   })
 
   it('a token with whitespace is a start-up error: no `Bearer` header could ever carry it', async () => {
@@ -66,7 +66,7 @@ describe('CREATE_SESSION_TOKEN', () => {
       'tok-3f9c1a7be45d46a0\n',
       'tok-3f9c1a7be45d\t46a0',
     ]) {
-      expect(() => loadConfig({ CREATE_SESSION_TOKEN: token }), JSON.stringify(token)).toThrow(
+      expect(() => loadSettings({ CREATE_SESSION_TOKEN: token }), JSON.stringify(token)).toThrow(
         `invalid setting CREATE_SESSION_TOKEN: must not contain whitespace (a bearer token is one word), got a value of ${token.length} characters`,
       )
     }
