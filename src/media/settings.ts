@@ -79,7 +79,7 @@ export const MEDIA_SETTINGS = {
    */
   MEDIA_MAX_PIXELS: int(100_000_000, 1),
   /**
-   * The CPU priority (nice, 0..19) of the threads that encrypt and upload media (src/media/upload): 19 lets media
+   * The CPU priority (nice, 0..19) of the threads that encrypt and upload media (src/platform/baileys/media): 19 lets media
    * use only the CPU the sessions and the HTTP front leave idle. 0 runs it at the gateway's own priority.
    */
   MEDIA_THREAD_NICE: int(19, 0).refine(v => v <= 19, 'expected 0..19'),

@@ -24,6 +24,7 @@ import type { SentMessageStore } from '../storage/sent-messages.js'
 import type { AuthStore, ContactStore } from '../storage/types.js'
 import type { ProxyRoute } from '../proxy/proxy-url.js'
 import type { LinkSettings } from './settings.js'
+import type { InMediaSlot } from '../media/media-slots.js'
 
 export type { ProxyRoute }
 
@@ -80,8 +81,7 @@ export interface LinkOptions {
   mayWrite?: () => boolean
 }
 
-/** Runs a media send's CPU work (thumbnails, recompression, encryption, upload) in one of the shard's media slots. */
-export type InMediaSlot = <T>(work: () => Promise<T>) => Promise<T>
+export type { InMediaSlot }
 
 /** How the actor runs a send (`sendMessage`, `postStatus`). */
 export interface SendOptions {

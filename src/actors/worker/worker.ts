@@ -21,7 +21,7 @@ import {
 import { startThreadTelemetry } from '../../metrics/thread-telemetry.js'
 import { createRootLogger } from '../../logger.js'
 import { MediaSlots } from '../../media/media-slots.js'
-import { closeThreadMediaPool } from '../../media/upload/media-pool.js'
+import { closeThreadMediaPool } from '../../platform/baileys/media/media-pool.js'
 
 const data = workerData as ShardWorkerData
 const logger = createRootLogger(data.settings.LOG_LEVEL, data.settings.LOG_FORMAT === 'pretty').child({

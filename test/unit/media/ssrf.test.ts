@@ -16,7 +16,7 @@ import { downloadToTemp, type DownloadOptions } from '../../../src/media/downloa
 import { createAddressGuard, type Resolve } from '../../../src/media/address-guard.js'
 import { isPrivateAddress } from '../../../src/media/private-address.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
-import { prepareMessageContent } from '../../../src/platform/baileys/mapping/message-content.js'
+import { prepareSendMedia } from '../../../src/media/send-media.js'
 import { defaultFfmpeg } from '../../support/ffmpeg.js'
 
 const PUBLIC = '127.0.0.1'
@@ -328,7 +328,7 @@ describe('thumbnail URLs', () => {
         thumbnail: `http://intranet.example:${port}/thumb.jpg`,
       },
     }
-    const err = await prepareMessageContent(message, {
+    const err = await prepareSendMedia(message, {
       download,
       ffmpeg: defaultFfmpeg(),
       maxPixels: 100_000_000,

@@ -12,7 +12,7 @@ import {
   thumbnailFromImage,
   thumbnailFromVideo,
 } from '../../../src/media/thumbnail.js'
-import { defaultFfmpeg, ffmpegTests, makeWithFfmpeg } from '../../support/ffmpeg.js'
+import { defaultFfmpeg, ffmpegTests, makeTestClip } from '../../support/ffmpeg.js'
 
 const MAX_PIXELS = loadSettings({}).MEDIA_MAX_PIXELS
 
@@ -44,16 +44,7 @@ describe('thumbnails', () => {
   ffmpegTests.it('takes a frame of a video with the ffmpeg found on PATH, inside the default limits', async () => {
     expect(defaultFfmpeg().ffmpeg).toBeTruthy()
     const video = path.join(dir, 'clip.mp4')
-    await makeWithFfmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=duration=1:size=160x120:rate=10',
-      '-pix_fmt',
-      'yuv420p',
-      '-y',
-      video,
-    ])
+    await makeTestClip(video)
     const thumb = await thumbnailFromVideo(video, defaultFfmpeg(), MAX_PIXELS)
     const meta = await sharp(thumb).metadata()
     expect(meta.format).toBe('jpeg')

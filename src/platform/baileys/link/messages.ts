@@ -2,7 +2,7 @@
  * @module platform/baileys/link/messages
  * Sending on an open link (BAILEYS-MAPPING §2): media is downloaded by the gateway first, a 1:1 send goes to the
  * contact's LID when one is known, and a send resolves only after the server's ack. Channel media takes the
- * newsletter upload path (channel-media.ts); a refused channel post is explained from the account's role.
+ * newsletter upload path (media/channel-post.ts); a refused channel post is explained from the account's role.
  * Also chat states (typing), which need no ack.
  */
 import {
@@ -17,16 +17,18 @@ import { sendAndAwaitAck } from '../ack.js'
 import { isConnectionClosed } from '../boom.js'
 import { phoneJid } from '../mapping/jids.js'
 import type { PlatformLink, SendOptions } from '../../link.js'
-import { prepareMessageContent, slotOf, type PreparedContent } from '../mapping/message-content.js'
+import { messageContent } from '../mapping/message-content.js'
+import { prepareSendMedia, type SendMedia } from '../../../media/send-media.js'
+import { slotOf } from '../../../media/media-slots.js'
 import {
   explainChannelRejection,
   sendChannelMedia,
   type ChannelMediaInput,
   type ChannelMediaKind,
-} from '../channel-media.js'
+} from '../media/channel-post.js'
 import { iqErrorCode, withTimeout } from '../query.js'
 import type { ChannelOps } from './channels.js'
-import { poolMediaOptions, prepareDepsOf, uploadInPool } from './media-upload.js'
+import { poolMediaOptions, sendMediaDepsOf, uploadInPool } from '../media/pool-upload.js'
 import type { LinkSocket } from './socket.js'
 import { markTcTokenIssued } from './tc-token.js'
 
@@ -46,7 +48,7 @@ export async function sendWithAck<T>(conn: LinkSocket, sock: WASocket, id: strin
 /** A media message → the channel upload's input (with the thumbnail made while preparing it, if any). */
 function channelMediaInput(
   c: Extract<MessageContent, { type: ChannelMediaKind }>,
-  media: NonNullable<PreparedContent['media']>,
+  media: NonNullable<SendMedia['file']>,
   jpegThumbnail: string | undefined,
 ): ChannelMediaInput {
   return {
@@ -89,12 +91,13 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
       options: SendOptions = {},
     ): Promise<{ messageId: string }> {
       const sock = conn.requireOpen()
-      const prepared = await prepareMessageContent(content, prepareDepsOf(conn), options)
+      const media = await prepareSendMedia(content, sendMediaDepsOf(conn), options)
+      const prepared = messageContent(content, media)
       // encryption and upload take a media slot; the waits for the platform (media hosts, the ack) do not
       const inSlot = slotOf(options)
       try {
         const id = generateMessageIDV2(sock.user?.id)
-        if (destination.kind === 'channel' && prepared.media) {
+        if (destination.kind === 'channel' && media.file) {
           const channelSock = {
             query: sock.query,
             uploadRaw: (kind: ChannelMediaKind, filePath: string) =>
@@ -102,8 +105,8 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
           }
           const input = channelMediaInput(
             content as Extract<MessageContent, { type: ChannelMediaKind }>,
-            prepared.media,
-            (prepared.content as { jpegThumbnail?: string }).jpegThumbnail,
+            media.file,
+            media.jpegThumbnail,
           )
           await sendChannelMedia(channelSock, destination.jid, id, input, {
             ackTimeoutMs: conn.settings.ACK_TIMEOUT_MS,
@@ -114,9 +117,9 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
         // the media file (if any) is encrypted and uploaded in the media pool; Baileys builds the message from it
         const options: MiscMessageGenerationOptions = {
           messageId: id,
-          ...(await poolMediaOptions(conn, sock, prepared.content, inSlot)),
+          ...(await poolMediaOptions(conn, sock, prepared, inSlot)),
         }
-        const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
+        const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared, options))
         // Baileys' own record of it is lost (tc-token.ts): without this, every send issues our privacy token again
         if (destination.kind === 'phone') {
           await markTcTokenIssued(sock, jid, sent?.message).catch((err: unknown) =>
@@ -135,7 +138,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
         if (destination.kind !== 'channel') throw err
         throw await explainChannelRejection(err, content.type, () => channels.channelRole(sock, destination.jid))
       } finally {
-        await prepared.dispose()
+        await media.dispose()
       }
     },
 

@@ -7,10 +7,12 @@
 import { generateMessageIDV2, generateWAMessage, S_WHATSAPP_NET, type WASocket } from '@whiskeysockets/baileys'
 import type { StatusContent } from '../../../protocol/spec-types.js'
 import type { PlatformLink, SendOptions } from '../../link.js'
-import { prepareStatusContent, slotOf, STATUS_BACKGROUND } from '../mapping/message-content.js'
+import { STATUS_BACKGROUND, statusContent } from '../mapping/message-content.js'
+import { prepareStatusMedia } from '../../../media/send-media.js'
+import { slotOf } from '../../../media/media-slots.js'
 import { iqErrorCode, queryOrTimeout } from '../query.js'
 import { batches, parseStatusPrivacy, pickStatusRecipients, type StatusPrivacy } from '../mapping/status-recipients.js'
-import { mediaConnection, poolMediaOptions, prepareDepsOf } from './media-upload.js'
+import { mediaConnection, poolMediaOptions, sendMediaDepsOf } from '../media/pool-upload.js'
 import { sendWithAck } from './messages.js'
 import type { LinkSocket } from './socket.js'
 
@@ -44,14 +46,15 @@ export function makeStatus(conn: LinkSocket): StatusOps {
       const sock = conn.requireOpen()
       const privacy = await statusPrivacy(sock)
       const recipients = pickStatusRecipients(privacy, await conn.options.contacts.all(), conn.ownJid(sock))
-      const prepared = await prepareStatusContent(status, prepareDepsOf(conn), options)
+      const media = await prepareStatusMedia(status, sendMediaDepsOf(conn), options)
+      const prepared = statusContent(status, media)
       try {
         const id = generateMessageIDV2(sock.user?.id)
         const inSlot = slotOf(options)
         // a video is encrypted and uploaded in the pool, in a media slot
-        const pooled = await poolMediaOptions(conn, sock, prepared.content, inSlot)
+        const pooled = await poolMediaOptions(conn, sock, prepared, inSlot)
         const generate = () =>
-          generateWAMessage(STATUS_JID, prepared.content, {
+          generateWAMessage(STATUS_JID, prepared, {
             logger: conn.baileysLogger,
             userJid: sock.authState.creds.me!.id,
             upload: sock.waUploadToServer,
@@ -71,7 +74,7 @@ export function makeStatus(conn: LinkSocket): StatusOps {
         }
         return { statusId: id }
       } finally {
-        await prepared.dispose()
+        await media.dispose()
       }
     },
   }

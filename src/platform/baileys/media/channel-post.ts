@@ -1,18 +1,18 @@
 /**
- * @module platform/baileys/channel-media
+ * @module platform/baileys/media/channel-post
  * Media to a channel (newsletter). Baileys rc14 uploads channel media to the normal `/mms/<type>` path and the
  * platform never shows it (BAILEYS-MAPPING §2.7). This is WhatsApp Web's / whatsmeow's recipe instead: upload the
  * raw (unencrypted) bytes to `/newsletter/newsletter-<kind>/<token>`, then send `<message type='media'
  * media_id=<handle>>` with `<plaintext mediatype=<kind>>` carrying the proto. The server's ack answers the query.
- * The upload itself runs in the media pool (link/media-upload.ts), like end-to-end media.
+ * The upload itself runs in the media pool (./pool-upload.ts), like end-to-end media.
  */
 import { proto, type BinaryNode } from '@whiskeysockets/baileys'
-import type { UploadAnswer, UploadResult } from '../../media/upload/job.js'
-import { GatewayError } from '../../protocol/errors.js'
-import { rejectedError } from './ack.js'
-import { isConnectionClosed, isQueryTimeout } from './boom.js'
-import { isManagerRole } from './mapping/channel-mapping.js'
-import type { QueryFn } from './query.js'
+import type { UploadAnswer, UploadResult } from './upload-job.js'
+import { GatewayError } from '../../../protocol/errors.js'
+import { rejectedError } from '../ack.js'
+import { isConnectionClosed, isQueryTimeout } from '../boom.js'
+import { isManagerRole } from '../mapping/channel-mapping.js'
+import type { QueryFn } from '../query.js'
 
 export type ChannelMediaKind = 'image' | 'video' | 'audio' | 'document'
 

@@ -1,5 +1,5 @@
 /**
- * @module media/upload/pool-thread-dev
+ * @module platform/baileys/media/pool-thread-dev
  * Media pool entry when the gateway runs from TypeScript sources (tsx, vitest): registers tsx in this thread, then
  * loads the real entry (as actors/worker/worker-dev.mjs does for shards). Never used from dist/.
  */

@@ -1,5 +1,5 @@
 /**
- * @module media/upload/upload-file
+ * @module platform/baileys/media/upload-file
  * Uploads a file to the platform's media hosts the way its web client does: `POST https://<host><path>/<token>
  * ?auth=<auth>&token=<token>` with the file as the body, where the token is the URL-safe base64 of the file's
  * SHA-256 (of the ciphertext for end-to-end media). The answer is JSON naming the stored file. Hosts are tried in
@@ -11,9 +11,9 @@ import type http from 'node:http'
 import https from 'node:https'
 import tls from 'node:tls'
 import { pipeline } from 'node:stream/promises'
-import type { UploadAnswer, UploadTarget } from './job.js'
-import { tunnelAgent } from '../../proxy/proxy-agent.js'
-import { proxyConnection } from '../../proxy/proxy-connection.js'
+import type { UploadAnswer, UploadTarget } from './upload-job.js'
+import { tunnelAgent } from '../../../proxy/proxy-agent.js'
+import { proxyConnection } from '../../../proxy/proxy-connection.js'
 
 const MAX_REDIRECTS = 5
 const MAX_ANSWER_BYTES = 64 * 1024

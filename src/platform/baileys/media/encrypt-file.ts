@@ -1,5 +1,5 @@
 /**
- * @module media/upload/encrypt-file
+ * @module platform/baileys/media/encrypt-file
  * End-to-end media encryption as the platform defines it, in one streaming pass over the file: a random 32-byte
  * media key expanded by HKDF-SHA256 (info `WhatsApp <Type> Keys`) into IV, AES key and MAC key; AES-256-CBC of the
  * file; HMAC-SHA256 over IV + ciphertext, its first 10 bytes appended; SHA-256 of the plain file and of the

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { getMediaKeys } from '@whiskeysockets/baileys'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { encryptFile, hashFile, mediaKeys } from '../../../../src/media/upload/encrypt-file.js'
+import { encryptFile, hashFile, mediaKeys } from '../../../../../src/platform/baileys/media/encrypt-file.js'
 
 let dir: string
 beforeAll(async () => {

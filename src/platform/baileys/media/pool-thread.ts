@@ -1,5 +1,5 @@
 /**
- * @module media/upload/pool-thread
+ * @module platform/baileys/media/pool-thread
  * The media pool's thread (piscina entry). It first lowers its own CPU priority: on Linux each thread has its own
  * nice value, and `setpriority(PRIO_PROCESS, 0)` from a thread changes that thread only. At nice 19 the kernel gives
  * the encryption and TLS of big files only the CPU the shard threads and the HTTP front leave unused, so quiet
@@ -7,7 +7,7 @@
  */
 import os from 'node:os'
 import { workerData } from 'node:worker_threads'
-import runUploadJob from './run-job.js'
+import runUploadJob from './run-upload.js'
 
 const nice = (workerData as { nice?: number } | undefined)?.nice ?? 19
 try {

@@ -1,11 +1,11 @@
 /**
- * @module media/upload/run-job
+ * @module platform/baileys/media/run-upload
  * One media job: hash (channel media) or encrypt (end-to-end media) the file, then upload it. Runs in a media pool
  * thread (pool-thread.ts); importable anywhere for tests.
  */
 import { rm } from 'node:fs/promises'
 import { encryptFile, hashFile } from './encrypt-file.js'
-import type { UploadJob, UploadOutcome, UploadResult } from './job.js'
+import type { UploadJob, UploadOutcome, UploadResult } from './upload-job.js'
 import { UploadFailed, uploadFile } from './upload-file.js'
 
 export default async function runUploadJob(job: UploadJob): Promise<UploadOutcome> {

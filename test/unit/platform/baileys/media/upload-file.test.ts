@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { UploadFailed, uploadFile, uploadToken } from '../../../../src/media/upload/upload-file.js'
-import { makeTlsMaterial } from '../../../../src/sandbox/certs.js'
+import { UploadFailed, uploadFile, uploadToken } from '../../../../../src/platform/baileys/media/upload-file.js'
+import { makeTlsMaterial } from '../../../../../src/sandbox/certs.js'
 
 /** A media host: what each request got, and what the next request is answered with. */
 let server: https.Server

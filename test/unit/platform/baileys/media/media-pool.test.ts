@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MediaPool } from '../../../../src/media/upload/media-pool.js'
-import { makeTlsMaterial } from '../../../../src/sandbox/certs.js'
+import { MediaPool } from '../../../../../src/platform/baileys/media/media-pool.js'
+import { makeTlsMaterial } from '../../../../../src/sandbox/certs.js'
 
 /** The nice value of every thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
 function threadNices(): number[] {

@@ -1,12 +1,12 @@
 /**
- * @module media/upload/media-pool
+ * @module platform/baileys/media/media-pool
  * The shard's media pool: a few threads (at most one per media send the shard runs at once, media-slots.ts) that
  * encrypt and upload media files at a low CPU priority (pool-thread.ts). Threads start on the first media send and
  * end after a quiet spell, so a gateway that sends no media holds none.
  */
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
-import type { UploadJob, UploadOutcome } from './job.js'
+import type { UploadJob, UploadOutcome } from './upload-job.js'
 
 /** A pool thread with no work for this long ends (the next media send starts one again, in a few ms). */
 const IDLE_TIMEOUT_MS = 30_000

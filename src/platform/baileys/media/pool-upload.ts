@@ -1,6 +1,6 @@
 /**
- * @module platform/baileys/link/media-upload
- * Media files are encrypted and uploaded in the shard's media pool (src/media/upload), off the shard thread and at
+ * @module platform/baileys/media/pool-upload
+ * Media files are encrypted and uploaded in the shard's media pool (./media-pool.ts), off the shard thread and at
  * a low CPU priority, instead of by Baileys on the thread that serves every session of the shard. The link asks
  * the platform for the media connection (hosts and auth), hands the file to the pool, and gives Baileys the result
  * through its media cache hook: `prepareWAMessageMedia` looks up `<type>:<url>` there first and, on a hit, builds
@@ -16,19 +16,19 @@ import {
   type CacheStore,
   type WASocket,
 } from '@whiskeysockets/baileys'
-import { threadMediaPool } from '../../../media/upload/media-pool.js'
-import type { PrepareDeps } from '../mapping/message-content.js'
-import type { InMediaSlot } from '../../link.js'
-import type { UploadJob, UploadResult } from '../../../media/upload/job.js'
+import { threadMediaPool } from './media-pool.js'
+import type { SendMediaDeps } from '../../../media/send-media.js'
+import type { InMediaSlot } from '../../../media/media-slots.js'
+import type { UploadJob, UploadResult } from './upload-job.js'
 import { GatewayError } from '../../../protocol/errors.js'
 import { withTimeout } from '../query.js'
-import type { LinkSocket } from './socket.js'
+import type { LinkSocket } from '../link/socket.js'
 import { proxyConnectionSettings } from '../../../proxy/proxy-connection.js'
 
 export type UploadKind = 'image' | 'video' | 'audio' | 'document'
 
-/** How the link prepares a content's media (downloads, pixel limit, thumbnails). */
-export const prepareDepsOf = (conn: LinkSocket): PrepareDeps => ({
+/** How the link makes a send's media ready (downloads, pixel limit, thumbnails: media/send-media.ts). */
+export const sendMediaDepsOf = (conn: LinkSocket): SendMediaDeps => ({
   download: conn.download,
   ffmpeg: conn.ffmpeg,
   maxPixels: conn.settings.MEDIA_MAX_PIXELS,
@@ -85,7 +85,7 @@ export async function uploadInPool(
 
 /**
  * The end-to-end media file of a message content, if it has one: `{ document: { url: <temp file> } }` and so on,
- * as message-content.ts builds them. Contents whose media is a buffer (a recompressed status image) are left to
+ * as mapping/message-content.ts builds them. Contents whose media is a buffer (a recompressed status image) are left to
  * Baileys: they are small.
  */
 function mediaFileOf(content: object): { kind: UploadKind; filePath: string } | undefined {

@@ -7,13 +7,13 @@ import path from 'node:path'
 import { proto, type BinaryNode } from '@whiskeysockets/baileys'
 import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { GatewayError } from '../../../../src/protocol/errors.js'
+import { GatewayError } from '../../../../../src/protocol/errors.js'
 import {
   explainChannelRejection,
   sendChannelMedia,
   type ChannelMediaSocket,
-} from '../../../../src/platform/baileys/channel-media.js'
-import runUploadJob from '../../../../src/media/upload/run-job.js'
+} from '../../../../../src/platform/baileys/media/channel-post.js'
+import runUploadJob from '../../../../../src/platform/baileys/media/run-upload.js'
 
 let server: https.Server
 let ca: string
@@ -56,7 +56,7 @@ const socket = (answer: (node: BinaryNode) => BinaryNode | undefined, sent: Bina
     sent.push(node)
     return answer(node)
   },
-  // what the link's pool upload does for channel media (link/media-upload.ts), run in this thread
+  // what the link's pool upload does for channel media (media/pool-upload.ts), run in this thread
   uploadRaw: async (kind, filePath) => {
     const outcome = await runUploadJob({
       mode: 'raw',

@@ -1,11 +1,11 @@
 /**
- * @module media/upload/job
+ * @module platform/baileys/media/upload-job
  * What a shard asks of the media pool and what it gets back (plain data: it crosses a thread by structured clone).
  * `encrypted` is end-to-end media (1:1, group, status): the pool encrypts the file with a fresh media key and uploads
  * the ciphertext. `raw` is channel media: channels are not end-to-end encrypted, the file is uploaded as it is.
  */
-import type { ProxyConnectionSettings } from '../../proxy/proxy-connection.js'
-import type { ProxyRoute } from '../../proxy/proxy-url.js'
+import type { ProxyConnectionSettings } from '../../../proxy/proxy-connection.js'
+import type { ProxyRoute } from '../../../proxy/proxy-url.js'
 
 export interface UploadTarget {
   /** Media hosts in the order to try (from the platform's media connection). */
