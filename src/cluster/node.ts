@@ -105,7 +105,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
     sessions: () => system?.localIds().length ?? 0,
     auth,
     requireTls: settings.CLUSTER_REQUIRE_TLS,
-    onView: nodes => forwarder.retain(new Set(nodes.map(n => n.url))),
+    onNodes: nodes => forwarder.retain(new Set(nodes.map(n => n.url))),
   })
   const routes = new ClusterRoutes(
     redis,
@@ -173,7 +173,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
     },
     async close() {
       // the leases are back (the sessions closed): their next nodes start them now, not at their next beat; this
-      // node's heartbeat goes first, so the view they plan with is one without it
+      // node's heartbeat goes first, so the nodes they plan with are without it
       const byNode = new Map<string, string[]>()
       for (const id of handedOver) {
         const home = homeOf(id, directory.placing())

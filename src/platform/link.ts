@@ -105,12 +105,12 @@ export interface PlatformLink {
   /** Reads the account's status privacy, picks recipients, sends, waits for the ack. */
   postStatus(content: StatusContent, options?: SendOptions): Promise<{ statusId: string }>
   /** Sends a chat state to a phone or group. The actor schedules 'paused' after TYPING_MS. */
-  presence(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void>
+  sendTyping(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void>
   listGroups(): Promise<Group[]>
   getGroup(groupId: string): Promise<Group>
-  groupMembers(groupId: string): Promise<GroupMember[]>
+  listGroupMembers(groupId: string): Promise<GroupMember[]>
   listChannels(): Promise<Channel[]>
-  channelMessages(channelId: string, before?: number): Promise<ChannelPage>
+  listChannelMessages(channelId: string, before?: number): Promise<ChannelPage>
   /** The account's own profile picture URL, or '' when there is none. */
   ownPicture(): Promise<string>
   /**
@@ -132,7 +132,7 @@ export type LinkFactory = (options: LinkOptions) => PlatformLink
 /**
  * What the module a shard worker loads by path exports (`ShardWorkerData.linkModule`). Only the factory is
  * required, as `createLink`, `createBaileysLink` or the default export; a module without the hooks gets no patches,
- * no sandbox trust and a run guard that guards nothing.
+ * no sandbox trust and a session run that guards nothing.
  */
 export interface PlatformModule {
   createLink: LinkFactory
@@ -141,11 +141,11 @@ export interface PlatformModule {
   /** Reads the loopback sandbox's trust material (SANDBOX_URL; GET /trust of its control API). */
   fetchSandboxTrust?: (sandboxUrl: string) => Promise<SandboxTrust>
   /** The guard of one session's stored platform state across unclean stops (one per actor, kept across its links). */
-  createRunGuard?: (auth: AuthStore, log: Logger) => RunGuard
+  createSessionRun?: (auth: AuthStore, log: Logger) => SessionRun
 }
 
 /** Keeps a session's stored state usable after a crash: the platform knows which of it a crash leaves suspect. */
-export interface RunGuard {
+export interface SessionRun {
   /** Before each link opens: the auth store to give it (after an unclean stop, one that renews suspect state). */
   authForLink(): Promise<AuthStore>
   /** After a clean stop (link closed, every command settled): the next start may trust the stored state. */

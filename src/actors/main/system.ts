@@ -214,13 +214,13 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     await assertKnown(id)
     // A reset opens a new QR window: links to the old one end now, even if the reset itself fails.
     viewTokens.revoke(id)
-    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'reset' } }))
+    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'resetSession' } }))
   }
 
   async function deleteSession(id: string): Promise<void> {
     assertOpen()
     await assertKnown(id)
-    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'delete' } }))
+    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'deleteSession' } }))
     cache.remove(id) // the 'deleted' event does the same; this makes the 404 immediate for the caller
   }
 

@@ -3,7 +3,7 @@
  * What the shard's host gives each session actor: its record, the stores, the platform, and where to report.
  */
 import type { Logger } from 'pino'
-import type { LinkFactory, RunGuard, SandboxTrust } from '../../platform/link.js'
+import type { LinkFactory, SessionRun, SandboxTrust } from '../../platform/link.js'
 import type { AuthStore, SessionRecord, Store } from '../../storage/types.js'
 import type { MediaSendBounds } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
@@ -21,8 +21,8 @@ export interface ShardPlatform {
   /** The sandbox's trust material when SANDBOX_URL is set, else undefined (fetched once per thread). */
   sandboxTrust: () => Promise<SandboxTrust | undefined>
   /** One per actor: keeps the session's stored state usable across unclean stops (and, in cluster mode, its links
-   * under the session's lease: storage/redis/lease-guard.ts). */
-  createRunGuard: (id: string, auth: AuthStore, log: Logger) => RunGuard
+   * under the session's lease: storage/redis/leased-runs.ts). */
+  createSessionRun: (id: string, auth: AuthStore, log: Logger) => SessionRun
 }
 
 export interface ActorDeps {

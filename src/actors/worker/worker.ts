@@ -7,7 +7,7 @@
 import { BroadcastChannel, workerData } from 'node:worker_threads'
 import { toWireError } from '../../protocol/errors.js'
 import { openStore } from '../../storage/open-store.js'
-import { withLeases } from '../../storage/redis/lease-guard.js'
+import { withLeases } from '../../storage/redis/leased-runs.js'
 import { ShardHost } from './shard-host.js'
 import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
@@ -32,7 +32,7 @@ const logger = createRootLogger(data.settings.LOG_LEVEL, data.settings.LOG_FORMA
 process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
 process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
 
-// lmdb, or with REDIS_URL Redis plus the keeper of this shard's session leases (storage/redis/lease-guard.ts)
+// lmdb, or with REDIS_URL Redis plus the keeper of this shard's session leases (storage/redis/leased-runs.ts)
 const { store, leases } = openStore(data.settings, logger)
 const loadPlatform = platformLoader({ linkModule: data.linkModule, sandboxUrl: data.settings.SANDBOX_URL, logger })
 const publisher = new SnapshotPublisher(data.channelName)

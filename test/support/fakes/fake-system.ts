@@ -11,7 +11,7 @@ import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/mai
 import { loadSettings, type Settings } from '../../../src/settings/load.js'
 import { createApp } from '../../../src/http/app.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
-import type { ClientCommand, ProxyView, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
+import type { ClientCommand, SessionProxy, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
 import { maskProxy } from '../../../src/proxy/proxy-url.js'
 import type { SessionSnapshot } from '../../../src/protocol/snapshot.js'
 
@@ -36,13 +36,13 @@ export const CHANNEL = {
 const CANNED: { [K in SessionCommand['type']]: ReplyValue<Extract<SessionCommand, { type: K }>> } = {
   sendMessage: { messageId: 'MSG1' },
   postStatus: { statusId: 'STATUS1' },
-  typing: { id: 'ignored' },
+  sendTyping: { id: 'ignored' },
   listGroups: { docs: [GROUP] },
   getGroup: GROUP,
-  listMembers: { docs: [MEMBER] },
+  listGroupMembers: { docs: [MEMBER] },
   listChannels: { docs: [CHANNEL] },
-  channelMessages: { docs: [], before: 0 },
-  pairingCode: { code: 'ABCD-EFGH', expiresAt: Date.parse('2030-01-01T00:00:00Z') },
+  listChannelMessages: { docs: [], before: 0 },
+  requestPairingCode: { code: 'ABCD-EFGH', expiresAt: Date.parse('2030-01-01T00:00:00Z') },
 }
 
 export function snapshotFor(id: string, patch: Partial<SessionSnapshot> = {}): SessionSnapshot {
@@ -99,7 +99,7 @@ export class FakeSystem implements SessionSystem {
   }
 
   /** What the actor answers about a session's proxy (actors/session/lifecycle.ts), over `proxies`. */
-  proxyView(id: string): ProxyView {
+  getSessionProxy(id: string): SessionProxy {
     const own = this.proxies.get(id)
     return own === undefined ? { proxy: null, source: 'none' } : { proxy: maskProxy(own), source: 'session' }
   }
@@ -113,14 +113,16 @@ export class FakeSystem implements SessionSystem {
     this.commands.push({ id, command, signal })
     if (this.onRun) return (await this.onRun(id, command)) as ReplyValue<C>
     // the proxy setting needs no connection
-    if (command.type === 'setProxy') {
+    if (command.type === 'setSessionProxy') {
       if (command.proxy === null) this.proxies.delete(id)
       else this.proxies.set(id, command.proxy)
     }
-    if (command.type === 'getProxy' || command.type === 'setProxy') return this.proxyView(id) as ReplyValue<C>
+    if (command.type === 'getSessionProxy' || command.type === 'setSessionProxy')
+      return this.getSessionProxy(id) as ReplyValue<C>
     const entry = this.sessions.get(id)
     // a pairing code needs no connection (the real actor answers 409 for a paired session)
-    if (!entry?.snapshot.isConnected && command.type !== 'pairingCode') throw new GatewayError('SESSION_NOT_CONNECTED')
+    if (!entry?.snapshot.isConnected && command.type !== 'requestPairingCode')
+      throw new GatewayError('SESSION_NOT_CONNECTED')
     return CANNED[(command as SessionCommand).type] as ReplyValue<C>
   }
 

@@ -227,7 +227,7 @@ describe('baileys link against the sandbox', () => {
       { id: GROUP, name: 'Team', description: 'the team', picture: '', created: '2025-01-01T00:00:00.000Z' },
     ])
     expect((await errorOf(current.link.getGroup('120363999999999999@g.us'))).code).toBe('GROUP_NOT_FOUND')
-    const members = await current.link.groupMembers(GROUP)
+    const members = await current.link.listGroupMembers(GROUP)
     expect(members.find(m => m.phone === BOB)?.name).toBe('Bob Builder')
     expect(await current.link.listChannels()).toEqual([
       { id: CHANNEL, name: 'News', picture: '', isOwner: true, created: '2025-01-01T00:00:00.000Z' },

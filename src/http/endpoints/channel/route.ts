@@ -62,7 +62,7 @@ export function channelRoutes(deps: AppDeps): Router {
       res.json({ docs: [], before: 0 })
       return
     }
-    const reply = await system.run(id, { type: 'channelMessages', ...query }, requestSignal(res))
+    const reply = await system.run(id, { type: 'listChannelMessages', ...query }, requestSignal(res))
     res.json({ docs: reply.docs.map(messageView), before: reply.before })
   })
 

@@ -36,7 +36,7 @@ export function groupRoutes(deps: AppDeps): Router {
   router.get('/group/member', guard, readRate, async (req, res) => {
     const { id } = authOf(res)
     const groupId = parseGroupId(req.query.groupId)
-    const reply = await system.run(id, { type: 'listMembers', groupId }, requestSignal(res))
+    const reply = await system.run(id, { type: 'listGroupMembers', groupId }, requestSignal(res))
     res.json({ docs: reply.docs.map(memberView) })
   })
 

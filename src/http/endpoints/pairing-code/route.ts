@@ -39,7 +39,7 @@ export function pairingCodeRoutes(deps: AppDeps): Router {
     async (_req, res) => {
       const { id } = authOf(res)
       const { phone } = res.locals.pairingCodeRequest as ReturnType<typeof parsePairingCodeRequest>
-      const { code, expiresAt } = await system.run(id, { type: 'pairingCode', phone }, requestSignal(res))
+      const { code, expiresAt } = await system.run(id, { type: 'requestPairingCode', phone }, requestSignal(res))
       const body: PairingCodeBody = { code, expiresAt: new Date(expiresAt).toISOString() }
       res.setHeader('Cache-Control', 'no-store')
       res.json(body)

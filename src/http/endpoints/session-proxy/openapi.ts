@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import type { ProxyView } from '../../../protocol/commands.js'
+import type { SessionProxy } from '../../../protocol/commands.js'
 import { guarded, jsonRequestBody } from '../../openapi/operations.js'
 import { shapeOf } from '../../openapi/response-schemas.js'
 import { GUARDED, GUARDED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
@@ -35,7 +35,7 @@ const viewFields = {
     .describe("Whose proxy the next connection takes: the session's own, the operator's default, or none (direct)"),
 }
 
-const proxyViewSchema = shapeOf<ProxyView>()(z.strictObject(viewFields).meta({ id: 'SessionProxy' }))
+const proxyViewSchema = shapeOf<SessionProxy>()(z.strictObject(viewFields).meta({ id: 'SessionProxy' }))
 
 const proxyChangeSchema = shapeOf<ProxyChangeBody>()(
   z

@@ -12,7 +12,7 @@
  * actor stores it with the session's record (sealed with DATA_KEY), so the commands run on the session's worker.
  */
 import { Router } from 'express'
-import type { ProxyView } from '../../../protocol/commands.js'
+import type { SessionProxy } from '../../../protocol/commands.js'
 import { authOf, headerGuard } from '../../header-guard.js'
 import { jsonBody } from '../../json-body.js'
 import type { AppDeps } from '../../deps.js'
@@ -22,7 +22,7 @@ import { parseProxyBody } from '../../schemas/proxy.js'
 export const SESSION_PROXY_PATH = '/session/proxy'
 
 /** What PUT and DELETE answer: the proxy now set, and when it applies. */
-export interface ProxyChangeBody extends ProxyView {
+export interface ProxyChangeBody extends SessionProxy {
   takesEffect: 'next-connection'
 }
 
@@ -32,19 +32,19 @@ export function sessionProxyRoutes(deps: AppDeps): Router {
   const guard = [headerGuard(system), sessionRateOf(deps, 'read')]
 
   router.get(SESSION_PROXY_PATH, ...guard, async (_req, res) => {
-    const view: ProxyView = await system.run(authOf(res).id, { type: 'getProxy' })
+    const view: SessionProxy = await system.run(authOf(res).id, { type: 'getSessionProxy' })
     res.json(view)
   })
 
   router.put(SESSION_PROXY_PATH, ...guard, jsonBody(settings.BODY_LIMIT_BYTES), async (req, res) => {
     const proxy = (await parseProxyBody(req.body, settings, true))!
-    const view = await system.run(authOf(res).id, { type: 'setProxy', proxy })
+    const view = await system.run(authOf(res).id, { type: 'setSessionProxy', proxy })
     const body: ProxyChangeBody = { ...view, takesEffect: 'next-connection' }
     res.json(body)
   })
 
   router.delete(SESSION_PROXY_PATH, ...guard, async (_req, res) => {
-    const view = await system.run(authOf(res).id, { type: 'setProxy', proxy: null })
+    const view = await system.run(authOf(res).id, { type: 'setSessionProxy', proxy: null })
     const body: ProxyChangeBody = { ...view, takesEffect: 'next-connection' }
     res.json(body)
   })

@@ -21,7 +21,7 @@ export function typingRoutes(deps: AppDeps): Router {
     async (req, res) => {
       const { id } = authOf(res)
       const { destination, kind } = parseTyping(req.body)
-      await system.run(id, { type: 'typing', destination, kind }, requestSignal(res))
+      await system.run(id, { type: 'sendTyping', destination, kind }, requestSignal(res))
       res.json({ id })
     },
   )

@@ -32,12 +32,12 @@ import { poolMediaOptions, sendMediaDepsOf, uploadInPool } from '../media/pool-u
 import type { LinkSocket } from './socket.js'
 import { markTcTokenIssued } from './tc-token.js'
 
-export type MessageOps = Pick<PlatformLink, 'sendMessage' | 'presence'>
+export type MessageOps = Pick<PlatformLink, 'sendMessage' | 'sendTyping'>
 
 /** Runs `send` and waits for the server ack of `id`; a socket closing on the way is SESSION_NOT_CONNECTED. */
-export async function sendWithAck<T>(conn: LinkSocket, sock: WASocket, id: string, send: () => Promise<T>): Promise<T> {
+export async function sendWithAck<T>(link: LinkSocket, sock: WASocket, id: string, send: () => Promise<T>): Promise<T> {
   try {
-    return await sendAndAwaitAck(sock.ws, id, conn.settings.ACK_TIMEOUT_MS, send, conn.ended)
+    return await sendAndAwaitAck(sock.ws, id, link.settings.ACK_TIMEOUT_MS, send, link.ended)
   } catch (err) {
     if (err instanceof GatewayError) throw err
     if (isConnectionClosed(err)) throw new GatewayError('SESSION_NOT_CONNECTED')
@@ -69,8 +69,8 @@ function channelMediaInput(
   }
 }
 
-export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'channelRole'>): MessageOps {
-  const timeoutMs = conn.settings.QUERY_TIMEOUT_MS
+export function makeMessages(link: LinkSocket, channels: Pick<ChannelOps, 'channelRole'>): MessageOps {
+  const timeoutMs = link.settings.QUERY_TIMEOUT_MS
 
   /** Phone → the contact's LID when one is known (1:1 sends to LID-migrated contacts), else the PN JID. */
   async function phoneDestination(sock: WASocket, digits: string): Promise<string> {
@@ -79,7 +79,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
       const lid = await withTimeout(sock.signalRepository.lidMapping.getLIDForPN(pn), timeoutMs)
       if (lid) return jidNormalizedUser(lid)
     } catch (err) {
-      conn.log.debug({ err, pn }, 'LID lookup failed, sending to the phone-number JID')
+      link.log.debug({ err, pn }, 'LID lookup failed, sending to the phone-number JID')
     }
     return pn
   }
@@ -90,8 +90,8 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
       content: MessageContent,
       options: SendOptions = {},
     ): Promise<{ messageId: string }> {
-      const sock = conn.requireOpen()
-      const media = await prepareSendMedia(content, sendMediaDepsOf(conn), options)
+      const sock = link.requireOpen()
+      const media = await prepareSendMedia(content, sendMediaDepsOf(link), options)
       const prepared = messageContent(content, media)
       // encryption and upload take a media slot; the waits for the platform (media hosts, the ack) do not
       const inSlot = slotOf(options)
@@ -101,7 +101,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
           const channelSock = {
             query: sock.query,
             uploadRaw: (kind: ChannelMediaKind, filePath: string) =>
-              uploadInPool(conn, sock, 'raw', kind, filePath, inSlot),
+              uploadInPool(link, sock, 'raw', kind, filePath, inSlot),
           }
           const input = channelMediaInput(
             content as Extract<MessageContent, { type: ChannelMediaKind }>,
@@ -109,7 +109,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
             media.jpegThumbnail,
           )
           await sendChannelMedia(channelSock, destination.jid, id, input, {
-            ackTimeoutMs: conn.settings.ACK_TIMEOUT_MS,
+            ackTimeoutMs: link.settings.ACK_TIMEOUT_MS,
           })
           return { messageId: id }
         }
@@ -117,18 +117,18 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
         // the media file (if any) is encrypted and uploaded in the media pool; Baileys builds the message from it
         const options: MiscMessageGenerationOptions = {
           messageId: id,
-          ...(await poolMediaOptions(conn, sock, prepared, inSlot)),
+          ...(await poolMediaOptions(link, sock, prepared, inSlot)),
         }
-        const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared, options))
+        const sent = await sendWithAck(link, sock, id, () => sock.sendMessage(jid, prepared, options))
         // Baileys' own record of it is lost (tc-token.ts): without this, every send issues our privacy token again
         if (destination.kind === 'phone') {
           await markTcTokenIssued(sock, jid, sent?.message).catch((err: unknown) =>
-            conn.log.debug({ err, jid }, 'could not record the privacy-token issuance'),
+            link.log.debug({ err, jid }, 'could not record the privacy-token issuance'),
           )
         }
         // kept before the 200, so a recipient's retry receipt is answered even after a crash (link/retry-messages.ts)
         const chats = destination.kind === 'phone' ? [jid, phoneJid(destination.phone)] : [jid]
-        await conn.retries.remember(id, chats, sent?.message)
+        await link.retries.remember(id, chats, sent?.message)
         return { messageId: id }
       } catch (err) {
         // Baileys fetches the group's metadata before a group send: an unknown group (404) or one we are not in (403)
@@ -142,8 +142,8 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
       }
     },
 
-    async presence(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void> {
-      const sock = conn.requireOpen()
+    async sendTyping(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void> {
+      const sock = link.requireOpen()
       // the same address as messages: a contact moved to LID addressing would never see a typing sent to its number
       const jid = destination.kind === 'group' ? destination.jid : await phoneDestination(sock, destination.phone)
       try {

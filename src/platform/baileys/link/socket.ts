@@ -26,7 +26,7 @@ import type { LinkAgents } from '../link-agents.js'
 import { resyncContactsIfEmpty, storeContactEvents } from './address-book.js'
 import { LinkCaches } from './caches.js'
 import { wireConnectionEvents, type ConnectionState } from './connection-events.js'
-import { guardEvents } from './guarded-events.js'
+import { safeEvents } from './safe-events.js'
 import { isCodePlaceholder, registrationEndsAt, storableCreds } from './pairing-code.js'
 import { RetryMessages } from './retry-messages.js'
 import { openBaileysSocket } from './socket-config.js'
@@ -62,7 +62,7 @@ export class LinkSocket {
     this.options = options
     this.settings = options.settings
     this.log = options.logger
-    this.#events = guardEvents(options.events, this.log)
+    this.#events = safeEvents(options.events, this.log)
     this.ffmpeg = ffmpegOptionsFromSettings(options.settings)
     this.caches = new LinkCaches(options.settings.PICTURE_CACHE_MS)
     this.retries = new RetryMessages(options.sentMessages, this.log)

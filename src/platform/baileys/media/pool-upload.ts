@@ -28,36 +28,36 @@ import { proxyConnectionSettings } from '../../../proxy/proxy-connection.js'
 export type UploadKind = 'image' | 'video' | 'audio' | 'document'
 
 /** How the link makes a send's media ready (downloads, pixel limit, thumbnails: media/send-media.ts). */
-export const sendMediaDepsOf = (conn: LinkSocket): SendMediaDeps => ({
-  download: conn.download,
-  ffmpeg: conn.ffmpeg,
-  maxPixels: conn.settings.MEDIA_MAX_PIXELS,
-  logger: conn.log,
+export const sendMediaDepsOf = (link: LinkSocket): SendMediaDeps => ({
+  download: link.download,
+  ffmpeg: link.ffmpeg,
+  maxPixels: link.settings.MEDIA_MAX_PIXELS,
+  logger: link.log,
 })
 
 const UPLOAD_TIMEOUT_MS = 120_000
 
 /** The platform's media hosts and upload auth (Baileys caches them for their TTL); asked before a media slot is
  * taken, since waiting for the platform's answer is not work. */
-export const mediaConnection = (conn: LinkSocket, sock: WASocket, force = false) =>
-  withTimeout(sock.refreshMediaConn(force), conn.settings.QUERY_TIMEOUT_MS)
+export const mediaConnection = (link: LinkSocket, sock: WASocket, force = false) =>
+  withTimeout(sock.refreshMediaConn(force), link.settings.QUERY_TIMEOUT_MS)
 
 /**
  * Uploads one file through the pool, the encryption and upload in a media slot (`inSlot`); a refused upload is
  * retried once with a fresh media connection.
  */
 export async function uploadInPool(
-  conn: LinkSocket,
+  link: LinkSocket,
   sock: WASocket,
   mode: UploadJob['mode'],
   kind: UploadKind,
   filePath: string,
   inSlot: InMediaSlot,
 ): Promise<UploadResult> {
-  const pool = threadMediaPool({ threads: conn.settings.MEDIA_SENDS_PER_SHARD, nice: conn.settings.MEDIA_THREAD_NICE })
+  const pool = threadMediaPool({ threads: link.settings.MEDIA_SENDS_PER_SHARD, nice: link.settings.MEDIA_THREAD_NICE })
   let failure = ''
   for (const force of [false, true]) {
-    const mediaConn = await mediaConnection(conn, sock, force)
+    const mediaConn = await mediaConnection(link, sock, force)
     const outcome = await inSlot(() =>
       pool.run({
         mode,
@@ -68,10 +68,10 @@ export async function uploadInPool(
           auth: mediaConn.auth,
           pathPrefix: mode === 'encrypted' ? MEDIA_PATH_MAP[kind]! : `/newsletter/newsletter-${kind}`,
           timeoutMs: UPLOAD_TIMEOUT_MS,
-          ...(conn.options.sandbox ? { ca: conn.options.sandbox.caCert } : {}),
+          ...(link.options.sandbox ? { ca: link.options.sandbox.caCert } : {}),
           // behind the session's proxy, the upload goes through it too
-          ...(conn.options.proxy
-            ? { proxy: { route: conn.options.proxy, settings: proxyConnectionSettings(conn.settings) } }
+          ...(link.options.proxy
+            ? { proxy: { route: link.options.proxy, settings: proxyConnectionSettings(link.settings) } }
             : {}),
         },
       }),
@@ -79,7 +79,7 @@ export async function uploadInPool(
     if (outcome.ok) return outcome.result
     failure = outcome.reason
   }
-  conn.log.warn({ reason: failure, kind }, 'media upload failed')
+  link.log.warn({ reason: failure, kind }, 'media upload failed')
   throw new GatewayError('MEDIA_UPLOAD_FAILED')
 }
 
@@ -128,7 +128,7 @@ function preparedMediaCache(kind: UploadKind, filePath: string, uploaded: Upload
  * hit).
  */
 export async function poolMediaOptions(
-  conn: LinkSocket,
+  link: LinkSocket,
   sock: WASocket,
   content: object,
   inSlot: InMediaSlot,
@@ -139,6 +139,6 @@ export async function poolMediaOptions(
     const seconds = await getAudioDuration(media.filePath).catch(() => undefined)
     if (seconds !== undefined) (content as { seconds?: number }).seconds = seconds
   }
-  const uploaded = await uploadInPool(conn, sock, 'encrypted', media.kind, media.filePath, inSlot)
+  const uploaded = await uploadInPool(link, sock, 'encrypted', media.kind, media.filePath, inSlot)
   return { mediaCache: preparedMediaCache(media.kind, media.filePath, uploaded) }
 }

@@ -65,7 +65,7 @@ describe('mailbox', () => {
     await server.requested // a's send is now downloading, and will not finish until released
 
     expect(
-      await system.run(b.id, { type: 'typing', destination: { kind: 'phone', phone: '5522' }, kind: 'text' }),
+      await system.run(b.id, { type: 'sendTyping', destination: { kind: 'phone', phone: '5522' }, kind: 'text' }),
     ).toEqual({ id: b.id })
     expect(await system.run(b.id, text('quick'))).toEqual({ messageId: expect.any(String) })
     expect(snapshotOf(system, a)?.isConnected).toBe(true)
@@ -74,7 +74,7 @@ describe('mailbox', () => {
     // a's own next command waits behind its download (mailbox order)...
     let typingDone = false
     const aTyping = system
-      .run(a.id, { type: 'typing', destination: { kind: 'phone', phone: '5533' }, kind: 'text' })
+      .run(a.id, { type: 'sendTyping', destination: { kind: 'phone', phone: '5533' }, kind: 'text' })
       .then(r => {
         typingDone = true
         return r

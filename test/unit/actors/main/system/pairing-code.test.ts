@@ -19,7 +19,7 @@ import { waitFor } from '../../../../support/wait-for.js'
 
 afterEach(cleanup)
 
-const request = { type: 'pairingCode' as const, phone: '15550000001' }
+const request = { type: 'requestPairingCode' as const, phone: '15550000001' }
 
 const refusal = async (work: Promise<unknown>) => {
   const err = await work.then(

@@ -18,7 +18,7 @@ describe('POST /session/pairing-code', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ code: 'ABCD-EFGH', expiresAt: '2030-01-01T00:00:00.000Z' })
     expect(res.headers['cache-control']).toBe('no-store')
-    expect(system.last()).toEqual({ type: 'pairingCode', phone: '15550000001' })
+    expect(system.last()).toEqual({ type: 'requestPairingCode', phone: '15550000001' })
   })
 
   it('says what is wrong with the body, and asks the session nothing', async () => {

@@ -39,7 +39,7 @@ describe('baileys link: groups and channels', () => {
         ],
       }
     }
-    const page = await h.link.channelMessages('1@newsletter', 50)
+    const page = await h.link.listChannelMessages('1@newsletter', 50)
     expect(page.before).toBe(0)
     expect(page.docs.map(d => [d.serverId, d.text, d.url])).toEqual([
       [11, 'new', 'https://whatsapp.com/channel/INV/11'],
@@ -52,7 +52,7 @@ describe('baileys link: groups and channels', () => {
       count: '100',
       before: '50',
     })
-    expect((await errorOf(h.link.channelMessages('2@newsletter'))).code).toBe('CHANNEL_NOT_FOUND')
+    expect((await errorOf(h.link.listChannelMessages('2@newsletter'))).code).toBe('CHANNEL_NOT_FOUND')
   })
 
   it('lists channels from the configured mex query; no answer is a timeout', async () => {

@@ -1,13 +1,13 @@
 /**
- * @module storage/redis/lease-guard
+ * @module storage/redis/leased-runs
  * Cluster mode on a shard thread: a session's links run only under its lease. Wraps the platform the shard's
  * actors use (actors/session/deps.ts `ShardPlatform`) so that, without touching the actors:
- *   - before each link opens (the run guard's `authForLink`), the thread acquires the session's lease (or renews
+ *   - before each link opens (the session run's `authForLink`), the thread acquires the session's lease (or renews
  *     the one it holds); a lease held by another node fails the open, and the actor retries after its backoff;
  *   - when the keeper reports the lease lost (renewal refused, deadline passed, a write fenced), the session's
  *     link is closed WITHOUT logging out, and its close is reported as a lost connection, so the actor tries again
  *     later, which needs the lease again;
- *   - a clean stop (the run guard's `release`) releases the lease after the run marker is written.
+ *   - a clean stop (the session run's `release`) releases the lease after the run marker is written.
  */
 import type { Logger } from 'pino'
 import type { LinkOptions } from '../../platform/link.js'
@@ -21,14 +21,14 @@ export function withLeases(
   logger: Logger,
 ): () => Promise<ShardPlatform> {
   let pending: Promise<ShardPlatform> | undefined
-  return () => (pending ??= load().then(platform => guarded(platform, keeper, logger)))
+  return () => (pending ??= load().then(platform => leased(platform, keeper, logger)))
 }
 
-function guarded(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): ShardPlatform {
+function leased(platform: ShardPlatform, keeper: LeaseKeeper, logger: Logger): ShardPlatform {
   return {
     ...platform,
-    createRunGuard(id, auth, log) {
-      const inner = platform.createRunGuard(id, auth, log)
+    createSessionRun(id, auth, log) {
+      const inner = platform.createSessionRun(id, auth, log)
       return {
         async authForLink() {
           await keeper.acquire(id)

@@ -1,13 +1,13 @@
 /**
- * @module platform/baileys/link/guarded-events
+ * @module platform/baileys/link/safe-events
  * The actor's LinkEvents handlers run inside Baileys' emitter: a throw there must not break the socket, so each
  * handler is wrapped to log the failure instead.
  */
 import type { Logger } from 'pino'
 import type { LinkEvents } from '../../link.js'
 
-export function guardEvents(target: LinkEvents, log: Logger): LinkEvents {
-  const guard = <K extends keyof LinkEvents>(name: K) =>
+export function safeEvents(target: LinkEvents, log: Logger): LinkEvents {
+  const safe = <K extends keyof LinkEvents>(name: K) =>
     ((...args: unknown[]) => {
       try {
         ;(target[name] as (...a: unknown[]) => void)(...args)
@@ -15,5 +15,5 @@ export function guardEvents(target: LinkEvents, log: Logger): LinkEvents {
         log.error({ err, event: name }, 'link event handler failed')
       }
     }) as LinkEvents[K]
-  return { qr: guard('qr'), paired: guard('paired'), open: guard('open'), name: guard('name'), close: guard('close') }
+  return { qr: safe('qr'), paired: safe('paired'), open: safe('open'), name: safe('name'), close: safe('close') }
 }

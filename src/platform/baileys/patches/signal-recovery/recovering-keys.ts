@@ -1,5 +1,5 @@
 /**
- * @module platform/baileys/patches/signal-recovery/guarded-keys
+ * @module platform/baileys/patches/signal-recovery/recovering-keys
  * Signal state after an unclean stop.
  *
  * Why: Baileys encrypts a message, sends it, and only then commits the advanced ratchet (its key-store transaction
@@ -57,7 +57,7 @@ export interface GuardOptions {
   now?: () => number
 }
 
-export function guardedKeys(auth: AuthStore, options: GuardOptions): SignalKeyStore {
+export function recoveringKeys(auth: AuthStore, options: GuardOptions): SignalKeyStore {
   const { state, save, log } = options
   const now = options.now ?? Date.now
   const keys = auth.keys
