@@ -13,6 +13,7 @@ import { sweepStaleMediaDirs } from './media/temp-sweep.js'
 import { ffmpegStartupWarnings, locateFfmpeg } from './media/ffmpeg-locate.js'
 import { startupFailed } from './security/startup-failure.js'
 import { startupWarnings } from './startup-warnings.js'
+import { enginesNode, nodeVersionWarning } from './node-version.js'
 import { installTestHooks } from './test-hooks.js'
 import { openClusterNode } from './cluster/node.js'
 
@@ -25,6 +26,9 @@ try {
 }
 const prettyLogs = wantsPrettyLogs(settings.LOG_FORMAT)
 const logger = createRootLogger(settings.LOG_LEVEL, prettyLogs)
+// On a Node older than package.json's engines the gateway still starts, but says so first (node-version.ts).
+const olderNode = nodeVersionWarning(process.versions.node, enginesNode())
+if (olderNode) logger.warn(olderNode)
 // Media folders of gateway processes that died without removing them (media/temp-sweep.ts).
 void sweepStaleMediaDirs().then(swept => {
   if (swept.removed.length + swept.staleFiles.length > 0) logger.info(swept, 'removed media temp files left by a crash')
@@ -48,7 +52,10 @@ const tls =
     : undefined
 const server = createHttpServer(app, tls)
 server.listen(settings.PORT, settings.HOST, () => {
-  logger.info({ port: settings.PORT, sandbox: settings.SANDBOX_URL ?? null }, 'gateway listening')
+  logger.info(
+    { port: settings.PORT, sandbox: settings.SANDBOX_URL ?? null, node: process.versions.node },
+    'gateway listening',
+  )
   for (const warning of startupWarnings(settings)) logger.warn(warning)
   // Without ffmpeg (or prlimit) the gateway still sends videos; said once here, not once per video.
   for (const warning of ffmpegStartupWarnings(locateFfmpeg(settings))) logger.warn(warning)
