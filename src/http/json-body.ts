@@ -1,6 +1,6 @@
 /**
  * @module http/json-body
- * JSON body parsing for the POST endpoints that take a body, mounted after the header guard so an unauthenticated
+ * JSON body parsing for the POST endpoints that take a body, mounted after the authentication so an unauthenticated
  * caller never gets its body read. 415 when a body is sent that is not `application/json`, 413 above
  * BODY_LIMIT_BYTES, 400 `body is not valid JSON` on a parse failure. body-parser's own errors never reach the
  * client: they are turned into `GatewayError`s here.

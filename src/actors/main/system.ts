@@ -209,7 +209,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   }
 
   // Reset and delete take their place in admission like any command: a flood of them cannot crowd the shard.
-  async function reset(id: string): Promise<void> {
+  async function resetSession(id: string): Promise<void> {
     assertOpen()
     await assertKnown(id)
     // A reset opens a new QR window: links to the old one end now, even if the reset itself fails.
@@ -248,7 +248,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     },
     viewQr: token => viewTokens.view(token),
     run,
-    reset,
+    resetSession,
     deleteSession,
     close: () => (closing ??= shutdown()),
     shardOf: id => shards.shardOf(id),

@@ -17,7 +17,7 @@
 import type { RequestHandler } from 'express'
 import { GatewayError, retryAfterFromMs } from '../../protocol/errors.js'
 import type { AppDeps } from '../deps.js'
-import { authOf } from '../header-guard.js'
+import { authOf } from '../session-auth.js'
 import { TokenBuckets } from './token-bucket.js'
 
 export interface SessionRateOptions {

@@ -76,7 +76,7 @@ export function responses(success: ZodOpenApiResponseObject, ...errors: ErrorSta
   return { 200: success, ...Object.fromEntries(errors.map(status => [status, errorResponse(status)])) }
 }
 
-/** Statuses of every endpoint behind the header guard that runs a command on the session's worker. */
-export const GUARDED: readonly ErrorStatus[] = [400, 404, 429, 500, 503]
+/** Statuses of every endpoint behind the authentication that runs a command on the session's worker. */
+export const AUTHENTICATED: readonly ErrorStatus[] = [400, 404, 429, 500, 503]
 /** ...and of those that also read a JSON body. */
-export const GUARDED_WITH_BODY: readonly ErrorStatus[] = [400, 404, 413, 415, 429, 500, 503]
+export const AUTHENTICATED_WITH_BODY: readonly ErrorStatus[] = [400, 404, 413, 415, 429, 500, 503]

@@ -134,7 +134,7 @@ export class FakeSystem implements SessionSystem {
     return this.viewTokens.view(token)
   }
 
-  async reset(id: string): Promise<void> {
+  async resetSession(id: string): Promise<void> {
     this.resets.push(id)
     this.viewTokens.revoke(id)
   }

@@ -28,9 +28,9 @@ export interface GenOptions {
 }
 
 const SEND = [200, 400, 404, 413, 415, 429, 500, 503] as const
-// Every guarded endpoint may answer 429: a session's commands in flight are capped, and each family has a rate.
+// Every authenticated endpoint may answer 429: a session's commands in flight are capped, and each family has a rate.
 const READ = [200, 400, 404, 429, 500, 503] as const
-const GUARDED = [200, 400, 404, 429, 500, 503] as const
+const AUTHENTICATED = [200, 400, 404, 429, 500, 503] as const
 
 /** Characters a header value may carry on the wire (no controls); unicode goes out as UTF-8 bytes (obs-text). */
 const headerText = (maxLength: number) =>
@@ -93,7 +93,7 @@ export function endpoints(o: GenOptions): Endpoint[] {
       name: 'POST /session/reset',
       method: 'POST',
       path: fixed('/session/reset'),
-      allowed: GUARDED,
+      allowed: AUTHENTICATED,
       auth: true,
       body: true,
     },
@@ -122,7 +122,14 @@ export function endpoints(o: GenOptions): Endpoint[] {
       auth: true,
       body: true,
     },
-    { name: 'DELETE /session', method: 'DELETE', path: fixed('/session'), allowed: GUARDED, auth: true, body: true },
+    {
+      name: 'DELETE /session',
+      method: 'DELETE',
+      path: fixed('/session'),
+      allowed: AUTHENTICATED,
+      auth: true,
+      body: true,
+    },
     {
       name: 'GET /session/proxy',
       method: 'GET',
@@ -136,7 +143,7 @@ export function endpoints(o: GenOptions): Endpoint[] {
       name: 'DELETE /session/proxy',
       method: 'DELETE',
       path: fixed('/session/proxy'),
-      allowed: GUARDED,
+      allowed: AUTHENTICATED,
       auth: true,
       body: true,
     },

@@ -293,7 +293,7 @@ describe('cluster front', () => {
     const { app } = appWith({ runsHere: id => id === 's1' })
     expect((await request(app).get('/session').set(SESSION)).body.handledHere).toBe(true)
     expect((await request(app).get('/metrics').set({ id: 'other' })).body.handledHere).toBe(true)
-    expect((await request(app).get('/session')).body.handledHere).toBe(true) // the header guard answers 400 there
+    expect((await request(app).get('/session')).body.handledHere).toBe(true) // the authentication answers 400 there
     expect((await request(app).post('/session')).body.handledHere).toBe(true)
     expect(seen).toHaveLength(0)
   })

@@ -4,13 +4,13 @@
  */
 import { Router } from 'express'
 import type { Channel, ChannelMessage } from '../../../protocol/spec-types.js'
-import { authOf, headerGuard } from '../../header-guard.js'
+import { authOf, sessionAuth } from '../../session-auth.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
 import { requestSignal } from '../../request-signal.js'
 import { parseChannelQuery } from './schema.js'
 import type { AppDeps } from '../../deps.js'
 
-const channelView = (c: Channel): Channel => ({
+const channelBody = (c: Channel): Channel => ({
   id: c.id,
   name: c.name,
   picture: c.picture,
@@ -19,7 +19,7 @@ const channelView = (c: Channel): Channel => ({
 })
 
 /** Each media object is rebuilt with exactly its spec fields; objects absent for the type stay absent. */
-function messageView(m: ChannelMessage): ChannelMessage {
+function messageBody(m: ChannelMessage): ChannelMessage {
   const view: ChannelMessage = {
     id: m.id,
     serverId: m.serverId,
@@ -45,13 +45,13 @@ function messageView(m: ChannelMessage): ChannelMessage {
 export function channelRoutes(deps: AppDeps): Router {
   const { system } = deps
   const router = Router()
-  const guard = headerGuard(system)
+  const guard = sessionAuth(system)
   const readRate = sessionRateOf(deps, 'read')
 
   router.get('/channel', guard, readRate, async (_req, res) => {
     const { id } = authOf(res)
     const reply = await system.run(id, { type: 'listChannels' }, requestSignal(res))
-    res.json({ docs: reply.docs.map(channelView) })
+    res.json({ docs: reply.docs.map(channelBody) })
   })
 
   router.get('/channel/message', guard, readRate, async (req, res) => {
@@ -63,7 +63,7 @@ export function channelRoutes(deps: AppDeps): Router {
       return
     }
     const reply = await system.run(id, { type: 'listChannelMessages', ...query }, requestSignal(res))
-    res.json({ docs: reply.docs.map(messageView), before: reply.before })
+    res.json({ docs: reply.docs.map(messageBody), before: reply.before })
   })
 
   return router

@@ -5,46 +5,46 @@
  */
 import { Router } from 'express'
 import type { Group, GroupMember } from '../../../protocol/spec-types.js'
-import { authOf, headerGuard } from '../../header-guard.js'
+import { authOf, sessionAuth } from '../../session-auth.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
 import { requestSignal } from '../../request-signal.js'
 import { parseGroupId } from './schema.js'
 import type { AppDeps } from '../../deps.js'
 
 /** Response bodies carry exactly the spec's fields, whatever the system sent. */
-const groupView = (g: Group): Group => ({
+const groupBody = (g: Group): Group => ({
   id: g.id,
   name: g.name,
   description: g.description,
   picture: g.picture,
   created: g.created,
 })
-const memberView = (m: GroupMember): GroupMember => ({ id: m.id, name: m.name, phone: m.phone })
+const memberBody = (m: GroupMember): GroupMember => ({ id: m.id, name: m.name, phone: m.phone })
 
 export function groupRoutes(deps: AppDeps): Router {
   const { system } = deps
   const router = Router()
-  const guard = headerGuard(system)
+  const guard = sessionAuth(system)
   const readRate = sessionRateOf(deps, 'read')
 
   router.get('/group', guard, readRate, async (_req, res) => {
     const { id } = authOf(res)
     const reply = await system.run(id, { type: 'listGroups' }, requestSignal(res))
-    res.json({ docs: reply.docs.map(groupView) })
+    res.json({ docs: reply.docs.map(groupBody) })
   })
 
   router.get('/group/member', guard, readRate, async (req, res) => {
     const { id } = authOf(res)
     const groupId = parseGroupId(req.query.groupId)
     const reply = await system.run(id, { type: 'listGroupMembers', groupId }, requestSignal(res))
-    res.json({ docs: reply.docs.map(memberView) })
+    res.json({ docs: reply.docs.map(memberBody) })
   })
 
   router.get('/group/:groupId', guard, readRate, async (req, res) => {
     const { id } = authOf(res)
     const groupId = parseGroupId(req.params.groupId)
     const reply = await system.run(id, { type: 'getGroup', groupId }, requestSignal(res))
-    res.json(groupView(reply))
+    res.json(groupBody(reply))
   })
 
   return router

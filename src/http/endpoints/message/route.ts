@@ -3,7 +3,7 @@
  * POST /message: validated body → `sendMessage` command → `{ messageId }`.
  */
 import { Router } from 'express'
-import { authOf, headerGuard } from '../../header-guard.js'
+import { authOf, sessionAuth } from '../../session-auth.js'
 import { jsonBody } from '../../json-body.js'
 import { requestSignal } from '../../request-signal.js'
 import { parseSendMessage } from './schema.js'
@@ -16,7 +16,7 @@ export function messageRoutes(deps: AppDeps): Router {
   const router = Router()
   router.post(
     '/message',
-    headerGuard(system),
+    sessionAuth(system),
     sessionRateOf(deps, 'send'),
     jsonBody(settings.BODY_LIMIT_BYTES),
     async (req, res) => {

@@ -4,10 +4,10 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { guarded, jsonRequestBody } from '../../openapi/operations.js'
+import { authenticated, jsonRequestBody } from '../../openapi/operations.js'
 import { phoneField } from '../../openapi/request-bodies.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, GUARDED_WITH_BODY, messageOf, ok, responses, retryAfter } from '../../openapi/responses.js'
+import { errorWith, AUTHENTICATED_WITH_BODY, messageOf, ok, responses, retryAfter } from '../../openapi/responses.js'
 import type { PairingCodeBody } from './route.js'
 
 export const pairingCodeSchema = shapeOf<PairingCodeBody>()(
@@ -30,7 +30,7 @@ const requestSchema = z
 
 export const pairingCodePaths: ZodOpenApiPathsObject = {
   '/session/pairing-code': {
-    post: guarded({
+    post: authenticated({
       operationId: 'requestPairingCode',
       tags: ['Session'],
       summary: 'Link the phone with a code instead of the QR (not in the spec)',
@@ -41,7 +41,7 @@ export const pairingCodePaths: ZodOpenApiPathsObject = {
         'At most one request per `PAIRING_CODE_INTERVAL_MS` per session.',
       requestBody: jsonRequestBody(requestSchema),
       responses: {
-        ...responses(ok(pairingCodeSchema, 'The code the platform registered'), ...GUARDED_WITH_BODY),
+        ...responses(ok(pairingCodeSchema, 'The code the platform registered'), ...AUTHENTICATED_WITH_BODY),
         409: errorWith(`${messageOf('PAIRING_CODE_NOT_NEEDED')}: the session is paired (or pairing right now)`),
         500: errorWith(
           `${messageOf('PAIRING_CODE_REFUSED')} (the platform refused it), ` +

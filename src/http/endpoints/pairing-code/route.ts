@@ -11,7 +11,7 @@
  */
 import { Router } from 'express'
 import type { AppDeps } from '../../deps.js'
-import { authOf, headerGuard } from '../../header-guard.js'
+import { authOf, sessionAuth } from '../../session-auth.js'
 import { jsonBody } from '../../json-body.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
 import { requestSignal } from '../../request-signal.js'
@@ -29,7 +29,7 @@ export function pairingCodeRoutes(deps: AppDeps): Router {
   const router = Router()
   router.post(
     PAIRING_CODE_PATH,
-    headerGuard(system),
+    sessionAuth(system),
     jsonBody(settings.BODY_LIMIT_BYTES),
     (req, res, next) => {
       res.locals.pairingCodeRequest = parsePairingCodeRequest(req.body)

@@ -13,7 +13,7 @@
  */
 import { Router } from 'express'
 import type { SessionProxy } from '../../../protocol/commands.js'
-import { authOf, headerGuard } from '../../header-guard.js'
+import { authOf, sessionAuth } from '../../session-auth.js'
 import { jsonBody } from '../../json-body.js'
 import type { AppDeps } from '../../deps.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
@@ -29,7 +29,7 @@ export interface ProxyChangeBody extends SessionProxy {
 export function sessionProxyRoutes(deps: AppDeps): Router {
   const { system, settings } = deps
   const router = Router()
-  const guard = [headerGuard(system), sessionRateOf(deps, 'read')]
+  const guard = [sessionAuth(system), sessionRateOf(deps, 'read')]
 
   router.get(SESSION_PROXY_PATH, ...guard, async (_req, res) => {
     const view: SessionProxy = await system.run(authOf(res).id, { type: 'getSessionProxy' })

@@ -7,10 +7,10 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { ERRORS } from '../../../protocol/errors.js'
 import { RULE } from '../../../protocol/messages.js'
 import { fill } from '../../../protocol/template.js'
-import type { SessionView } from '../../../protocol/spec-types.js'
-import { guarded } from '../../openapi/operations.js'
+import type { Session } from '../../../protocol/spec-types.js'
+import { authenticated } from '../../openapi/operations.js'
 import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, GUARDED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
+import { errorWith, AUTHENTICATED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
 import { proxyField } from '../session-proxy/openapi.js'
 
 const createdSessionSchema = z
@@ -20,7 +20,7 @@ const createdSessionSchema = z
   })
   .meta({ id: 'CreatedSession' })
 
-const sessionSchema = shapeOf<SessionView>()(
+const sessionSchema = shapeOf<Session>()(
   z
     .strictObject({
       id: z.string(),
@@ -65,28 +65,28 @@ export const sessionPaths: ZodOpenApiPathsObject = {
         ),
       },
     },
-    get: guarded({
+    get: authenticated({
       operationId: 'getSession',
       tags: ['Session'],
       summary: 'Read a session',
       description: "Poll every 2 to 3 s while pairing. Answered from a cache: never waits behind the session's work.",
       responses: responses(ok(sessionSchema, 'The session'), 400, 404, 500, 503),
     }),
-    delete: guarded({
+    delete: authenticated({
       operationId: 'deleteSession',
       tags: ['Session'],
       summary: 'Delete a session (not in the spec)',
       description: `Logs out if paired, deletes the session and all its data; 404 \`${ERRORS.SESSION_NOT_FOUND.message}\` from then on.`,
-      responses: responses(ok(sessionIdOnlySchema, "The deleted session's id"), ...GUARDED),
+      responses: responses(ok(sessionIdOnlySchema, "The deleted session's id"), ...AUTHENTICATED),
     }),
   },
   '/session/reset': {
-    post: guarded({
+    post: authenticated({
       operationId: 'resetSession',
       tags: ['Session'],
       summary: 'Restart QR pairing (not in the spec)',
       description: 'Logs a connected device out and clears its credentials; a new QR and a new 3-minute window follow.',
-      responses: responses(ok(createdSessionSchema, 'The same credentials'), ...GUARDED),
+      responses: responses(ok(createdSessionSchema, 'The same credentials'), ...AUTHENTICATED),
     }),
   },
 }

@@ -6,8 +6,8 @@
  */
 import { Router, type RequestHandler } from 'express'
 import { GatewayError } from '../../../protocol/errors.js'
-import type { SessionView } from '../../../protocol/spec-types.js'
-import { authenticate, authOf, headerGuard } from '../../header-guard.js'
+import type { Session } from '../../../protocol/spec-types.js'
+import { authenticate, authOf, sessionAuth } from '../../session-auth.js'
 import type { AppDeps } from '../../deps.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
 import { creationClientOf, creationGate, localCreationRate } from '../../limits/creation-gate.js'
@@ -16,12 +16,12 @@ import { parseProxyBody } from '../../schemas/proxy.js'
 
 /**
  * GET /session. ./index.ts mounts it on the app itself, ahead of every router, and it authenticates in the handler
- * rather than through a guard layer: every client polls it, and each layer costs a poll a path match (BENCHMARKS.md).
+ * rather than through a layer of its own: every client polls it, and each layer costs a poll a path match (BENCHMARKS.md).
  */
-export function sessionView({ system }: Pick<AppDeps, 'system'>): RequestHandler {
+export function getSession({ system }: Pick<AppDeps, 'system'>): RequestHandler {
   return (req, res) => {
     const { sessionId, snapshot } = authenticate(system, req)
-    const view: SessionView = {
+    const view: Session = {
       id: snapshot.id,
       generatedId: snapshot.generatedId,
       name: snapshot.name,
@@ -37,7 +37,7 @@ export function sessionView({ system }: Pick<AppDeps, 'system'>): RequestHandler
 export function sessionRoutes(deps: AppDeps): Router {
   const { system, logger, settings } = deps
   const router = Router()
-  const guard = headerGuard(system)
+  const guard = sessionAuth(system)
   const gate = creationGate(
     settings.CREATE_SESSION_TOKEN,
     deps.cluster ? deps.cluster.creationRate : localCreationRate(settings.SESSION_CREATE_PER_MINUTE),
@@ -62,7 +62,7 @@ export function sessionRoutes(deps: AppDeps): Router {
 
   router.post('/session/reset', guard, sessionRateOf(deps, 'reset'), async (_req, res) => {
     const { id, sessionId } = authOf(res)
-    await system.reset(id)
+    await system.resetSession(id)
     res.json({ id, sessionId })
   })
 

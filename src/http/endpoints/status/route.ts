@@ -3,7 +3,7 @@
  * POST /status: validated body → `postStatus` command → `{ statusId }`.
  */
 import { Router } from 'express'
-import { authOf, headerGuard } from '../../header-guard.js'
+import { authOf, sessionAuth } from '../../session-auth.js'
 import { jsonBody } from '../../json-body.js'
 import { requestSignal } from '../../request-signal.js'
 import { parsePostStatus } from './schema.js'
@@ -16,7 +16,7 @@ export function statusRoutes(deps: AppDeps): Router {
   const router = Router()
   router.post(
     '/status',
-    headerGuard(system),
+    sessionAuth(system),
     sessionRateOf(deps, 'send'),
     jsonBody(settings.BODY_LIMIT_BYTES),
     async (req, res) => {

@@ -3,7 +3,7 @@
  * POST /typing: validated body → `typing` command → `{ id }`, the session's own id (SPEC: not a message ID).
  */
 import { Router } from 'express'
-import { authOf, headerGuard } from '../../header-guard.js'
+import { authOf, sessionAuth } from '../../session-auth.js'
 import { jsonBody } from '../../json-body.js'
 import { requestSignal } from '../../request-signal.js'
 import { parseTyping } from './schema.js'
@@ -15,7 +15,7 @@ export function typingRoutes(deps: AppDeps): Router {
   const router = Router()
   router.post(
     '/typing',
-    headerGuard(system),
+    sessionAuth(system),
     sessionRateOf(deps, 'send'),
     jsonBody(settings.BODY_LIMIT_BYTES),
     async (req, res) => {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { guarded } from '../../openapi/operations.js'
+import { authenticated } from '../../openapi/operations.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
 import { errorWith, messageOf, ok, responses } from '../../openapi/responses.js'
 import { pairingCodeSchema } from '../pairing-code/openapi.js'
@@ -48,7 +48,7 @@ const qrViewSchema = shapeOf<QrViewBody>()(
 
 export const viewLinkPaths: ZodOpenApiPathsObject = {
   '/session/view-link': {
-    post: guarded({
+    post: authenticated({
       operationId: 'createViewLink',
       tags: ['Session'],
       summary: 'A view-only link to the QR page (not in the spec)',

@@ -2,7 +2,7 @@
  * @module http/endpoints/view-link/route
  * The view-only QR link, an addition to the spec (README: "QR page"):
  *
- * - POST /session/view-link, headers `id` + `session-id` like every guarded endpoint: a link to the QR page carrying
+ * - POST /session/view-link, headers `id` + `session-id` like every authenticated endpoint: a link to the QR page carrying
  *   a token good only for viewing this session's QR until its QR window closes (actors/main/view-tokens.ts). Operators hand
  *   this to whoever holds the phone instead of the secret.
  * - GET /session/qr, header `view-token`: the QR that token shows. It takes no `id` or `session-id` and answers
@@ -15,7 +15,7 @@
  */
 import { Router, type Request } from 'express'
 import { GatewayError } from '../../../protocol/errors.js'
-import { authOf, headerGuard } from '../../header-guard.js'
+import { authOf, sessionAuth } from '../../session-auth.js'
 import { QR_PAGE_PATH } from '../../qr-page/paths.js'
 import type { AppDeps } from '../../deps.js'
 
@@ -47,7 +47,7 @@ export function viewLinkRoutes(deps: AppDeps): Router {
   const { system, settings } = deps
   const router = Router()
 
-  router.post(VIEW_LINK_PATH, headerGuard(system), (req, res) => {
+  router.post(VIEW_LINK_PATH, sessionAuth(system), (req, res) => {
     const { token, expiresAt } = system.issueViewToken(authOf(res).id)
     const fragment = new URLSearchParams({ [VIEW_FRAGMENT_KEY]: token })
     const body: ViewLinkBody = {

@@ -204,7 +204,7 @@ describe('reset and delete', () => {
     const events = fakeEvents()
     const s = await pairedSession(system)
     const before = Date.now()
-    await system.reset(s.id)
+    await system.resetSession(s.id)
     // The fake link reports on its own channel, which may arrive after the command's reply.
     await waitFor(
       'the device logged out',
@@ -228,7 +228,7 @@ describe('reset and delete', () => {
     const first = await waitForQr(system, s)
     const firstDeadline = snapshotOf(system, s)!.qrDeadline!
     await new Promise(resolve => setTimeout(resolve, 20))
-    await system.reset(s.id)
+    await system.resetSession(s.id)
     await waitFor(
       'a new QR',
       () => {

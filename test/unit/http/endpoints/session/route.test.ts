@@ -142,7 +142,7 @@ describe('POST /session/reset and DELETE /session', () => {
 
   it('passes system errors to the mapper', async () => {
     const { app, auth, system } = makeApp()
-    system.reset = () => Promise.reject(new GatewayError('OVERLOADED'))
+    system.resetSession = () => Promise.reject(new GatewayError('OVERLOADED'))
     expectError(await request(app).post('/session/reset').set(auth), 503, 'server busy, retry later')
     system.deleteSession = () => Promise.reject(new Error('lmdb closed'))
     expectError(await request(app).delete('/session').set(auth), 500, 'internal server error')

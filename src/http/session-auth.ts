@@ -1,5 +1,5 @@
 /**
- * @module http/header-guard
+ * @module http/session-auth
  * Authentication for every endpoint but POST /session (SPEC: Authentication): headers `id` and `session-id` must
  * be non-empty strings (else 400 `invalid header`), and must name a live session (else 404 `session not found`).
  * The system compares the secret in constant time; an unknown id and a wrong secret answer the same way.
@@ -9,7 +9,7 @@ import type { SessionSystem } from '../actors/main/session-system.js'
 import { GatewayError } from '../protocol/errors.js'
 import type { SessionSnapshot } from '../protocol/snapshot.js'
 
-/** What a guarded route knows about its caller. */
+/** What an authenticated route knows about its caller. */
 export interface AuthenticatedSession {
   id: string
   sessionId: string
@@ -32,16 +32,16 @@ export function authenticate(system: SessionSystem, req: Request): Authenticated
   return { id, sessionId, snapshot }
 }
 
-export function headerGuard(system: SessionSystem): RequestHandler {
+export function sessionAuth(system: SessionSystem): RequestHandler {
   return (req, res, next) => {
     res.locals[AUTH_KEY] = authenticate(system, req)
     next()
   }
 }
 
-/** The session the guard authenticated; only call it in a handler mounted after `headerGuard`. */
+/** The session the guard authenticated; only call it in a handler mounted after `sessionAuth`. */
 export function authOf(res: Response): AuthenticatedSession {
   const auth = res.locals[AUTH_KEY] as AuthenticatedSession | undefined
-  if (auth === undefined) throw new Error('authOf() used on a route without headerGuard')
+  if (auth === undefined) throw new Error('authOf() used on a route without sessionAuth')
   return auth
 }
