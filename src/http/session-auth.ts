@@ -4,7 +4,7 @@
  * be non-empty strings (else 400 `invalid header`), and must name a live session (else 404 `session not found`).
  * The system compares the secret in constant time; an unknown id and a wrong secret answer the same way.
  */
-import type { Request, RequestHandler, Response } from 'express'
+import type { Request } from 'express'
 import type { SessionSystem } from '../actors/main/session-system.js'
 import { GatewayError } from '../protocol/errors.js'
 import type { SessionSnapshot } from '../protocol/snapshot.js'
@@ -15,8 +15,6 @@ export interface AuthenticatedSession {
   sessionId: string
   snapshot: SessionSnapshot
 }
-
-const AUTH_KEY = 'auth'
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
@@ -30,18 +28,4 @@ export function authenticate(system: SessionSystem, req: Request): Authenticated
   const snapshot = system.authenticate(id, sessionId)
   if (snapshot === undefined || snapshot.state === 'deleted') throw new GatewayError('SESSION_NOT_FOUND')
   return { id, sessionId, snapshot }
-}
-
-export function sessionAuth(system: SessionSystem): RequestHandler {
-  return (req, res, next) => {
-    res.locals[AUTH_KEY] = authenticate(system, req)
-    next()
-  }
-}
-
-/** The session the guard authenticated; only call it in a handler mounted after `sessionAuth`. */
-export function authOf(res: Response): AuthenticatedSession {
-  const auth = res.locals[AUTH_KEY] as AuthenticatedSession | undefined
-  if (auth === undefined) throw new Error('authOf() used on a route without sessionAuth')
-  return auth
 }

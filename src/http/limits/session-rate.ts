@@ -1,7 +1,7 @@
 /**
  * @module http/limits/session-rate
- * Per-session rate limits on the main thread, one token bucket per session id, checked right after the header
- * guard so a refused request costs neither a body parse nor a thread hop. Over the rate: 429 with `Retry-After: N`
+ * Per-session rate limits on the main thread, one token bucket per session id, checked right after the
+ * authentication (http/session-route.ts), so a refused request costs neither a body parse nor a thread hop. Over the rate: 429 with `Retry-After: N`
  * and a message naming N. Each family of endpoints has its own buckets, shared by the endpoints of the family and
  * made once per app (`createApp` hands every route the same deps object):
  *   - sends: POST /message, /status, /typing (SEND_RATE_PER_SECOND, SEND_BURST): each puts a stanza on the link;
@@ -14,10 +14,8 @@
  *     trip and a notification on the phone whose number the client gave (which may not be the client's).
  * GET /session has no limit: it is answered from the main thread's cache and clients poll it.
  */
-import type { RequestHandler } from 'express'
 import { GatewayError, retryAfterFromMs } from '../../protocol/errors.js'
 import type { AppDeps } from '../deps.js'
-import { authOf } from '../session-auth.js'
 import { TokenBuckets } from './token-bucket.js'
 
 export interface SessionRateOptions {
@@ -32,20 +30,24 @@ export interface SessionRateOptions {
 /** The codes of the families' 429s. */
 type RateCode = 'SEND_RATE' | 'READ_RATE' | 'RESET_RATE' | 'DELETE_RATE' | 'PAIRING_CODE_RATE'
 
+/** Takes one token of session `id`'s bucket; throws the family's 429, naming the wait, when there is none. */
+export type SessionRate = (id: string) => void
+
+const unlimited: SessionRate = () => {}
+
 /** Builds a limiter with its own buckets. */
-function sessionRateLimit({ perSecond, burst, code, now }: SessionRateOptions): RequestHandler {
-  if (perSecond <= 0) return (_req, _res, next) => next()
+function sessionRateLimit({ perSecond, burst, code, now }: SessionRateOptions): SessionRate {
+  if (perSecond <= 0) return unlimited
   const buckets = new TokenBuckets({ perSecond, burst: Math.max(1, burst), ...(now ? { now } : {}) })
-  return (_req, res, next) => {
-    const waitMs = buckets.take(authOf(res).id)
-    if (waitMs === 0) return next()
-    next(new GatewayError(code, { retryAfterSeconds: retryAfterFromMs(waitMs) }))
+  return id => {
+    const waitMs = buckets.take(id)
+    if (waitMs > 0) throw new GatewayError(code, { retryAfterSeconds: retryAfterFromMs(waitMs) })
   }
 }
 
 export type RateFamily = 'send' | 'read' | 'reset' | 'delete' | 'pairingCode'
 
-function limiterFor(family: RateFamily, settings: AppDeps['settings']): RequestHandler {
+function limiterFor(family: RateFamily, settings: AppDeps['settings']): SessionRate {
   switch (family) {
     case 'send':
       return sessionRateLimit({
@@ -76,10 +78,10 @@ function limiterFor(family: RateFamily, settings: AppDeps['settings']): RequestH
   }
 }
 
-const perApp = new WeakMap<AppDeps, Map<RateFamily, RequestHandler>>()
+const perApp = new WeakMap<AppDeps, Map<RateFamily, SessionRate>>()
 
 /** The limiter of one family in one app: the endpoints of a family share its buckets. */
-export function sessionRateOf(deps: AppDeps, family: RateFamily): RequestHandler {
+export function sessionRateOf(deps: AppDeps, family: RateFamily): SessionRate {
   let limiters = perApp.get(deps)
   if (limiters === undefined) perApp.set(deps, (limiters = new Map()))
   let limiter = limiters.get(family)

@@ -7,12 +7,12 @@
 import { Router, type RequestHandler } from 'express'
 import { GatewayError } from '../../../protocol/errors.js'
 import type { Session } from '../../../protocol/spec-types.js'
-import { authenticate, authOf, sessionAuth } from '../../session-auth.js'
 import type { AppDeps } from '../../deps.js'
-import { sessionRateOf } from '../../limits/session-rate.js'
-import { creationClientOf, creationGate, localCreationRate } from '../../limits/creation-gate.js'
-import { jsonBody } from '../../json-body.js'
+import { jsonBodyReader } from '../../json-body.js'
+import { creationGate, localCreationRate } from '../../limits/creation-gate.js'
 import { parseProxyBody } from '../../schemas/proxy.js'
+import { authenticate } from '../../session-auth.js'
+import { sessionRoute } from '../../session-route.js'
 
 /**
  * GET /session. ./index.ts mounts it on the app itself, ahead of every router, and it authenticates in the handler
@@ -37,19 +37,21 @@ export function getSession({ system }: Pick<AppDeps, 'system'>): RequestHandler 
 export function sessionRoutes(deps: AppDeps): Router {
   const { system, logger, settings } = deps
   const router = Router()
-  const guard = sessionAuth(system)
   const gate = creationGate(
     settings.CREATE_SESSION_TOKEN,
     deps.cluster ? deps.cluster.creationRate : localCreationRate(settings.SESSION_CREATE_PER_MINUTE),
   )
+  const readBody = jsonBodyReader(settings.BODY_LIMIT_BYTES)
 
   // SPEC: no body. An optional one may name the session's proxy (README: A proxy per session); without a body,
   // nothing changes (no content type is asked for).
-  router.post('/session', gate, jsonBody(settings.BODY_LIMIT_BYTES), async (req, res) => {
+  router.post('/session', async (req, res) => {
+    const client = await gate(req, res)
+    await readBody(req, res)
     const proxy = await parseProxyBody(req.body, settings, false)
     let created: { id: string; sessionId: string }
     try {
-      created = await system.createSession(creationClientOf(res), proxy === undefined ? {} : { proxy })
+      created = await system.createSession(client, proxy === undefined ? {} : { proxy })
     } catch (err) {
       // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure, a full server (503)
       // and the cap of unpaired sessions per client (429) pass through.
@@ -60,17 +62,21 @@ export function sessionRoutes(deps: AppDeps): Router {
     res.json({ id: created.id, sessionId: created.sessionId })
   })
 
-  router.post('/session/reset', guard, sessionRateOf(deps, 'reset'), async (_req, res) => {
-    const { id, sessionId } = authOf(res)
-    await system.resetSession(id)
-    res.json({ id, sessionId })
-  })
+  router.post(
+    '/session/reset',
+    sessionRoute(deps, { rate: 'reset' }, async ({ session: { id, sessionId } }) => {
+      await system.resetSession(id)
+      return { id, sessionId }
+    }),
+  )
 
-  router.delete('/session', guard, sessionRateOf(deps, 'delete'), async (_req, res) => {
-    const { id } = authOf(res)
-    await system.deleteSession(id)
-    res.json({ id })
-  })
+  router.delete(
+    '/session',
+    sessionRoute(deps, { rate: 'delete' }, async ({ session: { id } }) => {
+      await system.deleteSession(id)
+      return { id }
+    }),
+  )
 
   return router
 }

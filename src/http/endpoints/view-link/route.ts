@@ -15,7 +15,7 @@
  */
 import { Router, type Request } from 'express'
 import { GatewayError } from '../../../protocol/errors.js'
-import { authOf, sessionAuth } from '../../session-auth.js'
+import { sessionRoute } from '../../session-route.js'
 import { QR_PAGE_PATH } from '../../qr-page/paths.js'
 import type { AppDeps } from '../../deps.js'
 
@@ -47,16 +47,18 @@ export function viewLinkRoutes(deps: AppDeps): Router {
   const { system, settings } = deps
   const router = Router()
 
-  router.post(VIEW_LINK_PATH, sessionAuth(system), (req, res) => {
-    const { token, expiresAt } = system.issueViewToken(authOf(res).id)
-    const fragment = new URLSearchParams({ [VIEW_FRAGMENT_KEY]: token })
-    const body: ViewLinkBody = {
-      url: `${publicBase(settings, req)}${QR_PAGE_PATH}#${fragment}`,
-      expiresAt: new Date(expiresAt).toISOString(),
-    }
-    res.setHeader('Cache-Control', 'no-store')
-    res.json(body)
-  })
+  router.post(
+    VIEW_LINK_PATH,
+    sessionRoute(deps, {}, ({ session, req, res }) => {
+      const { token, expiresAt } = system.issueViewToken(session.id)
+      const fragment = new URLSearchParams({ [VIEW_FRAGMENT_KEY]: token })
+      res.setHeader('Cache-Control', 'no-store')
+      return {
+        url: `${publicBase(settings, req)}${QR_PAGE_PATH}#${fragment}`,
+        expiresAt: new Date(expiresAt).toISOString(),
+      } satisfies ViewLinkBody
+    }),
+  )
 
   router.get(VIEW_QR_PATH, (req, res) => {
     const token = req.headers[VIEW_TOKEN_HEADER]
