@@ -164,3 +164,15 @@ describe('POST /session rate limit', () => {
     for (let i = 0; i < 40; i++) expect((await request(app).post('/session')).status).toBe(200)
   })
 })
+
+describe('POST /session on a full server', () => {
+  it('passes the 503 through with its message and a Retry-After', async () => {
+    const t = makeApp()
+    t.system.onCreate = async () => {
+      throw new GatewayError('SESSIONS_FULL', { max: 2 })
+    }
+    const res = await request(t.app).post('/session')
+    expectError(res, 503, 'session limit reached (2 sessions on this server), retry later')
+    expect(res.headers['retry-after']).toBeDefined()
+  })
+})

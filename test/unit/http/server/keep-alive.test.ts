@@ -6,8 +6,8 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createHttpServer } from '../../../src/http/server.js'
-import { reuseAfterIdle } from '../../support/keep-alive.js'
+import { createHttpServer } from '../../../../src/http/server.js'
+import { reuseAfterIdle } from '../../../support/keep-alive.js'
 
 let server: Server
 let port: number

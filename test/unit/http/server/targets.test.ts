@@ -8,8 +8,8 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createHttpServer } from '../../../src/http/server.js'
-import { exchange, expectWellFormed, rawRequest } from '../../support/property/raw-http.js'
+import { createHttpServer } from '../../../../src/http/server.js'
+import { exchange, expectWellFormed, rawRequest } from '../../../support/property/raw-http.js'
 
 let server: Server
 let port: number

@@ -1,5 +1,5 @@
 /**
- * @module test/unit/storage/redis/store-contract
+ * @module test/unit/storage/store-contract
  * The `Store` contract, run on both engines (lmdb in a temp folder, Redis on its own redis-server), with and
  * without DATA_KEY: sessions, credentials, Signal keys and contacts survive a close and reopen; keys set to null
  * are deleted and sessions stay apart; deleting a session removes everything it owns and nothing else; sent
@@ -12,10 +12,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { initAuthCreds, proto, type SignalDataSet } from '@whiskeysockets/baileys'
-import { openLmdbStore } from '../../../../src/storage/lmdb-store.js'
-import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
-import type { Store } from '../../../../src/storage/types.js'
-import { describeWithRedis, redisTestsRun, startRedisServer, type RedisServer } from '../../../support/redis-server.js'
+import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
+import { openRedisStore } from '../../../src/storage/redis/redis-store.js'
+import type { Store } from '../../../src/storage/types.js'
+import { describeWithRedis, redisTestsRun, startRedisServer, type RedisServer } from '../../support/redis-server.js'
 
 let redis: RedisServer
 beforeAll(async () => {
@@ -83,7 +83,7 @@ for (const engine of engines) {
       const fresh = async (): Promise<string> => {
         const place = engine.place()
         if (engine.name === 'redis') {
-          const { connectRedis } = await import('../../../../src/storage/redis/connection.js')
+          const { connectRedis } = await import('../../../src/storage/redis/connection.js')
           const conn = await connectRedis(place)
           await conn.command(['FLUSHDB'])
           await conn.close()

@@ -1,5 +1,5 @@
 /**
- * @module test/unit/cluster/nodes-routing
+ * @module test/unit/cluster/routing
  * The nodes' heartbeats and the request routes, on a real redis-server. Nodes see each other with their address
  * and load; a node that stops beating drops out once its heartbeat expires; a node cut off past its leases comes
  * back quiet (no sessions placed on it) for the quiet period; one leaving says so at once. A request for a

@@ -1,120 +1,20 @@
 /**
- * @module test/unit/media/ssrf
+ * @module test/unit/media/address-guard
  * The SSRF guard of the media downloader: every refused address class, every IPv4 spelling and IPv6 form that
  * hides one, host names checked on the resolved address (a stub DNS), every redirect hop, and DNS rebinding (the
  * address checked is the address connected to). Two loopback servers play the parts: 127.0.0.1 is "the internet"
  * (the test guard lets it through) and 127.0.0.2 is "the internal service" that must never see a request.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import os from 'node:os'
-import path from 'node:path'
-import type { LookupAddress } from 'node:dns'
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
-import { downloadToTemp, type DownloadOptions } from '../../../src/media/download.js'
-import { createAddressGuard, type Resolve } from '../../../src/media/address-guard.js'
+import { readdir } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+import { createAddressGuard } from '../../../src/media/address-guard.js'
 import { isPrivateAddress } from '../../../src/media/private-address.js'
-import { GatewayError } from '../../../src/protocol/errors.js'
 import { prepareSendMedia } from '../../../src/media/send-media.js'
+import { GatewayError } from '../../../src/protocol/errors.js'
 import { defaultFfmpeg } from '../../support/ffmpeg.js'
+import { INTERNAL, outcome, PUBLIC, REFUSED, ssrfWorld, stubDns, testGuard, world } from '../../support/ssrf-world.js'
 
-const PUBLIC = '127.0.0.1'
-const INTERNAL = '127.0.0.2'
-
-let port = 0
-const hits = { public: 0, internal: 0 }
-const servers: http.Server[] = []
-
-function serve(host: string, onRequest: http.RequestListener, listenPort: number): Promise<http.Server> {
-  const server = http.createServer(onRequest)
-  servers.push(server)
-  return new Promise(resolve => server.listen(listenPort, host, () => resolve(server)))
-}
-
-beforeAll(async () => {
-  const pub = await serve(
-    PUBLIC,
-    (req, res) => {
-      hits.public++
-      const url = new URL(req.url ?? '/', 'http://x')
-      if (url.pathname === '/file.bin') {
-        res.writeHead(200)
-        res.end(Buffer.alloc(100, 7))
-        return
-      }
-      if (url.pathname === '/jump') {
-        res.writeHead(302, { location: url.searchParams.get('to') ?? '/' })
-        res.end()
-        return
-      }
-      res.writeHead(404)
-      res.end()
-    },
-    0,
-  )
-  port = (pub.address() as AddressInfo).port
-  // same port on the second loopback address, so one host name can point at either
-  await serve(
-    INTERNAL,
-    (_req, res) => {
-      hits.internal++
-      res.writeHead(200)
-      res.end('secret')
-    },
-    port,
-  )
-})
-
-afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections()
-    await new Promise<void>(resolve => s.close(() => resolve()))
-  }
-})
-
-let tempDir: string
-let base: DownloadOptions
-beforeEach(async () => {
-  hits.public = 0
-  hits.internal = 0
-  tempDir = await mkdtemp(path.join(os.tmpdir(), 'ssrf-test-'))
-  base = { maxBytes: 1_000_000, timeoutMs: 15_000, maxRedirects: 5, blockPrivate: true, tempDir, urlField: 'image.url' }
-})
-afterEach(async () => {
-  await rm(tempDir, { recursive: true, force: true })
-})
-
-/** A stub DNS: each name answers from its list of answers, one answer per query (the last one repeats). */
-function stubDns(answers: Record<string, string[][]>) {
-  const queries: string[] = []
-  const resolve: Resolve = async hostname => {
-    queries.push(hostname)
-    const list = answers[hostname]
-    if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
-    const n = queries.filter(q => q === hostname).length
-    const ips = list[Math.min(n, list.length) - 1]!
-    return ips.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }))
-  }
-  return { resolve, queries }
-}
-
-/** The test's policy: the real one, except that 127.0.0.1 stands for a public host. */
-const testGuard = (resolve: Resolve) =>
-  createAddressGuard({ resolve, isRefused: ip => ip !== PUBLIC && isPrivateAddress(ip) })
-
-async function outcome(url: string, options: DownloadOptions): Promise<string> {
-  try {
-    const file = await downloadToTemp(url, options)
-    await file.dispose()
-    return 'downloaded'
-  } catch (err) {
-    expect(err).toBeInstanceOf(GatewayError)
-    return `${(err as GatewayError).status} ${(err as GatewayError).message}`
-  }
-}
-
-const REFUSED = '400 image.url leads to a private or local address'
+ssrfWorld()
 
 describe('private address classes', () => {
   it.each([
@@ -214,80 +114,84 @@ describe('URL hosts refused before any connection', () => {
         throw new Error('no lookup expected')
       },
     })
-    expect(await outcome(template.replace('PORT', String(port)), { ...base, guard })).toBe(REFUSED)
-    expect(hits).toEqual({ public: 0, internal: 0 })
-    expect(await readdir(tempDir)).toEqual([])
+    expect(await outcome(template.replace('PORT', String(world.port)), { ...world.base, guard })).toBe(REFUSED)
+    expect(world.hits).toEqual({ public: 0, internal: 0 })
+    expect(await readdir(world.tempDir)).toEqual([])
   })
 })
 
 describe('host names are judged by what they resolve to', () => {
   it('a name resolving to the internal service is refused without contacting it', async () => {
     const dns = stubDns({ 'media.example': [[INTERNAL]] })
-    expect(await outcome(`http://media.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(
-      REFUSED,
-    )
-    expect(hits.internal).toBe(0)
+    expect(
+      await outcome(`http://media.example:${world.port}/file.bin`, { ...world.base, guard: testGuard(dns.resolve) }),
+    ).toBe(REFUSED)
+    expect(world.hits.internal).toBe(0)
   })
 
   it('the metadata address, IPv4-mapped and IPv4-translated answers are refused by the real policy', async () => {
     for (const answer of ['169.254.169.254', '::ffff:127.0.0.1', '::1', '10.9.8.7', 'fd00::5', '::ffff:0:a9fe:a9fe']) {
       const dns = stubDns({ 'cloud.example': [[answer]] })
       const guard = createAddressGuard({ resolve: dns.resolve })
-      expect(await outcome('http://cloud.example/latest/meta-data/', { ...base, guard }), answer).toBe(REFUSED)
+      expect(await outcome('http://cloud.example/latest/meta-data/', { ...world.base, guard }), answer).toBe(REFUSED)
     }
   })
 
   it('one private answer among public ones is enough to refuse', async () => {
     const dns = stubDns({ 'mixed.example': [[PUBLIC, INTERNAL]] })
-    expect(await outcome(`http://mixed.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(
-      REFUSED,
-    )
-    expect(hits).toEqual({ public: 0, internal: 0 })
+    expect(
+      await outcome(`http://mixed.example:${world.port}/file.bin`, { ...world.base, guard: testGuard(dns.resolve) }),
+    ).toBe(REFUSED)
+    expect(world.hits).toEqual({ public: 0, internal: 0 })
   })
 
   it('https URLs go through the same resolver', async () => {
     const dns = stubDns({ 'secure.example': [[INTERNAL]] })
-    expect(await outcome(`https://secure.example:${port}/x`, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    expect(
+      await outcome(`https://secure.example:${world.port}/x`, { ...world.base, guard: testGuard(dns.resolve) }),
+    ).toBe(REFUSED)
     expect(dns.queries).toEqual(['secure.example'])
   })
 
   it('a public answer is fetched, and the guard can be switched off (MEDIA_ALLOW_PRIVATE_URLS)', async () => {
     const dns = stubDns({ 'media.example': [[PUBLIC]], 'intranet.example': [[INTERNAL]] })
-    expect(await outcome(`http://media.example:${port}/file.bin`, { ...base, guard: testGuard(dns.resolve) })).toBe(
+    expect(
+      await outcome(`http://media.example:${world.port}/file.bin`, { ...world.base, guard: testGuard(dns.resolve) }),
+    ).toBe('downloaded')
+    expect(await outcome(`http://${INTERNAL}:${world.port}/x`, { ...world.base, blockPrivate: false })).toBe(
       'downloaded',
     )
-    expect(await outcome(`http://${INTERNAL}:${port}/x`, { ...base, blockPrivate: false })).toBe('downloaded')
-    expect(hits).toEqual({ public: 1, internal: 1 })
+    expect(world.hits).toEqual({ public: 1, internal: 1 })
   })
 })
 
 describe('redirects', () => {
-  const jump = (to: string) => `http://${PUBLIC}:${port}/jump?to=${encodeURIComponent(to)}`
+  const jump = (to: string) => `http://${PUBLIC}:${world.port}/jump?to=${encodeURIComponent(to)}`
 
   it('every hop is checked: literal, spelled and named private targets are refused', async () => {
     const dns = stubDns({ 'intranet.example': [[INTERNAL]] })
     const guard = testGuard(dns.resolve)
     for (const target of [
-      `http://${INTERNAL}:${port}/x`,
-      `http://2130706434:${port}/x`,
-      `http://[::ffff:7f00:2]:${port}/x`,
-      `http://intranet.example:${port}/x`,
+      `http://${INTERNAL}:${world.port}/x`,
+      `http://2130706434:${world.port}/x`,
+      `http://[::ffff:7f00:2]:${world.port}/x`,
+      `http://intranet.example:${world.port}/x`,
       'http://169.254.169.254/latest/meta-data/',
     ]) {
-      expect(await outcome(jump(target), { ...base, guard }), target).toBe(REFUSED)
+      expect(await outcome(jump(target), { ...world.base, guard }), target).toBe(REFUSED)
     }
-    expect(hits.internal).toBe(0)
+    expect(world.hits.internal).toBe(0)
   })
 
   it('a chain of two public redirects ending inside is refused at its last hop', async () => {
     const dns = stubDns({ 'intranet.example': [[INTERNAL]] })
-    const inner = jump(jump(`http://intranet.example:${port}/x`))
-    expect(await outcome(inner, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
-    expect(hits).toEqual({ public: 2, internal: 0 })
+    const inner = jump(jump(`http://intranet.example:${world.port}/x`))
+    expect(await outcome(inner, { ...world.base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    expect(world.hits).toEqual({ public: 2, internal: 0 })
   })
 
   it('only http and https are followed', async () => {
-    expect(await outcome(jump('file:///etc/passwd'), { ...base, guard: testGuard(stubDns({}).resolve) })).toBe(
+    expect(await outcome(jump('file:///etc/passwd'), { ...world.base, guard: testGuard(stubDns({}).resolve) })).toBe(
       '500 error parser file from url unsupported protocol file:',
     )
   })
@@ -298,34 +202,34 @@ describe('DNS rebinding', () => {
     // First answer public, every later answer internal: a check-then-connect downloader would connect inside.
     const dns = stubDns({ 'rebind.example': [[PUBLIC], [INTERNAL]] })
     const guard = testGuard(dns.resolve)
-    expect(await outcome(`http://rebind.example:${port}/file.bin`, { ...base, guard })).toBe('downloaded')
+    expect(await outcome(`http://rebind.example:${world.port}/file.bin`, { ...world.base, guard })).toBe('downloaded')
     expect(dns.queries).toEqual(['rebind.example'])
-    expect(hits).toEqual({ public: 1, internal: 0 })
+    expect(world.hits).toEqual({ public: 1, internal: 0 })
     // the next connection to the same name asks again and is refused
-    expect(await outcome(`http://rebind.example:${port}/file.bin`, { ...base, guard })).toBe(REFUSED)
-    expect(hits.internal).toBe(0)
+    expect(await outcome(`http://rebind.example:${world.port}/file.bin`, { ...world.base, guard })).toBe(REFUSED)
+    expect(world.hits.internal).toBe(0)
   })
 
   it('a redirect back to the same name is resolved and checked again', async () => {
     const dns = stubDns({ 'rebind.example': [[PUBLIC], [INTERNAL]] })
-    const url = `http://rebind.example:${port}/jump?to=${encodeURIComponent(`http://rebind.example:${port}/file.bin`)}`
-    expect(await outcome(url, { ...base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
+    const url = `http://rebind.example:${world.port}/jump?to=${encodeURIComponent(`http://rebind.example:${world.port}/file.bin`)}`
+    expect(await outcome(url, { ...world.base, guard: testGuard(dns.resolve) })).toBe(REFUSED)
     expect(dns.queries).toEqual(['rebind.example', 'rebind.example'])
-    expect(hits).toEqual({ public: 1, internal: 0 })
+    expect(world.hits).toEqual({ public: 1, internal: 0 })
   })
 })
 
 describe('thumbnail URLs', () => {
   it('a private thumbnail is the same 400 naming the field, not a silent fallback to a default thumbnail', async () => {
     const dns = stubDns({ 'media.example': [[PUBLIC]], 'intranet.example': [[INTERNAL]] })
-    const download = { ...base, guard: testGuard(dns.resolve) }
+    const download = { ...world.base, guard: testGuard(dns.resolve) }
     const message = {
       type: 'video' as const,
       video: {
-        url: `http://media.example:${port}/file.bin`,
+        url: `http://media.example:${world.port}/file.bin`,
         mimetype: 'video/mp4',
         duration: 1,
-        thumbnail: `http://intranet.example:${port}/thumb.jpg`,
+        thumbnail: `http://intranet.example:${world.port}/thumb.jpg`,
       },
     }
     const err = await prepareSendMedia(message, {
@@ -340,7 +244,7 @@ describe('thumbnail URLs', () => {
     expect(err).toBeInstanceOf(GatewayError)
     expect((err as GatewayError).status).toBe(400)
     expect((err as GatewayError).message).toBe('video.thumbnail leads to a private or local address')
-    expect(hits.internal).toBe(0)
-    expect(await readdir(tempDir)).toEqual([])
+    expect(world.hits.internal).toBe(0)
+    expect(await readdir(world.tempDir)).toEqual([])
   })
 })

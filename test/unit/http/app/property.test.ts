@@ -19,7 +19,7 @@ let server: Server
 let port: number
 
 beforeAll(async () => {
-  // No send, read or reset rate (test/unit/http/limits/limits covers them; here they would turn most requests into 429s, which
+  // No send, read or reset rate (test/unit/http/limits/session-rate.test.ts covers them; here they would turn most requests into 429s, which
   // stop before the parsing under test); a creation limit the runs hit.
   t = makeApp({
     SEND_RATE_PER_SECOND: '0',

@@ -1,14 +1,14 @@
 /**
- * @module test/unit/http/endpoints/session/create-session-token
+ * @module test/unit/http/limits/creation-gate
  * CREATE_SESSION_TOKEN: unset, POST /session stays open (the spec's behaviour); set, it needs
  * `authorization: Bearer <token>` and answers 401 otherwise, without creating anything or logging the token.
  * Other endpoints keep authenticating with id + session-id only.
  */
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../../../src/settings/load.js'
-import { expectError } from '../../../../support/expect-error.js'
-import { makeApp } from '../../../../support/fakes/fake-system.js'
+import { loadSettings } from '../../../../src/settings/load.js'
+import { expectError } from '../../../support/expect-error.js'
+import { makeApp } from '../../../support/fakes/fake-system.js'
 
 const TOKEN = 'tok-3f9c1a7be45d46a0b1c2'
 const UNAUTHORIZED = 'missing or wrong bearer token'

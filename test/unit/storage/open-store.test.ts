@@ -1,5 +1,5 @@
 /**
- * @module test/unit/storage/redis/lazy-client
+ * @module test/unit/storage/open-store
  * The default mode never loads the Redis client: a process that opens its store without REDIS_URL (lmdb) has no
  * module of node-redis loaded, while one with REDIS_URL does. Each case runs in a fresh Node process.
  */
@@ -9,9 +9,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../../support/redis-server.js'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
 
-const root = path.resolve(import.meta.dirname, '../../../..')
+const root = path.resolve(import.meta.dirname, '../../..')
 let redis: RedisServer
 let dir: string
 beforeAll(async () => {
