@@ -9,8 +9,7 @@ import os from 'node:os'
 import { logSettings, type LogSettings } from '../logger.js'
 import { linkSettings, type LinkSettings } from '../platform/settings.js'
 import { int, pickSettings, type SliceOf } from '../settings/fields.js'
-import type { StoreSettings } from '../storage/open-store.js'
-import { storageSettings, type StorageSettings } from '../storage/settings.js'
+import { storageSettings, type StorageSettings, type StoreSettings } from '../storage/settings.js'
 
 export const ACTOR_SETTINGS = {
   /** Worker threads hosting session actors; a session always lives on the same one. */

@@ -5,16 +5,11 @@
  * and fences every write of their rows (cluster/lease.ts). The Redis client is only loaded in that case.
  */
 import type { Logger } from 'pino'
-import type { ClusterSettings } from '../cluster/settings.js'
-import type { StorageSettings } from './settings.js'
+import type { StoreSettings } from './settings.js'
 import { LeaseKeeper } from './redis/lease.js'
 import { openLmdbStore } from './lmdb-store.js'
 import { openRedisStore } from './redis/redis-store.js'
 import type { Store } from './types.js'
-
-/** What opening the store reads: storage's slice, and in cluster mode where Redis is and how leases are held. */
-export type StoreSettings = Pick<StorageSettings, 'DATA_DIR' | 'DATA_KEY'> &
-  Pick<ClusterSettings, 'REDIS_URL' | 'NODE_ID' | 'CLUSTER_LEASE_TTL_MS' | 'CLUSTER_RENEW_MS'>
 
 export interface OpenedStore {
   store: Store

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { int, optional, pickSettings, secret, type SliceOf } from '../settings/fields.js'
+import type { ClusterSettings } from '../cluster/settings.js'
 import { DATA_KEY_FORMAT, isDataKey } from './data-key.js'
 
 export const STORAGE_SETTINGS = {
@@ -23,3 +24,10 @@ export const STORAGE_SETTINGS = {
 export type StorageSettings = SliceOf<typeof STORAGE_SETTINGS>
 
 export const storageSettings = (values: StorageSettings): StorageSettings => pickSettings(values, STORAGE_SETTINGS)
+
+/**
+ * What opening the store reads (open-store.ts): storage's slice, and in cluster mode where Redis is and how leases
+ * are held. Declared here, beside the slice, so that the settings of a shard name it without importing the engines.
+ */
+export type StoreSettings = Pick<StorageSettings, 'DATA_DIR' | 'DATA_KEY'> &
+  Pick<ClusterSettings, 'REDIS_URL' | 'NODE_ID' | 'CLUSTER_LEASE_TTL_MS' | 'CLUSTER_RENEW_MS'>

@@ -32,13 +32,13 @@ import {
   jidDecode,
   jidEncode,
   S_WHATSAPP_NET,
+  type WASocket,
 } from '@whiskeysockets/baileys'
 import type { PairingCode } from '../../../protocol/commands.js'
 import { GatewayError } from '../../../protocol/errors.js'
 import { isConnectionClosed, isQueryTimeout } from '../boom.js'
 import { iqErrorCode, queryOrTimeout } from '../query.js'
 import { BROWSER } from './socket-config.js'
-import type { LinkSocket } from './socket.js'
 
 /** WA Web refuses the phone's answer to a code older than this (WAWebAltDeviceLinkingApi). */
 export const PAIRING_CODE_LIFETIME_MS = 180_000
@@ -106,8 +106,18 @@ export function companionHello(jid: string, wrappedKey: Buffer, noiseKey: Uint8A
   }
 }
 
+/**
+ * What asking for a code needs of the link: `LinkSocket` (socket.ts) has it. Said here rather than imported, since
+ * socket.ts imports this file's credential helpers (an import cycle otherwise).
+ */
+interface RegisteringLink {
+  readonly settings: { QUERY_TIMEOUT_MS: number }
+  readonly ended: AbortSignal
+  registering(timeoutMs: number): Promise<{ sock: WASocket; endsAt: number }>
+}
+
 /** What a failed companion_hello means to the client. */
-function helloFailure(err: unknown, link: LinkSocket): unknown {
+function helloFailure(err: unknown, link: RegisteringLink): unknown {
   if (err instanceof GatewayError) return err // PLATFORM_TIMEOUT: no answer in QUERY_TIMEOUT_MS
   const code = iqErrorCode(err)
   if (code !== undefined) return new GatewayError('PAIRING_CODE_REFUSED', { platformCode: code })
@@ -116,7 +126,7 @@ function helloFailure(err: unknown, link: LinkSocket): unknown {
   return err
 }
 
-export function makePairingCode(link: LinkSocket) {
+export function makePairingCode(link: RegisteringLink) {
   return {
     async requestPairingCode(phone: string): Promise<PairingCode> {
       const { sock, endsAt } = await link.registering(link.settings.QUERY_TIMEOUT_MS)
