@@ -10,7 +10,7 @@
  * codes that say the gateway or the platform misbehaved; the others are the client's business (logged at debug).
  *
  * The HTTP mapper (src/http/errors.ts) and the metrics read these fields, never the text. The README's Errors
- * table lists every message (test/unit/protocol/messages-readme.test.ts keeps the two in step).
+ * table lists every message (test/unit/protocol/error-table/readme.test.ts keeps the two in step).
  */
 
 export interface ErrorEntry {

@@ -4,7 +4,7 @@
  * is in its entry of ./error-table.ts; a validation answer is made of lines instead, one per failing rule: a
  * field's path joined with a dot (`image.url`) in front of a `RULE` (put there by src/http/schemas/format.ts), or
  * one of the whole `LINE`s. Word for word from SPEC.md where the spec gives them. The README's "Errors" table
- * lists each of `CLIENT_MESSAGES` (test/unit/protocol/messages-readme.test.ts keeps the two in step).
+ * lists each of `CLIENT_MESSAGES` (test/unit/protocol/error-table/readme.test.ts keeps the two in step).
  *
  * @example
  * validationFailed([`groupId ${RULE.GROUP_ID}`]) // 400 groupId must be a group ID ending in @g.us

@@ -19,7 +19,7 @@ const asListed = (message: string) => message.replace(/(following values:).*/, '
 describe('README: what the gateway adds to the spec', () => {
   it('lists every fixed message the spec does not show', () => {
     // The table shows a message with a variable part by an example of it, so those are left to the README's Errors
-    // table (test/unit/protocol/messages-readme.test.ts); `<path>` is no value but the field.
+    // table (test/unit/protocol/error-table/readme.test.ts); `<path>` is no value but the field.
     const messages = CLIENT_MESSAGES.filter(m => !/<(?!path>)\w+>/.test(m))
     const added = [...new Set(messages.filter(m => !inSpec(m)).map(asListed))]
     expect(added.length).toBeGreaterThan(20)

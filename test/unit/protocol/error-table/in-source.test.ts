@@ -8,10 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { ERRORS } from '../../../src/protocol/errors.js'
-import { LINE } from '../../../src/protocol/messages.js'
+import { ERRORS } from '../../../../src/protocol/errors.js'
+import { LINE } from '../../../../src/protocol/messages.js'
 
-const SRC = fileURLToPath(new URL('../../../src/', import.meta.url))
+const SRC = fileURLToPath(new URL('../../../../src', import.meta.url))
 const CATALOGUE = [path.join(SRC, 'protocol', 'error-table.ts'), path.join(SRC, 'protocol', 'messages.ts')]
 const SANDBOX = path.join(SRC, 'sandbox')
 /** Generated from the OpenAPI document, which takes its examples from the error table. */

@@ -4,9 +4,9 @@
  * fails here, as the Settings table is held to the settings (test/unit/settings/load.test.ts).
  */
 import { describe, expect, it } from 'vitest'
-import { ERRORS } from '../../../src/protocol/errors.js'
-import { CLIENT_MESSAGES } from '../../../src/protocol/messages.js'
-import { readmeErrors } from '../../support/readme.js'
+import { ERRORS } from '../../../../src/protocol/errors.js'
+import { CLIENT_MESSAGES } from '../../../../src/protocol/messages.js'
+import { readmeErrors } from '../../../support/readme.js'
 
 const rows = readmeErrors()
 const listed = rows.map(row => row.message)
