@@ -22,7 +22,7 @@ import {
 } from './system/harness.js'
 import type { Session } from './system/harness.js'
 import { startRedisServer, type RedisServer } from './redis-server.js'
-import { sandboxDevices } from './system/sandbox-devices.js'
+import { type AccountLedger, expectCleanMoves, ledgerByAccount } from './system/sandbox-devices.js'
 import { parseProm, sumOf } from './prom-text.js'
 import { waitFor } from './wait-for.js'
 
@@ -255,31 +255,19 @@ export class TestCluster {
     )
   }
 
-  /** The sandbox's ledger per paired account: logins, 440 kicks, stanzas on superseded connections. */
-  async ledger(): Promise<Map<string, { logins: number; replacedKicks: number; supersededStanzas: number }>> {
-    const byAccount = new Map<string, { logins: number; replacedKicks: number; supersededStanzas: number }>()
-    for (const d of await sandboxDevices(this.sandbox)) {
-      const a = byAccount.get(d.account) ?? { logins: 0, replacedKicks: 0, supersededStanzas: 0 }
-      a.logins += d.logins
-      a.replacedKicks += d.replacedKicks
-      a.supersededStanzas += d.supersededStanzas
-      byAccount.set(d.account, a)
-    }
-    return byAccount
+  /** The sandbox's ledger per paired account (sandbox-devices.ts). */
+  ledger(): Promise<AccountLedger> {
+    return ledgerByAccount(this.sandbox)
   }
 
-  /**
-   * What the platform saw since `before` (a `ledger()`), per paired account: no stanza ever arrived on a superseded
-   * connection, and at most `maxKicks` 440s per account.
-   */
-  async expectCleanMoves(before: Awaited<ReturnType<TestCluster['ledger']>>, maxKicks = 0): Promise<void> {
-    const after = await this.ledger()
-    for (const s of this.sessions) {
-      const now = after.get(s.phone)!
-      const then = before.get(s.phone) ?? { logins: 0, replacedKicks: 0, supersededStanzas: 0 }
-      expect(now.supersededStanzas, `stanzas on a superseded connection of ${s.phone}`).toBe(0)
-      expect(now.replacedKicks - then.replacedKicks, `440 kicks of ${s.phone}`).toBeLessThanOrEqual(maxKicks)
-    }
+  /** Since `before` (a `ledger()`), for each paired session: see `expectCleanMoves` in sandbox-devices.ts. */
+  async expectCleanMoves(before: AccountLedger, maxKicks = 0): Promise<void> {
+    await expectCleanMoves(
+      this.sandbox,
+      this.sessions.map(s => s.phone),
+      before,
+      maxKicks,
+    )
   }
 
   /** A counter of node `index`'s /metrics (summed over its labels). */

@@ -18,12 +18,7 @@ import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { GatewayError } from '../../../src/protocol/errors.js'
 import { removeMediaTempDirs } from '../../../src/media/temp-dir.js'
 import { memoryAuthStore, memoryContactStore } from '../../support/fakes/memory-stores.js'
-
-const ALICE = '15550000001'
-const BOB = '15550000002'
-const CAROL = '15550000003'
-const GROUP = '120363000000000001@g.us'
-const CHANNEL = '120363000000000009@newsletter'
+import { ALICE, BOB, CHANNEL, GROUP, teamWorld } from '../../support/system/sandbox-world.js'
 
 type Event = [string, ...unknown[]]
 
@@ -90,41 +85,7 @@ beforeAll(async () => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined)
   sandbox = await createSandbox({
     port: 0,
-    world: {
-      accounts: [
-        {
-          phone: ALICE,
-          name: 'Alice',
-          picture: true,
-          syncContacts: true,
-          contacts: [
-            { phone: BOB, name: 'Bob Builder' },
-            { phone: CAROL, name: 'Carol' },
-          ],
-          statusPrivacy: { setting: 'blacklist', list: [CAROL] },
-        },
-        { phone: BOB, name: 'Bob', picture: true },
-      ],
-      groups: [
-        {
-          id: GROUP,
-          name: 'Team',
-          description: 'the team',
-          created: '2025-01-01T00:00:00Z',
-          participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL, hidePhone: true }],
-        },
-      ],
-      channels: [
-        {
-          id: CHANNEL,
-          name: 'News',
-          created: '2025-01-01T00:00:00Z',
-          owner: ALICE,
-          followers: [BOB],
-          messages: [{ type: 'text', text: 'hello' }],
-        },
-      ],
-    },
+    world: teamWorld([{ type: 'text', text: 'hello' }]),
   } as Parameters<typeof createSandbox>[0])
   trust = await fetchSandboxTrust(sandbox.url)
   const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#884422' } })
