@@ -23,6 +23,7 @@ import { setPlatformSignatureCheck } from '../patches/signature-check.js'
 import { installSignalQueueContext } from '../patches/signal-queue-context.js'
 import { cachedKeyStore } from './key-cache.js'
 import { lazyRetryManagerCaches, socketCaches } from './lazy-caches.js'
+import { routineAwareLogger } from './routine-logs.js'
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
 /** Baileys logs a lot at info, and at debug/trace whole stanzas, decrypted messages and key-store traffic: its child
@@ -48,6 +49,8 @@ export function openBaileysSocket(
   const { auth, sandbox } = options
   // the parent already names the session (`session: <id>`)
   const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
+  // what Baileys logs as errors and warnings in a normal pairing or restart goes to the session's log at its own level
+  const baileysLogger = routineAwareLogger(logger, () => options.logger.child({ component: 'baileys' }))
   const sandboxConfig: Record<string, unknown> = {}
   let agents: SandboxAgents | undefined
   setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)
@@ -71,7 +74,7 @@ export function openBaileysSocket(
     const sock = makeWASocket({
       // our own cache, not Baileys' makeCacheableSignalKeyStore: no pre-keys held after pairing (key-cache.ts)
       auth: { creds, keys: cachedKeyStore(auth.keys) },
-      logger,
+      logger: baileysLogger,
       browser: Browsers.macOS('Chrome'),
       syncFullHistory: false,
       markOnlineOnConnect: true,
