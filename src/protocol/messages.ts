@@ -83,6 +83,10 @@ export const MESSAGE_TEMPLATE = {
   READ_RATE: 'too many requests for this session, retry in <seconds> s',
   RESET_RATE: 'too many resets for this session, retry in <seconds> s',
   DELETE_RATE: 'too many deletes for this session, retry in <seconds> s',
+  /** 429: GET /session?wait (and GET /session/qr?wait) over one of its bounds (src/http/session-wait). */
+  WAITS_PER_SESSION: 'too many waiting requests for this session (<max>), retry in <seconds> s',
+  WAITS_PER_CLIENT: 'too many waiting requests from this client (<max>), retry in <seconds> s',
+  WAITS_PER_PROCESS: 'too many waiting requests on this server, retry in <seconds> s',
   /** 429: a client at UNPAIRED_PER_CLIENT unpaired sessions. */
   UNPAIRED_CAP: 'too many unpaired sessions for this client (<max>); scan or delete one, or retry in <seconds> s',
   /** 500: the platform's error ack. */
@@ -112,6 +116,8 @@ export const RULE = {
   GROUP_ID: 'must be a group ID ending in @g.us',
   CHANNEL_ID: 'must be a channel ID ending in @newsletter',
   BEFORE: 'must be a non-negative integer',
+  /** GET /session?wait, GET /session/qr?wait. */
+  WAIT: 'must be a whole number of seconds',
   /** A broken rule with no words of its own; no field of the current schemas has one. */
   INVALID: 'is invalid',
 } as const
@@ -148,4 +154,5 @@ export const CLIENT_MESSAGES: readonly string[] = [
   line('groupId', RULE.GROUP_ID),
   line('channelId', RULE.CHANNEL_ID),
   line('before', RULE.BEFORE),
+  line('wait', RULE.WAIT),
 ]

@@ -29,6 +29,7 @@ import type { SessionSystem } from './session-system.js'
 import { localSessions, type LocalSessions } from './local-sessions.js'
 import { UnpairedClients } from './unpaired-clients.js'
 import { ViewTokens } from './view-tokens.js'
+import { sessionChanges } from './session-changes.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
 import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
@@ -57,17 +58,6 @@ export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
   terminateShardThread(shard: number): Promise<void>
 }
 
-/** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
-const SHARD_SHUTDOWN_MS = 10_000
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
-  })
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
-}
-
 export async function createShardedSessionSystem(options: ShardedSessionSystemOptions): Promise<ShardedSessionSystem> {
   const { config, logger } = options
   const log = logger.child({ component: 'actors' })
@@ -86,10 +76,6 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const telemetry = new TelemetryReceiver(channelName) // counters, loop delays, restore announcements of the threads
   // View-only QR links: they follow the snapshots (a paired session ends them) and die with the session.
   const viewTokens = new ViewTokens(id => cache.snapshotOf(id))
-  cache.onChange(event => {
-    if (event.type === 'deleted') viewTokens.revoke(event.id)
-    else viewTokens.observe(event.snapshot)
-  })
 
   // Restored sessions answer GET /session at once, before their actors publish. In cluster mode none is restored
   // here: the ownership loop adopts the sessions that belong on this node (cluster/ownership.ts).
@@ -185,6 +171,8 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     },
     isClosing: () => closing !== undefined,
   })
+  // What the view tokens and the waiting GET /session hear of each change (session-changes.ts)
+  const changes = sessionChanges(cache, viewTokens, local.isMoving)
 
   /** Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). */
   async function admitted<T>(id: string, work: () => Promise<T>): Promise<T> {
@@ -257,15 +245,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     await Promise.race([Promise.allSettled([...inFlight]), grace])
     clearTimeout(timer)
     // Close every socket without logging out: the sessions come back on the next start.
-    await Promise.allSettled(
-      pools
-        .filter(pool => pool.started)
-        .map(pool =>
-          withTimeout(pool.run({ type: 'shutdown' }, { bypassLimit: true }), SHARD_SHUTDOWN_MS).catch(err =>
-            log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'),
-          ),
-        ),
-    )
+    await Promise.allSettled(pools.map(pool => pool.shutdown()))
     await Promise.allSettled(pools.map(pool => pool.destroy()))
     cache.close()
     telemetry.close()
@@ -283,7 +263,12 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     run,
     reset,
     deleteSession,
-    close: () => (closing ??= shutdown()),
+    watch: changes.watch,
+    close: () => {
+      closing ??= shutdown()
+      changes.close() // after `closing` is set: a watcher that asks again sees the system closing
+      return closing
+    },
     shardOf: id => shardOf(id, config.SHARDS),
     stats: () => pools.map(p => p.stats()),
     terminateShardThread: async shard => {

@@ -31,6 +31,8 @@ export interface ViewToken {
 }
 
 export interface QrView {
+  /** The session's id, for the main thread only (what a waiting GET /session/qr watches); never shown to the page. */
+  id: string
   /** Base64 PNG; '' before the first QR. */
   qrcode: string
   /** Epoch ms. */
@@ -105,7 +107,7 @@ export class ViewTokens {
       this.#markLinked(entry.id)
       throw new GatewayError('VIEW_LINK_USED')
     }
-    return { qrcode: snapshot.qrcode, expiresAt: entry.expiresAt }
+    return { id: entry.id, qrcode: snapshot.qrcode, expiresAt: entry.expiresAt }
   }
 
   /** Every snapshot the system sees: a session that paired ends its tokens, even if it later needs a QR again. */
