@@ -47,12 +47,13 @@ export interface Shown {
   body: unknown
 }
 
+/** One conditional GET endpoint, made once per route (no closure per request: GET /session is the polled path). */
 export interface ConditionalGet {
   budget: WaitTicket['budget']
   /** The answers' Cache-Control (200 and 304 alike). */
   cacheControl: string
-  /** The answer now; throws the request's error (400, 404, 410...) as any handler does. */
-  current: () => Shown
+  /** The answer to `req` now; throws the request's error (400, 404, 410...) as any handler does. */
+  current: (req: Request) => Shown
 }
 
 /** The seconds `?wait=` asks for, cut to `maxSeconds`; 0 without it. 400 for anything but a whole number. */
@@ -81,8 +82,9 @@ export function answerConditional(
   next: NextFunction,
   get: ConditionalGet,
 ): void {
-  const first = get.current()
-  const seconds = waitSeconds(req.query.wait, waits.maxSeconds)
+  const first = get.current(req)
+  // a URL without a query cannot ask to wait: the polled path skips the query parser
+  const seconds = req.url.includes('?') ? waitSeconds(req.query.wait, waits.maxSeconds) : 0
   const held = req.headers['if-none-match']
   const closing = waits.room.closed
   const holdsCurrent = noneMatch(held, first.etag)
@@ -100,7 +102,7 @@ export function answerConditional(
     }
     let now: Shown
     try {
-      now = get.current()
+      now = get.current(req)
     } catch (err) {
       waiter.leave()
       next(err)

@@ -11,7 +11,7 @@ import type { SessionView } from '../../../protocol/spec-types.js'
 import { authenticate, authOf, headerGuard } from '../../header-guard.js'
 import type { AppDeps, EndpointDeps } from '../../deps.js'
 import { etagFor } from '../../session-wait/etag.js'
-import { answerConditional, type Shown } from '../../session-wait/long-poll.js'
+import { answerConditional, type ConditionalGet, type Shown } from '../../session-wait/long-poll.js'
 import { requestClientKey } from '../../client-key.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
 import { rateLimit } from '../../rate-limit.js'
@@ -45,10 +45,12 @@ function shownSession(system: SessionSystem, req: Request): Shown {
  * (BENCHMARKS.md).
  */
 export function sessionView({ system, waits }: Pick<EndpointDeps, 'system' | 'waits'>): RequestHandler {
-  return (req, res, next) => {
-    const current = () => shownSession(system, req)
-    answerConditional(waits, req, res, next, { budget: 'api', cacheControl: SESSION_CACHE_CONTROL, current })
+  const get: ConditionalGet = {
+    budget: 'api',
+    cacheControl: SESSION_CACHE_CONTROL,
+    current: req => shownSession(system, req),
   }
+  return (req, res, next) => answerConditional(waits, req, res, next, get)
 }
 
 export function sessionRoutes(deps: AppDeps): Router {

@@ -19,7 +19,7 @@ import { authOf, headerGuard } from '../../header-guard.js'
 import { QR_PAGE_PATH } from '../../qr-page/paths.js'
 import type { AppDeps, EndpointDeps } from '../../deps.js'
 import { etagOf } from '../../session-wait/etag.js'
-import { answerConditional, type Shown } from '../../session-wait/long-poll.js'
+import { answerConditional, type ConditionalGet } from '../../session-wait/long-poll.js'
 
 const VIEW_LINK_PATH = '/session/view-link'
 const VIEW_QR_PATH = '/session/qr'
@@ -59,16 +59,18 @@ export function viewLinkRoutes(deps: EndpointDeps): Router {
   })
 
   // the QR page waits on it with If-None-Match and ?wait= (session-wait/long-poll.ts), so it shows a new QR at once
-  router.get(VIEW_QR_PATH, (req, res, next) => {
-    const token = req.headers[VIEW_TOKEN_HEADER]
-    if (typeof token !== 'string' || token === '') throw new GatewayError('INVALID_HEADER')
-    const current = (): Shown => {
+  const viewQr: ConditionalGet = {
+    budget: 'view',
+    cacheControl: 'no-store',
+    current: req => {
+      const token = req.headers[VIEW_TOKEN_HEADER]
+      if (typeof token !== 'string' || token === '') throw new GatewayError('INVALID_HEADER')
       const { id, qrcode, expiresAt } = system.viewQr(token)
       const body: QrViewBody = { qrcode, expiresAt: new Date(expiresAt).toISOString() }
       return { session: id, etag: etagOf(JSON.stringify(body)), body }
-    }
-    answerConditional(deps.waits, req, res, next, { budget: 'view', cacheControl: 'no-store', current })
-  })
+    },
+  }
+  router.get(VIEW_QR_PATH, (req, res, next) => answerConditional(deps.waits, req, res, next, viewQr))
 
   return router
 }
