@@ -70,6 +70,21 @@ async function ask(url: string, s: Session, held?: string, wait?: number, header
   }
 }
 
+/** A new session once it shows its first QR: its state then holds still until the QR rotates, a minute later. */
+async function newSessionWithQr(): Promise<Session> {
+  const session = await gw.createSession()
+  await waitForSession(createGatewayClient(gw.url), session, s => s.qrcode !== '', { timeoutMs: 60_000 })
+  return session
+}
+
+/** The ETag once the session held still for 2 s (a paired session's name and picture come after it connects). */
+async function settledEtag(s: Session): Promise<string> {
+  for (;;) {
+    const now = (await ask(gw.url, s)).etag!
+    if ((await ask(gw.url, s, now, 2)).status === 304) return now
+  }
+}
+
 const waiting = async (url: string) =>
   sumOf(parseProm(await (await fetch(`${url}/metrics`)).text()), 'gateway_session_waits')
 
@@ -118,14 +133,14 @@ describe('a waiting GET /session', () => {
     expect(linked.generatedId).toMatch(/^15550000001:\d+@s\.whatsapp\.net$/)
 
     // the platform drops the connection: isConnected false at once (then it reconnects)
-    const connectedEtag = (await ask(gw.url, session)).etag!
+    const connectedEtag = await settledEtag(session)
     const drop = await measure(session, connectedEtag, () => setFaults(world.sandbox.url, { dropSessionOf: ALICE }))
     expectPrompt(drop, connectedEtag)
     expect(drop.waited.body.isConnected).toBe(false)
     await waitForSession(gateway, session, s => s.isConnected, { timeoutMs: 60_000 })
 
     // the phone logs the device out: no longer connected, a QR to scan again follows
-    const beforeLogout = (await ask(gw.url, session)).etag!
+    const beforeLogout = await settledEtag(session)
     const logout = await measure(session, beforeLogout, () => setFaults(world.sandbox.url, { logoutDeviceOf: ALICE }))
     expectPrompt(logout, beforeLogout)
     expect(logout.waited.body.isConnected).toBe(false)
@@ -142,7 +157,7 @@ describe('a waiting GET /session', () => {
   }, 240_000)
 
   it("ends with 304 and the state's ETag when nothing changed; a stale ETag is answered at once", async () => {
-    const session = await gw.createSession()
+    const session = await newSessionWithQr()
     const now = await ask(gw.url, session)
     const started = performance.now()
     const unchanged = await ask(gw.url, session, now.etag!, 1)
@@ -157,7 +172,7 @@ describe('a waiting GET /session', () => {
   })
 
   it('answers 429 past each bound, with Retry-After, and leaves the neighbours and plain polls alone', async () => {
-    const [s1, s2, s3] = [await gw.createSession(), await gw.createSession(), await gw.createSession()]
+    const [s1, s2, s3] = [await newSessionWithQr(), await newSessionWithQr(), await newSessionWithQr()]
     const a = { 'x-forwarded-for': '198.51.100.1' }
     const b = { 'x-forwarded-for': '198.51.100.2' }
     const etag = async (s: Session) => (await ask(gw.url, s)).etag!
@@ -194,7 +209,7 @@ describe('a waiting GET /session', () => {
   })
 
   it('frees the slot of a client that hangs up at once', async () => {
-    const session = await gw.createSession()
+    const session = await newSessionWithQr()
     const { etag } = await ask(gw.url, session)
     const controllers = [new AbortController(), new AbortController()]
     const hungUp = controllers.map(c =>
@@ -221,6 +236,7 @@ describe('SIGTERM', () => {
     const dataDir = `${world.dataDir}-sigterm`
     const proc = await startGateway({ SANDBOX_URL: world.sandbox.url, DATA_DIR: dataDir })
     const s = (await (await fetch(`${proc.url}/session`, { method: 'POST' })).json()) as Session
+    await waitForSession(createGatewayClient(proc.url), s, b => b.qrcode !== '', { timeoutMs: 60_000 })
     const { etag } = await ask(proc.url, s)
     const waits = [ask(proc.url, s, etag!, 30), ask(proc.url, s, etag!, 30)]
     await parked(proc.url, 2)
