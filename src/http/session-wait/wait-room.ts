@@ -60,6 +60,9 @@ const budgetKey = (t: WaitTicket): string => `${t.budget} ${t.session}`
 
 const seconds = WAIT_RETRY_AFTER_SECONDS
 const tooMany = (message: string): GatewayError => new GatewayError('TOO_MANY_REQUESTS', message, seconds)
+/** 429 for a session holding `max` waits (also what a cluster node answers before a wait crosses: cluster/front.ts). */
+export const tooManyWaitsForSession = (max: number): GatewayError =>
+  tooMany(fill(MESSAGE_TEMPLATE.WAITS_PER_SESSION, { max, seconds }))
 
 function bump(counts: Map<string, number>, key: string, by: number): void {
   const next = (counts.get(key) ?? 0) + by
@@ -92,8 +95,7 @@ export class WaitRoom {
   /** Takes a slot for `ticket`, or throws 429 (the message says which bound); `wake` is called until it leaves. */
   enter(ticket: WaitTicket, wake: (reason: WakeReason) => void): Waiter {
     const { perSession, perClient, perProcess } = this.#limits
-    if ((this.#perBudget.get(budgetKey(ticket)) ?? 0) >= perSession)
-      throw tooMany(fill(MESSAGE_TEMPLATE.WAITS_PER_SESSION, { max: perSession, seconds }))
+    if ((this.#perBudget.get(budgetKey(ticket)) ?? 0) >= perSession) throw tooManyWaitsForSession(perSession)
     if ((this.#perClient.get(ticket.client) ?? 0) >= perClient)
       throw tooMany(fill(MESSAGE_TEMPLATE.WAITS_PER_CLIENT, { max: perClient, seconds }))
     if (this.#size >= perProcess) throw tooMany(fill(MESSAGE_TEMPLATE.WAITS_PER_PROCESS, { seconds }))
