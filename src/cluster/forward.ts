@@ -267,7 +267,8 @@ export class Forwarder {
         settle('aborted')
         out.destroy()
       })
-      out.end(body)
+      if (body.length > 0) out.end(body)
+      else out.end()
     })
   }
 }
