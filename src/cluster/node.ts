@@ -62,7 +62,16 @@ export interface ClusterNode {
  */
 export type ClusterNodeSettings = ClusterSettings &
   StoreSettings &
-  Pick<HttpSettings, 'HOST' | 'PORT' | 'TLS_CERT_FILE' | 'BODY_LIMIT_BYTES' | 'SESSION_CREATE_PER_MINUTE'> &
+  Pick<
+    HttpSettings,
+    | 'HOST'
+    | 'PORT'
+    | 'TLS_CERT_FILE'
+    | 'BODY_LIMIT_BYTES'
+    | 'SESSION_CREATE_PER_MINUTE'
+    | 'SESSION_WAITS_PER_SESSION'
+    | 'SESSION_WAITS_PER_PROCESS'
+  > &
   Pick<
     ActorSettings,
     | 'MAX_PENDING_PER_SESSION'
@@ -91,6 +100,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
   const forwarder = new Forwarder({
     auth,
     socketsPerPeer: settings.CLUSTER_FORWARD_SOCKETS,
+    waitSocketsPerPeer: settings.SESSION_WAITS_PER_PROCESS,
     queueTimeoutMs: settings.CLUSTER_FORWARD_QUEUE_MS,
     ca: settings.CLUSTER_CA_FILE === undefined ? undefined : readFileSync(settings.CLUSTER_CA_FILE),
   })
@@ -159,6 +169,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
         adoptNow: ids => adopter.adoptNow(ids),
         bodyLimitBytes: settings.BODY_LIMIT_BYTES,
         perSessionInFlight: settings.MAX_PENDING_PER_SESSION,
+        waitsPerSession: settings.SESSION_WAITS_PER_SESSION,
         moveWaitMs: settings.CLUSTER_MOVE_WAIT_MS,
       })
       return {

@@ -1,6 +1,6 @@
 /**
  * @module http/deps
- * What every endpoint and part of the app receives from `createApp`.
+ * What `createApp` is given (`AppDeps`), and what it hands every endpoint (`EndpointDeps`).
  */
 import type { RequestHandler } from 'express'
 import type { Logger } from 'pino'
@@ -9,6 +9,7 @@ import { proxyPolicySettings, type ProxyPolicySettings } from '../proxy/proxy-po
 import { httpSettings, type HttpSettings } from './settings.js'
 import type { CreationRate } from './limits/creation-gate.js'
 import type { ClusterGaugeSource } from '../metrics/cluster-metrics.js'
+import type { SessionWaits } from './session-wait/long-poll.js'
 
 /** The settings the app reads: its own slice, and the proxy policy POST /session and PUT /session/proxy apply. */
 export type AppSettings = HttpSettings & ProxyPolicySettings
@@ -34,4 +35,10 @@ export interface ClusterHttp {
   creationRate: CreationRate | undefined
   /** The node's gauges for /metrics. */
   gauges: ClusterGaugeSource
+}
+
+/** What `createApp` gives each endpoint: the app's deps and the parts it makes once for all of them. */
+export interface EndpointDeps extends AppDeps {
+  /** The waiting GET /session and GET /session/qr (session-wait/long-poll.ts). */
+  waits: SessionWaits
 }

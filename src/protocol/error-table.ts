@@ -83,6 +83,19 @@ export const ERRORS = {
     status: 429,
     message: 'too many pairing code requests for this session, retry in <retryAfterSeconds> s',
   },
+  // GET /session?wait and GET /session/qr?wait over one of their bounds (src/http/session-wait/wait-room.ts)
+  WAITS_PER_SESSION: {
+    status: 429,
+    message: 'too many waiting requests for this session (<max>), retry in <retryAfterSeconds> s',
+  },
+  WAITS_PER_CLIENT: {
+    status: 429,
+    message: 'too many waiting requests from this client (<max>), retry in <retryAfterSeconds> s',
+  },
+  WAITS_PER_PROCESS: {
+    status: 429,
+    message: 'too many waiting requests on this server, retry in <retryAfterSeconds> s',
+  },
   /** The shard's admission: the session's own cap of commands in flight, or its fair share of a busy shard. */
   SESSION_BUSY: { status: 429, message: 'too many requests in flight for this session, retry in 1 s', ...RETRY_SOON },
   /** Refused by node's HTTP parser: headers over its 16 KB. */

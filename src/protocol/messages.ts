@@ -31,6 +31,8 @@ export const RULE = {
   PROXY_URL: 'must be a socks5, socks5h, http or https URL with a host and no path',
   /** `text` over TEXT_MAX_CHARS. */
   MAX_CHARS: 'must be shorter than or equal to <max> characters',
+  /** GET /session?wait, GET /session/qr?wait. */
+  WAIT: 'must be a whole number of seconds',
   /** A broken rule with no words of its own; no field of the current schemas has one. */
   INVALID: 'is invalid',
 } as const
@@ -69,4 +71,5 @@ export const CLIENT_MESSAGES: readonly string[] = [
   line('channelId', RULE.CHANNEL_ID),
   line('before', RULE.BEFORE),
   line('proxy', RULE.PROXY_URL),
+  line('wait', RULE.WAIT),
 ]

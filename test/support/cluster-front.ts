@@ -56,7 +56,7 @@ export function ownerNode(): void {
           peerRequestOf(req.method!, req.url!, req.headers, client),
         )
         seen.push({ method: req.method!, url: req.url!, headers: req.headers, body, from })
-        if (req.url === '/message/slow') return // never answers: the client gives up
+        if (req.url === '/message/slow' || req.url === '/session?wait=30') return // never answers: the client gives up
         if (ownerState.movingAnswers > 0) {
           ownerState.movingAnswers--
           res.writeHead(503, { [MOVING_HEADER]: '1', 'content-type': 'application/json' })
@@ -86,6 +86,8 @@ export interface Options {
   runsHere?: (id: string) => boolean
   auth?: PeerAuth
   perSessionInFlight?: number
+  socketsPerPeer?: number
+  waitsPerSession?: number
   moveWaitMs?: number
 }
 
@@ -105,12 +107,18 @@ export function appWith(o: Options = {}) {
       },
     } as unknown as ClusterSessionAuth,
     routes: { locate: async (id: string) => (o.routeOf ?? toOwner)(id) } as unknown as ClusterRoutes,
-    forwarder: new Forwarder({ auth, socketsPerPeer: 4, queueTimeoutMs: 2_000 }),
+    forwarder: new Forwarder({
+      auth,
+      socketsPerPeer: o.socketsPerPeer ?? 4,
+      waitSocketsPerPeer: 4,
+      queueTimeoutMs: 2_000,
+    }),
     runsHere: o.runsHere ?? (() => false),
     leaving: () => false,
     adoptNow: async () => undefined,
     bodyLimitBytes: 1024,
     perSessionInFlight: o.perSessionInFlight ?? 32,
+    waitsPerSession: o.waitsPerSession ?? 4,
     moveWaitMs: o.moveWaitMs ?? 2_000,
   }
   const app = express()

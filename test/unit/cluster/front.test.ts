@@ -181,6 +181,54 @@ describe('cluster front', () => {
     server.close()
   })
 
+  it("crosses a waiting GET /session on connections of its own, outside the session's in-flight cap", async () => {
+    // one connection to the owner and one request of the session in flight, both held by a send that hangs
+    const { app } = appWith({ perSessionInFlight: 1, socketsPerPeer: 1 })
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise(r => server.once('listening', r))
+    const port = (server.address() as AddressInfo).port
+    const slow = http.request({ port, host: '127.0.0.1', path: '/message/slow', method: 'POST', headers: SESSION })
+    slow.on('error', () => undefined)
+    slow.end('{}')
+    for (let i = 0; i < 100 && !seen.some(s => s.url === '/message/slow'); i++)
+      await new Promise(r => setTimeout(r, 20))
+    const wait = await fetch(`http://127.0.0.1:${port}/session?wait=5`, {
+      headers: { ...SESSION, 'if-none-match': '"current"' },
+    })
+    expect(wait.status).toBe(201) // the owner's answer, not 429 in flight nor 503 busy
+    expect(seen.at(-1)).toMatchObject({ url: '/session?wait=5', from: 'node-a' })
+    expect(seen.at(-1)?.headers['if-none-match']).toBe('"current"')
+    // a plain request of the session still finds the cap full
+    expect((await fetch(`http://127.0.0.1:${port}/session`, { headers: SESSION })).status).toBe(429)
+    slow.destroy()
+    server.close()
+  })
+
+  it("lets at most SESSION_WAITS_PER_SESSION of one session's waits cross at once", async () => {
+    const { app } = appWith({ waitsPerSession: 1 })
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise(r => server.once('listening', r))
+    const port = (server.address() as AddressInfo).port
+    const headers = { ...SESSION, 'if-none-match': '"current"' }
+    const held = http.request({ port, host: '127.0.0.1', path: '/session?wait=30', headers })
+    held.on('error', () => undefined)
+    held.end()
+    for (let i = 0; i < 100 && !seen.some(s => s.url === '/session?wait=30'); i++)
+      await new Promise(r => setTimeout(r, 20))
+    const second = await fetch(`http://127.0.0.1:${port}/session?wait=30`, { headers })
+    expect(second.status).toBe(429)
+    expect(second.headers.get('retry-after')).toBe('2')
+    expect(await second.json()).toEqual({
+      statusCode: 429,
+      message: 'too many waiting requests for this session (1), retry in 2 s',
+    })
+    expect(seen.filter(s => s.url === '/session?wait=30')).toHaveLength(1)
+    // a request that does not wait is not one of them
+    expect((await fetch(`http://127.0.0.1:${port}/session`, { headers: SESSION })).status).toBe(201)
+    held.destroy()
+    server.close()
+  })
+
   it('keeps what this node runs, the ops paths, POST /session and requests without credentials', async () => {
     const { app } = appWith({ runsHere: id => id === 's1' })
     expect((await request(app).get('/session').set(SESSION)).body.handledHere).toBe(true)

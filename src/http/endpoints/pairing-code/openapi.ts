@@ -7,7 +7,14 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { authenticated, jsonRequestBody } from '../../openapi/operations.js'
 import { phoneField } from '../../openapi/request-bodies.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, AUTHENTICATED_WITH_BODY, messageOf, ok, responses, retryAfter } from '../../openapi/responses.js'
+import {
+  errorWith,
+  AUTHENTICATED_WITH_BODY,
+  messageOf,
+  ok,
+  responses,
+  RETRY_AFTER_HEADER,
+} from '../../openapi/responses.js'
 import type { PairingCodeBody } from './route.js'
 
 export const pairingCodeSchema = shapeOf<PairingCodeBody>()(
@@ -54,7 +61,7 @@ export const pairingCodePaths: ZodOpenApiPathsObject = {
               `(connecting or reconnecting); or ${messageOf('OVERLOADED')}, ` +
               `${messageOf('SESSION_MOVING')}, ${messageOf('NODE_UNREACHABLE')}`,
           ),
-          headers: retryAfter,
+          headers: RETRY_AFTER_HEADER,
         },
       },
     }),

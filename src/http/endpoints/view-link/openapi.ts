@@ -4,6 +4,8 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
+import { RULE } from '../../../protocol/messages.js'
+import { conditional, ifNoneMatchHeader, waitQuerySchema } from '../../openapi/conditional.js'
 import { authenticated } from '../../openapi/operations.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
 import { errorWith, messageOf, ok, responses } from '../../openapi/responses.js'
@@ -67,17 +69,20 @@ export const viewLinkPaths: ZodOpenApiPathsObject = {
       operationId: 'viewQr',
       tags: ['Session'],
       summary: 'The QR a view-only link shows (not in the spec)',
-      description: "What the QR page polls with a view link's token, every 2 to 3 s. Takes no `id` or `session-id`.",
-      requestParams: { header: viewTokenHeaderSchema },
-      responses: {
+      description:
+        "What the QR page asks with a view link's token. Takes no `id` or `session-id`. Waits for a change like " +
+        'GET /session: `If-None-Match` with the last `ETag` and `?wait=<seconds>` answer the moment the QR rotates ' +
+        '(or 410 once the phone paired the session), or 304 when the wait ends unchanged.',
+      requestParams: { header: viewTokenHeaderSchema.extend(ifNoneMatchHeader), query: waitQuerySchema },
+      responses: conditional({
         200: ok(qrViewSchema, "The session's current QR"),
-        400: errorWith(`${messageOf('INVALID_HEADER')}: header \`view-token\` missing or empty`),
+        400: errorWith(`${messageOf('INVALID_HEADER')}: header \`view-token\` missing or empty; \`wait ${RULE.WAIT}\``),
         404: errorWith(
           `${messageOf('VIEW_LINK_NOT_FOUND')}: unknown, expired or revoked token, or its session is gone`,
         ),
         410: errorWith(`${messageOf('VIEW_LINK_USED')}: the phone paired the session`),
         500: errorWith(messageOf('INTERNAL')),
-      },
+      }),
     },
   },
 }

@@ -23,6 +23,7 @@ import { setPlatformSignatureCheck } from '../patches/signature-check.js'
 import { installSignalQueueContext } from '../patches/signal-queue-context.js'
 import { cachedKeyStore } from './key-cache.js'
 import { lazyRetryManagerCaches, socketCaches } from './lazy-caches.js'
+import { routineAwareLogger } from './routine-logs.js'
 
 /** What the socket tells the platform it is (the QR and a pairing code's companion_hello name it too). */
 export const BROWSER = Browsers.macOS('Chrome')
@@ -51,6 +52,8 @@ export function openBaileysSocket(
   const { auth, sandbox } = options
   // the parent already names the session (`session: <id>`)
   const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
+  // what Baileys logs as errors and warnings in a normal pairing or restart goes to the session's log at its own level
+  const baileysLogger = routineAwareLogger(logger, () => options.logger.child({ component: 'baileys' }))
   const transport: Record<string, unknown> = {}
   setPlatformSignatureCheck(options.settings.VERIFY_PLATFORM_SIGNATURES)
   installSignalQueueContext()
@@ -76,7 +79,7 @@ export function openBaileysSocket(
     const sock = makeWASocket({
       // our own cache, not Baileys' makeCacheableSignalKeyStore: no pre-keys held after pairing (key-cache.ts)
       auth: { creds, keys: cachedKeyStore(auth.keys) },
-      logger,
+      logger: baileysLogger,
       browser: BROWSER,
       syncFullHistory: false,
       markOnlineOnConnect: true,
