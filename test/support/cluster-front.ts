@@ -15,6 +15,7 @@ import { clusterFront, type FrontParts } from '../../src/cluster/front.js'
 import { PEER_CLIENT_HEADER, PEER_HEADER, PeerAuth, peerRequestOf } from '../../src/cluster/peer-auth.js'
 import type { ClusterRoutes, Route } from '../../src/cluster/routing.js'
 import type { ClusterSessionAuth } from '../../src/cluster/session-auth.js'
+import { ViewTokenRoutes } from '../../src/cluster/view-token-routes.js'
 import { requestClientKey } from '../../src/http/client-key.js'
 import { errorHandler, MOVING_HEADER } from '../../src/http/errors.js'
 import { jsonBody } from '../../src/http/json-body.js'
@@ -91,6 +92,9 @@ export interface Options {
   moveWaitMs?: number
 }
 
+/** The cluster's view-token routes (cluster/view-token-routes.ts), under the tests' cluster secret. */
+export const viewTokens = new ViewTokenRoutes(SECRET)
+
 export const toOwner = (): Route => ({ to: 'node', peer: { node: 'node-b', url: ownerUrl } })
 
 export function appWith(o: Options = {}) {
@@ -116,6 +120,7 @@ export function appWith(o: Options = {}) {
     runsHere: o.runsHere ?? (() => false),
     leaving: () => false,
     adoptNow: async () => undefined,
+    viewTokens,
     bodyLimitBytes: 1024,
     perSessionInFlight: o.perSessionInFlight ?? 32,
     waitsPerSession: o.waitsPerSession ?? 4,

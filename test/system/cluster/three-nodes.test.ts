@@ -152,8 +152,16 @@ describeWithRedis('cluster mode: three nodes', () => {
     const moved = await ownedBy('node-1')
     expect(moved.length).toBeGreaterThan(0)
     const before = await cluster.ledger()
+    const acked = await cluster.metric(0, 'gateway_platform_acks_total')
     const burst = cluster.burst(SENDS, { label: 'sigstop', via: () => [1, 2], concurrency: 6 })
-    await new Promise(r => setTimeout(r, 300))
+    // paused mid-burst: once its sends are flowing, so some are between their ack and their writes (on a loaded
+    // machine a fixed delay could pause it before the first forwarded send arrived, and then nothing is late)
+    await waitFor(
+      'node-1 sending',
+      async () => (await cluster.metric(0, 'gateway_platform_acks_total')) >= acked + 3 || undefined,
+      20_000,
+      20,
+    )
     paused.proc.child.kill('SIGSTOP')
     // the others take its sessions over once the 3 s leases expire
     await waitFor(
