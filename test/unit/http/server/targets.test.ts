@@ -5,34 +5,16 @@
  * answers it with no body); and a request node's parser gives up on after the app answered it gets no second,
  * garbled answer on the same connection.
  */
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createHttpServer } from '../../../../src/http/server.js'
+import { expect, it } from 'vitest'
+import { okServer } from '../../../support/ok-server.js'
 import { exchange, expectWellFormed, rawRequest } from '../../../support/property/raw-http.js'
 
-let server: Server
-let port: number
-const reached: string[] = []
-
-beforeAll(async () => {
-  server = createHttpServer((req, res) => {
-    reached.push(req.url ?? '')
-    res.setHeader('content-type', 'application/json')
-    res.end('{"ok":true}')
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  port = (server.address() as AddressInfo).port
-})
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(resolve => server.close(() => resolve()))
-})
+const { port, reached } = okServer()
 
 it('refuses every target that is not a path before the app sees it', async () => {
   for (const path of ['http://127.0.0.1:9/session', 'https://127.0.0.1:9/message', 'HTTP://x/group', '*']) {
     for (const method of ['GET', 'POST', 'OPTIONS']) {
-      const res = await rawRequest(port, { method, path, headers: [] })
+      const res = await rawRequest(port(), { method, path, headers: [] })
       expect(expectWellFormed(res, [400], `${method} ${path}`)).toEqual({
         statusCode: 400,
         message: 'request target must be a path',
@@ -40,7 +22,7 @@ it('refuses every target that is not a path before the app sees it', async () =>
     }
   }
   const connect = await exchange(
-    port,
+    port(),
     Buffer.from('CONNECT 127.0.0.1:9 HTTP/1.1\r\nhost: 127.0.0.1:9\r\n\r\n'),
     'CONNECT',
   )
@@ -50,12 +32,12 @@ it('refuses every target that is not a path before the app sees it', async () =>
   })
   expect(reached).toEqual([])
   // a path that merely starts like one is the app's to answer
-  expect((await rawRequest(port, { method: 'GET', path: '//127.0.0.1:9/session', headers: [] })).status).toBe(200)
+  expect((await rawRequest(port(), { method: 'GET', path: '//127.0.0.1:9/session', headers: [] })).status).toBe(200)
   expect(reached).toEqual(['//127.0.0.1:9/session'])
 })
 
 it('answers an unknown Expect with 417 in the error shape', async () => {
-  const res = await rawRequest(port, { method: 'GET', path: '/session', headers: [['expect', 'coffee']] })
+  const res = await rawRequest(port(), { method: 'GET', path: '/session', headers: [['expect', 'coffee']] })
   expect(expectWellFormed(res, [417], 'expect')).toEqual({
     statusCode: 417,
     message: 'only "Expect: 100-continue" is supported',
@@ -64,7 +46,7 @@ it('answers an unknown Expect with 417 in the error shape', async () => {
 
 it('gives one answer to a request whose body node cannot frame', async () => {
   const res = await exchange(
-    port,
+    port(),
     Buffer.from('GET /x HTTP/1.1\r\nhost: a\r\nconnection: close\r\ntransfer-encoding: gzip-ish\r\n\r\n'),
     'unknown transfer-encoding',
   )
