@@ -6,7 +6,20 @@
  * the request log (src/http/ops/request-log.ts) does not log headers at all.
  */
 import { pino, type Logger } from 'pino'
+import { z } from 'zod'
 import { logRedaction } from './security/log-redaction.js'
+import { pickSettings, type SliceOf } from './settings/fields.js'
+
+/** The logs' slice of the settings (README: Settings). */
+export const LOG_SETTINGS = {
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Log lines: JSON, or pino-pretty for people; auto = pretty only when stdout is a terminal. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+}
+
+export type LogSettings = SliceOf<typeof LOG_SETTINGS>
+
+export const logSettings = (values: LogSettings): LogSettings => pickSettings(values, LOG_SETTINGS)
 
 /** Whether `LOG_FORMAT` asks for pretty lines; `auto` looks at this process's stdout. */
 export function wantsPrettyLogs(format: 'auto' | 'json' | 'pretty', isTTY = Boolean(process.stdout.isTTY)): boolean {

@@ -3,28 +3,32 @@
  * The only place that listens. Reads settings, opens the session system (worker threads + storage), serves HTTP,
  * and on SIGTERM/SIGINT drains in-flight requests and closes sockets without logging any device out.
  */
-import { loadConfig, type Config } from './config.js'
+import { loadSettings, type Settings } from './settings/load.js'
 import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createShardedSessionSystem } from './actors/main/system.js'
-import { createApp } from './http/app.js'
+import { appSettings, createApp } from './http/app.js'
 import { createHttpServer } from './http/server.js'
 import { removeMediaTempDirs } from './media/temp-dir.js'
 import { sweepStaleMediaDirs } from './media/temp-sweep.js'
 import { ffmpegStartupWarnings, locateFfmpeg } from './media/ffmpeg-locate.js'
 import { startupFailed } from './security/startup-failure.js'
 import { startupWarnings } from './startup-warnings.js'
+import { enginesNode, nodeVersionWarning } from './node-version.js'
 import { installTestHooks } from './test-hooks.js'
 import { openClusterNode } from './cluster/node.js'
 
 // A bad setting stops the process with one line on stderr, before anything starts.
-let config: Config
+let settings: Settings
 try {
-  config = loadConfig()
+  settings = loadSettings()
 } catch (err) {
   startupFailed(err)
 }
-const prettyLogs = wantsPrettyLogs(config.LOG_FORMAT)
-const logger = createRootLogger(config.LOG_LEVEL, prettyLogs)
+const prettyLogs = wantsPrettyLogs(settings.LOG_FORMAT)
+const logger = createRootLogger(settings.LOG_LEVEL, prettyLogs)
+// On a Node older than package.json's engines the gateway still starts, but says so first (node-version.ts).
+const olderNode = nodeVersionWarning(process.versions.node, enginesNode())
+if (olderNode) logger.warn(olderNode)
 // Media folders of gateway processes that died without removing them (media/temp-sweep.ts).
 void sweepStaleMediaDirs().then(swept => {
   if (swept.removed.length + swept.staleFiles.length > 0) logger.info(swept, 'removed media temp files left by a crash')
@@ -33,25 +37,28 @@ void sweepStaleMediaDirs().then(swept => {
 // Worker threads log like this thread; they cannot tell whether stdout is a terminal, so they get the answer.
 // A DATA_KEY that does not fit the DATA_DIR fails here, before any session starts.
 // Cluster mode (REDIS_URL): this node's heartbeat, the ownership loop and the request routes (cluster/node.ts).
-const clusterNode = config.REDIS_URL ? openClusterNode(config, logger) : undefined
+const clusterNode = settings.REDIS_URL ? openClusterNode(settings, logger) : undefined
 const system = await createShardedSessionSystem({
-  config: { ...config, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' },
+  settings: { ...settings, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' },
   logger,
   ...clusterNode?.forSystem,
 }).catch(startupFailed)
 const cluster = await clusterNode?.start(system).catch(startupFailed)
-const app = createApp({ system, config, logger, ...(cluster ? { cluster } : {}) })
-installTestHooks(config, system, logger)
+const app = createApp({ system, settings: appSettings(settings), logger, ...(cluster ? { cluster } : {}) })
+installTestHooks(settings, system, logger)
 const tls =
-  config.TLS_CERT_FILE && config.TLS_KEY_FILE
-    ? { certFile: config.TLS_CERT_FILE, keyFile: config.TLS_KEY_FILE }
+  settings.TLS_CERT_FILE && settings.TLS_KEY_FILE
+    ? { certFile: settings.TLS_CERT_FILE, keyFile: settings.TLS_KEY_FILE }
     : undefined
 const server = createHttpServer(app, tls)
-server.listen(config.PORT, config.HOST, () => {
-  logger.info({ port: config.PORT, sandbox: config.SANDBOX_URL ?? null }, 'gateway listening')
-  for (const warning of startupWarnings(config)) logger.warn(warning)
+server.listen(settings.PORT, settings.HOST, () => {
+  logger.info(
+    { port: settings.PORT, sandbox: settings.SANDBOX_URL ?? null, node: process.versions.node },
+    'gateway listening',
+  )
+  for (const warning of startupWarnings(settings)) logger.warn(warning)
   // Without ffmpeg (or prlimit) the gateway still sends videos; said once here, not once per video.
-  for (const warning of ffmpegStartupWarnings(locateFfmpeg(config))) logger.warn(warning)
+  for (const warning of ffmpegStartupWarnings(locateFfmpeg(settings))) logger.warn(warning)
 })
 
 let stopping = false

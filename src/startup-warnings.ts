@@ -4,16 +4,17 @@
  * `src/main.ts` logs each of these at warn once the gateway listens, so an operator reading the start-up log sees
  * what is open.
  */
-import type { Config } from './config.js'
+import type { MediaSettings } from './media/settings.js'
+import type { PlatformSettings } from './platform/settings.js'
 
 export function startupWarnings(
-  config: Pick<Config, 'MEDIA_ALLOW_PRIVATE_URLS' | 'VERIFY_PLATFORM_SIGNATURES'>,
+  settings: Pick<MediaSettings, 'MEDIA_ALLOW_PRIVATE_URLS'> & Pick<PlatformSettings, 'VERIFY_PLATFORM_SIGNATURES'>,
 ): string[] {
   const warnings: string[] = []
-  if (config.MEDIA_ALLOW_PRIVATE_URLS) {
+  if (settings.MEDIA_ALLOW_PRIVATE_URLS) {
     warnings.push('MEDIA_ALLOW_PRIVATE_URLS=true: media URLs may reach loopback and private addresses (SSRF guard off)')
   }
-  if (!config.VERIFY_PLATFORM_SIGNATURES) {
+  if (!settings.VERIFY_PLATFORM_SIGNATURES) {
     warnings.push(
       "VERIFY_PLATFORM_SIGNATURES=false: the platform's certificate chain and the phone's account " +
         'signature are not checked (a man in the middle could pose as the platform)',

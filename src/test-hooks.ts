@@ -6,10 +6,17 @@
  */
 import type { Logger } from 'pino'
 import type { ShardedSessionSystem } from './actors/main/system.js'
-import type { Config } from './config.js'
+import { bool, type SliceOf } from './settings/fields.js'
 
-export function installTestHooks(config: Config, system: ShardedSessionSystem, logger: Logger): void {
-  if (!config.GATEWAY_TEST_HOOKS) return
+export const TEST_HOOK_SETTINGS = {
+  /** Test-only hooks (SIGUSR2 ends one shard's worker thread); never set in production. */
+  GATEWAY_TEST_HOOKS: bool(false),
+}
+
+export type TestHookSettings = SliceOf<typeof TEST_HOOK_SETTINGS>
+
+export function installTestHooks(settings: TestHookSettings, system: ShardedSessionSystem, logger: Logger): void {
+  if (!settings.GATEWAY_TEST_HOOKS) return
   logger.warn('GATEWAY_TEST_HOOKS is on: SIGUSR2 ends a worker thread; never use this in production')
   process.on('SIGUSR2', () => {
     logger.warn({ shard: 0 }, 'test hook: ending the worker thread of shard 0')

@@ -14,16 +14,14 @@
  *   withSession(session!, { params: { path: { groupId: '120363000000000001@g.us' } } }))
  * await waitForSession(gateway, session!, s => s.isConnected) // resolves the moment the phone has paired it
  */
-import createClient, { type Client, type ClientOptions } from 'openapi-fetch'
-import type { components, paths } from './schema.js'
+import createClient, { type ClientOptions } from 'openapi-fetch'
+import type { paths } from './schema.js'
+import type { GatewayClient, SessionCredentials } from './types.js'
 
 export type { components, paths } from './schema.js'
 export { SessionWaitError, waitForSession, type Session, type WaitForSessionOptions } from './wait-for-session.js'
 
-export type GatewayClient = Client<paths>
-
-/** What POST /session returns; the two values every other endpoint needs as headers. */
-export type SessionCredentials = components['schemas']['CreatedSession']
+export type { GatewayClient, SessionCredentials } from './types.js'
 
 export function createGatewayClient(baseUrl: string, options: Omit<ClientOptions, 'baseUrl'> = {}): GatewayClient {
   return createClient<paths>({ ...options, baseUrl })

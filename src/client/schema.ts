@@ -738,7 +738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many waiting requests for this session (<max>), retry in <seconds> s`, `too many waiting requests from this client (<max>), retry in <seconds> s`, `too many waiting requests on this server, retry in <seconds> s`: a waiting request over one of its bounds (SESSION_WAITS_PER_SESSION, _PER_CLIENT, _PER_PROCESS); a request without `wait` is never refused */
+            /** @description `too many waiting requests for this session (<max>), retry in <retryAfterSeconds> s`, `too many waiting requests from this client (<max>), retry in <retryAfterSeconds> s`, `too many waiting requests on this server, retry in <retryAfterSeconds> s`: a waiting request over one of its bounds (SESSION_WAITS_PER_SESSION, _PER_CLIENT, _PER_PROCESS); a request without `wait` is never refused */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1154,7 +1154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many waiting requests for this session (<max>), retry in <seconds> s`, `too many waiting requests from this client (<max>), retry in <seconds> s`, `too many waiting requests on this server, retry in <seconds> s`: a waiting request over one of its bounds (SESSION_WAITS_PER_SESSION, _PER_CLIENT, _PER_PROCESS); a request without `wait` is never refused */
+            /** @description `too many waiting requests for this session (<max>), retry in <retryAfterSeconds> s`, `too many waiting requests from this client (<max>), retry in <retryAfterSeconds> s`, `too many waiting requests on this server, retry in <retryAfterSeconds> s`: a waiting request over one of its bounds (SESSION_WAITS_PER_SESSION, _PER_CLIENT, _PER_PROCESS); a request without `wait` is never refused */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1259,7 +1259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `the platform refused the pairing code request (error <code>)` (the platform refused it), `the platform did not acknowledge in time`, `the connection dropped before the platform answered; request a new code`, or `internal server error` */
+            /** @description `the platform refused the pairing code request (error <platformCode>)` (the platform refused it), `the platform did not acknowledge in time`, `the connection dropped before the platform answered; request a new code`, or `internal server error` */
             500: {
                 headers: {
                     [name: string]: unknown;

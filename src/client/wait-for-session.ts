@@ -17,7 +17,7 @@
  * await waitForSession(gateway, session, s => s.isConnected, { timeoutMs: 180_000 }) // the phone scanned it
  */
 import type { components } from './schema.js'
-import type { GatewayClient, SessionCredentials } from './index.js'
+import type { GatewayClient, SessionCredentials } from './types.js'
 
 export type Session = components['schemas']['Session']
 

@@ -8,9 +8,8 @@
  * it adopts the session on its next heartbeat, or another node does if it is gone.
  */
 import type { Logger } from 'pino'
-import type { Config } from '../config.js'
-import { GatewayError, sessionsFull } from '../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE } from '../protocol/messages.js'
+import type { ActorSettings } from '../actors/settings.js'
+import { GatewayError, retryAfterFromMs } from '../protocol/errors.js'
 import { newSessionIds } from '../actors/main/ids.js'
 import { unpairedCap, unpairedFull, type SessionCreation } from '../actors/main/creation.js'
 import type { LocalSessions } from '../actors/main/local-sessions.js'
@@ -21,7 +20,7 @@ import type { ClusterRoutes } from './routing.js'
 import type { PeerCalls } from './peer-calls.js'
 
 export interface ClusterCreationParts {
-  config: Pick<Config, 'MAX_SESSIONS' | 'UNPAIRED_MAX_PERCENT' | 'UNPAIRED_PER_CLIENT'>
+  settings: Pick<ActorSettings, 'MAX_SESSIONS' | 'UNPAIRED_MAX_PERCENT' | 'UNPAIRED_PER_CLIENT'>
   store: RedisStore
   directory: NodeDirectory
   routes: ClusterRoutes
@@ -34,8 +33,8 @@ export interface ClusterCreationParts {
 }
 
 export function clusterCreation(parts: ClusterCreationParts): SessionCreation {
-  const { config, directory } = parts
-  const cap = unpairedCap(config)
+  const { settings, directory } = parts
+  const cap = unpairedCap(settings)
   return {
     draw() {
       const node = parts.routes.placeNew()
@@ -46,9 +45,9 @@ export function clusterCreation(parts: ClusterCreationParts): SessionCreation {
       let verdict: Awaited<ReturnType<RedisStore['registerNew']>>
       try {
         verdict = await parts.store.registerNew(record, {
-          maxSessions: config.MAX_SESSIONS,
+          maxSessions: settings.MAX_SESSIONS,
           unpairedCap: cap,
-          perClientCap: client.trusted ? 0 : config.UNPAIRED_PER_CLIENT,
+          perClientCap: client.trusted ? 0 : settings.UNPAIRED_PER_CLIENT,
           clientTag: parts.tag(client.key),
         })
       } catch (err) {
@@ -58,17 +57,17 @@ export function clusterCreation(parts: ClusterCreationParts): SessionCreation {
       if (verdict.ok) return
       switch (verdict.reason) {
         case 'full':
-          throw sessionsFull(config.MAX_SESSIONS)
+          throw new GatewayError('SESSIONS_FULL', { max: settings.MAX_SESSIONS })
         case 'unpaired':
           throw unpairedFull(cap, verdict.retryMs)
-        case 'client': {
-          const seconds = Math.max(1, Math.ceil(verdict.retryMs / 1000))
-          const message = fill(MESSAGE_TEMPLATE.UNPAIRED_CAP, { max: config.UNPAIRED_PER_CLIENT, seconds })
-          throw new GatewayError('TOO_MANY_REQUESTS', message, seconds)
-        }
+        case 'client':
+          throw new GatewayError('UNPAIRED_CAP', {
+            max: settings.UNPAIRED_PER_CLIENT,
+            retryAfterSeconds: retryAfterFromMs(verdict.retryMs),
+          })
         default:
           // 144 random bits drawn twice: never; say so rather than overwrite a session
-          throw new GatewayError('INTERNAL', 'a new session id collided with a registered one')
+          throw new GatewayError('INTERNAL', { cause: 'a new session id collided with a registered one' })
       }
     },
     async start(record, node) {

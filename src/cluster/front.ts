@@ -20,7 +20,6 @@
  */
 import type { Request, RequestHandler, Response } from 'express'
 import { GatewayError } from '../protocol/errors.js'
-import { OTHER_MESSAGE } from '../protocol/messages.js'
 import { requestClientKey, setForwardedClient } from '../http/client-key.js'
 import { setPreloadedBody } from '../http/json-body.js'
 import { PEER_CLIENT_HEADER, PEER_HEADER, peerRequestOf, type PeerAuth } from './peer-auth.js'
@@ -155,7 +154,7 @@ export function clusterFront(parts: FrontParts): RequestHandler {
         }
       }
       // between two nodes: wait for it to be up on the next one (the body, once read, is kept for it)
-      if (Date.now() + MOVE_POLL_MS > until) throw new GatewayError('SESSION_MOVING', undefined, 1)
+      if (Date.now() + MOVE_POLL_MS > until) throw new GatewayError('SESSION_MOVING')
       await sleep(MOVE_POLL_MS)
     }
   }
@@ -176,8 +175,7 @@ export function clusterFront(parts: FrontParts): RequestHandler {
     const inFlight = crossing[lane] as Map<string, number>
     const count = inFlight.get(id) ?? 0
     if (lane === 'wait' && count >= parts.waitsPerSession) throw tooManyWaitsForSession(parts.waitsPerSession)
-    if (lane === 'request' && count >= parts.perSessionInFlight)
-      throw new GatewayError('TOO_MANY_REQUESTS', OTHER_MESSAGE.SESSION_BUSY, 1)
+    if (lane === 'request' && count >= parts.perSessionInFlight) throw new GatewayError('SESSION_BUSY')
     inFlight.set(id, count + 1)
     try {
       await route(req, res, id, lane, next)
@@ -202,7 +200,7 @@ export function clusterFront(parts: FrontParts): RequestHandler {
       const id = header(req, 'id')
       // handled here or not at all: two nodes that briefly disagree about an owner never bounce a request
       if (id === undefined || parts.runsHere(id)) return next()
-      return next(new GatewayError('SESSION_MOVING', undefined, 1))
+      return next(new GatewayError('SESSION_MOVING'))
     }
     // the common case first, with no promise: a session this node runs, with its right secret
     const id = header(req, 'id')

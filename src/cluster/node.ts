@@ -9,8 +9,8 @@
  * actors follow the cluster's `SessionPolicy`.
  *
  * @example
- * const node = openClusterNode(config, logger)
- * const system = await createShardedSessionSystem({ config, logger, ...node.forSystem })
+ * const node = openClusterNode(settings, logger)
+ * const system = await createShardedSessionSystem({ settings, logger, ...node.forSystem })
  * const http = await node.start(system)   // heartbeat + ownership loop; what createApp adds
  * // SIGTERM:
  * await node.leave(); await system.close(); await node.close()
@@ -18,11 +18,14 @@
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import type { Logger } from 'pino'
-import type { Config } from '../config.js'
+import type { ActorSettings } from '../actors/settings.js'
+import type { HttpSettings } from '../http/settings.js'
+import type { ClusterSettings } from './settings.js'
+import { openStore } from '../storage/open-store.js'
+import type { StoreSettings } from '../storage/settings.js'
 import type { ShardedSessionSystem } from '../actors/main/system.js'
 import type { SessionCreation } from '../actors/main/creation.js'
 import type { ClusterHttp } from '../http/deps.js'
-import { openStore } from '../storage/open-store.js'
 import type { RedisStore } from '../storage/redis/redis-store.js'
 import { leaseMargin } from '../storage/redis/lease-deadline.js'
 import { META_KEY } from '../storage/redis/keys.js'
@@ -53,6 +56,33 @@ export interface ClusterNode {
   close(): Promise<void>
 }
 
+/**
+ * What a cluster node reads: its own slice, the store's, the address it listens on (ADVERTISE_URL's default), and
+ * the limits it applies across the nodes (per session in flight, sessions, unpaired ones, creations per client,
+ * bodies it forwards, sessions it starts at once).
+ */
+export type ClusterNodeSettings = ClusterSettings &
+  StoreSettings &
+  Pick<
+    HttpSettings,
+    | 'HOST'
+    | 'PORT'
+    | 'TLS_CERT_FILE'
+    | 'BODY_LIMIT_BYTES'
+    | 'SESSION_CREATE_PER_MINUTE'
+    | 'SESSION_WAITS_PER_SESSION'
+    | 'SESSION_WAITS_PER_PROCESS'
+  > &
+  Pick<
+    ActorSettings,
+    | 'MAX_PENDING_PER_SESSION'
+    | 'MAX_SESSIONS'
+    | 'UNPAIRED_MAX_PERCENT'
+    | 'UNPAIRED_PER_CLIENT'
+    | 'RESTORE_CONCURRENCY'
+    | 'SHARDS'
+  >
+
 /** ADVERTISE_URL's default: the address listened on when it is one address, else the host name. */
 function defaultAdvertiseUrl(host: string, port: number, tls: boolean): string {
   const name = host === '' || host === '0.0.0.0' || host === '::' ? os.hostname() : host
@@ -62,32 +92,32 @@ function defaultAdvertiseUrl(host: string, port: number, tls: boolean): string {
 /** Where earlier versions kept the nodes' shared token: whoever read Redis had it. Removed at start. */
 const LEGACY_PEER_TOKEN_FIELD = 'peer-token'
 
-export function openClusterNode(config: Config, logger: Logger): ClusterNode {
-  const log = logger.child({ component: 'cluster', node: config.NODE_ID })
-  const store = openStore(config, config.DATA_DIR, log).store as RedisStore
+export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): ClusterNode {
+  const log = logger.child({ component: 'cluster', node: settings.NODE_ID })
+  const store = openStore(settings, log).store as RedisStore
   const redis = () => store.connection()
-  const auth = new PeerAuth(config.CLUSTER_SECRET!, config.NODE_ID)
+  const auth = new PeerAuth(settings.CLUSTER_SECRET!, settings.NODE_ID)
   let system: ShardedSessionSystem | undefined
   const forwarder = new Forwarder({
     auth,
-    socketsPerPeer: config.CLUSTER_FORWARD_SOCKETS,
-    waitSocketsPerPeer: config.SESSION_WAITS_PER_PROCESS,
-    queueTimeoutMs: config.CLUSTER_FORWARD_QUEUE_MS,
-    ca: config.CLUSTER_CA_FILE === undefined ? undefined : readFileSync(config.CLUSTER_CA_FILE),
+    socketsPerPeer: settings.CLUSTER_FORWARD_SOCKETS,
+    waitSocketsPerPeer: settings.SESSION_WAITS_PER_PROCESS,
+    queueTimeoutMs: settings.CLUSTER_FORWARD_QUEUE_MS,
+    ca: settings.CLUSTER_CA_FILE === undefined ? undefined : readFileSync(settings.CLUSTER_CA_FILE),
   })
   const directory = new NodeDirectory(redis, {
-    node: config.NODE_ID,
+    node: settings.NODE_ID,
     url: new URL(
-      config.ADVERTISE_URL ?? defaultAdvertiseUrl(config.HOST, config.PORT, config.TLS_CERT_FILE !== undefined),
+      settings.ADVERTISE_URL ?? defaultAdvertiseUrl(settings.HOST, settings.PORT, settings.TLS_CERT_FILE !== undefined),
     ).origin,
-    heartbeatMs: config.CLUSTER_HEARTBEAT_MS,
+    heartbeatMs: settings.CLUSTER_HEARTBEAT_MS,
     // frozen past its leases' deadline: its sessions are gone, so it sits out placement for a while
-    quietAfterGapMs: config.CLUSTER_LEASE_TTL_MS - leaseMargin(config.CLUSTER_LEASE_TTL_MS),
-    rejoinQuietMs: config.CLUSTER_REJOIN_QUIET_MS,
+    quietAfterGapMs: settings.CLUSTER_LEASE_TTL_MS - leaseMargin(settings.CLUSTER_LEASE_TTL_MS),
+    rejoinQuietMs: settings.CLUSTER_REJOIN_QUIET_MS,
     sessions: () => system?.localIds().length ?? 0,
     auth,
-    requireTls: config.CLUSTER_REQUIRE_TLS,
-    onView: nodes => forwarder.retain(new Set(nodes.map(n => n.url))),
+    requireTls: settings.CLUSTER_REQUIRE_TLS,
+    onNodes: nodes => forwarder.retain(new Set(nodes.map(n => n.url))),
   })
   const routes = new ClusterRoutes(
     redis,
@@ -97,7 +127,7 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
   )
   const peers = peerCalls(forwarder, directory, log)
   const creation = clusterCreation({
-    config,
+    settings,
     store,
     directory,
     routes,
@@ -106,7 +136,7 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
     tag: key => auth.clientTag(key),
     log,
   })
-  const viewTokens = new ViewTokenRoutes(config.CLUSTER_SECRET!)
+  const viewTokens = new ViewTokenRoutes(settings.CLUSTER_SECRET!)
   let ownership: Ownership | undefined
   let handedOver: string[] = []
 
@@ -120,9 +150,9 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
         sessions,
         redis,
         logger: log,
-        heartbeatMs: config.CLUSTER_HEARTBEAT_MS,
-        rebalancePerSecond: config.CLUSTER_REBALANCE_PER_SECOND,
-        startConcurrency: config.RESTORE_CONCURRENCY * config.SHARDS,
+        heartbeatMs: settings.CLUSTER_HEARTBEAT_MS,
+        rebalancePerSecond: settings.CLUSTER_REBALANCE_PER_SECOND,
+        startConcurrency: settings.RESTORE_CONCURRENCY * settings.SHARDS,
         peers,
       })
       ownership.start()
@@ -140,14 +170,14 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
         leaving: id => sessions.leaving(id),
         adoptNow: ids => adopter.adoptNow(ids),
         viewTokens,
-        bodyLimitBytes: config.BODY_LIMIT_BYTES,
-        perSessionInFlight: config.MAX_PENDING_PER_SESSION,
-        waitsPerSession: config.SESSION_WAITS_PER_SESSION,
-        moveWaitMs: config.CLUSTER_MOVE_WAIT_MS,
+        bodyLimitBytes: settings.BODY_LIMIT_BYTES,
+        perSessionInFlight: settings.MAX_PENDING_PER_SESSION,
+        waitsPerSession: settings.SESSION_WAITS_PER_SESSION,
+        moveWaitMs: settings.CLUSTER_MOVE_WAIT_MS,
       })
       return {
         front,
-        creationRate: clusterCreationRate(redis, key => auth.clientTag(key), config.SESSION_CREATE_PER_MINUTE),
+        creationRate: clusterCreationRate(redis, key => auth.clientTag(key), settings.SESSION_CREATE_PER_MINUTE),
         gauges: routes,
       }
     },
@@ -158,7 +188,7 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
     },
     async close() {
       // the leases are back (the sessions closed): their next nodes start them now, not at their next beat; this
-      // node's heartbeat goes first, so the view they plan with is one without it
+      // node's heartbeat goes first, so the nodes they plan with are without it
       const byNode = new Map<string, string[]>()
       for (const id of handedOver) {
         const home = homeOf(id, directory.placing())

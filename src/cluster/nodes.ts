@@ -52,7 +52,7 @@ export interface NodeDirectoryOptions {
   /** Only nodes with an https address count (CLUSTER_REQUIRE_TLS). */
   requireTls?: boolean
   /** Called with the live nodes after every successful beat (the forwarder drops the pools of nodes gone). */
-  onView?: (nodes: NodeInfo[]) => void
+  onNodes?: (nodes: NodeInfo[]) => void
   /** Monotonic clock (ms); default performance.now. */
   now?: () => number
   /** Wall clock (ms) of the records' expiry, compared across nodes; default Date.now. */
@@ -100,7 +100,7 @@ export class NodeDirectory {
   readonly #redis: () => Promise<RedisConnection>
   readonly #o: NodeDirectoryOptions
   readonly #now: () => number
-  #view = new Map<string, NodeInfo>()
+  #known = new Map<string, NodeInfo>()
   #lastAttempt = Number.NaN
   /** Successful beats in a row (a failed one resets it). */
   #inARow = 0
@@ -127,7 +127,7 @@ export class NodeDirectory {
   }
 
   /**
-   * Whether the view of the other nodes is whole: two beats in a row succeeded, so every live node (beating on
+   * Whether what this node knows of the other nodes is whole: two beats in a row succeeded, so every live node (beating on
    * the same period) has written its heartbeat since the first of them. After Redis was unreachable every
    * heartbeat has expired; the first beat back would see this node alone and place every free session on it.
    */
@@ -150,9 +150,9 @@ export class NodeDirectory {
     if (sentAt - this.#lastAttempt > this.#o.quietAfterGapMs) this.#quietUntil = sentAt + this.#o.rejoinQuietMs
     this.#lastAttempt = sentAt
     try {
-      const view = await this.#beatOnce()
+      const known = await this.#beatOnce()
       this.#inARow++
-      return view
+      return known
     } catch (err) {
       this.#inARow = 0
       throw err
@@ -178,30 +178,30 @@ export class NodeDirectory {
       .map(b => b.toString('utf8'))
       .slice(0, MAX_NODES)
     const raws = await Promise.all(names.map(async n => text(await redis.command(['GET', nodeKey(n)]))))
-    const view = new Map<string, NodeInfo>()
+    const known = new Map<string, NodeInfo>()
     const gone: string[] = []
     const now = wallNow()
     names.forEach((n, i) => {
       const info = parseNodeRecord(raws[i], n, this.#o.auth, now, this.#o.requireTls)
-      if (info) view.set(n, info)
+      if (info) known.set(n, info)
       // gone, or never a node: a record nobody signed is dropped from the set like an expired one
       else if (n !== this.#o.node) gone.push(n)
     })
-    view.set(mine.node, mine) // what this node knows of itself is newer than what it read back
+    known.set(mine.node, mine) // what this node knows of itself is newer than what it read back
     if (gone.length > 0) await redis.command(['SREM', NODES_KEY, ...gone])
-    this.#view = view
-    this.#o.onView?.([...view.values()])
-    return [...view.values()]
+    this.#known = known
+    this.#o.onNodes?.([...known.values()])
+    return [...known.values()]
   }
 
   /** The nodes seen alive at the last beat (this one included once it has beaten). */
   live(): NodeInfo[] {
-    return [...this.#view.values()]
+    return [...this.#known.values()]
   }
 
   /** The live node named `node`, if any. */
   get(node: string): NodeInfo | undefined {
-    return this.#view.get(node)
+    return this.#known.get(node)
   }
 
   /**
@@ -209,13 +209,13 @@ export class NodeDirectory {
    * beats spread out instead of all landing on the node that looked least loaded at the last one.
    */
   noteSession(node: string): void {
-    const info = this.#view.get(node)
-    if (info) this.#view.set(node, { ...info, sessions: info.sessions + 1 })
+    const info = this.#known.get(node)
+    if (info) this.#known.set(node, { ...info, sessions: info.sessions + 1 })
   }
 
   /** Names of the live nodes that take sessions: the candidates of placement. */
   placing(): string[] {
-    return [...this.#view.values()].filter(n => n.accepting).map(n => n.node)
+    return [...this.#known.values()].filter(n => n.accepting).map(n => n.node)
   }
 
   /**

@@ -4,7 +4,7 @@
  * the registry and every session's lease, and moves this node's sessions toward where they belong
  * (cluster/placement.ts, rendezvous hashing over the nodes that take sessions):
  *   - adopt: a session that belongs here and whose lease nobody holds (new, handed over, or its owner died and the
- *     lease expired) starts here; its actor acquires the lease before its link opens (cluster/lease-guard.ts), and
+ *     lease expired) starts here; its actor acquires the lease before its link opens (storage/redis/leased-runs.ts), and
  *     after an owner's death it goes through the unclean-stop recovery like a restart after kill -9;
  *   - step down: a session running here whose lease another node holds (this node was cut off past its lease) is
  *     stopped here, without logging out and without a new link;
@@ -166,7 +166,7 @@ export class Ownership {
   async adoptNow(ids: readonly string[]): Promise<void> {
     const { directory, sessions } = this.#o
     if (this.#stopped || !directory.settled) return
-    // the view of the nodes as of now: the node handing them over may have left since this node's last beat
+    // the nodes as this node knows them now: the node handing them over may have left since this node's last beat
     await directory.beat()
     const redis = await this.#o.redis()
     const leases = await Promise.all(ids.map(async id => text(await redis.command(['GET', sessionKeys(id).lease]))))

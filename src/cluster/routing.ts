@@ -6,7 +6,7 @@
  *   - a registered session whose lease nobody holds (new and not connected yet, handed over, or its owner died):
  *     forwarded to the node it belongs on, which runs it or is about to (and answers 503 SESSION_MOVING with
  *     Retry-After until then); 503 here when that is this node, or while a node that stopped beating holds it;
- *   - an id the registry does not know: here, where the header guard answers 404 like any unknown session.
+ *   - an id the registry does not know: here, where the authentication answers 404 like any unknown session.
  * A new session goes to the node with the fewest sessions among those that take sessions.
  */
 import type { RedisConnection } from '../storage/redis/connection.js'

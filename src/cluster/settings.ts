@@ -6,7 +6,7 @@
  */
 import os from 'node:os'
 import { z } from 'zod'
-import { bool, int, optionalFile } from '../config-fields.js'
+import { bool, int, optional, optionalFile, pickSettings, secret, type SliceOf } from '../settings/fields.js'
 import { leaseMargin } from '../storage/redis/lease-deadline.js'
 
 export const CLUSTER_SETTINGS = {
@@ -14,25 +14,25 @@ export const CLUSTER_SETTINGS = {
    * Cluster mode (README: Cluster mode): the registry, credentials, Signal keys and contacts live in this Redis
    * (`redis://` or `rediss://`) instead of lmdb under DATA_DIR, and the process holds a lease per session.
    */
-  REDIS_URL: z.preprocess(
-    v => (v === '' ? undefined : v),
-    z
-      .string()
-      .url()
-      .refine(u => /^rediss?:\/\//.test(u), 'expected a redis:// or rediss:// URL')
-      .optional(),
+  REDIS_URL: secret(
+    optional(
+      z
+        .string()
+        .url()
+        .refine(u => /^rediss?:\/\//.test(u), 'expected a redis:// or rediss:// URL'),
+    ),
   ),
   /**
    * The secret every node of a cluster shares and nothing else knows (32+ characters, one word): nodes sign their
    * heartbeat records and every request they forward with keys derived from it. Required with REDIS_URL.
    */
-  CLUSTER_SECRET: z.preprocess(
-    v => (v === '' ? undefined : v),
-    z
-      .string()
-      .min(32, 'must be at least 32 characters (use a long random value)')
-      .refine(v => !/\s/.test(v), 'must not contain whitespace')
-      .optional(),
+  CLUSTER_SECRET: secret(
+    optional(
+      z
+        .string()
+        .min(32, 'must be at least 32 characters (use a long random value)')
+        .refine(v => !/\s/.test(v), 'must not contain whitespace'),
+    ),
   ),
   /** This process's name in the leases it holds; unique per process. Default: the host name. */
   NODE_ID: z
@@ -80,9 +80,10 @@ export const CLUSTER_SETTINGS = {
   CLUSTER_REJOIN_QUIET_MS: int(30_000, 0),
 }
 
-const slice = z.object(CLUSTER_SETTINGS)
 /** The values of the slice, as the rest of the gateway reads them. */
-export type ClusterSettings = z.infer<typeof slice>
+export type ClusterSettings = SliceOf<typeof CLUSTER_SETTINGS>
+
+export const clusterSettings = (values: ClusterSettings): ClusterSettings => pickSettings(values, CLUSTER_SETTINGS)
 
 /** What the slice's fields cannot say alone; undefined when the values fit together, else the one line to print. */
 export function checkClusterSettings(s: ClusterSettings, env: NodeJS.ProcessEnv): string | undefined {

@@ -9,8 +9,8 @@
  * (500 `session not connected`, then the operation itself).
  *
  * @example
- * const app = createApp({ system, config: loadConfig(), logger: pino() })
- * app.listen(config.PORT, config.HOST)
+ * const settings = loadSettings()
+ * const app = createApp({ system, settings: appSettings(settings), logger: pino() })
  */
 import express from 'express'
 import type { AppDeps } from './deps.js'
@@ -22,7 +22,7 @@ import { openApiRoutes } from './openapi/router.js'
 import { opsParts } from './ops/index.js'
 import { sessionWaits } from './session-wait/long-poll.js'
 
-export type { AppDeps } from './deps.js'
+export { type AppDeps, appSettings } from './deps.js'
 
 export function createApp(deps: AppDeps): express.Express {
   const app = express()
@@ -31,10 +31,10 @@ export function createApp(deps: AppDeps): express.Express {
   // /session/qr set their own strong one, from their snapshot, and answer If-None-Match themselves (session-wait/).
   app.set('etag', false)
   // Which proxies' X-Forwarded-For to believe for `req.ip`, the client of the per-client limits (TRUST_PROXY).
-  app.set('trust proxy', deps.config.TRUST_PROXY)
+  app.set('trust proxy', deps.settings.TRUST_PROXY)
   // Request log + metrics first (they must see every request). Then the endpoints, the polled GET /session first:
   // every router a request passes costs it a path match (BENCHMARKS.md). Then /metrics and the pages.
-  const endpointDeps = { ...deps, waits: sessionWaits(deps.system, deps.config) }
+  const endpointDeps = { ...deps, waits: sessionWaits(deps.system, deps.settings) }
   const ops = opsParts(endpointDeps)
   app.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff')
@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps): express.Express {
   for (const endpoint of ENDPOINTS) endpoint.mount(app, endpointDeps)
   app.use(ops.metrics)
   // API_DOCS=false: /openapi.json and /docs are not mounted at all, so they answer the 404 of any unknown path.
-  if (deps.config.API_DOCS) app.use(openApiRoutes())
+  if (deps.settings.API_DOCS) app.use(openApiRoutes())
   app.use(qrPageRoutes())
 
   // Anything else, including every method on /webhook (the retired feature, SPEC: Events), is 404.

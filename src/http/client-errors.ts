@@ -8,21 +8,22 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { OTHER_MESSAGE } from '../protocol/messages.js'
+import { ERRORS, type ErrorCode } from '../protocol/errors.js'
 
-function statusOf(err: NodeJS.ErrnoException): { statusCode: number; message: string } {
+function codeOf(err: NodeJS.ErrnoException): ErrorCode {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { statusCode: 431, message: OTHER_MESSAGE.HEADERS_TOO_LARGE }
+      return 'HEADERS_TOO_LARGE'
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { statusCode: 408, message: OTHER_MESSAGE.REQUEST_TIMEOUT }
+      return 'REQUEST_TIMEOUT'
     default:
-      return { statusCode: 400, message: OTHER_MESSAGE.MALFORMED_REQUEST }
+      return 'MALFORMED_REQUEST'
   }
 }
 
 /** An error answered on a response before the app sees its request, in the spec's shape. */
-export function answerBeforeApp(res: ServerResponse, statusCode: number, message: string): void {
+export function answerBeforeApp(res: ServerResponse, code: ErrorCode): void {
+  const { status: statusCode, message } = ERRORS[code]
   const body = JSON.stringify({ statusCode, message })
   res.writeHead(statusCode, {
     'content-type': 'application/json; charset=utf-8',
@@ -32,11 +33,12 @@ export function answerBeforeApp(res: ServerResponse, statusCode: number, message
 }
 
 /** Writes a whole error response on a raw socket and closes it. */
-export function answerRaw(socket: Duplex, statusCode: number, message: string): void {
+export function answerRaw(socket: Duplex, code: ErrorCode): void {
   if (!socket.writable) {
     socket.destroy()
     return
   }
+  const { status: statusCode, message } = ERRORS[code]
   const body = JSON.stringify({ statusCode, message })
   socket.end(
     `HTTP/1.1 ${statusCode} ${message}\r\ncontent-type: application/json; charset=utf-8\r\n` +
@@ -51,17 +53,16 @@ export function answerClientErrors(server: Server): void {
   server.on('request', (req: IncomingMessage) => current.set(req.socket, req))
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     current.set(req.socket, req)
-    answerBeforeApp(res, 417, OTHER_MESSAGE.EXPECTATION_FAILED)
+    answerBeforeApp(res, 'EXPECTATION_FAILED')
   })
   // CONNECT (authority form) never reaches the listener: node hands it here, and would otherwise drop it
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, 400, OTHER_MESSAGE.TARGET_NOT_PATH))
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerRaw(socket, 'TARGET_NOT_PATH'))
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     // ECONNRESET and the like: the client is gone, nobody to answer.
     if (err.code === 'ECONNRESET' || !socket.writable || current.get(socket)?.complete === false) {
       socket.destroy()
       return
     }
-    const error = statusOf(err)
-    answerRaw(socket, error.statusCode, error.message)
+    answerRaw(socket, codeOf(err))
   })
 }

@@ -5,14 +5,24 @@
 import type { RequestHandler } from 'express'
 import type { Logger } from 'pino'
 import type { SessionSystem } from '../actors/main/session-system.js'
-import type { Config } from '../config.js'
+import { proxyPolicySettings, type ProxyPolicySettings } from '../proxy/proxy-policy.js'
+import { httpSettings, type HttpSettings } from './settings.js'
 import type { CreationRate } from './limits/creation-gate.js'
 import type { ClusterGaugeSource } from '../metrics/cluster-metrics.js'
 import type { SessionWaits } from './session-wait/long-poll.js'
 
+/** The settings the app reads: its own slice, and the proxy policy POST /session and PUT /session/proxy apply. */
+export type AppSettings = HttpSettings & ProxyPolicySettings
+
+/** Exactly the app's settings out of the whole. */
+export const appSettings = (settings: HttpSettings & ProxyPolicySettings): AppSettings => ({
+  ...httpSettings(settings),
+  ...proxyPolicySettings(settings),
+})
+
 export interface AppDeps {
   system: SessionSystem
-  config: Config
+  settings: AppSettings
   logger: Logger
   /** Cluster mode (REDIS_URL): what the node adds to the app (cluster/node.ts). */
   cluster?: ClusterHttp

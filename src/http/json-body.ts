@@ -1,12 +1,12 @@
 /**
  * @module http/json-body
- * JSON body parsing for the POST endpoints that take a body, mounted after the header guard so an unauthenticated
+ * JSON body parsing for the endpoints that take a body, read after the authentication so an unauthenticated
  * caller never gets its body read. 415 when a body is sent that is not `application/json`, 413 above
  * BODY_LIMIT_BYTES, 400 `body is not valid JSON` on a parse failure. body-parser's own errors never reach the
  * client: they are turned into `GatewayError`s here.
  */
 import { Readable } from 'node:stream'
-import express, { type Request, type RequestHandler } from 'express'
+import express, { type Request, type RequestHandler, type Response } from 'express'
 import { GatewayError } from '../protocol/errors.js'
 
 const PRELOADED = Symbol('body read before routing')
@@ -53,6 +53,12 @@ function hasContent(headers: NodeJS.Dict<string | string[]>): boolean {
   if (headers['transfer-encoding'] !== undefined) return true
   const length = Number(headers['content-length'] ?? '0')
   return Number.isNaN(length) || length > 0
+}
+
+/** `jsonBody` as one step of a handler (http/session-route.ts): resolves once `req.body` is read, else rejects. */
+export function jsonBodyReader(limitBytes: number): (req: Request, res: Response) => Promise<void> {
+  const read = jsonBody(limitBytes)
+  return (req, res) => new Promise((resolve, reject) => read(req, res, err => (err ? reject(err) : resolve())))
 }
 
 export function jsonBody(limitBytes: number): RequestHandler {

@@ -20,7 +20,6 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import { createServer } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import { answerBeforeApp, answerClientErrors } from './client-errors.js'
-import { OTHER_MESSAGE } from '../protocol/messages.js'
 
 /** Time to receive a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000
@@ -48,7 +47,7 @@ export function createHttpServer(app: RequestListener, tls?: TlsFiles): Server {
   }
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (isOriginForm(req.url)) app(req, res)
-    else answerBeforeApp(res, 400, OTHER_MESSAGE.TARGET_NOT_PATH)
+    else answerBeforeApp(res, 'TARGET_NOT_PATH')
   }
   const server: Server = tls
     ? createTlsServer({ ...options, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, listener)

@@ -11,7 +11,7 @@
  */
 import type dns from 'node:dns'
 import type net from 'node:net'
-import { createMediaResolver } from './media-resolver.js'
+import { createMediaResolver, type Resolve } from './media-resolver.js'
 import { isPrivateAddress } from './private-address.js'
 
 /** Thrown when a URL's host is, or resolves to, a refused address. The message names the host, for the log. */
@@ -22,8 +22,7 @@ export class PrivateAddressError extends Error {
   }
 }
 
-/** Resolves a host name to every address it has (c-ares by default: media-resolver.ts; tests inject a stub DNS). */
-export type Resolve = (hostname: string, family: number) => Promise<dns.LookupAddress[]>
+export type { Resolve }
 
 export interface AddressGuard {
   /** True when the URL host (bracket-free) must be refused before any connection: `localhost` or a refused IP. */

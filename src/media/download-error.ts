@@ -4,7 +4,7 @@
  * with why it failed, as data. `gateway_media_downloads_total{result}` counts that `reason` (src/metrics/observe.ts);
  * reading it back off the message text missed the SSRF and size refusals, whose wording is the client's.
  */
-import { GatewayError } from '../protocol/errors.js'
+import { type GatewayError, GatewayErrorFromParts } from '../protocol/errors.js'
 
 /** The `result` label values of a failed download. */
 export type MediaFailureReason =
@@ -16,10 +16,10 @@ export type MediaFailureReason =
   | 'aborted'
   | 'network'
 
-export class MediaDownloadError extends GatewayError {
+export class MediaDownloadError extends GatewayErrorFromParts {
   readonly reason: MediaFailureReason
   constructor(error: GatewayError, reason: MediaFailureReason) {
-    super(error.code, error.message, error.retryAfterSeconds)
+    super(error.code, error.details)
     this.name = 'MediaDownloadError'
     this.reason = reason
   }

@@ -5,7 +5,7 @@
  * timeout, an exact redirect cap (redirects are followed by hand) and the SSRF guard (`address-guard.ts`), applied
  * to the first URL and to every redirect hop, on the address actually connected to. A refused address is
  * `400 <field> leads to a private or local address` (the client's fault, SECURITY.md); every other failure is
- * `mediaDownloadFailed(...)`, i.e. `500 error parser file from url <detail>`:
+ * MEDIA_DOWNLOAD_FAILED, i.e. `500 error parser file from url <detail>`:
  *   - HTTP status ≥ 300 (not a redirect): `404 Not Found` (canonical reason phrase from `STATUS_CODES`)
  *   - `timeout after 60000 ms`, `file larger than N bytes`, `too many redirects`, `invalid url`,
  *     `unsupported protocol ftp:` (a redirect to it), `aborted`, else the network error's message.
@@ -17,13 +17,14 @@ import https from 'node:https'
 import tls from 'node:tls'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { mediaDownloadFailed, mediaUrlForbidden, type GatewayError } from '../protocol/errors.js'
+import { GatewayError } from '../protocol/errors.js'
 import { createAddressGuard, defaultAddressGuard, PrivateAddressError, type AddressGuard } from './address-guard.js'
 import { MediaDownloadError, type MediaFailureReason } from './download-error.js'
 import { createMediaResolver } from './media-resolver.js'
 import { PRIVATE_NEW_FILE, removeQuietly, tempFilePath } from './temp-dir.js'
 import { forwardAgent, tunnelAgent } from '../proxy/proxy-agent.js'
 import type { ProxyConnection } from '../proxy/proxy-connection.js'
+import type { MediaSettings } from './settings.js'
 
 export interface DownloadOptions {
   maxBytes: number
@@ -78,54 +79,36 @@ class DownloadFailure extends Error {
 }
 
 /** One guard (and so one resolver, with its cap on look-ups in flight) per thread for the gateway's settings. */
-let configured: { key: string; guard: AddressGuard } | undefined
-function configuredGuard(config: {
-  MEDIA_DNS_SERVERS: readonly string[]
-  MEDIA_DNS_TIMEOUT_MS: number
-  MEDIA_DNS_MAX_IN_FLIGHT: number
-}): AddressGuard {
-  const key = JSON.stringify([config.MEDIA_DNS_SERVERS, config.MEDIA_DNS_TIMEOUT_MS, config.MEDIA_DNS_MAX_IN_FLIGHT])
-  if (configured?.key !== key) {
-    const resolve = createMediaResolver({
-      servers: config.MEDIA_DNS_SERVERS,
-      timeoutMs: config.MEDIA_DNS_TIMEOUT_MS,
-      maxInFlight: config.MEDIA_DNS_MAX_IN_FLIGHT,
-    })
-    configured = { key, guard: createAddressGuard({ resolve }) }
+let threadGuard: { key: string; guard: AddressGuard } | undefined
+function settingsGuard(
+  settings: Pick<MediaSettings, 'MEDIA_DNS_SERVERS' | 'MEDIA_DNS_TIMEOUT_MS' | 'MEDIA_DNS_MAX_IN_FLIGHT'>,
+): AddressGuard {
+  const { MEDIA_DNS_SERVERS: servers, MEDIA_DNS_TIMEOUT_MS: timeoutMs, MEDIA_DNS_MAX_IN_FLIGHT: maxInFlight } = settings
+  const key = JSON.stringify([servers, timeoutMs, maxInFlight])
+  if (threadGuard?.key !== key) {
+    const resolve = createMediaResolver({ servers, timeoutMs, maxInFlight })
+    threadGuard = { key, guard: createAddressGuard({ resolve }) }
   }
-  return configured.guard
+  return threadGuard.guard
 }
 
-/** Builds DownloadOptions from the gateway config names. */
-export const downloadOptionsFromConfig = (config: {
-  MEDIA_MAX_BYTES: number
-  MEDIA_TIMEOUT_MS: number
-  MEDIA_MAX_REDIRECTS: number
-  MEDIA_ALLOW_PRIVATE_URLS: boolean
-  MEDIA_MAX_BYTES_IMAGE: number
-  MEDIA_MAX_BYTES_VIDEO: number
-  MEDIA_MAX_BYTES_AUDIO: number
-  MEDIA_MAX_BYTES_DOCUMENT: number
-  MEDIA_MAX_BYTES_THUMBNAIL: number
-  MEDIA_DNS_SERVERS: readonly string[]
-  MEDIA_DNS_TIMEOUT_MS: number
-  MEDIA_DNS_MAX_IN_FLIGHT: number
-}): DownloadOptions => ({
-  guard: configuredGuard(config),
-  maxBytes: config.MEDIA_MAX_BYTES,
+/** DownloadOptions from media's settings. */
+export const downloadOptionsFromSettings = (settings: MediaSettings): DownloadOptions => ({
+  guard: settingsGuard(settings),
+  maxBytes: settings.MEDIA_MAX_BYTES,
   maxBytesPerKind: {
-    image: config.MEDIA_MAX_BYTES_IMAGE,
-    video: config.MEDIA_MAX_BYTES_VIDEO,
-    audio: config.MEDIA_MAX_BYTES_AUDIO,
-    document: config.MEDIA_MAX_BYTES_DOCUMENT,
+    image: settings.MEDIA_MAX_BYTES_IMAGE,
+    video: settings.MEDIA_MAX_BYTES_VIDEO,
+    audio: settings.MEDIA_MAX_BYTES_AUDIO,
+    document: settings.MEDIA_MAX_BYTES_DOCUMENT,
   },
-  maxThumbnailBytes: config.MEDIA_MAX_BYTES_THUMBNAIL,
-  timeoutMs: config.MEDIA_TIMEOUT_MS,
-  maxRedirects: config.MEDIA_MAX_REDIRECTS,
-  blockPrivate: !config.MEDIA_ALLOW_PRIVATE_URLS,
+  maxThumbnailBytes: settings.MEDIA_MAX_BYTES_THUMBNAIL,
+  timeoutMs: settings.MEDIA_TIMEOUT_MS,
+  maxRedirects: settings.MEDIA_MAX_REDIRECTS,
+  blockPrivate: !settings.MEDIA_ALLOW_PRIVATE_URLS,
 })
 
-/** Streams `url` to a temp file. Throws a MediaDownloadError (MEDIA_DOWNLOAD_FAILED, MEDIA_URL_FORBIDDEN, or the
+/** Streams `url` to a temp file. Throws a MediaDownloadError (MEDIA_DOWNLOAD_FAILED, PRIVATE_ADDRESS, or the
  * `tooLarge` error); never leaves a file behind on failure. */
 export async function downloadToTemp(url: string, options: DownloadOptions): Promise<DownloadedFile> {
   const file = await tempFilePath(options.tempDir)
@@ -143,8 +126,8 @@ export async function downloadToTemp(url: string, options: DownloadOptions): Pro
     return { path: file, bytes: result.bytes, contentType: result.contentType, dispose: () => removeQuietly(file) }
   } catch (err) {
     await removeQuietly(file)
-    if (timedOut) throw new MediaDownloadError(mediaDownloadFailed(`timeout after ${options.timeoutMs} ms`), 'timeout')
-    if (options.signal?.aborted) throw new MediaDownloadError(mediaDownloadFailed('aborted'), 'aborted')
+    if (timedOut) throw new MediaDownloadError(downloadFailed(`timeout after ${options.timeoutMs} ms`), 'timeout')
+    if (options.signal?.aborted) throw new MediaDownloadError(downloadFailed('aborted'), 'aborted')
     throw toGatewayError(err, options.urlField)
   } finally {
     clearTimeout(timer)
@@ -152,15 +135,20 @@ export async function downloadToTemp(url: string, options: DownloadOptions): Pro
   }
 }
 
+const downloadFailed = (detail: string) => new GatewayError('MEDIA_DOWNLOAD_FAILED', { detail })
+
 function toGatewayError(err: unknown, urlField: string | undefined): MediaDownloadError {
   if (err instanceof MediaDownloadError) return err
   if (err instanceof PrivateAddressError || (err as { cause?: unknown }).cause instanceof PrivateAddressError) {
-    return new MediaDownloadError(mediaUrlForbidden(urlField), 'private_address')
+    return new MediaDownloadError(
+      new GatewayError('PRIVATE_ADDRESS', { path: urlField ?? 'media url' }),
+      'private_address',
+    )
   }
   if (err instanceof DownloadFailure)
-    return new MediaDownloadError(err.clientError ?? mediaDownloadFailed(err.message), err.reason)
+    return new MediaDownloadError(err.clientError ?? downloadFailed(err.message), err.reason)
   return new MediaDownloadError(
-    mediaDownloadFailed(err instanceof Error && err.message ? err.message : String(err)),
+    downloadFailed(err instanceof Error && err.message ? err.message : String(err)),
     'network',
   )
 }

@@ -41,12 +41,12 @@ export function findOnPath(name: string, pathVar: string | undefined): string | 
   return undefined
 }
 
-/** Resolves ffmpeg and prlimit for `config` and the PATH given (the process's own by default). */
+/** Resolves ffmpeg and prlimit for `settings` and the PATH given (the process's own by default). */
 export function locateFfmpeg(
-  config: { FFMPEG_PATH?: string | undefined },
+  settings: { FFMPEG_PATH?: string | undefined },
   pathVar: string | undefined = process.env.PATH,
 ): FfmpegLocation {
-  const configured = config.FFMPEG_PATH
+  const configured = settings.FFMPEG_PATH
   const ffmpeg =
     configured !== undefined
       ? isExecutableFile(path.resolve(configured))

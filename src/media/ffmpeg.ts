@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process'
 import { locateFfmpeg } from './ffmpeg-locate.js'
+import type { MediaSettings } from './settings.js'
 
 export interface FfmpegOptions {
   /** Absolute path of ffmpeg; undefined when none was found (see ffmpeg-locate.ts). */
@@ -37,35 +38,33 @@ export class FfmpegFailure extends Error {
   }
 }
 
-interface FfmpegSettings {
-  FFMPEG_PATH?: string | undefined
-  FFMPEG_TIMEOUT_MS: number
-  FFMPEG_MAX_MEMORY_MB: number
-  FFMPEG_MAX_CPU_SECONDS: number
-}
+type FfmpegSettings = Pick<
+  MediaSettings,
+  'FFMPEG_PATH' | 'FFMPEG_TIMEOUT_MS' | 'FFMPEG_MAX_MEMORY_MB' | 'FFMPEG_MAX_CPU_SECONDS'
+>
 
 /** Looked up once per thread (each shard thread builds its own) for the same settings. */
 let cached: { key: string; options: FfmpegOptions } | undefined
 
 /** FfmpegOptions from the gateway settings; ffmpeg and prlimit are looked up on the process's PATH. */
-export function ffmpegOptionsFromConfig(config: FfmpegSettings): FfmpegOptions {
+export function ffmpegOptionsFromSettings(settings: FfmpegSettings): FfmpegOptions {
   const key = JSON.stringify([
-    config.FFMPEG_PATH,
-    config.FFMPEG_TIMEOUT_MS,
-    config.FFMPEG_MAX_MEMORY_MB,
-    config.FFMPEG_MAX_CPU_SECONDS,
+    settings.FFMPEG_PATH,
+    settings.FFMPEG_TIMEOUT_MS,
+    settings.FFMPEG_MAX_MEMORY_MB,
+    settings.FFMPEG_MAX_CPU_SECONDS,
     process.env.PATH,
   ])
   if (cached?.key !== key) {
-    const { ffmpeg, prlimit } = locateFfmpeg(config)
+    const { ffmpeg, prlimit } = locateFfmpeg(settings)
     cached = {
       key,
       options: {
         ffmpeg,
         prlimit,
-        timeoutMs: config.FFMPEG_TIMEOUT_MS,
-        maxMemoryBytes: config.FFMPEG_MAX_MEMORY_MB * 1024 * 1024,
-        maxCpuSeconds: config.FFMPEG_MAX_CPU_SECONDS,
+        timeoutMs: settings.FFMPEG_TIMEOUT_MS,
+        maxMemoryBytes: settings.FFMPEG_MAX_MEMORY_MB * 1024 * 1024,
+        maxCpuSeconds: settings.FFMPEG_MAX_CPU_SECONDS,
       },
     }
   }

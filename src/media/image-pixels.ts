@@ -7,7 +7,7 @@
  * thumbnail (and to a recipient's phone that would have to decode it too).
  */
 import { loadSharp } from './sharp.js'
-import { mediaTooManyPixels } from '../protocol/errors.js'
+import { GatewayError } from '../protocol/errors.js'
 
 /**
  * Throws `400 image is larger than the limit of <max> pixels (<width> x <height>)` when the file's header declares
@@ -22,5 +22,10 @@ export async function checkImagePixels(file: string, maxPixels: number): Promise
     .catch(() => undefined)
   if (!header?.width || !header.height) return
   if (header.width * header.height > maxPixels)
-    throw mediaTooManyPixels('image', maxPixels, header.width, header.height)
+    throw new GatewayError('MEDIA_TOO_MANY_PIXELS', {
+      kind: 'image',
+      max: maxPixels,
+      width: header.width,
+      height: header.height,
+    })
 }

@@ -13,7 +13,9 @@
  */
 import dns from 'node:dns'
 import net from 'node:net'
-import type { Resolve } from './address-guard.js'
+
+/** Resolves a host name to every address it has (c-ares by default, below; tests inject a stub DNS). */
+export type Resolve = (hostname: string, family: number) => Promise<dns.LookupAddress[]>
 
 export interface MediaResolverOptions {
   /** `host` or `host:port` entries; empty = the system's servers. */

@@ -45,6 +45,13 @@ export const newMediaSlotMemories = (shards: number): MediaSlotMemory => ({
   cpu: newMediaSlotMemory(shards),
 })
 
+/** Runs a media send's CPU work (thumbnails, recompression, encryption, upload) in one of the shard's media slots. */
+export type InMediaSlot = <T>(work: () => Promise<T>) => Promise<T>
+
+/** What runs a send's CPU work: the slot it was given, or (none given) at once. */
+export const slotOf = (options: { inMediaSlot?: InMediaSlot | undefined }): InMediaSlot =>
+  options.inMediaSlot ?? (work => work())
+
 /** What a shard bounds its media sends with (see the module comment). */
 export interface MediaSendBounds {
   downloads: MediaSlots

@@ -16,7 +16,7 @@ export async function observeAck<T>(ack: Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof GatewayError && err.code === 'PLATFORM_REJECTED') {
       countInThread('acks', { result: 'error' })
-      countInThread('errorAcks', { code: /\(error (\w{1,8})\)/.exec(err.message)?.[1] ?? 'unknown' })
+      countInThread('errorAcks', { code: err.platformCode ?? 'unknown' })
     } else if (err instanceof GatewayError && err.code === 'PLATFORM_TIMEOUT') {
       countInThread('acks', { result: 'timeout' })
     }

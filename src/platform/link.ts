@@ -9,7 +9,6 @@
  * and nothing under `baileys/`.
  */
 import type { Logger } from 'pino'
-import type { Config } from '../config.js'
 import type { PairingCode } from '../protocol/commands.js'
 import type {
   Channel,
@@ -24,6 +23,8 @@ import type {
 import type { SentMessageStore } from '../storage/sent-messages.js'
 import type { AuthStore, ContactStore } from '../storage/types.js'
 import type { ProxyRoute } from '../proxy/proxy-url.js'
+import type { LinkSettings } from './settings.js'
+import type { InMediaSlot } from '../media/media-slots.js'
 
 export type { ProxyRoute }
 
@@ -65,7 +66,8 @@ export interface LinkOptions {
    * own 5-minute memory answers them. */
   sentMessages?: SentMessageStore
   logger: Logger
-  config: Config
+  /** What the link reads of the settings, and nothing else (./settings.ts). */
+  settings: LinkSettings
   /** Set when the gateway runs against the sandbox (SANDBOX_URL); absent for the real platform. */
   sandbox?: SandboxTrust
   /** The proxy the link's connections go through (the platform socket, media uploads; media downloads where
@@ -79,8 +81,7 @@ export interface LinkOptions {
   mayWrite?: () => boolean
 }
 
-/** Runs a media send's CPU work (thumbnails, recompression, encryption, upload) in one of the shard's media slots. */
-export type InMediaSlot = <T>(work: () => Promise<T>) => Promise<T>
+export type { InMediaSlot }
 
 /** How the actor runs a send (`sendMessage`, `postStatus`). */
 export interface SendOptions {
@@ -94,7 +95,7 @@ export interface SendOptions {
 }
 
 /**
- * Operations on an open link. Each throws `GatewayError` with a catalogue code on failure
+ * Operations on an open link. Each throws a `GatewayError` (protocol/error-table.ts) on failure
  * (e.g. MEDIA_DOWNLOAD_FAILED, PLATFORM_REJECTED, PLATFORM_TIMEOUT, GROUP_NOT_FOUND, CHANNEL_NOT_FOUND,
  * CONTACTS_NOT_SYNCED, STATUS_ONLY_SHARE_EMPTY, CHANNEL_NOT_OWNED).
  */
@@ -104,20 +105,20 @@ export interface PlatformLink {
   /** Reads the account's status privacy, picks recipients, sends, waits for the ack. */
   postStatus(content: StatusContent, options?: SendOptions): Promise<{ statusId: string }>
   /** Sends a chat state to a phone or group. The actor schedules 'paused' after TYPING_MS. */
-  presence(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void>
+  sendTyping(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void>
   listGroups(): Promise<Group[]>
   getGroup(groupId: string): Promise<Group>
-  groupMembers(groupId: string): Promise<GroupMember[]>
+  listGroupMembers(groupId: string): Promise<GroupMember[]>
   listChannels(): Promise<Channel[]>
-  channelMessages(channelId: string, before?: number): Promise<ChannelPage>
+  listChannelMessages(channelId: string, before?: number): Promise<ChannelPage>
   /** The account's own profile picture URL, or '' when there is none. */
   ownPicture(): Promise<string>
   /**
    * Pairing by code: registers a code for `phone` (digits) with the platform, for a link that is registering (it got
    * its QR refs), and resolves only once the platform accepted it, with the code (`ABCD-EFGH`) and when it stops
-   * working (this link's registration ends, or the code's own lifetime). Throws SESSION_ALREADY_PAIRED,
-   * SESSION_CONNECTING (not registering, or not yet), PLATFORM_REJECTED (refused), PLATFORM_TIMEOUT and
-   * PLATFORM_CONNECTION_LOST.
+   * working (this link's registration ends, or the code's own lifetime). Throws PAIRING_CODE_NOT_NEEDED,
+   * SESSION_CONNECTING (not registering, or not yet), PAIRING_CODE_REFUSED, PLATFORM_TIMEOUT and
+   * PAIRING_CODE_CONNECTION_LOST.
    */
   requestPairingCode(phone: string): Promise<PairingCode>
   /** Unlinks the device on the platform, then closes (close reason 'closed-by-us'). */
@@ -131,7 +132,7 @@ export type LinkFactory = (options: LinkOptions) => PlatformLink
 /**
  * What the module a shard worker loads by path exports (`ShardWorkerData.linkModule`). Only the factory is
  * required, as `createLink`, `createBaileysLink` or the default export; a module without the hooks gets no patches,
- * no sandbox trust and a run guard that guards nothing.
+ * no sandbox trust and a session run that guards nothing.
  */
 export interface PlatformModule {
   createLink: LinkFactory
@@ -140,11 +141,11 @@ export interface PlatformModule {
   /** Reads the loopback sandbox's trust material (SANDBOX_URL; GET /trust of its control API). */
   fetchSandboxTrust?: (sandboxUrl: string) => Promise<SandboxTrust>
   /** The guard of one session's stored platform state across unclean stops (one per actor, kept across its links). */
-  createRunGuard?: (auth: AuthStore, log: Logger) => RunGuard
+  createSessionRun?: (auth: AuthStore, log: Logger) => SessionRun
 }
 
 /** Keeps a session's stored state usable after a crash: the platform knows which of it a crash leaves suspect. */
-export interface RunGuard {
+export interface SessionRun {
   /** Before each link opens: the auth store to give it (after an unclean stop, one that renews suspect state). */
   authForLink(): Promise<AuthStore>
   /** After a clean stop (link closed, every command settled): the next start may trust the stored state. */

@@ -30,21 +30,21 @@ export interface PairingCode {
 export type SessionCommand =
   | { type: 'sendMessage'; destination: Destination; content: MessageContent }
   | { type: 'postStatus'; content: StatusContent }
-  | { type: 'typing'; destination: TypingDestination; kind: TypingKind }
+  | { type: 'sendTyping'; destination: TypingDestination; kind: TypingKind }
   | { type: 'listGroups' }
   | { type: 'getGroup'; groupId: string }
-  | { type: 'listMembers'; groupId: string }
+  | { type: 'listGroupMembers'; groupId: string }
   | { type: 'listChannels' }
-  | { type: 'channelMessages'; channelId: string; before?: number }
-  | { type: 'pairingCode'; phone: string } // phone: digits only
+  | { type: 'listChannelMessages'; channelId: string; before?: number }
+  | { type: 'requestPairingCode'; phone: string } // phone: digits only
 
 /** Lifecycle commands, issued by the session system itself; they need no connection. */
 export type LifecycleCommand =
-  | { type: 'reset' } // log out if paired, clear credentials, new QR, new QR deadline
-  | { type: 'delete' } // log out if paired, delete everything
+  | { type: 'resetSession' } // log out if paired, clear credentials, new QR, new QR deadline
+  | { type: 'deleteSession' } // log out if paired, delete everything
 
 /** The session's own settings, kept with its record (README: A proxy per session); they need no connection. */
-export type SettingCommand = { type: 'getProxy' } | { type: 'setProxy'; proxy: string | null } // the URL in full (checked by the HTTP edge), or null: remove it
+export type SettingCommand = { type: 'getSessionProxy' } | { type: 'setSessionProxy'; proxy: string | null } // the URL in full (checked by the HTTP edge), or null: remove it
 
 /** What a client's request may run on its session (`SessionSystem.run`). */
 export type ClientCommand = SessionCommand | SettingCommand
@@ -57,7 +57,7 @@ export type ActorCommand = SessionCommand | LifecycleCommand | SettingCommand
  * (`socks5://alice:***@proxy.example:1080`), and whose it is: the session's own, the operator's default
  * (SESSION_PROXY_DEFAULT, its address not shown: `proxy` null), or none.
  */
-export interface ProxyView {
+export interface SessionProxy {
   proxy: string | null
   source: 'session' | 'default' | 'none'
 }
@@ -65,17 +65,17 @@ export interface ProxyView {
 export interface ReplyValues {
   sendMessage: { messageId: string }
   postStatus: { statusId: string }
-  typing: { id: string }
+  sendTyping: { id: string }
   listGroups: { docs: Group[] }
   getGroup: Group
-  listMembers: { docs: GroupMember[] }
+  listGroupMembers: { docs: GroupMember[] }
   listChannels: { docs: Channel[] }
-  channelMessages: ChannelPage
-  pairingCode: PairingCode
-  reset: null
-  delete: null
-  getProxy: ProxyView
-  setProxy: ProxyView
+  listChannelMessages: ChannelPage
+  requestPairingCode: PairingCode
+  resetSession: null
+  deleteSession: null
+  getSessionProxy: SessionProxy
+  setSessionProxy: SessionProxy
 }
 
 export type ReplyValue<C extends ActorCommand> = ReplyValues[C['type']]

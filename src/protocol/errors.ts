@@ -1,121 +1,129 @@
 /**
  * @module protocol/errors
- * The error codes of the gateway. Every failure that reaches a client is a `GatewayError` with a stable
- * `code`; `src/http/errors.ts` maps codes to HTTP statuses in one place. Errors cross worker threads as plain
- * `{ code, message }` data (class instances lose their fields over `postMessage`), and are rebuilt with `fromWire`.
- * The words of every message are in ./messages.ts.
+ * `GatewayError`: a failure a client is told about, as data. Its code names one entry of ./error-table.ts (status,
+ * message, `Retry-After`), its details are the values that entry's message names, typed, plus what the code alone
+ * does not say: `retryAfterSeconds` (a wait computed at the time), `platformCode` (what the platform answered) and
+ * a `cause` (for the log only). `src/http/errors.ts` maps it to HTTP in one place, reading those fields.
+ *
+ * Class instances lose their fields over `postMessage` (STYLE caveat 2), so an error crosses a worker thread as
+ * its `WireError` (`{ code, details }`, the cause as text) and is rebuilt on the other side with `fromWire`: the
+ * same code, the same details, the same message.
+ *
+ * @example
+ * new GatewayError('SEND_RATE', { retryAfterSeconds: 2 }) // 429 too many messages for this session, retry in 2 s
+ * new GatewayError('PLATFORM_REJECTED', { platformCode: '463' }).platformCode // '463'
+ * new GatewayError('INTERNAL', { cause: err }) // 500 internal server error; `err` only in the log
  */
-import { ERROR_MESSAGE, fill, MESSAGE_TEMPLATE } from './messages.js'
+import { ERRORS, type ErrorCode, type ErrorEntry, type ErrorTemplate } from './error-table.js'
+import { fill, type Placeholders } from './template.js'
 
-/** Code → HTTP status. Messages (./messages.ts) are fixed where the spec fixes them, dynamic where it shows a
- * pattern. */
-export const ERROR_STATUS = {
-  INVALID_HEADER: 400,
-  VALIDATION: 400,
-  INVALID_DESTINATION: 400,
-  INVALID_TYPING_DESTINATION: 400,
-  INVALID_JSON: 400,
-  MEDIA_URL_FORBIDDEN: 400,
-  PROXY_REFUSED: 400,
-  UNAUTHORIZED: 401,
-  MEDIA_TOO_LARGE: 400,
-  SESSION_NOT_FOUND: 404,
-  NOT_FOUND: 404,
-  VIEW_LINK_NOT_FOUND: 404,
-  SESSION_ALREADY_PAIRED: 409,
-  VIEW_LINK_USED: 410,
-  BODY_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  TOO_MANY_REQUESTS: 429,
-  SESSION_NOT_CONNECTED: 500,
-  MEDIA_DOWNLOAD_FAILED: 500,
-  CHANNEL_NOT_FOUND: 500,
-  GROUP_NOT_FOUND: 500,
-  CHANNEL_NOT_OWNED: 500,
-  CONTACTS_NOT_SYNCED: 500,
-  STATUS_ONLY_SHARE_EMPTY: 500,
-  PLATFORM_REJECTED: 500,
-  PLATFORM_TIMEOUT: 500,
-  PLATFORM_CONNECTION_LOST: 500,
-  WORKER_CRASHED: 500,
-  INTERNAL: 500,
-  OVERLOADED: 503,
-  SESSIONS_FULL: 503,
-  STORAGE_UNAVAILABLE: 503,
-  SESSION_MOVING: 503,
-  NODE_UNREACHABLE: 503,
-  NODE_BUSY: 503,
-  SESSION_CONNECTING: 503,
-} as const
+export { ERRORS, type ErrorCode } from './error-table.js'
 
-export type ErrorCode = keyof typeof ERROR_STATUS
+/** The details every error may carry, whatever its message says. */
+interface CommonDetails {
+  /** Seconds the client should wait before retrying (`Retry-After`), when the table fixes none. */
+  retryAfterSeconds?: number
+  /** What went wrong underneath: logged, never sent to the client. Crosses a thread as its text. */
+  cause?: unknown
+}
+
+/** The values a template names, typed by name. */
+type TemplateValues<T extends string> = {
+  [K in Placeholders<T>]: K extends 'retryAfterSeconds' ? number : string | number
+}
+
+/** The details of `code`: the values its message names (required), and the common ones. */
+export type ErrorDetails<C extends ErrorCode> = TemplateValues<ErrorTemplate<C>> & CommonDetails
+
+/** A code whose message names no value takes its details optionally. */
+type DetailsArgument<C extends ErrorCode> = [Placeholders<ErrorTemplate<C>>] extends [never]
+  ? [details?: CommonDetails]
+  : [details: ErrorDetails<C>]
+
+/** Details as plain data: what crosses a thread. */
+export type WireDetails = Readonly<Record<string, string | number>>
 
 /** What crosses a thread boundary. */
 export interface WireError {
   code: ErrorCode
-  message: string
+  details: WireDetails
 }
 
-export class GatewayError extends Error {
-  readonly code: ErrorCode
-  /** Seconds the client should wait before retrying (the `Retry-After` header of a 429 or 503). */
-  readonly retryAfterSeconds: number | undefined
-  constructor(code: ErrorCode, message?: string, retryAfterSeconds?: number) {
-    super(message ?? (ERROR_MESSAGE as Partial<Record<ErrorCode, string>>)[code] ?? code)
-    this.code = code
+/** A cause as the log line reads it. */
+function causeText(cause: unknown): string {
+  if (cause instanceof Error) return `${cause.name}: ${cause.message}`
+  return String(cause)
+}
+
+export class GatewayError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C
+  /** The values in the message, `retryAfterSeconds` and `platformCode` when given (not the cause). */
+  readonly details: WireDetails
+
+  constructor(code: C, ...[details]: DetailsArgument<C>) {
+    const { cause, ...values } = (details ?? {}) as CommonDetails & Record<string, string | number>
+    super(fill(ERRORS[code].message as string, values as never), cause === undefined ? undefined : { cause })
     this.name = 'GatewayError'
-    this.retryAfterSeconds = retryAfterSeconds
+    this.code = code
+    this.details = values
   }
+
   get status(): number {
-    return ERROR_STATUS[this.code]
+    return ERRORS[this.code].status
   }
+
+  /** The `Retry-After` of this answer: the wait computed for it, else its code's fixed one, else none. */
+  get retryAfterSeconds(): number | undefined {
+    const given = this.details.retryAfterSeconds
+    if (typeof given === 'number') return given
+    const entry: ErrorEntry = ERRORS[this.code]
+    return entry.retryAfterSeconds
+  }
+
+  /** The error code the platform answered with, when this error reports one. */
+  get platformCode(): string | undefined {
+    const code = this.details.platformCode
+    return code === undefined ? undefined : String(code)
+  }
+
+  /** Whether this error says the gateway or the platform misbehaved (logged at warn). */
+  get isWarning(): boolean {
+    const entry: ErrorEntry = ERRORS[this.code]
+    return entry.log === 'warn'
+  }
+
   toWire(): WireError {
-    return { code: this.code, message: this.message }
+    if (this.cause === undefined) return { code: this.code, details: this.details }
+    return { code: this.code, details: { ...this.details, cause: causeText(this.cause) } }
   }
 }
 
-/** `500 error parser file from url 404 Not Found`: the spec's media-download failure. */
-export const mediaDownloadFailed = (detail: string): GatewayError =>
-  new GatewayError('MEDIA_DOWNLOAD_FAILED', fill(MESSAGE_TEMPLATE.MEDIA_DOWNLOAD_FAILED, { detail }))
+/** Whole seconds for a `Retry-After` from a wait in ms (at least 1, so a client never retries at once into a
+ * refusal). */
+export const retryAfterFromMs = (waitMs: number): number => Math.max(1, Math.ceil(waitMs / 1000))
 
-/** `400 image.url leads to a private or local address`: the SSRF guard refused a media or thumbnail URL (or one
- * of its redirects). `field` is the request field the URL came from. */
-export const mediaUrlForbidden = (field = 'media url'): GatewayError =>
-  new GatewayError('MEDIA_URL_FORBIDDEN', fill(MESSAGE_TEMPLATE.MEDIA_URL_FORBIDDEN, { path: field }))
-/** `400 image is larger than the limit of 16777216 bytes`: a media file over its type's cap (README: Limits). */
-export const mediaTooLarge = (kind: string, maxBytes: number): GatewayError =>
-  new GatewayError('MEDIA_TOO_LARGE', fill(MESSAGE_TEMPLATE.MEDIA_TOO_LARGE, { kind, max: maxBytes }))
-
-/** `400 image is larger than the limit of 100000000 pixels (20000 x 20000)`: an image over MEDIA_MAX_PIXELS. */
-export const mediaTooManyPixels = (kind: string, maxPixels: number, width: number, height: number): GatewayError =>
-  new GatewayError(
-    'MEDIA_TOO_LARGE',
-    fill(MESSAGE_TEMPLATE.MEDIA_TOO_MANY_PIXELS, { kind, max: maxPixels, width, height }),
-  )
-
-/** `503 session limit reached ...`: the process holds MAX_SESSIONS sessions. */
-export const sessionsFull = (max: number): GatewayError =>
-  new GatewayError('SESSIONS_FULL', fill(MESSAGE_TEMPLATE.SESSIONS_FULL, { max }))
-
-/** Validation failures: every failing rule, joined by a line break (spec: Errors). */
-export const validationFailed = (messages: string[]): GatewayError =>
-  new GatewayError('VALIDATION', messages.join('\n'))
+/** 400 with every failing validation rule, one a line (spec: Errors). */
+export const validationFailed = (lines: readonly string[]): GatewayError =>
+  new GatewayError('VALIDATION', { lines: lines.join('\n') })
 
 export function isWireError(value: unknown): value is WireError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as WireError).code === 'string' &&
-    (value as WireError).code in ERROR_STATUS &&
-    typeof (value as WireError).message === 'string'
-  )
+  if (typeof value !== 'object' || value === null) return false
+  const { code, details } = value as Partial<WireError>
+  return typeof code === 'string' && Object.hasOwn(ERRORS, code) && typeof details === 'object' && details !== null
 }
 
-export const fromWire = (e: WireError): GatewayError => new GatewayError(e.code, e.message)
+/**
+ * `GatewayError`'s constructor without the typing per code, for an error rebuilt from the parts of one already
+ * made (its wire form, or another GatewayError a subclass wraps).
+ */
+export const GatewayErrorFromParts = GatewayError as new (code: ErrorCode, details: WireDetails) => GatewayError
+
+/** The error a wire form describes: same code, details and message; its cause is the text that crossed. */
+export const fromWire = ({ code, details }: WireError): GatewayError => new GatewayErrorFromParts(code, details)
 
 /** Anything thrown → a wire error; unknown failures become 500 `internal server error` (details go to the log). */
 export function toWireError(err: unknown): WireError {
   if (err instanceof GatewayError) return err.toWire()
-  if (isWireError(err)) return { code: err.code, message: err.message }
-  return { code: 'INTERNAL', message: ERROR_MESSAGE.INTERNAL }
+  if (isWireError(err)) return { code: err.code, details: err.details }
+  return { code: 'INTERNAL', details: {} }
 }

@@ -3,7 +3,7 @@
  * The resources of SPEC.md, field for field. Response bodies carry exactly these fields, no more and no fewer.
  */
 
-export interface SessionView {
+export interface Session {
   id: string
   generatedId: string
   name: string

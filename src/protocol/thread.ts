@@ -10,7 +10,7 @@
  *   `TelemetryMessage`s (counters, event-loop delay, restore done) on `<name>:metrics`;
  * - `ShardStats`, the load of one shard as the main thread reads it from piscina.
  */
-import type { Config } from '../config.js'
+import type { ShardSettings } from '../actors/settings.js'
 import type { ActorCommand } from './commands.js'
 import type { WireError } from './errors.js'
 import type { SessionSnapshot } from './snapshot.js'
@@ -19,9 +19,8 @@ import type { SessionPolicy } from './session-policy.js'
 export interface ShardWorkerData {
   shard: number
   shards: number
-  dataDir: string
-  /** The parsed settings (plain data, so it crosses to the thread as is). */
-  config: Config
+  /** What the thread reads of the settings (actors/settings.ts: `shardSettings`). */
+  settings: ShardSettings
   /** The platform module (`platform/link.ts`, `PlatformModule`) the worker loads: a path or file URL. */
   linkModule: string
   /** Base name of this session system's BroadcastChannels (unique per system instance). */

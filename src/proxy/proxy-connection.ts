@@ -6,7 +6,7 @@
  * operator's default (SESSION_PROXY_DEFAULT) is trusted as configured and resolved by the system.
  */
 import type { ProxyAgentOptions } from './proxy-agent.js'
-import { threadProxyPolicy, type ProxyPolicySettings } from './proxy-policy.js'
+import { proxyPolicySettings, threadProxyPolicy, type ProxyPolicySettings } from './proxy-policy.js'
 import { parseProxyUrl, type ProxyRoute, type ProxyUrl } from './proxy-url.js'
 
 export interface ProxyConnectionSettings extends ProxyPolicySettings {
@@ -14,13 +14,9 @@ export interface ProxyConnectionSettings extends ProxyPolicySettings {
 }
 
 /** Just the settings a connection needs, as plain data (they cross to the media pool's threads with each job). */
-export const proxyConnectionSettings = (config: ProxyConnectionSettings): ProxyConnectionSettings => ({
-  SESSION_PROXY_ALLOW_PRIVATE: config.SESSION_PROXY_ALLOW_PRIVATE,
-  SESSION_PROXY_ALLOWED_HOSTS: config.SESSION_PROXY_ALLOWED_HOSTS,
-  SESSION_PROXY_CONNECT_TIMEOUT_MS: config.SESSION_PROXY_CONNECT_TIMEOUT_MS,
-  MEDIA_DNS_SERVERS: config.MEDIA_DNS_SERVERS,
-  MEDIA_DNS_TIMEOUT_MS: config.MEDIA_DNS_TIMEOUT_MS,
-  MEDIA_DNS_MAX_IN_FLIGHT: config.MEDIA_DNS_MAX_IN_FLIGHT,
+export const proxyConnectionSettings = (settings: ProxyConnectionSettings): ProxyConnectionSettings => ({
+  ...proxyPolicySettings(settings),
+  SESSION_PROXY_CONNECT_TIMEOUT_MS: settings.SESSION_PROXY_CONNECT_TIMEOUT_MS,
 })
 
 /** A proxy URL and the options of the agents that connect through it. */
@@ -30,12 +26,12 @@ export interface ProxyConnection {
 }
 
 /** The proxy URL and how to connect to it, after the policy's check of a tenant's proxy; throws when refused. */
-export function proxyConnection(route: ProxyRoute, config: ProxyConnectionSettings, ca?: string): ProxyConnection {
+export function proxyConnection(route: ProxyRoute, settings: ProxyConnectionSettings, ca?: string): ProxyConnection {
   const url = parseProxyUrl(route.url)
   if (!url) throw new Error('the stored proxy is not a proxy URL the gateway can use')
-  const options: ProxyAgentOptions = { timeoutMs: config.SESSION_PROXY_CONNECT_TIMEOUT_MS, ca }
+  const options: ProxyAgentOptions = { timeoutMs: settings.SESSION_PROXY_CONNECT_TIMEOUT_MS, ca }
   if (route.chosenBy === 'session') {
-    const policy = threadProxyPolicy(config)
+    const policy = threadProxyPolicy(settings)
     try {
       policy.checkHost(url)
     } catch (err) {

@@ -13,8 +13,8 @@
  * setting tightened since, or a name that now resolves elsewhere, is refused too.
  *
  * @example
- * const policy = proxyPolicy(config)
- * await policy.check(parseProxyUrl('socks5://u:p@127.0.0.1:1080')!) // throws PROXY_REFUSED unless private allowed
+ * const policy = proxyPolicy(settings)
+ * await policy.check(parseProxyUrl('socks5://u:p@127.0.0.1:1080')!) // throws PRIVATE_ADDRESS unless private allowed
  */
 import net from 'node:net'
 import type { LookupFunction } from 'node:net'
@@ -22,10 +22,9 @@ import { createAddressGuard, type Resolve } from '../media/address-guard.js'
 import { createMediaResolver } from '../media/media-resolver.js'
 import { isPrivateAddress } from '../media/private-address.js'
 import { GatewayError } from '../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE, OTHER_MESSAGE } from '../protocol/messages.js'
 import type { ProxyUrl } from './proxy-url.js'
 
-/** The settings the policy reads (src/config.ts). */
+/** The settings the policy reads: the proxy's slice (./proxy-settings.ts) and media's DNS (media/settings.ts). */
 export interface ProxyPolicySettings {
   SESSION_PROXY_ALLOW_PRIVATE: boolean
   SESSION_PROXY_ALLOWED_HOSTS: readonly string[]
@@ -34,13 +33,23 @@ export interface ProxyPolicySettings {
   MEDIA_DNS_MAX_IN_FLIGHT: number
 }
 
+/** Exactly the policy's settings out of the whole (plain data: they cross to the media pool's threads). */
+export const proxyPolicySettings = (settings: ProxyPolicySettings): ProxyPolicySettings => ({
+  SESSION_PROXY_ALLOW_PRIVATE: settings.SESSION_PROXY_ALLOW_PRIVATE,
+  SESSION_PROXY_ALLOWED_HOSTS: settings.SESSION_PROXY_ALLOWED_HOSTS,
+  MEDIA_DNS_SERVERS: settings.MEDIA_DNS_SERVERS,
+  MEDIA_DNS_TIMEOUT_MS: settings.MEDIA_DNS_TIMEOUT_MS,
+  MEDIA_DNS_MAX_IN_FLIGHT: settings.MEDIA_DNS_MAX_IN_FLIGHT,
+})
+
 /** SESSION_PROXY_ALLOWED_HOSTS=none: tenants may not set a proxy at all. */
 export const NO_PROXY_HOSTS = 'none'
 
 export interface ProxyPolicy {
-  /** The allow-list and, for an IP literal or `localhost`, the private-address rule; throws PROXY_REFUSED. */
+  /** The allow-list and, for an IP literal or `localhost`, the private-address rule; throws PROXY_HOST_NOT_ALLOWED or
+   * PRIVATE_ADDRESS. */
   checkHost(url: ProxyUrl): void
-  /** `checkHost`, then every address a host name resolves to; throws PROXY_REFUSED. */
+  /** `checkHost`, then every address a host name resolves to; throws as it does, or PROXY_UNRESOLVED. */
   check(url: ProxyUrl): Promise<void>
   /** For the socket that connects to a tenant's proxy: resolves its host with c-ares (never the thread pool, never
    * /etc/hosts) and, unless private addresses are allowed, refuses a private answer. */
@@ -86,8 +95,8 @@ function allowListMatcher(entries: readonly string[]): (host: string) => boolean
   }
 }
 
-const refused = (message: string) => new GatewayError('PROXY_REFUSED', message)
-const privateRefusal = () => refused(fill(MESSAGE_TEMPLATE.MEDIA_URL_FORBIDDEN, { path: 'proxy' }))
+const privateRefusal = () => new GatewayError('PRIVATE_ADDRESS', { path: 'proxy' })
+const unresolved = (detail: string) => new GatewayError('PROXY_UNRESOLVED', { detail })
 
 export function proxyPolicy(settings: ProxyPolicySettings, resolve?: Resolve): ProxyPolicy {
   const allowed = allowListMatcher(settings.SESSION_PROXY_ALLOWED_HOSTS)
@@ -101,7 +110,7 @@ export function proxyPolicy(settings: ProxyPolicySettings, resolve?: Resolve): P
     })
   const guard = createAddressGuard({ resolve: resolver })
   const checkHost = (url: ProxyUrl): void => {
-    if (!allowed(url.host)) throw refused(OTHER_MESSAGE.PROXY_HOST_NOT_ALLOWED)
+    if (!allowed(url.host)) throw new GatewayError('PROXY_HOST_NOT_ALLOWED')
     if (judge && guard.refusesHost(url.host)) throw privateRefusal()
   }
   return {
@@ -113,10 +122,9 @@ export function proxyPolicy(settings: ProxyPolicySettings, resolve?: Resolve): P
       try {
         addresses = await resolver(url.host, 0)
       } catch (err) {
-        throw refused(fill(MESSAGE_TEMPLATE.PROXY_UNRESOLVED, { detail: (err as Error).message }))
+        throw unresolved((err as Error).message)
       }
-      if (addresses.length === 0)
-        throw refused(fill(MESSAGE_TEMPLATE.PROXY_UNRESOLVED, { detail: `no address for ${url.host}` }))
+      if (addresses.length === 0) throw unresolved(`no address for ${url.host}`)
       if (addresses.some(a => isPrivateAddress(a.address))) throw privateRefusal()
     },
     lookup: judge ? guard.lookup : guard.lookupAny,

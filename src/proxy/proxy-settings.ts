@@ -1,10 +1,10 @@
 /**
  * @module proxy/proxy-settings
- * The settings of the proxy per session, part of the gateway's settings (src/config.ts spreads them in; the README's
+ * The proxy per session's slice of the settings (src/settings/load.ts puts the slices together; the README's
  * Settings table lists them).
  */
 import { z } from 'zod'
-import { bool, int } from '../config-fields.js'
+import { bool, int, optional, pickSettings, secret, type SliceOf } from '../settings/fields.js'
 import { isAllowedHostsEntry, NO_PROXY_HOSTS } from './proxy-policy.js'
 import { parseProxyUrl } from './proxy-url.js'
 
@@ -19,12 +19,12 @@ export const PROXY_SETTINGS = {
    * A proxy for every session that has none of its own (`socks5://`, `socks5h://`, `http://`, `https://`, with
    * credentials if needed). The operator's own: not judged by the allow-list or the private-address rule.
    */
-  SESSION_PROXY_DEFAULT: z.preprocess(
-    v => (v === '' ? undefined : v),
-    z
-      .string()
-      .refine(v => parseProxyUrl(v) !== undefined, 'expected a socks5, socks5h, http or https URL with a host')
-      .optional(),
+  SESSION_PROXY_DEFAULT: secret(
+    optional(
+      z
+        .string()
+        .refine(v => parseProxyUrl(v) !== undefined, 'expected a socks5, socks5h, http or https URL with a host'),
+    ),
   ),
   /**
    * The proxy hosts tenants may give their sessions: host names, `*.domain`, IP addresses or subnets, comma-separated;
@@ -45,3 +45,7 @@ export const PROXY_SETTINGS = {
   /** How long connecting through a proxy (to it, and its handshake) may take before the connection fails. */
   SESSION_PROXY_CONNECT_TIMEOUT_MS: int(20_000, 1),
 }
+
+export type ProxySettings = SliceOf<typeof PROXY_SETTINGS>
+
+export const proxySettings = (values: ProxySettings): ProxySettings => pickSettings(values, PROXY_SETTINGS)

@@ -6,11 +6,11 @@
  */
 import { DataKeyError } from '../storage/data-key.js'
 import { SealedValueError } from '../storage/value-cipher.js'
-import { ConfigError } from '../config-error.js'
+import { SettingsError } from '../settings/errors.js'
 
 export function startupFailed(err: unknown): never {
   // the settings' own line is complete as it is (`invalid setting PORT: expected an integer, got "abc"`)
-  if (err instanceof ConfigError) {
+  if (err instanceof SettingsError) {
     process.stderr.write(`${err.message}\n`)
     process.exit(1)
   }

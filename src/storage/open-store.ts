@@ -5,13 +5,11 @@
  * and fences every write of their rows (cluster/lease.ts). The Redis client is only loaded in that case.
  */
 import type { Logger } from 'pino'
-import type { Config } from '../config.js'
+import type { StoreSettings } from './settings.js'
 import { LeaseKeeper } from './redis/lease.js'
 import { openLmdbStore } from './lmdb-store.js'
 import { openRedisStore } from './redis/redis-store.js'
 import type { Store } from './types.js'
-
-type StoreConfig = Pick<Config, 'DATA_KEY' | 'REDIS_URL' | 'NODE_ID' | 'CLUSTER_LEASE_TTL_MS' | 'CLUSTER_RENEW_MS'>
 
 export interface OpenedStore {
   store: Store
@@ -19,8 +17,9 @@ export interface OpenedStore {
   leases: LeaseKeeper | undefined
 }
 
-export function openStore(config: StoreConfig, dataDir: string, logger?: Logger): OpenedStore {
-  if (!config.REDIS_URL) return { store: openLmdbStore(dataDir, { dataKey: config.DATA_KEY }), leases: undefined }
+export function openStore(settings: StoreSettings, logger?: Logger): OpenedStore {
+  if (!settings.REDIS_URL)
+    return { store: openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY }), leases: undefined }
   let lastError = ''
   const onError = (err: unknown) => {
     // node-redis retries by itself; say so once per distinct failure, not on every retry
@@ -29,11 +28,11 @@ export function openStore(config: StoreConfig, dataDir: string, logger?: Logger)
     lastError = message
   }
   const leases: LeaseKeeper = new LeaseKeeper(() => store.connection(), {
-    node: config.NODE_ID,
-    ttlMs: config.CLUSTER_LEASE_TTL_MS,
-    renewMs: config.CLUSTER_RENEW_MS,
+    node: settings.NODE_ID,
+    ttlMs: settings.CLUSTER_LEASE_TTL_MS,
+    renewMs: settings.CLUSTER_RENEW_MS,
     onRenewError: onError,
   })
-  const store = openRedisStore(config.REDIS_URL, { dataKey: config.DATA_KEY, fence: leases, onError })
+  const store = openRedisStore(settings.REDIS_URL, { dataKey: settings.DATA_KEY, fence: leases, onError })
   return { store, leases }
 }

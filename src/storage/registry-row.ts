@@ -2,7 +2,7 @@
  * @module storage/registry-row
  * A session registry row as it is on disk. The hash of the session's secret is `secretHash` in the code, but every
  * DATA_DIR so far holds it as `sessionIdHash`, and so do new rows: a DATA_DIR reads the same with any version,
- * older ones included. This file is the only place that names the stored field (renames.sh leaves it alone).
+ * older ones included. This file is the only place that names the stored field.
  */
 import type { SessionRecord } from './types.js'
 import type { RowCodec } from './table.js'

@@ -9,7 +9,7 @@ import type { SentMessageLimits, SentMessageStore } from './sent-messages.js'
 export interface SessionRecord {
   id: string
   /** sha256 of the session's secret (the client's `sessionId`), hex; the secret itself is never stored. On disk
-   * the field keeps its first name, `secretHash` (registry-row.ts). */
+   * the field keeps its first name, `sessionIdHash` (registry-row.ts). */
   secretHash: string
   createdAt: number
   /** Epoch ms at which an unscanned session is deleted; null once paired. */

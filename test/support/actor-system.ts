@@ -10,7 +10,7 @@ import path from 'node:path'
 import { BroadcastChannel } from 'node:worker_threads'
 import { fileURLToPath } from 'node:url'
 import pino from 'pino'
-import { loadConfig } from '../../src/config.js'
+import { loadSettings } from '../../src/settings/load.js'
 import { createShardedSessionSystem, type ShardedSessionSystem } from '../../src/actors/main/system.js'
 import type { SessionSnapshot } from '../../src/protocol/snapshot.js'
 import { FAKE_CONTROL, FAKE_EVENTS, type FakeAction, type FakeEvent } from './fakes/fake-link.js'
@@ -34,7 +34,7 @@ export async function startSystem(
 ): Promise<ShardedSessionSystem> {
   // These tests create many sessions as one caller (sessionOnShard retries until the hash lands on a shard): the cap
   // of unpaired sessions per client would make them flaky; test/system/faults/unpaired-sessions.test.ts covers it.
-  const config = loadConfig({
+  const settings = loadSettings({
     DATA_DIR: dataDir,
     SHARDS: '2',
     LOG_LEVEL: 'silent',
@@ -43,7 +43,7 @@ export async function startSystem(
     ...env,
   })
   const system = await createShardedSessionSystem({
-    config,
+    settings,
     logger: pino({ level: 'silent' }),
     linkModule: fakeLinkModule,
   })

@@ -6,24 +6,17 @@
  * arrived exactly once, every other answer was a clear 5xx.
  */
 import { randomBytes } from 'node:crypto'
-import { expect } from 'vitest'
 import { connectRedis, text, type RedisConnection } from '../../src/storage/redis/connection.js'
 import { sessionKeys } from '../../src/storage/redis/keys.js'
 import { NODES_KEY } from '../../src/cluster/nodes.js'
-import {
-  type Gateway,
-  inbox,
-  launchGateway,
-  pair,
-  reply,
-  sandboxCall,
-  startWorld,
-  withSession,
-} from './system/harness.js'
+import { type Gateway, launchGateway, pair, reply, sandboxCall, startWorld, withSession } from './system/harness.js'
 import type { Session } from './system/harness.js'
 import { startRedisServer, type RedisServer } from './redis-server.js'
-import { sandboxDevices } from './system/sandbox-devices.js'
+import { type AccountLedger, expectCleanMoves, ledgerByAccount } from './system/sandbox-devices.js'
 import { parseProm, sumOf } from './prom-text.js'
+import { expectDeliveredExactlyOnce, type PairedSession, type SendOutcome } from './cluster-sends.js'
+
+export type { PairedSession, SendOutcome }
 import { waitFor } from './wait-for.js'
 
 /** Test settings: 3 s leases, a heartbeat twice a second, quick reconnects. */
@@ -37,19 +30,6 @@ export const CLUSTER_TEST_ENV = {
   SEND_RATE_PER_SECOND: '0',
   SESSION_CREATE_PER_MINUTE: '0',
   UNPAIRED_PER_CLIENT: '0',
-}
-
-export interface PairedSession extends Session {
-  phone: string
-}
-
-export interface SendOutcome {
-  session: PairedSession
-  to: string
-  text: string
-  via: number
-  status: number
-  body: any
 }
 
 export class TestCluster {
@@ -222,38 +202,9 @@ export class TestCluster {
     return outcomes
   }
 
-  /**
-   * The checks of every scenario: each 200 arrived exactly once at its contact (within `timeoutMs`), no message
-   * arrived twice, and every other answer was a 5xx with the error body (0 = the node's socket closed: a client of
-   * a node that died sees that, and a load balancer retries elsewhere).
-   */
+  /** The checks of every scenario (cluster-delivery.ts): each 200 arrived exactly once, every other a clear 5xx. */
   async expectDeliveredExactlyOnce(outcomes: SendOutcome[], timeoutMs = 30_000): Promise<void> {
-    const ok = outcomes.filter(o => o.status === 200)
-    for (const o of outcomes.filter(o => o.status !== 200)) {
-      if (o.status === 0) continue
-      expect(o.status, `${o.text}: ${JSON.stringify(o.body)}`).toBeGreaterThanOrEqual(500)
-      expect(o.body).toMatchObject({ statusCode: o.status, message: expect.any(String) })
-    }
-    const ids = new Map(ok.map(o => [o.body.messageId as string, o]))
-    await waitFor(
-      `${ok.length} answered messages in the inboxes`,
-      async () => {
-        const seen = new Set<string>()
-        for (const phone of this.contacts) for (const m of await inbox(this.sandbox, phone)) seen.add(m.id)
-        return [...ids.keys()].every(id => seen.has(id)) || undefined
-      },
-      timeoutMs,
-    )
-    const counts = new Map<string, number>()
-    for (const phone of this.contacts) {
-      for (const m of await inbox(this.sandbox, phone)) counts.set(m.id, (counts.get(m.id) ?? 0) + 1)
-    }
-    const twice = [...counts].filter(([, n]) => n > 1)
-    expect(twice, 'messages that arrived more than once').toEqual([])
-    for (const [id, o] of ids) {
-      const got = (await inbox(this.sandbox, o.to)).find(m => m.id === id)
-      expect(got, `${o.text} arrived`).toMatchObject({ type: 'text', text: o.text, from: o.session.phone })
-    }
+    await expectDeliveredExactlyOnce(this.sandbox, this.contacts, outcomes, timeoutMs)
   }
 
   /** Every session connected, asked through node `via` (forwarded to its owner). */
@@ -273,31 +224,19 @@ export class TestCluster {
     )
   }
 
-  /** The sandbox's ledger per paired account: logins, 440 kicks, stanzas on superseded connections. */
-  async ledger(): Promise<Map<string, { logins: number; replacedKicks: number; supersededStanzas: number }>> {
-    const byAccount = new Map<string, { logins: number; replacedKicks: number; supersededStanzas: number }>()
-    for (const d of await sandboxDevices(this.sandbox)) {
-      const a = byAccount.get(d.account) ?? { logins: 0, replacedKicks: 0, supersededStanzas: 0 }
-      a.logins += d.logins
-      a.replacedKicks += d.replacedKicks
-      a.supersededStanzas += d.supersededStanzas
-      byAccount.set(d.account, a)
-    }
-    return byAccount
+  /** The sandbox's ledger per paired account (sandbox-devices.ts). */
+  ledger(): Promise<AccountLedger> {
+    return ledgerByAccount(this.sandbox)
   }
 
-  /**
-   * What the platform saw since `before` (a `ledger()`), per paired account: no stanza ever arrived on a superseded
-   * connection, and at most `maxKicks` 440s per account.
-   */
-  async expectCleanMoves(before: Awaited<ReturnType<TestCluster['ledger']>>, maxKicks = 0): Promise<void> {
-    const after = await this.ledger()
-    for (const s of this.sessions) {
-      const now = after.get(s.phone)!
-      const then = before.get(s.phone) ?? { logins: 0, replacedKicks: 0, supersededStanzas: 0 }
-      expect(now.supersededStanzas, `stanzas on a superseded connection of ${s.phone}`).toBe(0)
-      expect(now.replacedKicks - then.replacedKicks, `440 kicks of ${s.phone}`).toBeLessThanOrEqual(maxKicks)
-    }
+  /** Since `before` (a `ledger()`), for each paired session: see `expectCleanMoves` in sandbox-devices.ts. */
+  async expectCleanMoves(before: AccountLedger, maxKicks = 0): Promise<void> {
+    await expectCleanMoves(
+      this.sandbox,
+      this.sessions.map(s => s.phone),
+      before,
+      maxKicks,
+    )
   }
 
   /** A counter of node `index`'s /metrics (summed over its labels). */

@@ -25,6 +25,44 @@ export function readmeSettings(): string[] {
   return rows.flatMap(row => [...row.split('|')[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map(m => m[1]!))
 }
 
+/** The settings each `### <part> (\`<file>\`)` table of the README's Settings section lists, by that file. */
+export function readmeSettingGroups(): Map<string, string[]> {
+  const groups = new Map<string, string[]>()
+  let current: string[] | undefined
+  for (const line of readmeSection('Settings').split('\n')) {
+    const heading = /^### .*\(`([^`]+)`\)$/.exec(line)
+    if (heading) groups.set(heading[1]!, (current = []))
+    else if (line.startsWith('| `') && current)
+      current.push(...[...line.split('|')[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map(m => m[1]!))
+  }
+  return groups
+}
+
+/**
+ * Each setting's default as the README's Settings table writes it (`A` / `B` rows give one default each, and a unit
+ * after the last applies to all: `16 / 64 MiB`). A default described in words (`cores, at least 2`) is left out.
+ */
+export function readmeSettingDefaults(): Map<string, string | number | boolean | undefined> {
+  const defaults = new Map<string, string | number | boolean | undefined>()
+  const rows = readmeSection('Settings')
+    .split('\n')
+    .filter(l => l.startsWith('| `'))
+  for (const row of rows) {
+    const [, nameCell = '', defaultCell = ''] = row.split('|').map(cell => cell.trim())
+    const names = [...nameCell.matchAll(/`([A-Z0-9_]+)`/g)].map(m => m[1]!)
+    const mib = / MiB$/.test(defaultCell) ? 1024 * 1024 : 1
+    const parts = defaultCell.replace(/ MiB$/, '').split(' / ')
+    names.forEach((name, i) => {
+      const text = (parts.length === names.length ? parts[i]! : defaultCell).replace(/ \(.*\)$/, '').trim()
+      if (/^\d+$/.test(text)) defaults.set(name, Number(text) * mib)
+      else if (text === 'true' || text === 'false') defaults.set(name, text === 'true')
+      else if (text === 'unset') defaults.set(name, undefined)
+      else if (/^[\w./]+$/.test(text)) defaults.set(name, text)
+    })
+  }
+  return defaults
+}
+
 /** The rows of the README's Errors table (`### Errors`, the last part of the API section): status and message. */
 export function readmeErrors(): { status: number; message: string }[] {
   const api = readmeSection('API')

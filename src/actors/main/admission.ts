@@ -14,7 +14,6 @@
  * try { await run() } finally { leave() }
  */
 import { GatewayError } from '../../protocol/errors.js'
-import { OTHER_MESSAGE } from '../../protocol/messages.js'
 
 export interface AdmissionOptions {
   shards: number
@@ -30,7 +29,7 @@ interface ShardLoad {
 }
 
 /** `429 too many requests in flight for this session, retry in 1 s`: a session over its own cap or its share. */
-const sessionBusy = (): GatewayError => new GatewayError('TOO_MANY_REQUESTS', OTHER_MESSAGE.SESSION_BUSY, 1)
+const sessionBusy = (): GatewayError => new GatewayError('SESSION_BUSY')
 
 export class Admission {
   readonly #perSession: number

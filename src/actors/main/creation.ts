@@ -11,9 +11,8 @@
  * The embedded engine counts on this process's snapshot cache; cluster mode counts across every node in Redis
  * (cluster/creation.ts) and places the session on the least loaded node.
  */
-import type { Config } from '../../config.js'
-import { GatewayError, sessionsFull } from '../../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
+import type { ActorSettings } from '../settings.js'
+import { GatewayError, retryAfterFromMs } from '../../protocol/errors.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import type { SnapshotCache } from './snapshot-cache.js'
 import { UnpairedClients } from './unpaired-clients.js'
@@ -37,7 +36,7 @@ export interface SessionCreation {
   start(record: SessionRecord, node: string | undefined): Promise<void>
 }
 
-type CreationSettings = Pick<Config, 'MAX_SESSIONS' | 'UNPAIRED_MAX_PERCENT' | 'UNPAIRED_PER_CLIENT'>
+type CreationSettings = Pick<ActorSettings, 'MAX_SESSIONS' | 'UNPAIRED_MAX_PERCENT' | 'UNPAIRED_PER_CLIENT'>
 
 /** How many sessions may await a scan at once (0: no cap, when MAX_SESSIONS is none). */
 export const unpairedCap = (s: CreationSettings): number =>
@@ -45,12 +44,11 @@ export const unpairedCap = (s: CreationSettings): number =>
 
 /** 503 with Retry-After: the server holds its share of sessions awaiting a scan; the first expires in `waitMs`. */
 export function unpairedFull(cap: number, waitMs: number): GatewayError {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000))
-  return new GatewayError('SESSIONS_FULL', fill(MESSAGE_TEMPLATE.UNPAIRED_FULL, { max: cap, seconds }), seconds)
+  return new GatewayError('UNPAIRED_FULL', { max: cap, retryAfterSeconds: retryAfterFromMs(waitMs) })
 }
 
 export interface EmbeddedCreationParts {
-  config: CreationSettings
+  settings: CreationSettings
   store: Store
   cache: SnapshotCache
   drawIds: () => { id: string; sessionId: string }
@@ -61,9 +59,12 @@ export interface EmbeddedCreationParts {
 
 /** One process on its own store (lmdb): every count is this process's snapshot cache. */
 export function embeddedCreation(parts: EmbeddedCreationParts): SessionCreation {
-  const { config, cache, store } = parts
-  const cap = unpairedCap(config)
-  const perClient = new UnpairedClients(config.UNPAIRED_PER_CLIENT, id => cache.snapshotOf(id)?.qrDeadline ?? undefined)
+  const { settings, cache, store } = parts
+  const cap = unpairedCap(settings)
+  const perClient = new UnpairedClients(
+    settings.UNPAIRED_PER_CLIENT,
+    id => cache.snapshotOf(id)?.qrDeadline ?? undefined,
+  )
 
   /** Sessions awaiting a scan now, and when the first of them expires. */
   function awaitingScan(now: number): { count: number; soonest: number } {
@@ -81,7 +82,8 @@ export function embeddedCreation(parts: EmbeddedCreationParts): SessionCreation 
   return {
     draw: () => parts.drawIds(),
     async register(record, client) {
-      if (config.MAX_SESSIONS > 0 && cache.size >= config.MAX_SESSIONS) throw sessionsFull(config.MAX_SESSIONS)
+      if (settings.MAX_SESSIONS > 0 && cache.size >= settings.MAX_SESSIONS)
+        throw new GatewayError('SESSIONS_FULL', { max: settings.MAX_SESSIONS })
       if (cap > 0) {
         const now = Date.now()
         const { count, soonest } = awaitingScan(now)

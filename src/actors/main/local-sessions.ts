@@ -134,10 +134,10 @@ export function localSessions(parts: LocalSessionParts): LocalSessionsOnMain {
     leaving: id => leaving.has(id),
     isMoving: id => leaving.has(id) || arriving.has(id),
     async ready(id) {
-      if (leaving.has(id)) throw new GatewayError('SESSION_MOVING', undefined, 1)
+      if (leaving.has(id)) throw new GatewayError('SESSION_MOVING')
       const arrival = arriving.get(id)
       if (arrival) await new Promise<void>(resolve => arrival.waiters.push(resolve))
-      if (leaving.has(id)) throw new GatewayError('SESSION_MOVING', undefined, 1)
+      if (leaving.has(id)) throw new GatewayError('SESSION_MOVING')
     },
   }
 }

@@ -38,7 +38,7 @@ export interface SessionSystem {
   /** The QR a view token shows; throws VIEW_LINK_NOT_FOUND (unknown, expired, revoked) or VIEW_LINK_USED (paired). */
   viewQr(token: string): QrView
   /** Restarts QR pairing: logs a paired device out, clears credentials, new QR, new QR deadline. */
-  reset(id: string): Promise<void>
+  resetSession(id: string): Promise<void>
   /** Logs out (if paired) and deletes the session and all its data. */
   deleteSession(id: string): Promise<void>
   /**

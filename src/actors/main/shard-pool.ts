@@ -58,7 +58,7 @@ export class ShardPool {
     this.shard = data.shard
     this.#logger = logger.child({ shard: data.shard })
     // Admission (main thread, admission.ts) decides who gets in; this is the backstop at its hard limit.
-    this.#limit = Admission.hardLimit(data.config.MAX_QUEUE_PER_SHARD)
+    this.#limit = Admission.hardLimit(data.settings.MAX_QUEUE_PER_SHARD)
     this.#control = new BroadcastChannel(controlChannel(data.channelName))
     this.#control.unref()
   }
@@ -84,7 +84,7 @@ export class ShardPool {
       atomics: 'disabled',
       // Left to itself V8 lets a busy thread's new space grow to 64 MB, which pairing or a send burst reaches and an
       // idle thread keeps. Capped, scavenges come more often but each has less to visit (issue 19, BENCHMARKS.md).
-      resourceLimits: { maxYoungGenerationSizeMb: data.config.SHARD_YOUNG_GENERATION_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: data.settings.SHARD_YOUNG_GENERATION_MB },
     })
     // piscina emits 'error' for a thread that fails with no task in flight; unhandled, it would crash the process.
     pool.on('error', err => this.#logger.error({ err }, 'shard worker failed; piscina replaces it'))

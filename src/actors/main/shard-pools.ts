@@ -6,7 +6,7 @@
  * (each shard closes its sockets without logging out, within SHARD_SHUTDOWN_MS, then the pools are destroyed).
  */
 import type { Logger } from 'pino'
-import type { Config } from '../../config.js'
+import type { ShardSettings } from '../settings.js'
 import { newMediaSlotMemories } from '../../media/media-slots.js'
 import { shardOf } from '../../protocol/shard.js'
 import type { SessionPolicy } from '../../protocol/session-policy.js'
@@ -25,7 +25,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export interface ShardPoolsOptions {
-  config: Config
+  settings: ShardSettings
   log: Logger
   channelName: string
   policy: SessionPolicy
@@ -42,21 +42,20 @@ export class ShardPools {
 
   constructor(o: ShardPoolsOptions) {
     const filename = workerFilename()
-    const mediaSlots = newMediaSlotMemories(o.config.SHARDS)
+    const mediaSlots = newMediaSlotMemories(o.settings.SHARDS)
     const linkModule = o.linkModule ?? defaultLinkModule()
-    this.#shards = o.config.SHARDS
+    this.#shards = o.settings.SHARDS
     this.#log = o.log
     this.all = Array.from(
-      { length: o.config.SHARDS },
+      { length: o.settings.SHARDS },
       (_, shard) =>
         new ShardPool({
           filename,
           logger: o.log,
           data: {
             shard,
-            shards: o.config.SHARDS,
-            dataDir: o.config.DATA_DIR,
-            config: o.config,
+            shards: o.settings.SHARDS,
+            settings: o.settings,
             linkModule,
             channelName: o.channelName,
             mediaSlots,

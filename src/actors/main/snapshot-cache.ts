@@ -1,6 +1,6 @@
 /**
  * @module actors/main/snapshot-cache
- * The main thread's view of every session: id → { hash of the secret, latest snapshot }. Fed by the actors'
+ * What the main thread knows of every session: id → { hash of the secret, latest snapshot }. Fed by the actors'
  * `SnapshotEvent`s on the system's events BroadcastChannel; GET /session is answered from here with no thread hop.
  * A snapshot older than the cached one (by version) is ignored, and so is one for an id the cache does not know
  * (it was deleted, or never registered): without the secret's hash it could not be served anyway.

@@ -5,14 +5,14 @@
  * with the first session it holds (at boot for the shards that have stored sessions), not before.
  *
  * @example
- * const system = await createShardedSessionSystem({ config, logger })
+ * const system = await createShardedSessionSystem({ settings, logger })
  * const { id, sessionId } = await system.createSession()
  * system.authenticate(id, sessionId)?.qrcode // '' until the first QR is rendered
  * await system.close() // SIGTERM
  */
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
-import type { Config } from '../../config.js'
+import { shardSettings, type ShardSettings } from '../settings.js'
 import type { ClientCommand, ReplyValue } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
@@ -31,12 +31,12 @@ import { ViewTokens, type ViewTokenMinter } from './view-tokens.js'
 import { sessionChanges } from './session-changes.js'
 import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
-import { OTHER_MESSAGE } from '../../protocol/messages.js'
 
 export interface ShardedSessionSystemOptions {
-  config: Config
+  /** The actors' slice and what their shards read (actors/settings.ts); the shards get exactly theirs. */
+  settings: ShardSettings
   logger: Logger
-  /** Main-thread store; default: lmdb under config.DATA_DIR (then closed by `close()`). Workers open their own
+  /** Main-thread store; default: lmdb under settings.DATA_DIR (then closed by `close()`). Workers open their own
    * (storage/open-store.ts). */
   store?: Store
   /** Path or file URL of the module exporting the LinkFactory; default: the Baileys link. Tests pass a fake. */
@@ -59,11 +59,11 @@ export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
 }
 
 export async function createShardedSessionSystem(options: ShardedSessionSystemOptions): Promise<ShardedSessionSystem> {
-  const { config, logger } = options
+  const { settings, logger } = options
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
-  if (ownsStore) await compactAtBoot(config.DATA_DIR, log)
-  const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY }) // cluster mode passes Redis
+  if (ownsStore) await compactAtBoot(settings.DATA_DIR, log)
+  const store = options.store ?? openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY }) // cluster mode passes Redis
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)
@@ -76,7 +76,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const clustered = options.cluster !== undefined
   const records = clustered ? [] : await restoreIntoCache(store, cache)
   const shards = new ShardPools({
-    config,
+    settings: shardSettings(settings),
     log,
     channelName,
     policy: clustered ? CLUSTER_POLICY : EMBEDDED_POLICY,
@@ -105,9 +105,9 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   for (const shard of mustRestore) pools[shard]!.start()
   const poolOf = (id: string) => shards.of(id)
   const admission = new Admission({
-    shards: config.SHARDS,
-    perSession: config.MAX_PENDING_PER_SESSION,
-    shardLimit: config.MAX_QUEUE_PER_SHARD,
+    shards: settings.SHARDS,
+    perSession: settings.MAX_PENDING_PER_SESSION,
+    shardLimit: settings.MAX_QUEUE_PER_SHARD,
   })
 
   const inFlight = new Set<Promise<unknown>>()
@@ -125,8 +125,8 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   function assertOpen(): void {
     if (!closing) return
     // cluster mode: the sessions go on on the other nodes (a node that forwarded the request asks again there)
-    if (clustered) throw new GatewayError('SESSION_MOVING', undefined, 1)
-    throw new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
+    if (clustered) throw new GatewayError('SESSION_MOVING')
+    throw new GatewayError('SHUTTING_DOWN')
   }
 
   /** The session runs here and may take a command: waits for an adopted one's link to open first. */
@@ -167,7 +167,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const creation =
     options.cluster?.creation ??
     embeddedCreation({
-      config,
+      settings,
       store,
       cache,
       drawIds: newSessionIds,
@@ -193,7 +193,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       secretHash: hashSecret(sessionId),
       createdAt: now,
       unpairedSince: now,
-      qrDeadline: now + Math.min(config.SESSION_QR_LIFETIME_MS, config.UNPAIRED_MAX_LIFETIME_MS),
+      qrDeadline: now + Math.min(settings.SESSION_QR_LIFETIME_MS, settings.UNPAIRED_MAX_LIFETIME_MS),
       ...(proxy === undefined ? {} : { proxy }),
     }
     await creation.register(record, client)
@@ -208,18 +208,18 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   }
 
   // Reset and delete take their place in admission like any command: a flood of them cannot crowd the shard.
-  async function reset(id: string): Promise<void> {
+  async function resetSession(id: string): Promise<void> {
     assertOpen()
     await assertKnown(id)
     // A reset opens a new QR window: links to the old one end now, even if the reset itself fails.
     viewTokens.revoke(id)
-    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'reset' } }))
+    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'resetSession' } }))
   }
 
   async function deleteSession(id: string): Promise<void> {
     assertOpen()
     await assertKnown(id)
-    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'delete' } }))
+    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'deleteSession' } }))
     cache.remove(id) // the 'deleted' event does the same; this makes the 404 immediate for the caller
   }
 
@@ -227,7 +227,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     // Let in-flight commands finish, up to the grace period.
     let timer: NodeJS.Timeout | undefined
     const grace = new Promise<void>(resolve => {
-      timer = setTimeout(resolve, config.SHUTDOWN_GRACE_MS)
+      timer = setTimeout(resolve, settings.SHUTDOWN_GRACE_MS)
     })
     await Promise.race([Promise.allSettled([...inFlight]), grace])
     clearTimeout(timer)
@@ -247,7 +247,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     },
     viewQr: token => viewTokens.view(token),
     run,
-    reset,
+    resetSession,
     deleteSession,
     watch: changes.watch,
     close: () => {

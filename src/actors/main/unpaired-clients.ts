@@ -7,8 +7,7 @@
  * gone, which is checked lazily from the snapshot cache at the next creation. After a restart the counts start
  * empty (sessions restored from storage carry no client), which the lifetime cap bounds anyway.
  */
-import { GatewayError } from '../../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
+import { GatewayError, retryAfterFromMs } from '../../protocol/errors.js'
 
 /** Epoch ms of the session's QR deadline while it is unpaired and alive; undefined once paired or gone. */
 export type UnpairedDeadline = (id: string) => number | undefined
@@ -36,12 +35,7 @@ export class UnpairedClients {
     }
     if (ids.size === 0) this.#byClient.delete(client)
     if (ids.size < this.#cap) return
-    const seconds = Math.max(1, Math.ceil((soonest - now) / 1000))
-    throw new GatewayError(
-      'TOO_MANY_REQUESTS',
-      fill(MESSAGE_TEMPLATE.UNPAIRED_CAP, { max: this.#cap, seconds }),
-      seconds,
-    )
+    throw new GatewayError('UNPAIRED_CAP', { max: this.#cap, retryAfterSeconds: retryAfterFromMs(soonest - now) })
   }
 
   add(client: string, id: string): void {

@@ -6,7 +6,7 @@
  * media send first waits for a download place, and the link takes a CPU slot for its work once the files are on
  * disk (media-slots.ts). Replies have the shapes of `ReplyValues` (protocol/commands.ts).
  */
-import type { ActorCommand, PairingCode, ProxyView, ReplyValues } from '../../protocol/commands.js'
+import type { ActorCommand, PairingCode, SessionProxy, ReplyValues } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { MessageContent, StatusContent } from '../../protocol/spec-types.js'
 import type { PlatformLink, SendOptions } from '../../platform/link.js'
@@ -29,8 +29,8 @@ export interface CommandTarget {
   /** A pairing code for `phone` once the platform registered it (the session must be awaiting pairing). */
   requestPairingCode(phone: string): Promise<PairingCode>
   /** The session's proxy as a client may see it, and changing it (the next connection takes it). */
-  proxyView(): ProxyView
-  setProxy(proxy: string | null): Promise<ProxyView>
+  getSessionProxy(): SessionProxy
+  setSessionProxy(proxy: string | null): Promise<SessionProxy>
 }
 
 export async function runCommand(
@@ -40,16 +40,16 @@ export async function runCommand(
 ): Promise<ReplyValues[ActorCommand['type']]> {
   if (session.stopped) throw session.stopError()
   // The client hung up while this waited in the mailbox: nobody is left to read the result.
-  if (signal.aborted) throw new GatewayError('INTERNAL', 'request aborted by the client')
+  if (signal.aborted) throw new GatewayError('INTERNAL', { cause: 'request aborted by the client' })
   switch (command.type) {
-    case 'reset':
+    case 'resetSession':
       return session.reset()
-    case 'delete':
+    case 'deleteSession':
       return session.delete()
-    case 'getProxy':
-      return session.proxyView()
-    case 'setProxy':
-      return session.setProxy(command.proxy)
+    case 'getSessionProxy':
+      return session.getSessionProxy()
+    case 'setSessionProxy':
+      return session.setSessionProxy(command.proxy)
     case 'sendMessage': {
       const link = connectedLink(session)
       return asMediaSend(command.content, session, signal, options =>
@@ -60,21 +60,21 @@ export async function runCommand(
       const link = connectedLink(session)
       return asMediaSend(command.content, session, signal, options => link.postStatus(command.content, options))
     }
-    case 'typing':
-      await connectedLink(session).presence(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
+    case 'sendTyping':
+      await connectedLink(session).sendTyping(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
       session.typing.start(command.destination)
       return { id: session.id }
     case 'listGroups':
       return { docs: await connectedLink(session).listGroups() }
     case 'getGroup':
       return connectedLink(session).getGroup(command.groupId)
-    case 'listMembers':
-      return { docs: await connectedLink(session).groupMembers(command.groupId) }
+    case 'listGroupMembers':
+      return { docs: await connectedLink(session).listGroupMembers(command.groupId) }
     case 'listChannels':
       return { docs: await connectedLink(session).listChannels() }
-    case 'channelMessages':
-      return connectedLink(session).channelMessages(command.channelId, command.before)
-    case 'pairingCode':
+    case 'listChannelMessages':
+      return connectedLink(session).listChannelMessages(command.channelId, command.before)
+    case 'requestPairingCode':
       return session.requestPairingCode(command.phone)
   }
 }

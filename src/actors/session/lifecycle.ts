@@ -1,14 +1,13 @@
 /**
  * @module actors/session/lifecycle
  * The session's lifecycle commands: start (new or restored), reset, delete, shutdown, and the QR deadline. It
- * builds the session's parts (view, record, connection, timers) and hands link events to `LinkReactions`.
+ * builds the session's parts (published state, record, link supervisor, timers) and hands link events to `LinkReactions`.
  */
 import type { Logger } from 'pino'
 import type { PlatformLink, ProxyRoute } from '../../platform/link.js'
-import type { PairingCode, ProxyView } from '../../protocol/commands.js'
+import type { PairingCode, SessionProxy } from '../../protocol/commands.js'
 import { maskProxy } from '../../proxy/proxy-url.js'
 import { GatewayError } from '../../protocol/errors.js'
-import { OTHER_MESSAGE } from '../../protocol/messages.js'
 import type { Mailbox } from './mailbox.js'
 import type { MediaSendBounds } from '../../media/media-slots.js'
 import { TypingTimers } from './typing.js'
@@ -25,10 +24,10 @@ export class SessionLifecycle {
   readonly #deps: ActorDeps
   readonly #log: Logger
   readonly #mailbox: Mailbox
-  readonly #view: PublishedState
+  readonly #published: PublishedState
   readonly #record: SessionRecordKeeper
   readonly #deadline = new QrDeadlineTimer(() => this.#deadlineDue())
-  readonly #connection: LinkSupervisor
+  readonly #supervisor: LinkSupervisor
   /** Set for good once the session is deleted or the thread shuts down. */
   #stopped = false
   #deleted = false
@@ -40,29 +39,29 @@ export class SessionLifecycle {
     const log = (this.#log = deps.logger.child({ session: this.id }))
     const isStopped = () => this.#stopped
     this.#record = new SessionRecordKeeper(deps.record, deps.store, log)
-    this.#view = new PublishedState({
+    this.#published = new PublishedState({
       id: this.id,
       publisher: deps.publisher,
       qrDeadline: () => this.#record.qrDeadline,
       isStopped,
     })
-    this.typing = new TypingTimers(deps.config.TYPING_MS, destination => {
-      this.#connection.link?.presence(destination, 'paused').catch(err => log.debug({ err }, 'typing pause failed'))
+    this.typing = new TypingTimers(deps.settings.TYPING_MS, destination => {
+      this.#supervisor.link?.sendTyping(destination, 'paused').catch(err => log.debug({ err }, 'typing pause failed'))
     })
     const events = new LinkReactions({
-      view: this.#view,
+      published: this.#published,
       record: this.#record,
       deadline: this.#deadline,
       typing: this.typing,
       log,
       isStopped,
-      connection: () => this.#connection,
+      supervisor: () => this.#supervisor,
       restartPairing: () => this.#backToQr(),
     })
-    this.#connection = new LinkSupervisor({
+    this.#supervisor = new LinkSupervisor({
       id: this.id,
       store: deps.store,
-      config: deps.config,
+      settings: deps.settings,
       platform: deps.platform,
       log,
       isStopped,
@@ -78,21 +77,21 @@ export class SessionLifecycle {
   stopError(): GatewayError {
     if (this.#deleted) return new GatewayError('SESSION_NOT_FOUND')
     // cluster mode: stopped here because another node runs it now (or will in a moment)
-    if (this.#deps.policy.stoppedAnswer === 'moving') return new GatewayError('SESSION_MOVING', undefined, 1)
-    return new GatewayError('OVERLOADED', OTHER_MESSAGE.SHUTTING_DOWN)
+    if (this.#deps.policy.stoppedAnswer === 'moving') return new GatewayError('SESSION_MOVING')
+    return new GatewayError('SHUTTING_DOWN')
   }
 
   get isConnected(): boolean {
-    return this.#view.isConnected
+    return this.#published.isConnected
   }
 
   /** Still on its way up: neither connected, nor showing a QR, nor given up (the restore holds a slot meanwhile). */
   get isConnecting(): boolean {
-    return this.#view.state === 'connecting' && !this.#stopped
+    return this.#published.state === 'connecting' && !this.#stopped
   }
 
   get link(): PlatformLink | undefined {
-    return this.#connection.link
+    return this.#supervisor.link
   }
 
   get media(): MediaSendBounds {
@@ -100,29 +99,29 @@ export class SessionLifecycle {
   }
 
   /** The proxy the session's next connection goes through, as the client may see it (no password). */
-  proxyView(): ProxyView {
+  getSessionProxy(): SessionProxy {
     const own = this.#record.proxy
     if (own !== undefined) return { proxy: maskProxy(own), source: 'session' }
-    return { proxy: null, source: this.#deps.config.SESSION_PROXY_DEFAULT === undefined ? 'none' : 'default' }
+    return { proxy: null, source: this.#deps.settings.SESSION_PROXY_DEFAULT === undefined ? 'none' : 'default' }
   }
 
   /** Stores the session's own proxy (null removes it); the current link keeps its route, the next one takes it. */
-  async setProxy(proxy: string | null): Promise<ProxyView> {
-    await this.#record.setProxy(proxy ?? undefined)
-    this.#log.info({ proxy: this.proxyView().proxy }, 'proxy changed: the next connection goes through it')
-    return this.proxyView()
+  async setSessionProxy(proxy: string | null): Promise<SessionProxy> {
+    await this.#record.setSessionProxy(proxy ?? undefined)
+    this.#log.info({ proxy: this.getSessionProxy().proxy }, 'proxy changed: the next connection goes through it')
+    return this.getSessionProxy()
   }
 
   #proxyRoute(): ProxyRoute | undefined {
     const own = this.#record.proxy
     if (own !== undefined) return { url: own, chosenBy: 'session' }
-    const fallback = this.#deps.config.SESSION_PROXY_DEFAULT
+    const fallback = this.#deps.settings.SESSION_PROXY_DEFAULT
     return fallback === undefined ? undefined : { url: fallback, chosenBy: 'default' }
   }
 
   /** Brings the session up (new or restored). An unpaired session past its QR deadline is deleted instead. */
   async start(): Promise<void> {
-    this.#view.generatedId = await this.#record.storedDeviceId()
+    this.#published.generatedId = await this.#record.storedDeviceId()
     const deadline = this.#record.qrDeadline
     if (deadline !== null) {
       if (deadline <= Date.now()) {
@@ -130,11 +129,11 @@ export class SessionLifecycle {
         await this.#destroy()
         return
       }
-      this.#view.state = 'awaiting-qr'
+      this.#published.state = 'awaiting-qr'
       this.#deadline.arm(deadline)
     }
-    this.#view.publish()
-    await this.#connection.open()
+    this.#published.publish()
+    await this.#supervisor.open()
   }
 
   async reset(): Promise<null> {
@@ -148,16 +147,16 @@ export class SessionLifecycle {
    * registration of this link ends, and never past the session's QR deadline; the QR page shows it meanwhile.
    */
   async requestPairingCode(phone: string): Promise<PairingCode> {
-    if (this.#record.paired) throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
-    const link = this.#connection.link
+    if (this.#record.paired) throw new GatewayError('PAIRING_CODE_NOT_NEEDED')
+    const link = this.#supervisor.link
     if (!link) throw new GatewayError('SESSION_CONNECTING')
     const issued = await link.requestPairingCode(phone)
     const deadline = this.#record.qrDeadline
     const code = { code: issued.code, expiresAt: Math.min(issued.expiresAt, deadline ?? issued.expiresAt) }
     // the link may have paired (a QR scan won) or gone while the platform answered: then nothing is pending
-    if (link === this.#connection.link && !this.#record.paired) {
-      this.#view.pairingCode = code
-      this.#view.publish()
+    if (link === this.#supervisor.link && !this.#record.paired) {
+      this.#published.pairingCode = code
+      this.#published.publish()
     }
     return code
   }
@@ -175,9 +174,9 @@ export class SessionLifecycle {
     await this.#dropLink({ logout: false })
   }
 
-  /** After shutdown() and every command settled: records the clean stop (the platform's `RunGuard`). */
+  /** After shutdown() and every command settled: records the clean stop (the platform's `SessionRun`). */
   async markCleanStop(): Promise<void> {
-    await this.#connection.markCleanStop()
+    await this.#supervisor.markCleanStop()
   }
 
   /** After shutdown() when a command did not settle in time: no clean stop recorded, the run's hold given back. */
@@ -186,7 +185,7 @@ export class SessionLifecycle {
       'a command did not settle after the link closed: the stop is not recorded as clean (the next start renews ' +
         'Signal sessions as they are used)',
     )
-    await this.#connection.abandonStop()
+    await this.#supervisor.abandonStop()
   }
 
   /**
@@ -194,23 +193,23 @@ export class SessionLifecycle {
    * never-paired session whose lifetime (UNPAIRED_MAX_LIFETIME_MS) is used up is deleted instead: 404 to a reset.
    */
   async #backToQr(): Promise<void> {
-    const { SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS } = this.#deps.config
+    const { SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS } = this.#deps.settings
     const deadline = await this.#record.restartPairing(SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS)
     if (deadline <= Date.now()) {
       this.#log.info('unpaired lifetime used up: deleting the session instead of showing a new QR')
       if (!(await this.#destroy())) throw this.stopError()
       throw new GatewayError('SESSION_NOT_FOUND')
     }
-    const view = this.#view
-    view.state = 'awaiting-qr'
-    view.generatedId = ''
-    view.picture = ''
-    view.dropQr()
-    view.linkDown()
-    this.#connection.resetBackoff()
+    const published = this.#published
+    published.state = 'awaiting-qr'
+    published.generatedId = ''
+    published.picture = ''
+    published.dropQr()
+    published.linkDown()
+    this.#supervisor.resetBackoff()
     this.#deadline.arm(deadline)
-    view.publish()
-    await this.#connection.open()
+    published.publish()
+    await this.#supervisor.open()
   }
 
   /**
@@ -222,13 +221,13 @@ export class SessionLifecycle {
     this.#stopped = true
     this.#clearTimers()
     await this.#dropLink({ logout: false })
-    if (!(await this.#connection.claim()) || !(await this.#record.remove())) {
+    if (!(await this.#supervisor.claim()) || !(await this.#record.remove())) {
       this.#log.info('not deleted here: another node runs the session now')
       return false
     }
     this.#deleted = true
     // whatever the run held (cluster mode: the lease) goes back; there is no state left to mark clean
-    await this.#connection.abandonStop().catch(err => this.#log.warn({ err }, 'could not give the session back'))
+    await this.#supervisor.abandonStop().catch(err => this.#log.warn({ err }, 'could not give the session back'))
     this.#deps.publisher.deleted(this.id)
     this.#deps.onDeleted(this.id)
     return true
@@ -236,10 +235,10 @@ export class SessionLifecycle {
 
   /** Abandons the current link, logging the device out first if asked and it is connected. */
   async #dropLink(options: { logout: boolean }): Promise<void> {
-    const connected = this.#view.isConnected
+    const connected = this.#published.isConnected
     this.typing.clear()
-    this.#view.linkDown()
-    await this.#connection.drop({ logout: options.logout, connected })
+    this.#published.linkDown()
+    await this.#supervisor.drop({ logout: options.logout, connected })
   }
 
   #deadlineDue(): void {
@@ -254,7 +253,7 @@ export class SessionLifecycle {
 
   #clearTimers(): void {
     this.#deadline.clear()
-    this.#connection.cancelReconnect()
+    this.#supervisor.cancelReconnect()
     this.typing.clear()
   }
 }

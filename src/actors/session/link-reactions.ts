@@ -1,7 +1,7 @@
 /**
  * @module actors/session/link-reactions
  * How the session reacts to its link's events: QR → shown, paired → connecting, open → connected, name → shown,
- * close → the next step from the `afterClose` table. The connection has already dropped events of abandoned
+ * close → the next step from the `afterClose` table. The supervisor has already dropped events of abandoned
  * links, so every event here belongs to the current one.
  */
 import type { Logger } from 'pino'
@@ -15,14 +15,14 @@ import { afterClose } from './transitions.js'
 import type { PublishedState } from './published-state.js'
 
 export interface ReactionDeps {
-  view: PublishedState
+  published: PublishedState
   record: SessionRecordKeeper
   deadline: QrDeadlineTimer
   typing: TypingTimers
   log: Logger
   isStopped: () => boolean
-  /** The connection reporting to these reactions (created after them, hence a getter). */
-  connection: () => LinkSupervisor
+  /** The link supervisor reporting to these reactions (created after them, hence a getter). */
+  supervisor: () => LinkSupervisor
   /** Logged out on the phone: clear credentials and start pairing over. */
   restartPairing: () => Promise<void>
 }
@@ -35,83 +35,83 @@ export class LinkReactions implements LinkEvents {
   }
 
   qr(qr: string): void {
-    const { view, record, log, isStopped } = this.#deps
+    const { published, record, log, isStopped } = this.#deps
     if (record.paired) return
-    const ticket = view.nextQr()
+    const ticket = published.nextQr()
     renderQr(qr).then(
       png => {
-        if (!view.isLatestQr(ticket) || isStopped() || record.paired) return // a newer QR or a scan won
-        view.showQr(png)
-        view.publish()
+        if (!published.isLatestQr(ticket) || isStopped() || record.paired) return // a newer QR or a scan won
+        published.showQr(png)
+        published.publish()
       },
       err => log.error({ err }, 'QR rendering failed'),
     )
   }
 
   paired(me: { id: string }): void {
-    const { view, record, deadline } = this.#deps
+    const { published, record, deadline } = this.#deps
     deadline.clear()
-    view.dropQr()
-    view.generatedId = me.id
-    view.state = 'connecting'
-    view.publish()
+    published.dropQr()
+    published.generatedId = me.id
+    published.state = 'connecting'
+    published.publish()
     void record.markPaired() // logs its own failure
   }
 
   open(me: { id: string; name: string }): void {
-    const { view, record, deadline, log } = this.#deps
-    const connection = this.#deps.connection()
+    const { published, record, deadline, log } = this.#deps
+    const supervisor = this.#deps.supervisor()
     deadline.clear()
     void record.markPaired()
-    view.isConnected = true
-    view.state = 'connected'
-    view.dropQr()
-    view.name = me.name
-    view.generatedId = me.id
-    connection.resetBackoff()
-    view.publish()
-    const link = connection.link
+    published.isConnected = true
+    published.state = 'connected'
+    published.dropQr()
+    published.name = me.name
+    published.generatedId = me.id
+    supervisor.resetBackoff()
+    published.publish()
+    const link = supervisor.link
     // The picture is a nicety: fetch it in the background so the session is usable at once.
     link?.ownPicture().then(
       url => {
-        if (link !== connection.link) return
-        view.picture = url
-        view.publish()
+        if (link !== supervisor.link) return
+        published.picture = url
+        published.publish()
       },
       err => log.debug({ err }, 'own picture unavailable'),
     )
   }
 
   name(name: string): void {
-    const { view } = this.#deps
-    if (!view.isConnected) return
-    view.name = name
-    view.publish()
+    const { published } = this.#deps
+    if (!published.isConnected) return
+    published.name = name
+    published.publish()
   }
 
   close(reason: CloseReason, detail: string): void {
-    const { view, record, typing, log, restartPairing } = this.#deps
-    const connection = this.#deps.connection()
-    view.linkDown()
+    const { published, record, typing, log, restartPairing } = this.#deps
+    const supervisor = this.#deps.supervisor()
+    published.linkDown()
     typing.clear()
     log.info({ reason, detail }, 'platform link closed')
     const step = afterClose(reason, record.paired)
     switch (step.next) {
       case 'reopen':
-        void connection.open()
+        void supervisor.open()
         return
       case 'restart-pairing':
         void restartPairing().catch(err => log.error({ err }, 'could not restart pairing after logout'))
         return
       case 'stay-down':
         if (step.warning) log.warn(step.warning)
-        view.state = step.state
-        view.publish()
+        published.state = step.state
+        published.publish()
         return
       case 'reconnect':
-        view.state = step.state
-        view.publish()
-        connection.scheduleReconnect()
+        published.state = step.state
+        published.publish()
+        supervisor.scheduleReconnect()
     }
   }
 }

@@ -1,6 +1,6 @@
 /**
  * @module actors/session/link-supervisor
- * The session's current platform link: opening one (sandbox trust, run guard, factory), dropping it (logout or
+ * The session's current platform link: opening one (sandbox trust, session run, factory), dropping it (logout or
  * close), and reconnecting after a backoff. It knows nothing of session states; link events go to the lifecycle.
  *
  * Each link gets a generation number. Dropping or replacing the link bumps the generation, and events of a link
@@ -8,17 +8,17 @@
  * abandoned link cannot trigger a second reconnect.
  */
 import type { Logger } from 'pino'
-import type { Config } from '../../config.js'
-import type { LinkEvents, PlatformLink, ProxyRoute, RunGuard, SandboxTrust } from '../../platform/link.js'
+import type { LinkEvents, PlatformLink, ProxyRoute, SessionRun, SandboxTrust } from '../../platform/link.js'
 import type { AuthStore, Store } from '../../storage/types.js'
 import { reconnectDelay } from './backoff.js'
 import { countReconnect } from '../../metrics/observe.js'
-import type { ShardPlatform } from './deps.js'
+import { linkSettings } from '../../platform/settings.js'
+import type { SessionSettings, ShardPlatform } from './deps.js'
 
 export interface LinkSupervisorDeps {
   id: string
   store: Store
-  config: Config
+  settings: SessionSettings
   platform: ShardPlatform
   log: Logger
   /** A stopped actor opens no links and schedules no reconnects. */
@@ -37,21 +37,21 @@ export class LinkSupervisor {
   #reconnectTimer: NodeJS.Timeout | undefined
   #attempt = 0
   /** Tells whether the session's last run ended cleanly, and gives each link the auth store to use. */
-  readonly #runGuard: RunGuard
+  readonly #run: SessionRun
 
   constructor(deps: LinkSupervisorDeps) {
     this.#deps = deps
-    this.#runGuard = deps.platform.createRunGuard(deps.id, deps.store.auth(deps.id), deps.log)
+    this.#run = deps.platform.createSessionRun(deps.id, deps.store.auth(deps.id), deps.log)
   }
 
   /** After a clean stop (link closed, commands settled): the next start may trust the stored state. */
   async markCleanStop(): Promise<void> {
-    await this.#runGuard.release()
+    await this.#run.release()
   }
 
-  /** After a stop whose commands did not settle: records nothing, gives back what the run held (RunGuard.abandon). */
+  /** After a stop whose commands did not settle: records nothing, gives back what the run held (SessionRun.abandon). */
   async abandonStop(): Promise<void> {
-    await this.#runGuard.abandon?.()
+    await this.#run.abandon?.()
   }
 
   /**
@@ -60,7 +60,7 @@ export class LinkSupervisor {
    */
   async claim(): Promise<boolean> {
     try {
-      await this.#runGuard.claim?.()
+      await this.#run.claim?.()
       return true
     } catch (err) {
       if ((err as { code?: unknown }).code === 'LEASE_HELD') return false
@@ -75,7 +75,7 @@ export class LinkSupervisor {
 
   /** Opens a new link now; on failure schedules a retry. */
   async open(): Promise<void> {
-    const { id, store, config, platform, log, isStopped, events, proxy } = this.#deps
+    const { id, store, settings, platform, log, isStopped, events, proxy } = this.#deps
     if (isStopped()) return
     clearTimeout(this.#reconnectTimer)
     const generation = ++this.#generation
@@ -89,23 +89,23 @@ export class LinkSupervisor {
       return
     }
     try {
-      auth = await this.#runGuard.authForLink()
+      auth = await this.#run.authForLink()
     } catch (err) {
-      // cluster mode (storage/redis/lease-guard.ts): another process owns the session; try again after the backoff
+      // cluster mode (storage/redis/leased-runs.ts): another process owns the session; try again after the backoff
       if ((err as { code?: unknown }).code === 'LEASE_HELD') log.warn((err as Error).message)
       else log.error({ err }, "could not read the session's run marker")
       if (generation === this.#generation) this.scheduleReconnect()
       return
     }
     if (isStopped() || generation !== this.#generation) return
-    const current = () => generation === this.#generation && !isStopped()
-    const guarded: LinkEvents = {
-      qr: qr => current() && events.qr(qr),
-      paired: me => current() && events.paired(me),
-      open: me => current() && events.open(me),
-      name: name => current() && events.name(name),
+    const isCurrent = () => generation === this.#generation && !isStopped()
+    const currentEvents: LinkEvents = {
+      qr: qr => isCurrent() && events.qr(qr),
+      paired: me => isCurrent() && events.paired(me),
+      open: me => isCurrent() && events.open(me),
+      name: name => isCurrent() && events.name(name),
       close: (reason, detail) => {
-        if (!current()) return
+        if (!isCurrent()) return
         this.#link = undefined // a closed link is dead: the lifecycle decides whether to open another
         events.close(reason, detail)
       },
@@ -117,14 +117,14 @@ export class LinkSupervisor {
         auth,
         contacts: store.contacts(id),
         sentMessages: store.sentMessages(id, {
-          maxAgeMs: config.RETRY_STORE_MAX_AGE_MS,
-          maxMessages: config.RETRY_STORE_MAX_MESSAGES,
+          maxAgeMs: settings.RETRY_STORE_MAX_AGE_MS,
+          maxMessages: settings.RETRY_STORE_MAX_MESSAGES,
         }),
         logger: log,
-        config,
+        settings: linkSettings(settings),
         sandbox,
         ...(route ? { proxy: route } : {}),
-        events: guarded,
+        events: currentEvents,
       })
     } catch (err) {
       log.error({ err }, 'could not create the platform link')
@@ -159,7 +159,7 @@ export class LinkSupervisor {
   scheduleReconnect(): void {
     if (this.#deps.isStopped()) return
     clearTimeout(this.#reconnectTimer)
-    const { RECONNECT_MIN_MS, RECONNECT_MAX_MS } = this.#deps.config
+    const { RECONNECT_MIN_MS, RECONNECT_MAX_MS } = this.#deps.settings
     const delay = reconnectDelay(this.#attempt++, RECONNECT_MIN_MS, RECONNECT_MAX_MS)
     this.#reconnectTimer = setTimeout(() => void this.open(), delay)
     countReconnect()

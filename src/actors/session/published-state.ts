@@ -5,9 +5,9 @@
  * transition that touches several fields shows up as one snapshot.
  *
  * @example
- * view.state = 'connected'
- * view.isConnected = true
- * view.publish() // one snapshot with both changes
+ * published.state = 'connected'
+ * published.isConnected = true
+ * published.publish() // one snapshot with both changes
  */
 import type { PairingCode } from '../../protocol/commands.js'
 import type { SessionState } from '../../protocol/snapshot.js'
@@ -16,7 +16,7 @@ import type { SnapshotPublisher } from '../worker/publisher.js'
 export interface PublishedStateDeps {
   id: string
   publisher: SnapshotPublisher
-  /** The persisted QR deadline (null once paired): the record owns it, the view only shows it. */
+  /** The persisted QR deadline (null once paired): the record owns it, the snapshot only shows it. */
   qrDeadline: () => number | null
   /** A stopped actor (deleted, or shut down) publishes nothing more. */
   isStopped: () => boolean

@@ -35,7 +35,7 @@ export class SessionRecordKeeper {
   }
 
   /** Stores the session's own proxy (undefined removes it); store failures propagate. */
-  async setProxy(proxy: string | undefined): Promise<void> {
+  async setSessionProxy(proxy: string | undefined): Promise<void> {
     const { proxy: _old, ...rest } = this.#record
     const next: SessionRecord = proxy === undefined ? rest : { ...rest, proxy }
     await this.#store.putSession(next)

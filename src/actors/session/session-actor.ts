@@ -13,9 +13,10 @@
  * current one (closed by us, replaced by a reconnect) are ignored, so one session never has two live links.
  *
  * The parts, under `session/`: `lifecycle` (start, reset, delete, shutdown, QR deadline), `link-reactions`
- * (link events → state, with the close-reason table in `transitions`), `connection` (the current link,
- * generations, backoff), `published-state` (snapshot fields and publishing), `record` (persisted record and data),
- * `commands` (what each command does, as the mailbox runs it).
+ * (link events → state, with the close-reason table in `transitions`), `link-supervisor` (the current link:
+ * opening it under the session run, its generation, backoff and reconnects), `published-state` (snapshot fields
+ * and publishing), `record` (persisted record and data), `commands` (what each command does, as the mailbox runs
+ * it), `typing` and `qr-deadline` (timers).
  */
 import { Mailbox } from './mailbox.js'
 import type { ActorDeps } from './deps.js'

@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from 'node:url'
 import type { Logger } from 'pino'
-import type { LinkFactory, PlatformModule, RunGuard, SandboxTrust } from '../../platform/link.js'
+import type { LinkFactory, PlatformModule, SessionRun, SandboxTrust } from '../../platform/link.js'
 import type { AuthStore } from '../../storage/types.js'
 import type { ShardPlatform } from '../session/deps.js'
 import { collectGarbageOnce } from './heap-limit.js'
@@ -37,12 +37,12 @@ async function load({ linkModule, sandboxUrl, logger }: PlatformLoaderOptions): 
   return {
     createLink: factory as LinkFactory,
     sandboxTrust: sandboxTrustLoader(sandboxUrl, mod.fetchSandboxTrust),
-    createRunGuard: (_id, auth, log) => (mod.createRunGuard ?? unguarded)(auth, log),
+    createSessionRun: (_id, auth, log) => (mod.createSessionRun ?? plainRun)(auth, log),
   }
 }
 
-/** For a platform module without a run guard: its links get the auth store as it is. */
-const unguarded = (auth: AuthStore): RunGuard => ({ authForLink: async () => auth, release: async () => undefined })
+/** For a platform module without a session run: its links get the auth store as it is. */
+const plainRun = (auth: AuthStore): SessionRun => ({ authForLink: async () => auth, release: async () => undefined })
 
 /**
  * The sandbox's trust material, fetched once per worker thread and shared by every session on it; a failed fetch

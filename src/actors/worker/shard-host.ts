@@ -5,13 +5,12 @@
  * piscina after a crash, brings its sessions back from storage.
  */
 import type { Logger } from 'pino'
-import type { Config } from '../../config.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import type { MediaSendBounds } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from './publisher.js'
 import { SessionActor } from '../session/session-actor.js'
-import type { ShardPlatform } from '../session/deps.js'
+import type { SessionSettings, ShardPlatform } from '../session/deps.js'
 import { shardOf } from '../../protocol/shard.js'
 import type { ActorCommand } from '../../protocol/commands.js'
 import type { SessionPolicy } from '../../protocol/session-policy.js'
@@ -22,7 +21,7 @@ export interface ShardHostDeps {
   shard: number
   shards: number
   store: Store
-  config: Config
+  settings: SessionSettings
   logger: Logger
   publisher: SnapshotPublisher
   /** The platform module, loaded on first use (platform-loader.ts). */
@@ -62,7 +61,7 @@ export class ShardHost {
   }
 
   async #restoreAll(): Promise<void> {
-    const { store, shard, shards, logger, config } = this.#deps
+    const { store, shard, shards, logger, settings } = this.#deps
     // In cluster mode the main thread places sessions on nodes and starts each one it adopts (cluster/ownership.ts).
     if (!this.#deps.policy.restoresStored) return
     const mine = (await store.listSessions()).filter(r => shardOf(r.id, shards) === shard)
@@ -73,13 +72,13 @@ export class ShardHost {
         const record = mine[i]!
         try {
           await this.#ensure(record)
-          await this.#settled(record.id, config.RESTORE_SLOT_MS)
+          await this.#settled(record.id, settings.RESTORE_SLOT_MS)
         } catch (err) {
           logger.error({ err, session: record.id }, 'could not restore session')
         }
       }
     }
-    await Promise.all(Array.from({ length: Math.min(config.RESTORE_CONCURRENCY, mine.length) }, lane))
+    await Promise.all(Array.from({ length: Math.min(settings.RESTORE_CONCURRENCY, mine.length) }, lane))
     logger.info({ sessions: mine.length }, 'restored the sessions of this shard')
   }
 
@@ -104,7 +103,7 @@ export class ShardHost {
   /**
    * Cluster mode: stops the session here without logging out and keeps its data, for another node to run it
    * (hand-over, or this node lost its lease): the link closes, the commands in its mailbox settle, the clean stop
-   * is recorded and the lease released (cluster/lease-guard.ts). Resolves true if the session ran here.
+   * is recorded and the lease released (storage/redis/leased-runs.ts). Resolves true if the session ran here.
    */
   async release(id: string): Promise<boolean> {
     this.#released.add(id)
@@ -151,7 +150,7 @@ export class ShardHost {
       record,
       platform,
       store: this.#deps.store,
-      config: this.#deps.config,
+      settings: this.#deps.settings,
       logger: this.#deps.logger,
       publisher: this.#deps.publisher,
       media: this.#deps.media,

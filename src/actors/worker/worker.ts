@@ -7,7 +7,7 @@
 import { BroadcastChannel, workerData } from 'node:worker_threads'
 import { toWireError } from '../../protocol/errors.js'
 import { openStore } from '../../storage/open-store.js'
-import { withLeases } from '../../storage/redis/lease-guard.js'
+import { withLeases } from '../../storage/redis/leased-runs.js'
 import { ShardHost } from './shard-host.js'
 import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
@@ -21,24 +21,26 @@ import {
 import { startThreadTelemetry } from '../../metrics/thread-telemetry.js'
 import { createRootLogger } from '../../logger.js'
 import { MediaSlots } from '../../media/media-slots.js'
-import { closeThreadMediaPool } from '../../media/upload/media-pool.js'
+import { closeThreadMediaPool } from '../../platform/baileys/media/media-pool.js'
 
 const data = workerData as ShardWorkerData
-const logger = createRootLogger(data.config.LOG_LEVEL, data.config.LOG_FORMAT === 'pretty').child({ shard: data.shard })
+const logger = createRootLogger(data.settings.LOG_LEVEL, data.settings.LOG_FORMAT === 'pretty').child({
+  shard: data.shard,
+})
 
 // Baileys has async event listeners; one unhandled rejection must not take down every session of the shard.
 process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
 process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
 
-// lmdb, or with REDIS_URL Redis plus the keeper of this shard's session leases (storage/redis/lease-guard.ts)
-const { store, leases } = openStore(data.config, data.dataDir, logger)
-const loadPlatform = platformLoader({ linkModule: data.linkModule, sandboxUrl: data.config.SANDBOX_URL, logger })
+// lmdb, or with REDIS_URL Redis plus the keeper of this shard's session leases (storage/redis/leased-runs.ts)
+const { store, leases } = openStore(data.settings, logger)
+const loadPlatform = platformLoader({ linkModule: data.linkModule, sandboxUrl: data.settings.SANDBOX_URL, logger })
 const publisher = new SnapshotPublisher(data.channelName)
 const host = new ShardHost({
   shard: data.shard,
   shards: data.shards,
   store,
-  config: data.config,
+  settings: data.settings,
   logger,
   publisher,
   // the platform's own patches (e.g. libsignal's console) are installed when its module loads, before any link
@@ -48,14 +50,14 @@ const host = new ShardHost({
     downloads: new MediaSlots({
       shard: data.shard,
       perSession: 1,
-      perShard: data.config.MEDIA_DOWNLOADS_PER_PROCESS,
-      perProcess: data.config.MEDIA_DOWNLOADS_PER_PROCESS,
+      perShard: data.settings.MEDIA_DOWNLOADS_PER_PROCESS,
+      perProcess: data.settings.MEDIA_DOWNLOADS_PER_PROCESS,
       shared: data.mediaSlots.downloads,
     }),
     cpu: new MediaSlots({
       shard: data.shard,
-      perShard: data.config.MEDIA_SENDS_PER_SHARD,
-      perProcess: data.config.MEDIA_SENDS_PER_PROCESS,
+      perShard: data.settings.MEDIA_SENDS_PER_SHARD,
+      perProcess: data.settings.MEDIA_SENDS_PER_PROCESS,
       shared: data.mediaSlots.cpu,
     }),
   },

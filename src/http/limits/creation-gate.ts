@@ -10,11 +10,11 @@
  *     guessing the token is as slow as creating sessions without one.
  * The buckets are this process's (`TokenBuckets`) or, in cluster mode, shared by every node (cluster/limits.ts).
  */
-import type { RequestHandler, Response } from 'express'
-import { GatewayError } from '../../protocol/errors.js'
-import { ANONYMOUS, type CreationClient } from '../../actors/main/creation.js'
+import type { Request, Response } from 'express'
+import { GatewayError, retryAfterFromMs } from '../../protocol/errors.js'
+import type { CreationClient } from '../../actors/main/creation.js'
 import { requestClientKey } from '../client-key.js'
-import { retryAfterSeconds, TokenBuckets } from './token-bucket.js'
+import { TokenBuckets } from './token-bucket.js'
 import { bearerMatcher, unauthorized } from '../../security/bearer-token.js'
 
 /** Per-client buckets of POST /session: 0 when `key` may go on, else the milliseconds until it may. */
@@ -27,36 +27,20 @@ export function localCreationRate(perMinute: number): CreationRate | undefined {
   return perMinute > 0 ? new TokenBuckets({ perSecond: perMinute / 60, burst: perMinute }) : undefined
 }
 
-const CLIENT = 'creationClient'
+/**
+ * Lets a POST /session through, resolving with who the caller is for the creation limits; rejects with 429 (its
+ * client over the rate) or 401 (a token is set and the caller did not present it).
+ */
+export type CreationGate = (req: Request, res: Response) => Promise<CreationClient>
 
-/** The caller the gate let through (only on POST /session, after `creationGate`). */
-export const creationClientOf = (res: Response): CreationClient =>
-  (res.locals[CLIENT] as CreationClient | undefined) ?? ANONYMOUS
-
-export function creationGate(token: string | undefined, rate: CreationRate | undefined): RequestHandler {
+export function creationGate(token: string | undefined, rate: CreationRate | undefined): CreationGate {
   const holdsToken = bearerMatcher(token)
-  return (req, res, next) => {
+  return async (req, res) => {
     const key = requestClientKey(req)
-    if (holdsToken(req.headers.authorization)) {
-      res.locals[CLIENT] = { key, trusted: true } satisfies CreationClient
-      return next()
-    }
-    const pass = (waitMs: number) => {
-      if (waitMs > 0) {
-        res.setHeader('Retry-After', String(retryAfterSeconds(waitMs)))
-        return next(new GatewayError('TOO_MANY_REQUESTS'))
-      }
-      if (token !== undefined) return next(unauthorized(res))
-      res.locals[CLIENT] = { key, trusted: false } satisfies CreationClient
-      next()
-    }
-    if (!rate) return pass(0)
-    try {
-      const waitMs = rate.take(key)
-      if (typeof waitMs === 'number') pass(waitMs)
-      else waitMs.then(pass, next)
-    } catch (err) {
-      next(err)
-    }
+    if (holdsToken(req.headers.authorization)) return { key, trusted: true }
+    const waitMs = rate ? await rate.take(key) : 0
+    if (waitMs > 0) throw new GatewayError('TOO_MANY_REQUESTS', { retryAfterSeconds: retryAfterFromMs(waitMs) })
+    if (token !== undefined) throw unauthorized(res)
+    return { key, trusted: false }
   }
 }

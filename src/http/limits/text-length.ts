@@ -5,12 +5,13 @@
  * 400 `text must be shorter than or equal to 65536 characters`.
  */
 import { validationFailed } from '../../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
+import { RULE } from '../../protocol/messages.js'
+import { fill } from '../../protocol/template.js'
 
 /** `content` is a parsed MessageContent or StatusContent; only text and media types carry `text`. */
 export function assertTextLength(content: object, max: number): void {
   const text = (content as { text?: unknown }).text
   if (typeof text === 'string' && text.length > max) {
-    throw validationFailed([fill(MESSAGE_TEMPLATE.TEXT_TOO_LONG, { max })])
+    throw validationFailed([`text ${fill(RULE.MAX_CHARS, { max })}`])
   }
 }

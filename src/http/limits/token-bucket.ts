@@ -55,6 +55,3 @@ export class TokenBuckets {
       if (b.tokens + (t - b.at) * this.#perMs >= this.#burst) this.#buckets.delete(key)
   }
 }
-
-/** Whole seconds for a `Retry-After` header (at least 1, so a client never retries at once into a refusal). */
-export const retryAfterSeconds = (waitMs: number): number => Math.max(1, Math.ceil(waitMs / 1000))

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi'
-import { MESSAGE_TEMPLATE, RULE } from '../../protocol/messages.js'
-import { errorWith, quoted, RETRY_AFTER_HEADER } from './responses.js'
+import { RULE } from '../../protocol/messages.js'
+import { errorWith, messageOf, RETRY_AFTER_HEADER } from './responses.js'
 
 export const ifNoneMatchHeader = {
   'if-none-match': z
@@ -50,9 +50,7 @@ export function conditional(responses: ZodOpenApiResponsesObject): ZodOpenApiRes
     },
     429: {
       ...errorWith(
-        [MESSAGE_TEMPLATE.WAITS_PER_SESSION, MESSAGE_TEMPLATE.WAITS_PER_CLIENT, MESSAGE_TEMPLATE.WAITS_PER_PROCESS]
-          .map(quoted)
-          .join(', ') +
+        [messageOf('WAITS_PER_SESSION'), messageOf('WAITS_PER_CLIENT'), messageOf('WAITS_PER_PROCESS')].join(', ') +
           ': a waiting request over one of its bounds (SESSION_WAITS_PER_SESSION, _PER_CLIENT, _PER_PROCESS); a ' +
           'request without `wait` is never refused',
       ),

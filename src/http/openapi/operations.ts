@@ -1,7 +1,7 @@
 /**
  * @module http/openapi/operations
  * What the endpoints' OpenAPI operations are written with besides their responses (./responses.ts): the two
- * session headers of a guarded operation, and a required JSON request body.
+ * session headers of an authenticated operation, and a required JSON request body.
  */
 import { z } from 'zod'
 import type { ZodOpenApiOperationObject } from 'zod-openapi'
@@ -13,8 +13,8 @@ const sessionHeadersSchema = z.object({
   'session-id': z.string().min(1).describe('The `sessionId` returned by POST /session'),
 })
 
-/** A guarded operation: the two session headers (and `headers`, any others it reads) plus whatever else it takes. */
-export const guarded = (
+/** An authenticated operation: the two session headers (and `headers`, any others it reads) plus whatever else it takes. */
+export const authenticated = (
   operation: ZodOpenApiOperationObject,
   headers: z.ZodRawShape = {},
 ): ZodOpenApiOperationObject => ({

@@ -8,7 +8,7 @@
  * validator holds it to that.
  */
 import { z } from 'zod'
-import { ERROR_MESSAGE } from '../../protocol/messages.js'
+import { ERRORS } from '../../protocol/errors.js'
 import type { ErrorBody } from '../errors.js'
 
 /** Keeps a schema's own type (for zod-openapi) while checking it parses to `T`. */
@@ -25,7 +25,7 @@ export const errorBodySchema = shapeOf<ErrorBody>()(
       statusCode: z.int().min(400).max(599).describe('The HTTP status, repeated'),
       message: z.string().describe('What went wrong; several validation failures are joined by a line break'),
     })
-    .meta({ id: 'Error', example: { statusCode: 404, message: ERROR_MESSAGE.SESSION_NOT_FOUND } }),
+    .meta({ id: 'Error', example: { statusCode: 404, message: ERRORS.SESSION_NOT_FOUND.message } }),
 )
 
 /** DELETE /session and POST /typing both answer with the session's own id. */

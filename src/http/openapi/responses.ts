@@ -5,7 +5,7 @@
  */
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi'
 import type { z } from 'zod'
-import { ERROR_MESSAGE } from '../../protocol/messages.js'
+import { ERRORS, type ErrorCode } from '../../protocol/errors.js'
 import { errorBodySchema } from './response-schemas.js'
 
 export const RETRY_AFTER_HEADER = {
@@ -19,27 +19,30 @@ const wwwAuthenticate = {
 /** `message` in backquotes, as the descriptions show it. */
 export const quoted = (message: string) => `\`${message}\``
 
+/** The message of `code`, quoted. */
+export const messageOf = (code: ErrorCode) => quoted(ERRORS[code].message)
+
 const ERROR_DESCRIPTIONS = {
   400:
-    `${quoted(ERROR_MESSAGE.INVALID_HEADER)} (header \`id\` or \`session-id\` missing or empty), or the request broke ` +
+    `${messageOf('INVALID_HEADER')} (header \`id\` or \`session-id\` missing or empty), or the request broke ` +
     'validation rules (every failing rule, joined by a line break)',
   401:
-    `${quoted(ERROR_MESSAGE.UNAUTHORIZED)} (with \`WWW-Authenticate: Bearer\`): only when the gateway is started ` +
+    `${messageOf('UNAUTHORIZED')} (with \`WWW-Authenticate: Bearer\`): only when the gateway is started ` +
     'with `CREATE_SESSION_TOKEN`, and the request lacks `authorization: Bearer <that token>`',
-  404: `${quoted(ERROR_MESSAGE.SESSION_NOT_FOUND)}: unknown or deleted session, or a wrong \`session-id\``,
-  413: quoted(ERROR_MESSAGE.BODY_TOO_LARGE),
-  415: quoted(ERROR_MESSAGE.UNSUPPORTED_MEDIA_TYPE),
+  404: `${messageOf('SESSION_NOT_FOUND')}: unknown or deleted session, or a wrong \`session-id\``,
+  413: messageOf('BODY_TOO_LARGE'),
+  415: messageOf('UNSUPPORTED_MEDIA_TYPE'),
   429:
-    `${quoted(ERROR_MESSAGE.TOO_MANY_REQUESTS)}: the client created too many sessions in the last minute, or holds ` +
+    `${messageOf('TOO_MANY_REQUESTS')}: the client created too many sessions in the last minute, or holds ` +
     'too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, ' +
     'deletes, pairing codes): the message says which and when to retry',
   500:
-    `${quoted(ERROR_MESSAGE.SESSION_NOT_CONNECTED)}, the operation failed (media download, unknown group or channel, ` +
-    `the platform rejected the message or did not acknowledge in time), or ${quoted(ERROR_MESSAGE.INTERNAL)}`,
+    `${messageOf('SESSION_NOT_CONNECTED')}, the operation failed (media download, unknown group or channel, ` +
+    `the platform rejected the message or did not acknowledge in time), or ${messageOf('INTERNAL')}`,
   503:
-    `${quoted(ERROR_MESSAGE.OVERLOADED)}: the session's worker thread holds twice its queue limit; in cluster mode ` +
-    `also ${quoted(ERROR_MESSAGE.SESSION_MOVING)} (the session is between two nodes) and ` +
-    `${quoted(ERROR_MESSAGE.NODE_UNREACHABLE)} (the node it was forwarded to did not answer)`,
+    `${messageOf('OVERLOADED')}: the session's worker thread holds twice its queue limit; in cluster mode ` +
+    `also ${messageOf('SESSION_MOVING')} (the session is between two nodes) and ` +
+    `${messageOf('NODE_UNREACHABLE')} (the node it was forwarded to did not answer)`,
 } as const
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS
@@ -72,7 +75,7 @@ export function responses(success: ZodOpenApiResponseObject, ...errors: ErrorSta
   return { 200: success, ...Object.fromEntries(errors.map(status => [status, errorResponse(status)])) }
 }
 
-/** Statuses of every endpoint behind the header guard that runs a command on the session's worker. */
-export const GUARDED: readonly ErrorStatus[] = [400, 404, 429, 500, 503]
+/** Statuses of every endpoint behind the authentication that runs a command on the session's worker. */
+export const AUTHENTICATED: readonly ErrorStatus[] = [400, 404, 429, 500, 503]
 /** ...and of those that also read a JSON body. */
-export const GUARDED_WITH_BODY: readonly ErrorStatus[] = [400, 404, 413, 415, 429, 500, 503]
+export const AUTHENTICATED_WITH_BODY: readonly ErrorStatus[] = [400, 404, 413, 415, 429, 500, 503]

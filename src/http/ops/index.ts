@@ -22,7 +22,7 @@ interface Observed {
 }
 const OBSERVED = 'observedRequest'
 
-export function opsParts({ system, logger, config, cluster, waits }: EndpointDeps): {
+export function opsParts({ system, logger, settings, cluster, waits }: EndpointDeps): {
   observer: RequestHandler
   metrics: Router
 } {
@@ -45,5 +45,5 @@ export function opsParts({ system, logger, config, cluster, waits }: EndpointDep
     res.on('close', onClose)
     next()
   }
-  return { observer, metrics: metricsRoute(registry, config.METRICS_TOKEN) }
+  return { observer, metrics: metricsRoute(registry, settings.METRICS_TOKEN) }
 }

@@ -5,7 +5,8 @@
  * also report `must be an http or https URL`.
  */
 import { z } from 'zod'
-import { fill, RULE } from '../../protocol/messages.js'
+import { RULE } from '../../protocol/messages.js'
+import { fill } from '../../protocol/template.js'
 import { normalisePhone } from './phone.js'
 
 const blankToUndefined = (value: unknown): unknown => (value === null || value === '' ? undefined : value)

@@ -6,10 +6,9 @@
  * 400s; returns the URL in full, as it is stored.
  */
 import { z } from 'zod'
-import type { Config } from '../../config.js'
 import { validationFailed } from '../../protocol/errors.js'
 import { RULE } from '../../protocol/messages.js'
-import { threadProxyPolicy } from '../../proxy/proxy-policy.js'
+import { threadProxyPolicy, type ProxyPolicySettings } from '../../proxy/proxy-policy.js'
 import { parseProxyUrl } from '../../proxy/proxy-url.js'
 import { bodyObject } from './body.js'
 import { optionalString, requiredString } from './fields.js'
@@ -23,13 +22,17 @@ const optionalProxy = z.object({
 const requiredProxy = z.object({ proxy: requiredString().refine(isProxyUrl, RULE.PROXY_URL) })
 
 /** The checked proxy of a body, or undefined when `optional` and the body names none (or has no body at all). */
-export async function parseProxyBody(rawBody: unknown, config: Config, required: boolean): Promise<string | undefined> {
+export async function parseProxyBody(
+  rawBody: unknown,
+  settings: ProxyPolicySettings,
+  required: boolean,
+): Promise<string | undefined> {
   const body = bodyObject(rawBody)
   if (!body.ok) throw validationFailed(body.messages)
   const checked = check(required ? requiredProxy : optionalProxy, body.value)
   if (!checked.ok) throw validationFailed(checked.messages)
   if (checked.value.proxy === undefined) return undefined
   const url = parseProxyUrl(checked.value.proxy)!
-  await threadProxyPolicy(config).check(url)
+  await threadProxyPolicy(settings).check(url)
   return url.href
 }

@@ -15,7 +15,7 @@
  */
 import type { NextFunction, Request, Response } from 'express'
 import type { SessionSystem } from '../../actors/main/session-system.js'
-import type { Config } from '../../config.js'
+import type { HttpSettings } from '../settings.js'
 import { validationFailed } from '../../protocol/errors.js'
 import { RULE } from '../../protocol/messages.js'
 import { requestClientKey } from '../client-key.js'
@@ -30,14 +30,14 @@ export interface SessionWaits {
 }
 
 /** The waits of an app on `system`, woken by the system's changes. */
-export function sessionWaits(system: SessionSystem, config: Config): SessionWaits {
+export function sessionWaits(system: SessionSystem, settings: HttpSettings): SessionWaits {
   const room = new WaitRoom({
-    perSession: config.SESSION_WAITS_PER_SESSION,
-    perClient: config.SESSION_WAITS_PER_CLIENT,
-    perProcess: config.SESSION_WAITS_PER_PROCESS,
+    perSession: settings.SESSION_WAITS_PER_SESSION,
+    perClient: settings.SESSION_WAITS_PER_CLIENT,
+    perProcess: settings.SESSION_WAITS_PER_PROCESS,
   })
   system.watch(change => room.wake(change))
-  return { room, maxSeconds: config.SESSION_WAIT_MAX_SECONDS }
+  return { room, maxSeconds: settings.SESSION_WAIT_MAX_SECONDS }
 }
 
 /** One answer as it is now: the session it shows, its body and the body's ETag. */

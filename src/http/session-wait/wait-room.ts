@@ -16,7 +16,6 @@
  */
 import type { SessionChange } from '../../actors/main/session-system.js'
 import { GatewayError } from '../../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
 
 /** Why a waiter is woken: its session changed (or is gone), moved to another node, shutdown, or its time is up. */
 export type WakeReason = 'changed' | 'moved' | 'closing' | 'timeout'
@@ -58,11 +57,10 @@ interface Entry {
 
 const budgetKey = (t: WaitTicket): string => `${t.budget} ${t.session}`
 
-const seconds = WAIT_RETRY_AFTER_SECONDS
-const tooMany = (message: string): GatewayError => new GatewayError('TOO_MANY_REQUESTS', message, seconds)
+const retryAfterSeconds = WAIT_RETRY_AFTER_SECONDS
 /** 429 for a session holding `max` waits (also what a cluster node answers before a wait crosses: cluster/front.ts). */
 export const tooManyWaitsForSession = (max: number): GatewayError =>
-  tooMany(fill(MESSAGE_TEMPLATE.WAITS_PER_SESSION, { max, seconds }))
+  new GatewayError('WAITS_PER_SESSION', { max, retryAfterSeconds })
 
 function bump(counts: Map<string, number>, key: string, by: number): void {
   const next = (counts.get(key) ?? 0) + by
@@ -97,8 +95,8 @@ export class WaitRoom {
     const { perSession, perClient, perProcess } = this.#limits
     if ((this.#perBudget.get(budgetKey(ticket)) ?? 0) >= perSession) throw tooManyWaitsForSession(perSession)
     if ((this.#perClient.get(ticket.client) ?? 0) >= perClient)
-      throw tooMany(fill(MESSAGE_TEMPLATE.WAITS_PER_CLIENT, { max: perClient, seconds }))
-    if (this.#size >= perProcess) throw tooMany(fill(MESSAGE_TEMPLATE.WAITS_PER_PROCESS, { seconds }))
+      throw new GatewayError('WAITS_PER_CLIENT', { max: perClient, retryAfterSeconds })
+    if (this.#size >= perProcess) throw new GatewayError('WAITS_PER_PROCESS', { retryAfterSeconds })
     const entry: Entry = { ticket, wake, left: false, timer: setTimeout(() => entry.wake('timeout'), ticket.ms) }
     entry.timer.unref()
     let waiters = this.#bySession.get(ticket.session)

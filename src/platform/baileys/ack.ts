@@ -10,7 +10,6 @@ import type { BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../../protocol/errors.js'
 import { isQueryTimeout } from './boom.js'
 import { observeAck } from '../../metrics/observe.js'
-import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
 
 export const ACK_EVENT = 'CB:ack,class:message'
 
@@ -19,8 +18,8 @@ export interface AckEmitter {
   off(event: string, listener: (node: BinaryNode) => void): unknown
 }
 
-export const rejectedError = (code: string): GatewayError =>
-  new GatewayError('PLATFORM_REJECTED', fill(MESSAGE_TEMPLATE.PLATFORM_REJECTED, { code }))
+export const rejectedError = (platformCode: string): GatewayError =>
+  new GatewayError('PLATFORM_REJECTED', { platformCode })
 
 export interface AckWait {
   promise: Promise<BinaryNode>

@@ -4,17 +4,19 @@
  * Baileys builds its own socket (`src/Socket/`: socket → chats → groups → messages-send, each extending the one
  * below), one file per concern under `link/`:
  *
- * - `link/socket.ts`: the socket itself (config and sandbox trust, credentials, connection events → LinkEvents,
- *   close/logout); every layer above asks it for the open socket;
+ * - `link/socket.ts`: `LinkSocket`, the link's base layer around Baileys' socket (`sock`, Baileys' word): its
+ *   settings and sandbox trust, credentials, connection events → LinkEvents, close/logout. The layers above are
+ *   handed it as `link` and ask it for the open socket;
  * - `link/groups.ts`: groups, members and profile pictures;
  * - `link/channels.ts`: the account's channels and channel history;
  * - `link/messages.ts`: sends (channel posts included) that wait for the server ack, and typing;
  * - `link/status.ts`: status posts relayed in batches;
  * - `link/pairing-code.ts`: pairing by code, answered once the platform registered the code.
  *
- * Pure mapping lives in the sibling files (close-reason, group-mapping, channel-mapping, status-recipients,
- * message-content). The shard worker imports this module by path (a `PlatformModule`, platform/link.ts): the
- * factory, and the adapter's hooks: the libsignal console patch, the sandbox trust fetch, the signal-recovery guard.
+ * Spec shapes ⇄ Baileys, as pure functions, are in `mapping/` (and `close-reason.ts`); the platform's media recipes
+ * in `media/`; the fixes to Baileys and libsignal in `patches/`. The shard worker imports this module by path (a
+ * `PlatformModule`, platform/link.ts): the factory, and the adapter's hooks: the libsignal console patch, the
+ * sandbox trust fetch, the session run of signal recovery.
  */
 import type { LinkFactory, PlatformLink } from '../link.js'
 import { makeChannels } from './link/channels.js'
@@ -27,31 +29,31 @@ import { makeStatus } from './link/status.js'
 export { STATUS_BATCH_SIZE } from './link/status.js'
 export { routeLibsignalConsole as installPatches } from './patches/libsignal-console.js'
 export { fetchSandboxTrust } from './sandbox-trust.js'
-export { createRunGuard } from './patches/signal-recovery/run-guard.js'
+export { createSessionRun } from './patches/signal-recovery/session-run.js'
 
 /** Creates a link and starts connecting right away (credentials are read asynchronously). */
 export const createBaileysLink: LinkFactory = options => {
-  const conn = new LinkSocket(options)
-  const groups = makeGroups(conn)
-  const channels = makeChannels(conn)
-  const messages = makeMessages(conn, channels)
-  const status = makeStatus(conn)
-  const pairingCode = makePairingCode(conn)
-  const link: PlatformLink = {
+  const link = new LinkSocket(options)
+  const groups = makeGroups(link)
+  const channels = makeChannels(link)
+  const messages = makeMessages(link, channels)
+  const status = makeStatus(link)
+  const pairingCode = makePairingCode(link)
+  const platformLink: PlatformLink = {
     sendMessage: messages.sendMessage,
     postStatus: status.postStatus,
-    presence: messages.presence,
+    sendTyping: messages.sendTyping,
     listGroups: groups.listGroups,
     getGroup: groups.getGroup,
-    groupMembers: groups.groupMembers,
+    listGroupMembers: groups.listGroupMembers,
     listChannels: channels.listChannels,
-    channelMessages: channels.channelMessages,
+    listChannelMessages: channels.listChannelMessages,
     ownPicture: groups.ownPicture,
     requestPairingCode: pairingCode.requestPairingCode,
-    logout: () => conn.logout(),
-    close: () => conn.close(),
+    logout: () => link.logout(),
+    close: () => link.close(),
   }
-  return link
+  return platformLink
 }
 
 export default createBaileysLink

@@ -10,7 +10,7 @@
  */
 import type http from 'node:http'
 import type { Dispatcher } from 'undici'
-import type { Config } from '../../config.js'
+import type { LinkSettings } from '../settings.js'
 import type { ProxyRoute, SandboxTrust } from '../link.js'
 import { tunnelAgent } from '../../proxy/proxy-agent.js'
 import { proxyConnection } from '../../proxy/proxy-connection.js'
@@ -28,7 +28,7 @@ export interface LinkAgents {
 }
 
 /** The link's agents, or undefined when it connects directly to the platform. */
-export function linkAgents(config: Config, sandbox?: SandboxTrust, proxy?: ProxyRoute): LinkAgents | undefined {
+export function linkAgents(settings: LinkSettings, sandbox?: SandboxTrust, proxy?: ProxyRoute): LinkAgents | undefined {
   if (!proxy) {
     if (!sandbox) return undefined
     const agents = sandboxAgents(sandbox.caCert)
@@ -39,7 +39,7 @@ export function linkAgents(config: Config, sandbox?: SandboxTrust, proxy?: Proxy
       destroy: agents.destroy,
     }
   }
-  const { url, options } = proxyConnection(proxy, config, sandbox?.caCert)
+  const { url, options } = proxyConnection(proxy, settings, sandbox?.caCert)
   const agent = tunnelAgent(url, options)
   const dispatcher = proxyDispatcher(url, options)
   return {

@@ -19,7 +19,7 @@ Buffer.poolSize = 8 * 1024
 installSourcePatches([timeoutHelpersPatch, messageIdPatch])
 const adapter = await import('./baileys-link.js')
 
-export const { createBaileysLink, fetchSandboxTrust, createRunGuard } = adapter
+export const { createBaileysLink, fetchSandboxTrust, createSessionRun } = adapter
 
 /** The adapter's patches, and a warning for each Baileys source the hook did not patch (another Baileys version). */
 export function installPatches(logger: Logger): void {

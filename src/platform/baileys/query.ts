@@ -7,7 +7,6 @@
  */
 import { getBinaryNodeChild, S_WHATSAPP_NET, type BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE } from '../../protocol/messages.js'
 
 export type QueryFn = (node: BinaryNode, timeoutMs?: number) => Promise<BinaryNode | undefined>
 
@@ -95,8 +94,7 @@ export async function subscribedChannelsQuery<T>(query: QueryFn, queryId: string
   } catch (err) {
     if (!isPlatformRefusal(err)) throw err
     const code = err instanceof MexError ? err.errorCode : iqErrorCode(err)
-    const text = fill(MESSAGE_TEMPLATE.CHANNEL_LIST_REFUSED, { id: queryId, code: code ?? '' })
-    // the " (error <code>)" part only when the platform gave a code
-    throw new GatewayError('PLATFORM_REJECTED', code === undefined ? text.replace(' (error )', '') : text)
+    if (code === undefined) throw new GatewayError('CHANNEL_LIST_REFUSED_NO_CODE', { queryId })
+    throw new GatewayError('CHANNEL_LIST_REFUSED', { queryId, platformCode: code })
   }
 }

@@ -37,12 +37,12 @@ export interface Fence {
  * runs on another node now, or will in a moment: 503 SESSION_MOVING (a node that forwarded the request asks again
  * where it runs).
  */
-export class FencedWriteError extends GatewayError {
+export class FencedWriteError extends GatewayError<'SESSION_MOVING'> {
   constructor(
     readonly sessionId: string,
     readonly reason: 'not-held' | 'stale-epoch' | 'lease-lost',
   ) {
-    super('SESSION_MOVING', undefined, 1)
+    super('SESSION_MOVING')
     this.name = 'FencedWriteError'
   }
 

@@ -18,7 +18,7 @@ import type { BatchWriter } from './batch.js'
 import { hashEntries } from './hash-entries.js'
 
 export function redisSentMessages(ready: Promise<RedisConnection>, sealing: Sealing, writer: BatchWriter) {
-  /** session id → (message id → sentAt), oldest first: this thread's view, as in sent-messages.ts. */
+  /** session id → (message id → sentAt), oldest first: this thread's index, as in sent-messages.ts. */
   const indexes = new Map<string, Map<string, number>>()
 
   async function readSent(id: string): Promise<StoredSentMessage[]> {

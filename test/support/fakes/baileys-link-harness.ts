@@ -14,7 +14,7 @@ import path from 'node:path'
 import pino from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import type { GatewayError } from '../../../src/protocol/errors.js'
 import type { LinkEvents, PlatformLink } from '../../../src/platform/link.js'
 import type { AuthStore, ContactStore, StoredContact } from '../../../src/storage/types.js'
@@ -80,7 +80,7 @@ export async function harness(
       contacts.length = 0
     },
   }
-  const config = loadConfig({
+  const settings = loadSettings({
     MEDIA_ALLOW_PRIVATE_URLS: 'true',
     ACK_TIMEOUT_MS: '2000',
     QUERY_TIMEOUT_MS: '2000',
@@ -91,7 +91,7 @@ export async function harness(
     auth,
     contacts: contactStore,
     logger: pino({ level: 'silent' }),
-    config,
+    settings,
     ...(opts.sandbox
       ? {
           sandbox: {

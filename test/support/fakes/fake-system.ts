@@ -11,10 +11,10 @@ import pino from 'pino'
 import type { SessionChange, SessionSystem } from '../../../src/actors/main/session-system.js'
 import type { CreationClient } from '../../../src/actors/main/creation.js'
 import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/main/view-tokens.js'
-import { loadConfig, type Config } from '../../../src/config.js'
+import { loadSettings, type Settings } from '../../../src/settings/load.js'
 import { createApp } from '../../../src/http/app.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
-import type { ClientCommand, ProxyView, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
+import type { ClientCommand, SessionProxy, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
 import { maskProxy } from '../../../src/proxy/proxy-url.js'
 import type { SessionSnapshot } from '../../../src/protocol/snapshot.js'
 import { parseProm, sumOf } from '../prom-text.js'
@@ -40,13 +40,13 @@ export const CHANNEL = {
 const CANNED: { [K in SessionCommand['type']]: ReplyValue<Extract<SessionCommand, { type: K }>> } = {
   sendMessage: { messageId: 'MSG1' },
   postStatus: { statusId: 'STATUS1' },
-  typing: { id: 'ignored' },
+  sendTyping: { id: 'ignored' },
   listGroups: { docs: [GROUP] },
   getGroup: GROUP,
-  listMembers: { docs: [MEMBER] },
+  listGroupMembers: { docs: [MEMBER] },
   listChannels: { docs: [CHANNEL] },
-  channelMessages: { docs: [], before: 0 },
-  pairingCode: { code: 'ABCD-EFGH', expiresAt: Date.parse('2030-01-01T00:00:00Z') },
+  listChannelMessages: { docs: [], before: 0 },
+  requestPairingCode: { code: 'ABCD-EFGH', expiresAt: Date.parse('2030-01-01T00:00:00Z') },
 }
 
 export function snapshotFor(id: string, patch: Partial<SessionSnapshot> = {}): SessionSnapshot {
@@ -104,7 +104,7 @@ export class FakeSystem implements SessionSystem {
   }
 
   /** What the actor answers about a session's proxy (actors/session/lifecycle.ts), over `proxies`. */
-  proxyView(id: string): ProxyView {
+  getSessionProxy(id: string): SessionProxy {
     const own = this.proxies.get(id)
     return own === undefined ? { proxy: null, source: 'none' } : { proxy: maskProxy(own), source: 'session' }
   }
@@ -118,14 +118,16 @@ export class FakeSystem implements SessionSystem {
     this.commands.push({ id, command, signal })
     if (this.onRun) return (await this.onRun(id, command)) as ReplyValue<C>
     // the proxy setting needs no connection
-    if (command.type === 'setProxy') {
+    if (command.type === 'setSessionProxy') {
       if (command.proxy === null) this.proxies.delete(id)
       else this.proxies.set(id, command.proxy)
     }
-    if (command.type === 'getProxy' || command.type === 'setProxy') return this.proxyView(id) as ReplyValue<C>
+    if (command.type === 'getSessionProxy' || command.type === 'setSessionProxy')
+      return this.getSessionProxy(id) as ReplyValue<C>
     const entry = this.sessions.get(id)
     // a pairing code needs no connection (the real actor answers 409 for a paired session)
-    if (!entry?.snapshot.isConnected && command.type !== 'pairingCode') throw new GatewayError('SESSION_NOT_CONNECTED')
+    if (!entry?.snapshot.isConnected && command.type !== 'requestPairingCode')
+      throw new GatewayError('SESSION_NOT_CONNECTED')
     return CANNED[(command as SessionCommand).type] as ReplyValue<C>
   }
 
@@ -137,7 +139,7 @@ export class FakeSystem implements SessionSystem {
     return this.viewTokens.view(token)
   }
 
-  async reset(id: string): Promise<void> {
+  async resetSession(id: string): Promise<void> {
     this.resets.push(id)
     this.viewTokens.revoke(id)
   }
@@ -179,7 +181,7 @@ export class FakeSystem implements SessionSystem {
 export interface TestApp {
   app: ReturnType<typeof createApp>
   system: FakeSystem
-  config: Config
+  settings: Settings
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[]
   /** Headers of the default connected session. */
@@ -188,12 +190,12 @@ export interface TestApp {
 
 export function makeApp(env: NodeJS.ProcessEnv = {}): TestApp {
   const system = new FakeSystem()
-  const config = loadConfig({ BODY_LIMIT_BYTES: '4096', ...env })
+  const settings = loadSettings({ BODY_LIMIT_BYTES: '4096', ...env })
   const logs: Record<string, unknown>[] = []
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) })
-  const app = createApp({ system, config, logger })
+  const app = createApp({ system, settings, logger })
   const { id, sessionId } = system.add()
-  return { app, system, config, logs, auth: { id, 'session-id': sessionId } }
+  return { app, system, settings, logs, auth: { id, 'session-id': sessionId } }
 }
 
 export interface ServedApp extends TestApp {

@@ -107,3 +107,48 @@ export async function startChannelsWorld() {
     },
   }
 }
+
+/** What GET /channel/message must show for one sandbox post (the record) seeded from `seed`. */
+export function expectedDoc(
+  record: any,
+  seed: ReturnType<typeof seededMessages>[number],
+  invite: string,
+  mediaHost: string,
+) {
+  const base = {
+    id: record.id,
+    serverId: record.serverId,
+    url: `https://whatsapp.com/channel/${invite}/${record.serverId}`,
+    created: record.created,
+  }
+  const mediaUrl = `https://${mediaHost}${record.media?.directPath}`
+  switch (seed.type) {
+    case 'text':
+      return { ...base, type: 'text', text: seed.text }
+    case 'image':
+      return {
+        ...base,
+        type: 'image',
+        text: seed.caption ?? '',
+        image: { url: mediaUrl, thumbnail: `data:image/jpeg;base64,${record.media.thumbnail}`, mimetype: 'image/jpeg' },
+      }
+    case 'video':
+      return {
+        ...base,
+        type: 'video',
+        text: seed.caption ?? '',
+        video: {
+          url: mediaUrl,
+          thumbnail: `data:image/jpeg;base64,${record.media.thumbnail}`,
+          duration: seed.seconds,
+          mimetype: 'video/mp4',
+        },
+      }
+    case 'poll':
+      return { ...base, type: 'poll', text: '', polling: { name: seed.name, options: seed.options } }
+    case 'sticker':
+      return { ...base, type: 'sticker', text: '', sticker: { url: mediaUrl, mimetype: 'image/webp' } }
+    default:
+      return { ...base, type: 'text', text: 'UNSUPPORTED TYPE' }
+  }
+}

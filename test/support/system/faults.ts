@@ -16,9 +16,8 @@ export const CAROL = '15550000003'
 export const DAVE = '15550000004'
 
 /** Sandbox + temp DATA_DIR with the four phones (no groups or channels: the faults need none). */
-export async function faultWorld() {
-  const world = await startWorld()
-  await sandboxCall(world.sandbox.url, 'POST', '/world', {
+export function faultWorld() {
+  return startWorld({
     accounts: [
       [ALICE, 'Alice'],
       [BOB, 'Bob'],
@@ -26,7 +25,6 @@ export async function faultWorld() {
       [DAVE, 'Dave'],
     ].map(([phone, name]) => ({ phone, name })),
   })
-  return world
 }
 
 export const setFaults = (sandboxUrl: string, faults: Record<string, unknown>) =>

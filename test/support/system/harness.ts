@@ -80,9 +80,16 @@ export class Gateway {
   }
 }
 
-export async function startWorld(): Promise<{ sandbox: SandboxProcess; dataDir: string; cleanup(): Promise<void> }> {
+/**
+ * The one sandbox world of a system test: a sandbox process and a temp DATA_DIR, and `world` (accounts, groups,
+ * channels) POSTed to its /world, merged into its built-in demo world.
+ */
+export async function startWorld(
+  world?: object,
+): Promise<{ sandbox: SandboxProcess; dataDir: string; cleanup(): Promise<void> }> {
   const sandbox = await startSandbox()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-gateway-'))
+  if (world) await postWorld(sandbox.url, world)
   return {
     sandbox,
     dataDir,
@@ -97,6 +104,12 @@ export async function launchGateway(sandboxUrl: string, dataDir: string, env: Re
   return new Gateway(
     await startGateway({ SANDBOX_URL: sandboxUrl, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env }),
   )
+}
+
+/** Adds `world` (accounts, groups, channels) to the sandbox's; fails loudly when the sandbox refuses it. */
+export async function postWorld(sandboxUrl: string, world: object): Promise<void> {
+  const posted = await sandboxCall(sandboxUrl, 'POST', '/world', world)
+  if (posted.status !== 200) throw new Error(`POST /world → ${posted.status} ${JSON.stringify(posted.body)}`)
 }
 
 export async function sandboxCall(sandboxUrl: string, method: string, route: string, body?: unknown) {

@@ -5,7 +5,7 @@
  * afterAll, so a file states only what differs: the world's accounts, groups and channels, and the gateway's env.
  */
 import { afterAll, beforeAll } from 'vitest'
-import { launchPaired, sandboxCall, startWorld, type Gateway, type Session } from './harness.js'
+import { launchPaired, postWorld, startWorld, type Gateway, type Session } from './harness.js'
 
 /** What a world gives: a sandbox to point the gateway at, a DATA_DIR, and how to remove both. */
 export interface World {
@@ -40,10 +40,7 @@ export function pairedGateway<W extends World = Awaited<ReturnType<typeof startW
   beforeAll(async () => {
     world = await (options.start ?? (startWorld as unknown as () => Promise<W>))()
     Object.assign(paired, world)
-    if (options.world) {
-      const posted = await sandboxCall(world.sandbox.url, 'POST', '/world', options.world)
-      if (posted.status !== 200) throw new Error(`POST /world → ${posted.status} ${JSON.stringify(posted.body)}`)
-    }
+    if (options.world) await postWorld(world.sandbox.url, options.world)
     Object.assign(paired, await launchPaired(world.sandbox.url, world.dataDir, phone, options.env))
   }, options.timeoutMs ?? 120_000)
   afterAll(async () => {

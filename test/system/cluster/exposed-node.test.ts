@@ -17,7 +17,7 @@ import net from 'node:net'
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeWithRedis } from '../../support/redis-server.js'
-import { startCluster, type TestCluster } from '../../support/cluster.js'
+import { type PairedSession, startCluster, type TestCluster } from '../../support/cluster.js'
 import { startTripwire, type Tripwire } from '../../support/tripwire.js'
 import { expectWellFormed, exchange, rawRequest } from '../../support/property/raw-http.js'
 import { headersOf } from '../../support/system/harness.js'
@@ -28,8 +28,8 @@ describeWithRedis('cluster mode exposed to a network', () => {
   let cluster: TestCluster
   let tripwire: Tripwire
   /** A session node-1 runs and one node-2 runs. */
-  let onFirst: TestCluster['sessions'][number]
-  let onSecond: TestCluster['sessions'][number]
+  let onFirst: PairedSession
+  let onSecond: PairedSession
   const portOf = (index: number) => Number(new URL(cluster.nodes[index]!.url).port)
 
   beforeAll(async () => {
@@ -282,13 +282,8 @@ describeWithRedis('cluster mode exposed to a network', () => {
   })
 
   it('forwards nothing to an address written into Redis as a node and a lease', async () => {
-    const evil = {
-      node: 'evil',
-      url: `http://127.0.0.1:${tripwire.port}`,
-      sessions: 0,
-      accepting: true,
-      expiresAt: 9e15,
-    }
+    const url = `http://127.0.0.1:${tripwire.port}`
+    const evil = { node: 'evil', url, sessions: 0, accepting: true, expiresAt: 9e15 }
     await cluster.raw.command(['SET', 'gw:node:evil', JSON.stringify({ ...evil, mac: 'A'.repeat(43) }), 'PX', '60000'])
     await cluster.raw.command(['SADD', 'gw:nodes', 'evil'])
     await cluster.raw.command(['SET', `gw:{${onSecond.id}}:lease`, 'evil|999', 'PX', '60000'])

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeWithRedis } from '../../support/redis-server.js'
 import { startCluster, type TestCluster } from '../../support/cluster.js'
-import { inbox, pair, reply, sandboxCall, withSession, type Session } from '../../support/system/harness.js'
+import { inbox, pair, postWorld, reply, withSession, type Session } from '../../support/system/harness.js'
 import { REGISTRY_KEY, sessionKeys } from '../../../src/storage/redis/keys.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -21,7 +21,7 @@ describeWithRedis('a node frozen past its lease', () => {
 
   beforeAll(async () => {
     cluster = await startCluster(2, { SESSION_QR_LIFETIME_MS: String(QR_LIFETIME_MS) })
-    await sandboxCall(cluster.sandbox, 'POST', '/world', {
+    await postWorld(cluster.sandbox, {
       accounts: [
         { phone: PHONE, name: 'Tenant' },
         { phone: CONTACT, name: 'Contact' },

@@ -16,7 +16,6 @@ import {
   launchGateway,
   pair,
   reply,
-  sandboxCall,
   startWorld,
   withSession,
   type Session,
@@ -51,8 +50,7 @@ describeWithRedis('cluster mode: one gateway on Redis', () => {
   beforeAll(async () => {
     redis = await startRedisServer()
     raw = await connectRedis(redis.url)
-    world = await startWorld()
-    await sandboxCall(world.sandbox.url, 'POST', '/world', {
+    world = await startWorld({
       accounts: [
         { phone: ALICE, name: 'Alice' },
         { phone: BOB, name: 'Bob' },

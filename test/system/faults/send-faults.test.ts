@@ -5,7 +5,7 @@
  * and the server's error acks 463 and 479 (500 with the code, no message id, nothing delivered, nothing resent later).
  */
 import { describe, expect, it } from 'vitest'
-import { ERROR_MESSAGE } from '../../../src/protocol/messages.js'
+import { ERRORS } from '../../../src/protocol/errors.js'
 import { inbox } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
 import {
@@ -50,12 +50,12 @@ describe('sends under platform faults', () => {
     }
     const outcomes = await Promise.all(pending)
     const got = await auditDelivery(paired.sandbox.url, BOB, outcomes, [
-      ERROR_MESSAGE.PLATFORM_CONNECTION_LOST,
-      ERROR_MESSAGE.SESSION_NOT_CONNECTED,
-      ERROR_MESSAGE.PLATFORM_TIMEOUT,
+      ERRORS.PLATFORM_CONNECTION_LOST.message,
+      ERRORS.SESSION_NOT_CONNECTED.message,
+      ERRORS.PLATFORM_TIMEOUT.message,
     ])
     // `session not connected` promises the message never left: it must not have arrived.
-    for (const o of outcomes.filter(o => o.body.message === ERROR_MESSAGE.SESSION_NOT_CONNECTED)) {
+    for (const o of outcomes.filter(o => o.body.message === ERRORS.SESSION_NOT_CONNECTED.message)) {
       expect(got.filter(m => m.text === o.text)).toEqual([])
     }
     // The drop really hit sends in flight (else this test proved nothing about them).
@@ -68,7 +68,7 @@ describe('sends under platform faults', () => {
       paired.sandbox.url,
       BOB,
       [...outcomes, after],
-      [ERROR_MESSAGE.PLATFORM_CONNECTION_LOST, ERROR_MESSAGE.SESSION_NOT_CONNECTED, ERROR_MESSAGE.PLATFORM_TIMEOUT],
+      [ERRORS.PLATFORM_CONNECTION_LOST.message, ERRORS.SESSION_NOT_CONNECTED.message, ERRORS.PLATFORM_TIMEOUT.message],
     )
   }, 180_000)
 

@@ -16,7 +16,6 @@ import {
   launchGateway,
   mediaServer,
   pair,
-  sandboxCall,
   sha256hex,
   startWorld,
   type Gateway,
@@ -45,9 +44,8 @@ describe("three drip-fed tenants and a fourth tenant's media", () => {
   let neighbour: Session
 
   beforeAll(async () => {
-    world = await startWorld()
     const phones = [RECIPIENT, ...DRIP_SENDERS.map(s => s.phone), NEIGHBOUR.phone]
-    await sandboxCall(world.sandbox.url, 'POST', '/world', {
+    world = await startWorld({
       accounts: phones.map((phone, i) => ({ phone, name: `Tenant ${i}` })),
     })
     // a real photo-sized JPEG (noise does not compress): a thumbnail to decode, a file to encrypt and upload

@@ -12,7 +12,6 @@ import {
   mediaServer,
   pair,
   reply,
-  sandboxCall,
   sha256hex,
   startWorld,
   withSession,
@@ -31,8 +30,7 @@ describe('pairing and sending through the sandbox', () => {
   let jpeg: Buffer
 
   beforeAll(async () => {
-    world = await startWorld()
-    await sandboxCall(world.sandbox.url, 'POST', '/world', {
+    world = await startWorld({
       accounts: [
         { phone: ALICE, name: 'Alice' },
         { phone: BOB, name: 'Bob' },

@@ -1,7 +1,7 @@
 import net from 'node:net'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { createBaileysLink } from '../../../src/platform/baileys/baileys-link.js'
 import defaultExport from '../../../src/platform/baileys/baileys-link.js'
 
@@ -20,7 +20,7 @@ describe('baileys link with the real Baileys socket', () => {
     const link = createBaileysLink({
       id: 'real',
       logger: pino({ level: 'silent' }),
-      config: loadConfig({}),
+      settings: loadSettings({}),
       auth: {
         readCreds: async () => undefined,
         writeCreds: async () => undefined,

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { createBaileysLink } from '../../../src/platform/baileys/baileys-link.js'
 import type { CloseReason, PlatformLink } from '../../../src/platform/link.js'
 import { fetchSandboxTrust } from '../../../src/platform/baileys/sandbox-trust.js'
@@ -18,12 +18,7 @@ import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { GatewayError } from '../../../src/protocol/errors.js'
 import { removeMediaTempDirs } from '../../../src/media/temp-dir.js'
 import { memoryAuthStore, memoryContactStore } from '../../support/fakes/memory-stores.js'
-
-const ALICE = '15550000001'
-const BOB = '15550000002'
-const CAROL = '15550000003'
-const GROUP = '120363000000000001@g.us'
-const CHANNEL = '120363000000000009@newsletter'
+import { ALICE, BOB, CHANNEL, GROUP, teamWorld } from '../../support/system/sandbox-world.js'
 
 type Event = [string, ...unknown[]]
 
@@ -33,7 +28,7 @@ let media: http.Server
 let mediaUrl: string
 const auth = memoryAuthStore()
 const contacts = memoryContactStore()
-const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '15000', QUERY_TIMEOUT_MS: '15000' })
+const settings = loadSettings({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ACK_TIMEOUT_MS: '15000', QUERY_TIMEOUT_MS: '15000' })
 
 function startLink(): { link: PlatformLink; events: Event[]; next(kind: string): Promise<Event> } {
   const events: Event[] = []
@@ -41,7 +36,7 @@ function startLink(): { link: PlatformLink; events: Event[]; next(kind: string):
     id: 'alice',
     auth,
     contacts,
-    config,
+    settings,
     sandbox: trust,
     logger: pino({ level: process.env.LINK_LOG ?? 'silent' }),
     events: {
@@ -90,41 +85,7 @@ beforeAll(async () => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined)
   sandbox = await createSandbox({
     port: 0,
-    world: {
-      accounts: [
-        {
-          phone: ALICE,
-          name: 'Alice',
-          picture: true,
-          syncContacts: true,
-          contacts: [
-            { phone: BOB, name: 'Bob Builder' },
-            { phone: CAROL, name: 'Carol' },
-          ],
-          statusPrivacy: { setting: 'blacklist', list: [CAROL] },
-        },
-        { phone: BOB, name: 'Bob', picture: true },
-      ],
-      groups: [
-        {
-          id: GROUP,
-          name: 'Team',
-          description: 'the team',
-          created: '2025-01-01T00:00:00Z',
-          participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }, { phone: CAROL, hidePhone: true }],
-        },
-      ],
-      channels: [
-        {
-          id: CHANNEL,
-          name: 'News',
-          created: '2025-01-01T00:00:00Z',
-          owner: ALICE,
-          followers: [BOB],
-          messages: [{ type: 'text', text: 'hello' }],
-        },
-      ],
-    },
+    world: teamWorld([{ type: 'text', text: 'hello' }]),
   } as Parameters<typeof createSandbox>[0])
   trust = await fetchSandboxTrust(sandbox.url)
   const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#884422' } })
@@ -227,7 +188,7 @@ describe('baileys link against the sandbox', () => {
       { id: GROUP, name: 'Team', description: 'the team', picture: '', created: '2025-01-01T00:00:00.000Z' },
     ])
     expect((await errorOf(current.link.getGroup('120363999999999999@g.us'))).code).toBe('GROUP_NOT_FOUND')
-    const members = await current.link.groupMembers(GROUP)
+    const members = await current.link.listGroupMembers(GROUP)
     expect(members.find(m => m.phone === BOB)?.name).toBe('Bob Builder')
     expect(await current.link.listChannels()).toEqual([
       { id: CHANNEL, name: 'News', picture: '', isOwner: true, created: '2025-01-01T00:00:00.000Z' },

@@ -1,5 +1,5 @@
 /**
- * The same random requests as test/unit/http/endpoints/property.test.ts, fewer of them, against a real gateway process (worker threads,
+ * The same random requests as test/unit/http/app/property.test.ts, fewer of them, against a real gateway process (worker threads,
  * storage, Baileys) with one session paired on the sandbox, so the real path is fuzzed too: every answer within
  * the bound, an allowed status, the spec's shape; the process stays up and the session connected. Bodies may only
  * name loopback media URLs (a sanitiser rewrites any other URL), so nothing reaches past this machine.
@@ -61,7 +61,7 @@ describe('random requests against a real gateway process', () => {
     channelId: CHANNEL,
   })
 
-  // Reset and delete would end the one paired session; their guard and parsing are fuzzed in test/unit/http/endpoints/property.test.ts.
+  // Reset and delete would end the one paired session; their authentication and parsing are fuzzed in test/unit/http/app/property.test.ts.
   const names = [
     'POST /session',
     'GET /session',

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { readRepoFile } from '../../support/readme.js'
 
 interface Service {
@@ -35,23 +35,23 @@ const envOf = (s: Service) =>
 describe('compose.cluster.yaml', () => {
   it('runs three gateway nodes whose settings the gateway accepts', () => {
     expect(gateways).toHaveLength(3)
-    for (const [, service] of gateways) expect(() => loadConfig(envOf(service))).not.toThrow()
+    for (const [, service] of gateways) expect(() => loadSettings(envOf(service))).not.toThrow()
   })
 
   it('gives each node its own NODE_ID, its own port and an ADVERTISE_URL at its service name', () => {
-    const configs = gateways.map(([name, service]) => ({ name, service, config: loadConfig(envOf(service)) }))
-    expect(new Set(configs.map(c => c.config.NODE_ID)).size).toBe(3)
-    expect(new Set(configs.flatMap(c => c.service.ports ?? [])).size).toBe(3)
-    for (const { name, config } of configs) expect(new URL(config.ADVERTISE_URL!).hostname).toBe(name)
-    expect(new Set(configs.map(c => c.config.REDIS_URL)).size).toBe(1)
-    expect(new Set(configs.map(c => c.service.environment!.DATA_KEY)).size).toBe(1)
+    const nodes = gateways.map(([name, service]) => ({ name, service, settings: loadSettings(envOf(service)) }))
+    expect(new Set(nodes.map(c => c.settings.NODE_ID)).size).toBe(3)
+    expect(new Set(nodes.flatMap(c => c.service.ports ?? [])).size).toBe(3)
+    for (const { name, settings } of nodes) expect(new URL(settings.ADVERTISE_URL!).hostname).toBe(name)
+    expect(new Set(nodes.map(c => c.settings.REDIS_URL)).size).toBe(1)
+    expect(new Set(nodes.map(c => c.service.environment!.DATA_KEY)).size).toBe(1)
     // the secret that makes a node a node comes from each node's configuration, the same on every node
-    expect(new Set(configs.map(c => c.service.environment!.CLUSTER_SECRET)).size).toBe(1)
-    expect(configs[0]!.service.environment!.CLUSTER_SECRET).toMatch(/^\$\{CLUSTER_SECRET:\?/)
+    expect(new Set(nodes.map(c => c.service.environment!.CLUSTER_SECRET)).size).toBe(1)
+    expect(nodes[0]!.service.environment!.CLUSTER_SECRET).toMatch(/^\$\{CLUSTER_SECRET:\?/)
   })
 
   it('points them at a Redis with an append-only file that never evicts', () => {
-    const redisHost = new URL(loadConfig(envOf(gateways[0]![1])).REDIS_URL!).hostname
+    const redisHost = new URL(loadSettings(envOf(gateways[0]![1])).REDIS_URL!).hostname
     const redis = compose.services[redisHost]!
     expect(redis.image).toMatch(/^redis:/)
     const args = redis.command!.join(' ')

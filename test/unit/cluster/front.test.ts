@@ -11,135 +11,25 @@
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import express from 'express'
 import request from 'supertest'
-import pino from 'pino'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { ClusterRoutes, Route } from '../../../src/cluster/routing.js'
-import { clusterFront, type FrontParts } from '../../../src/cluster/front.js'
-import { Forwarder } from '../../../src/cluster/forward.js'
+import { describe, expect, it } from 'vitest'
 import { PEER_CLIENT_HEADER, PEER_HEADER, PeerAuth, peerRequestOf } from '../../../src/cluster/peer-auth.js'
-import type { ClusterSessionAuth } from '../../../src/cluster/session-auth.js'
-import { requestClientKey } from '../../../src/http/client-key.js'
-import { errorHandler, MOVING_HEADER } from '../../../src/http/errors.js'
-import { jsonBody } from '../../../src/http/json-body.js'
+import type { Route } from '../../../src/cluster/routing.js'
+import { MOVING_HEADER } from '../../../src/http/errors.js'
+import {
+  appWith,
+  ownerNode,
+  ownerState,
+  SECRET,
+  SESSION,
+  seen,
+  toOwner,
+  viewTokens,
+} from '../../support/cluster-front.js'
 import { freePort } from '../../support/processes.js'
 import { ViewTokenRoutes } from '../../../src/cluster/view-token-routes.js'
 
-const SECRET = 'a-cluster-secret-for-the-front-tests-0123'
-const SESSION = { id: 's1', 'session-id': 'right-secret' }
-
-interface Seen {
-  method: string
-  url: string
-  headers: http.IncomingHttpHeaders
-  body: string
-  /** The forwarding node, when the signature held for this node. */
-  from: string | undefined
-}
-
-let owner: http.Server
-let ownerUrl = ''
-const seen: Seen[] = []
-let ownerClosed = 0
-/** How many "moving" answers the owner gives before it answers for real. */
-let movingAnswers = 0
-const ownerAuth = new PeerAuth(SECRET, 'node-b')
-
-beforeAll(async () => {
-  owner = http.createServer((req, res) => {
-    let body = ''
-    req.on('data', c => {
-      body += c
-    })
-    req.on('close', () => {
-      if (!res.writableEnded) ownerClosed++
-    })
-    req.on('end', () => {
-      const client = typeof req.headers[PEER_CLIENT_HEADER] === 'string' ? req.headers[PEER_CLIENT_HEADER] : ''
-      const from = ownerAuth.verify(
-        req.headers[PEER_HEADER] as string | undefined,
-        peerRequestOf(req.method!, req.url!, req.headers, client),
-      )
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body, from })
-      if (req.url === '/message/slow' || req.url === '/session?wait=30') return // never answers: the client gives up
-      if (movingAnswers > 0) {
-        movingAnswers--
-        res.writeHead(503, { [MOVING_HEADER]: '1', 'content-type': 'application/json' })
-        res.end('{"statusCode":503,"message":"session is moving to another node, retry in 1 s"}')
-        return
-      }
-      res.writeHead(201, { 'content-type': 'application/json', 'x-owner': 'yes' })
-      res.end(JSON.stringify({ echoed: body }))
-    })
-  })
-  owner.listen(0, '127.0.0.1')
-  await new Promise(r => owner.once('listening', r))
-  ownerUrl = `http://127.0.0.1:${(owner.address() as AddressInfo).port}`
-})
-afterAll(() => {
-  owner.closeAllConnections()
-  owner.close()
-})
-beforeEach(() => {
-  seen.length = 0
-  movingAnswers = 0
-})
-
-interface Options {
-  routeOf?: (id: string) => Route
-  runsHere?: (id: string) => boolean
-  auth?: PeerAuth
-  perSessionInFlight?: number
-  socketsPerPeer?: number
-  waitsPerSession?: number
-  moveWaitMs?: number
-}
-
-const viewTokens = new ViewTokenRoutes(SECRET)
-
-const toOwner = (): Route => ({ to: 'node', peer: { node: 'node-b', url: ownerUrl } })
-
-function appWith(o: Options = {}) {
-  const auth = o.auth ?? new PeerAuth(SECRET, 'node-a')
-  const checked: string[] = []
-  const parts: FrontParts = {
-    auth,
-    sessions: {
-      authenticLocally: (id: string, secret: string) =>
-        (o.runsHere ?? (() => false))(id) && secret === SESSION['session-id'],
-      authenticate: async (id: string, secret: string) => {
-        checked.push(id)
-        return id !== 'unknown' && secret === SESSION['session-id']
-      },
-    } as unknown as ClusterSessionAuth,
-    routes: { locate: async (id: string) => (o.routeOf ?? toOwner)(id) } as unknown as ClusterRoutes,
-    forwarder: new Forwarder({
-      auth,
-      socketsPerPeer: o.socketsPerPeer ?? 4,
-      waitSocketsPerPeer: 4,
-      queueTimeoutMs: 2_000,
-    }),
-    runsHere: o.runsHere ?? (() => false),
-    leaving: () => false,
-    adoptNow: async () => undefined,
-    viewTokens,
-    bodyLimitBytes: 1024,
-    perSessionInFlight: o.perSessionInFlight ?? 32,
-    waitsPerSession: o.waitsPerSession ?? 4,
-    moveWaitMs: o.moveWaitMs ?? 2_000,
-  }
-  const app = express()
-  app.use(clusterFront(parts))
-  app.post(/.*/, jsonBody(1024), (req, res) => {
-    res.json({ handledHere: true, client: requestClientKey(req), body: req.body })
-  })
-  app.all(/.*/, (req, res) => {
-    res.json({ handledHere: true, client: requestClientKey(req) })
-  })
-  app.use(errorHandler(pino({ level: 'silent' })))
-  return { app, checked, auth }
-}
+ownerNode()
 
 describe('cluster front', () => {
   it('forwards an authenticated request, signed for that node, and passes its answer back unchanged', async () => {
@@ -222,7 +112,7 @@ describe('cluster front', () => {
   })
 
   it('asks again when the owner answers "moving", and goes on once the session is up', async () => {
-    movingAnswers = 2
+    ownerState.movingAnswers = 2
     const { app } = appWith()
     const r = await request(app)
       .post('/message')
@@ -234,7 +124,7 @@ describe('cluster front', () => {
   })
 
   it('runs the request here when the session arrives here while it waited, with the body it had read', async () => {
-    movingAnswers = 1
+    ownerState.movingAnswers = 1
     let arrived = false
     const { app } = appWith({
       runsHere: () => arrived,
@@ -374,13 +264,13 @@ describe('cluster front', () => {
     const { app } = appWith({ runsHere: id => id === 's1' })
     expect((await request(app).get('/session').set(SESSION)).body.handledHere).toBe(true)
     expect((await request(app).get('/metrics').set({ id: 'other' })).body.handledHere).toBe(true)
-    expect((await request(app).get('/session')).body.handledHere).toBe(true) // the header guard answers 400 there
+    expect((await request(app).get('/session')).body.handledHere).toBe(true) // the authentication answers 400 there
     expect((await request(app).post('/session')).body.handledHere).toBe(true)
     expect(seen).toHaveLength(0)
   })
 
   it('aborts the forwarded request when the client hangs up', async () => {
-    const before = ownerClosed
+    const before = ownerState.closed
     const server = appWith().app.listen(0, '127.0.0.1')
     await new Promise(r => server.once('listening', r))
     const port = (server.address() as AddressInfo).port
@@ -390,8 +280,8 @@ describe('cluster front', () => {
     for (let i = 0; i < 100 && !seen.some(s => s.url === '/message/slow'); i++)
       await new Promise(r => setTimeout(r, 20))
     req.destroy()
-    for (let i = 0; i < 100 && ownerClosed === before; i++) await new Promise(r => setTimeout(r, 20))
-    expect(ownerClosed).toBe(before + 1)
+    for (let i = 0; i < 100 && ownerState.closed === before; i++) await new Promise(r => setTimeout(r, 20))
+    expect(ownerState.closed).toBe(before + 1)
     server.close()
   })
 })

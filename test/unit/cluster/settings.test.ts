@@ -6,11 +6,11 @@
  */
 import os from 'node:os'
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 
 const refusal = (env: NodeJS.ProcessEnv): string => {
   try {
-    loadConfig(env)
+    loadSettings(env)
   } catch (err) {
     return (err as Error).message
   }
@@ -21,15 +21,15 @@ const SECRET = 'x'.repeat(32)
 
 describe('cluster settings', () => {
   it('are off by default, with leases of 15 s renewed every 5 s under the host name', () => {
-    const config = loadConfig({})
+    const config = loadSettings({})
     expect(config.REDIS_URL).toBeUndefined()
     expect(config).toMatchObject({ NODE_ID: os.hostname(), CLUSTER_LEASE_TTL_MS: 15_000, CLUSTER_RENEW_MS: 5_000 })
-    expect(loadConfig({ REDIS_URL: '' }).REDIS_URL).toBeUndefined()
+    expect(loadSettings({ REDIS_URL: '' }).REDIS_URL).toBeUndefined()
   })
 
   it('take a redis URL and refuse anything else without echoing it', () => {
     expect(
-      loadConfig({ REDIS_URL: 'rediss://gw:s3cret@cache.internal:6380/2', CLUSTER_SECRET: SECRET }).REDIS_URL,
+      loadSettings({ REDIS_URL: 'rediss://gw:s3cret@cache.internal:6380/2', CLUSTER_SECRET: SECRET }).REDIS_URL,
     ).toBe('rediss://gw:s3cret@cache.internal:6380/2')
     const message = refusal({ REDIS_URL: 'http://gw:s3cret@cache.internal:6380' })
     expect(message).toBe(
@@ -40,14 +40,14 @@ describe('cluster settings', () => {
 
   it('refuse a NODE_ID that could not be told apart in a lease', () => {
     expect(refusal({ NODE_ID: 'node|2' })).toMatch(/^invalid setting NODE_ID: expected 1-100 letters/)
-    expect(loadConfig({ NODE_ID: 'gw-1.eu:a' }).NODE_ID).toBe('gw-1.eu:a')
+    expect(loadSettings({ NODE_ID: 'gw-1.eu:a' }).NODE_ID).toBe('gw-1.eu:a')
   })
 
   it('refuse a renewal interval that leaves no room before the deadline', () => {
     expect(refusal({ CLUSTER_LEASE_TTL_MS: '3000', CLUSTER_RENEW_MS: '1500' })).toBe(
       'invalid setting CLUSTER_RENEW_MS: expected at most half of CLUSTER_LEASE_TTL_MS minus its margin (1200 ms), got "1500"',
     )
-    expect(loadConfig({ CLUSTER_LEASE_TTL_MS: '3000', CLUSTER_RENEW_MS: '1000' }).CLUSTER_RENEW_MS).toBe(1000)
+    expect(loadSettings({ CLUSTER_LEASE_TTL_MS: '3000', CLUSTER_RENEW_MS: '1000' }).CLUSTER_RENEW_MS).toBe(1000)
   })
 
   it('need CLUSTER_SECRET with REDIS_URL: 32+ characters, one word, never echoed', () => {
@@ -61,7 +61,7 @@ describe('cluster settings', () => {
     expect(refusal({ CLUSTER_SECRET: `${'y'.repeat(32)} z` })).toMatch(
       /^invalid setting CLUSTER_SECRET: must not contain/,
     )
-    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', CLUSTER_SECRET: SECRET }).CLUSTER_SECRET).toBe(SECRET)
+    expect(loadSettings({ REDIS_URL: 'redis://127.0.0.1:6379', CLUSTER_SECRET: SECRET }).CLUSTER_SECRET).toBe(SECRET)
   })
 
   it('refuse an http ADVERTISE_URL when TLS between nodes is required, and a path in it', () => {
@@ -70,7 +70,7 @@ describe('cluster settings', () => {
     )
     expect(refusal({ ADVERTISE_URL: 'https://gw-1:3000/api' })).toMatch(/^invalid setting ADVERTISE_URL: expected an/)
     expect(refusal({ ADVERTISE_URL: 'https://user:pw@gw-1:3000' })).toMatch(/^invalid setting ADVERTISE_URL/)
-    expect(loadConfig({ CLUSTER_REQUIRE_TLS: 'true', ADVERTISE_URL: 'https://gw-1:3000' }).ADVERTISE_URL).toBe(
+    expect(loadSettings({ CLUSTER_REQUIRE_TLS: 'true', ADVERTISE_URL: 'https://gw-1:3000' }).ADVERTISE_URL).toBe(
       'https://gw-1:3000',
     )
   })

@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { GatewayError, mediaDownloadFailed } from '../../../src/protocol/errors.js'
+import { GatewayError } from '../../../src/protocol/errors.js'
 import { expectError } from '../../support/expect-error.js'
 import { makeApp } from '../../support/fakes/fake-system.js'
 
@@ -103,7 +103,12 @@ describe('request bodies', () => {
 describe('error table (SPEC: Errors), errors raised by the system', () => {
   const cases: [string, unknown, number, string][] = [
     ['SESSION_NOT_CONNECTED', new GatewayError('SESSION_NOT_CONNECTED'), 500, 'session not connected'],
-    ['MEDIA_DOWNLOAD_FAILED', mediaDownloadFailed('404 Not Found'), 500, 'error parser file from url 404 Not Found'],
+    [
+      'MEDIA_DOWNLOAD_FAILED',
+      new GatewayError('MEDIA_DOWNLOAD_FAILED', { detail: '404 Not Found' }),
+      500,
+      'error parser file from url 404 Not Found',
+    ],
     ['CHANNEL_NOT_FOUND', new GatewayError('CHANNEL_NOT_FOUND'), 500, 'channel not found'],
     [
       'CONTACTS_NOT_SYNCED',
@@ -124,13 +129,19 @@ describe('error table (SPEC: Errors), errors raised by the system', () => {
       'session worker restarted during the request, retry it',
     ],
     ['OVERLOADED', new GatewayError('OVERLOADED'), 503, 'server busy, retry later'],
+    ['wire error (plain object)', { code: 'CHANNEL_NOT_FOUND', details: {} }, 500, 'channel not found'],
     [
-      'wire error (plain object)',
-      { code: 'CHANNEL_NOT_FOUND', message: 'channel not found' },
+      'INTERNAL with a private cause',
+      new GatewayError('INTERNAL', { cause: 'db path /secret' }),
       500,
-      'channel not found',
+      'internal server error',
     ],
-    ['INTERNAL with a private detail', new GatewayError('INTERNAL', 'db path /secret'), 500, 'internal server error'],
+    [
+      'a wire error with its details',
+      new GatewayError('PLATFORM_REJECTED', { platformCode: '463' }).toWire(),
+      500,
+      'the platform rejected the message (error 463)',
+    ],
   ]
   it.each(cases)('%s', async (_name, error, status, message) => {
     const { app, auth, system } = makeApp()
@@ -147,6 +158,39 @@ describe('error table (SPEC: Errors), errors raised by the system', () => {
     const res = await request(app).get('/group').set(auth)
     expectError(res, 503, 'server busy, retry later')
     expect(res.headers['retry-after']).toBe('1')
+  })
+
+  it('sends the Retry-After an error carries, after it crossed from a worker thread as data', async () => {
+    const { app, auth, system } = makeApp()
+    const wire = new GatewayError('UNPAIRED_FULL', { max: 20, retryAfterSeconds: 170 }).toWire()
+    system.onRun = () => Promise.reject(structuredClone(wire))
+    const full = await request(app).get('/group').set(auth)
+    expectError(full, 503, 'too many sessions awaiting a QR scan on this server (20), retry in 170 s')
+    expect(full.headers['retry-after']).toBe('170')
+
+    // a session on its way to another node: the fixed wait, and the mark a forwarding node reads
+    system.onRun = () => Promise.reject(structuredClone(new GatewayError('SESSION_MOVING').toWire()))
+    const moving = await request(app).get('/group').set(auth)
+    expectError(moving, 503, 'session is moving to another node, retry in 1 s')
+    expect([moving.headers['retry-after'], moving.headers['x-gateway-moving']]).toEqual(['1', '1'])
+
+    // a 500 says nothing about retrying
+    system.onRun = () => Promise.reject(new GatewayError('GROUP_NOT_FOUND'))
+    expect((await request(app).get('/group').set(auth)).headers['retry-after']).toBeUndefined()
+  })
+
+  it("logs an error's cause, which the client never sees", async () => {
+    const { app, auth, system, logs } = makeApp()
+    const wire = new GatewayError('INTERNAL', { cause: new Error('companion_hello without a pairing ref') }).toWire()
+    system.onRun = () => Promise.reject(structuredClone(wire))
+    const res = await request(app).get('/group').set(auth)
+    expectError(res, 500, 'internal server error')
+    expect(res.text).not.toContain('pairing ref')
+    expect(logs.find(l => l.msg === 'request failed')).toMatchObject({
+      level: 40,
+      code: 'INTERNAL',
+      cause: 'Error: companion_hello without a pairing ref',
+    })
   })
 
   it('turns any other thrown value into 500 internal server error, logged with its stack, never sent', async () => {

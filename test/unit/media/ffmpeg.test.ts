@@ -12,13 +12,13 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { FfmpegFailure, runFfmpeg } from '../../../src/media/ffmpeg.js'
 import { defaultThumbnail, thumbnailFromVideo, VIDEO_FORMAT_WHITELIST } from '../../../src/media/thumbnail.js'
-import { prepareMessageContent, type PrepareDeps } from '../../../src/platform/baileys/mapping/message-content.js'
-import { defaultFfmpeg, ffmpegFound, ffmpegTests, makeWithFfmpeg, NOT_A_VIDEO } from '../../support/ffmpeg.js'
+import { prepareSendMedia, type SendMediaDeps } from '../../../src/media/send-media.js'
+import { defaultFfmpeg, ffmpegTests, makeTestClip, makeWithFfmpeg } from '../../support/ffmpeg.js'
 
-const MAX_PIXELS = loadConfig({}).MEDIA_MAX_PIXELS
+const MAX_PIXELS = loadSettings({}).MEDIA_MAX_PIXELS
 
 let dir: string
 let clip: string
@@ -29,19 +29,8 @@ let requests: string[]
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'ffmpeg-test-'))
   clip = path.join(dir, 'clip.mp4')
-  // without ffmpeg only the stand-ins use the clip (by name, or served and never decoded)
-  if (ffmpegFound)
-    await makeWithFfmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=duration=1:size=160x120:rate=10',
-      '-pix_fmt',
-      'yuv420p',
-      '-y',
-      clip,
-    ])
-  else await writeFile(clip, NOT_A_VIDEO)
+  // without ffmpeg it is a stand-in, which only the tests that never decode it use
+  await makeTestClip(clip)
   requests = []
   server = http.createServer((req, res) => {
     requests.push(req.url ?? '')
@@ -191,9 +180,9 @@ describe('a send with a video when ffmpeg cannot make the thumbnail', () => {
     await rm(tempDir, { recursive: true, force: true })
   })
 
-  const prepare = async (ffmpeg: PrepareDeps['ffmpeg']) => {
+  const prepare = async (ffmpeg: SendMediaDeps['ffmpeg']) => {
     const warnings: unknown[] = []
-    const deps: PrepareDeps = {
+    const deps: SendMediaDeps = {
       download: { maxBytes: 10_000_000, timeoutMs: 20_000, maxRedirects: 2, blockPrivate: false, tempDir },
       ffmpeg,
       maxPixels: MAX_PIXELS,
@@ -201,13 +190,13 @@ describe('a send with a video when ffmpeg cannot make the thumbnail', () => {
         warn: (obj: unknown) => {
           warnings.push(obj)
         },
-      } as PrepareDeps['logger'],
+      } as SendMediaDeps['logger'],
     }
-    const prepared = await prepareMessageContent(
+    const prepared = await prepareSendMedia(
       { type: 'video', video: { url: `${base}/clip.mp4`, mimetype: 'video/mp4', duration: 1 } },
       deps,
     )
-    const thumb = Buffer.from((prepared.content as { jpegThumbnail: string }).jpegThumbnail, 'base64')
+    const thumb = Buffer.from(prepared.jpegThumbnail!, 'base64')
     await prepared.dispose()
     expect(await readdir(tempDir)).toEqual([])
     return { thumb, warnings }

@@ -12,21 +12,17 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { compressStatusImage } from '../../../src/media/compress.js'
-import { downloadOptionsFromConfig } from '../../../src/media/download.js'
-import { ffmpegOptionsFromConfig } from '../../../src/media/ffmpeg.js'
+import { downloadOptionsFromSettings } from '../../../src/media/download.js'
+import { ffmpegOptionsFromSettings } from '../../../src/media/ffmpeg.js'
 import { checkImagePixels } from '../../../src/media/image-pixels.js'
 import { thumbnailFromImage } from '../../../src/media/thumbnail.js'
-import {
-  prepareMessageContent,
-  prepareStatusContent,
-  type PrepareDeps,
-} from '../../../src/platform/baileys/mapping/message-content.js'
+import { prepareSendMedia, prepareStatusMedia, type SendMediaDeps } from '../../../src/media/send-media.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
 import { pngBomb } from '../../support/png-bomb.js'
 
-const LIMIT = loadConfig({}).MEDIA_MAX_PIXELS
+const LIMIT = loadSettings({}).MEDIA_MAX_PIXELS
 const REFUSAL = `image is larger than the limit of ${LIMIT} pixels (15000 x 10000)`
 let bomb: Buffer
 let photo: Buffer
@@ -57,13 +53,13 @@ afterEach(async () => {
   await rm(tempDir, { recursive: true, force: true })
 })
 
-const depsWith = (warnings: Array<{ err: Error }> = []): PrepareDeps => {
-  const config = loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true' })
+const depsWith = (warnings: Array<{ err: Error }> = []): SendMediaDeps => {
+  const config = loadSettings({ MEDIA_ALLOW_PRIVATE_URLS: 'true' })
   return {
-    download: { ...downloadOptionsFromConfig(config), tempDir },
-    ffmpeg: ffmpegOptionsFromConfig(config),
+    download: { ...downloadOptionsFromSettings(config), tempDir },
+    ffmpeg: ffmpegOptionsFromSettings(config),
     maxPixels: config.MEDIA_MAX_PIXELS,
-    logger: { warn: (obj: { err: Error }) => warnings.push(obj) } as unknown as PrepareDeps['logger'],
+    logger: { warn: (obj: { err: Error }) => warnings.push(obj) } as unknown as SendMediaDeps['logger'],
   }
 }
 
@@ -71,7 +67,10 @@ const depsWith = (warnings: Array<{ err: Error }> = []): PrepareDeps => {
 const refused = (work: Promise<unknown>) =>
   expect(work).rejects.toSatisfy(
     (err: unknown) =>
-      err instanceof GatewayError && err.status === 400 && err.code === 'MEDIA_TOO_LARGE' && err.message === REFUSAL,
+      err instanceof GatewayError &&
+      err.status === 400 &&
+      err.code === 'MEDIA_TOO_MANY_PIXELS' &&
+      err.message === REFUSAL,
   )
 
 describe('the pixel limit', () => {
@@ -98,7 +97,7 @@ describe('the pixel limit', () => {
 
   it('an image message of it is a 400 naming the limit and the size, and nothing stays on disk', async () => {
     await refused(
-      prepareMessageContent({ type: 'image', image: { url: `${base}/bomb.png`, mimetype: 'image/png' } }, depsWith()),
+      prepareSendMedia({ type: 'image', image: { url: `${base}/bomb.png`, mimetype: 'image/png' } }, depsWith()),
     )
     expect(await readdir(tempDir)).toEqual([])
   })
@@ -106,7 +105,7 @@ describe('the pixel limit', () => {
   it('a status image of it is the same 400, refused before any media slot is asked for', async () => {
     let slotAsked = false
     await refused(
-      prepareStatusContent({ type: 'image', image: { url: `${base}/bomb.png`, mimetype: 'image/png' } }, depsWith(), {
+      prepareStatusMedia({ type: 'image', image: { url: `${base}/bomb.png`, mimetype: 'image/png' } }, depsWith(), {
         inMediaSlot: work => {
           slotAsked = true
           return work()
@@ -119,12 +118,12 @@ describe('the pixel limit', () => {
 
   it('as a thumbnail URL it is a failed thumbnail: the preview is made from the photo, and the message goes', async () => {
     const warnings: Array<{ err: Error }> = []
-    const p = await prepareMessageContent(
+    const p = await prepareSendMedia(
       { type: 'image', image: { url: `${base}/photo.jpg`, mimetype: 'image/jpeg', thumbnail: `${base}/bomb.png` } },
       depsWith(warnings),
     )
     try {
-      const preview = Buffer.from((p.content as { jpegThumbnail: string }).jpegThumbnail, 'base64')
+      const preview = Buffer.from(p.jpegThumbnail!, 'base64')
       const { data } = await sharp(preview).raw().toBuffer({ resolveWithObject: true })
       expect(data[2]! / 255).toBeGreaterThan(0.8) // blue: the photo's, not the bomb's black
       expect(warnings.map(w => w.err.message)).toEqual(['Input image exceeds pixel limit'])

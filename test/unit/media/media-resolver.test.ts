@@ -73,6 +73,6 @@ describe('the media resolver', () => {
       guard,
       urlField: 'image.url',
     }).catch((e: unknown) => e)
-    expect(err).toMatchObject({ code: 'MEDIA_URL_FORBIDDEN', message: 'image.url leads to a private or local address' })
+    expect(err).toMatchObject({ code: 'PRIVATE_ADDRESS', message: 'image.url leads to a private or local address' })
   })
 })

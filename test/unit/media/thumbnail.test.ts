@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.js'
+import { loadSettings } from '../../../src/settings/load.js'
 import { compressStatusImage } from '../../../src/media/compress.js'
 import {
   defaultThumbnail,
@@ -12,9 +12,9 @@ import {
   thumbnailFromImage,
   thumbnailFromVideo,
 } from '../../../src/media/thumbnail.js'
-import { defaultFfmpeg, ffmpegTests, makeWithFfmpeg } from '../../support/ffmpeg.js'
+import { defaultFfmpeg, ffmpegTests, makeTestClip } from '../../support/ffmpeg.js'
 
-const MAX_PIXELS = loadConfig({}).MEDIA_MAX_PIXELS
+const MAX_PIXELS = loadSettings({}).MEDIA_MAX_PIXELS
 
 let dir: string
 beforeAll(async () => {
@@ -44,16 +44,7 @@ describe('thumbnails', () => {
   ffmpegTests.it('takes a frame of a video with the ffmpeg found on PATH, inside the default limits', async () => {
     expect(defaultFfmpeg().ffmpeg).toBeTruthy()
     const video = path.join(dir, 'clip.mp4')
-    await makeWithFfmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=duration=1:size=160x120:rate=10',
-      '-pix_fmt',
-      'yuv420p',
-      '-y',
-      video,
-    ])
+    await makeTestClip(video)
     const thumb = await thumbnailFromVideo(video, defaultFfmpeg(), MAX_PIXELS)
     const meta = await sharp(thumb).metadata()
     expect(meta.format).toBe('jpeg')

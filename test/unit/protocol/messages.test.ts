@@ -9,7 +9,7 @@ const PATTERNS = CLIENT_MESSAGES.map(
   m => new RegExp(`^${escapeRegExp(m).replace('<path>', '[A-Za-z.]+').replace(/<\w+>/g, '.+')}$`),
 )
 
-describe('the message catalogue', () => {
+describe('the messages a client can get', () => {
   it('covers every line the HTTP layer produces for a broad set of bad requests', async () => {
     const { app, auth } = makeApp()
     const bodies: [string, object][] = [

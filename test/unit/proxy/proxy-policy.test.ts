@@ -51,7 +51,7 @@ describe('proxy policy', () => {
       'http://loopback.test:3128',
       'http://mixed.test:3128',
     ]) {
-      await expectGatewayError(policy.check(url(text)), 'PROXY_REFUSED', PRIVATE)
+      await expectGatewayError(policy.check(url(text)), 'PRIVATE_ADDRESS', PRIVATE)
     }
     expect(() => policy.checkHost(url('socks5://127.0.0.1:1080'))).toThrow(PRIVATE)
   })
@@ -75,18 +75,18 @@ describe('proxy policy', () => {
     for (const text of ['http://a.pool.test:1', 'http://b.a.pool.test:1'])
       expect(() => policy.checkHost(url(text))).not.toThrow()
     for (const text of ['http://pool.test:1', 'http://127.0.0.1:1', 'http://mixed.test:1', 'http://evilpool.test:1'])
-      await expectGatewayError(policy.check(url(text)), 'PROXY_REFUSED', NOT_LISTED)
+      await expectGatewayError(policy.check(url(text)), 'PROXY_HOST_NOT_ALLOWED', NOT_LISTED)
     const none = proxyPolicy(
       settings({ SESSION_PROXY_ALLOW_PRIVATE: true, SESSION_PROXY_ALLOWED_HOSTS: ['none'] }),
       resolve,
     )
-    await expectGatewayError(none.check(url('http://loopback.test:1')), 'PROXY_REFUSED', NOT_LISTED)
+    await expectGatewayError(none.check(url('http://loopback.test:1')), 'PROXY_HOST_NOT_ALLOWED', NOT_LISTED)
   })
 
   it('refuses a name it cannot resolve, saying why', async () => {
     await expectGatewayError(
       proxyPolicy(settings(), resolve).check(url('socks5://nowhere.test:1080')),
-      'PROXY_REFUSED',
+      'PROXY_UNRESOLVED',
       'proxy host could not be resolved: dns lookup of nowhere.test failed (ENOTFOUND)',
     )
   })

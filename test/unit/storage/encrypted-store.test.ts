@@ -10,8 +10,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
-import { loadConfig } from '../../../src/config.js'
-import { DataKeyError, parseDataKey } from '../../../src/storage/data-key.js'
+import { DataKeyError } from '../../../src/storage/data-key.js'
 import { KEY_MISSING, PLAIN_DATA, WRONG_KEY } from '../../../src/storage/key-check.js'
 import { SealedValueError } from '../../../src/storage/value-cipher.js'
 import type { Store } from '../../../src/storage/types.js'
@@ -61,27 +60,6 @@ function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
   ]
 }
 const rawFile = (dir: string): Buffer => fs.readFileSync(path.join(dir, 'gateway.mdb'))
-
-describe('DATA_KEY setting', () => {
-  it('accepts 32 bytes as hex, base64 or base64url and refuses anything else with one clear line', () => {
-    const bytes = randomBytes(32)
-    for (const text of [bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url')]) {
-      expect(parseDataKey(text)?.equals(bytes)).toBe(true)
-      expect(loadConfig({ DATA_KEY: text }).DATA_KEY).toBe(text)
-    }
-    for (const bad of [
-      'short',
-      bytes.toString('hex').slice(2),
-      randomBytes(31).toString('base64'),
-      `${'z'.repeat(64)}`,
-    ]) {
-      expect(() => loadConfig({ DATA_KEY: bad })).toThrow(
-        'DATA_KEY: must be 32 bytes written as 64 hex characters or as base64 (44 characters)',
-      )
-    }
-    expect(loadConfig({ DATA_KEY: '' }).DATA_KEY).toBeUndefined()
-  })
-})
 
 describe('encrypted store', () => {
   it('round-trips creds, Signal keys and contacts across a reopen with the same key', async () => {

@@ -2,13 +2,11 @@
  * @module test/unit/storage/shredding
  * A deleted or reset session's credentials and Signal keys cannot be read back from DATA_DIR. lmdb leaves freed
  * pages as they were, so with DATA_KEY every session's rows are sealed with its own key, kept outside lmdb and
- * destroyed on delete and reset; without DATA_KEY the next start compacts the file. Data written before session keys
- * (sealed directly with DATA_KEY, registry in plain msgpack) still loads. The registry rows are sealed and bound
- * to their id, files are 0600 in a 0700 DATA_DIR.
+ * destroyed on delete and reset (without DATA_KEY the next start compacts the file: ./compaction.test.ts). Data
+ * written before session keys (sealed directly with DATA_KEY, registry in plain msgpack) still loads. The registry
+ * rows are sealed and bound to their id.
  */
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { once } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -19,57 +17,17 @@ import { compactStore } from '../../../src/storage/compaction.js'
 import { contactKey, signalKey } from '../../../src/storage/keys.js'
 import { parseDataKey } from '../../../src/storage/data-key.js'
 import { createSessionCipher, createValueCipher, SealedValueError } from '../../../src/storage/value-cipher.js'
-import type { SessionRecord, Store } from '../../../src/storage/types.js'
 import { toStoredRecord, type StoredSessionRecord } from '../../../src/storage/registry-row.js'
 import { storeHarness } from '../../support/store-harness.js'
+import { allFiles, CONTACT, fillSession as fill, sessionRecord as record } from '../../support/store-secrets.js'
 
 const { tempDir, openStore, closeAll } = storeHarness('shred-store-')
 
 const KEY = randomBytes(32).toString('base64')
 const dataKeyCipher = () => createValueCipher(parseDataKey(KEY)!)
-const CONTACT = { id: '15550001234@s.whatsapp.net', name: 'Ophelia Shredwell', phone: '15550001234' }
-const record = (id: string, hash = 'a'): SessionRecord => ({
-  id,
-  secretHash: hash.repeat(64),
-  createdAt: 1,
-  qrDeadline: null,
-})
 
 const rawLmdb = (dir: string) => open({ path: path.join(dir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
 
-/** A session with creds, Signal keys and a contact; returns the secrets a reader of the files must not find. */
-async function fill(store: Store, id: string): Promise<Buffer[]> {
-  const creds = initAuthCreds()
-  const signalSession = randomBytes(40)
-  await store.putSession(record(id))
-  await store.auth(id).writeCreds(creds)
-  await store.auth(id).keys.set({
-    'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
-    session: { [`${CONTACT.phone}.0`]: signalSession },
-  })
-  const own = {
-    id: `1555${randomBytes(4).readUInt32BE()}@s.whatsapp.net`,
-    name: `Only-${id}-${randomBytes(6).toString('hex')}`,
-  }
-  await store.contacts(id).upsert([CONTACT, own])
-  const keys = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private]
-  return [
-    ...keys.map(k => Buffer.from(k)),
-    ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
-    Buffer.from(creds.advSecretKey),
-    Buffer.from(signalSession.toString('base64')),
-    Buffer.from(own.name),
-  ]
-}
-
-/** Every file under `dir`, recursively, as bytes. */
-function allFiles(dir: string): Buffer[] {
-  return fs
-    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map(name => path.join(dir, name))
-    .filter(file => fs.statSync(file).isFile())
-    .map(file => fs.readFileSync(file))
-}
 const keyFile = (dir: string, id: string) => path.join(dir, 'session-keys', Buffer.from(id).toString('hex'))
 
 /** The stored (sealed) creds value of `id`, read behind the store's back. */
@@ -235,90 +193,5 @@ describe('with DATA_KEY: the session registry', () => {
     await openStore(dir, KEY).putSession(record('a', 'e'))
     await closeAll()
     expect(fs.readFileSync(path.join(dir, 'gateway.mdb')).includes(Buffer.from('e'.repeat(64)))).toBe(false)
-  })
-})
-
-describe('without DATA_KEY: compaction at start', () => {
-  it('a deleted session is in the file until the next start compacts it, then nowhere', async () => {
-    const dir = tempDir()
-    const store = openStore(dir)
-    const secrets = await fill(store, 'gone')
-    await fill(store, 'kept')
-    expect(await compactStore(dir)).toEqual({ compacted: false, reason: 'not needed' }) // nothing removed yet
-    await store.deleteSession('gone')
-    await closeAll()
-    // lmdb left the freed pages as they were: this is what the compaction is for
-    const before = fs.readFileSync(path.join(dir, 'gateway.mdb'))
-    expect(secrets.filter(secret => before.includes(secret)).length).toBeGreaterThan(0)
-    const result = await compactStore(dir)
-    expect(result).toMatchObject({ compacted: true })
-    for (const bytes of allFiles(dir)) for (const secret of secrets) expect(bytes.includes(secret)).toBe(false)
-    expect(fs.statSync(path.join(dir, 'gateway.mdb')).mode & 0o777).toBe(0o600)
-    const again = openStore(dir)
-    expect(await again.getSession('gone')).toBeUndefined()
-    expect(await again.auth('kept').readCreds()).toBeDefined()
-    expect(await again.contacts('kept').all()).toContainEqual(CONTACT)
-    await closeAll()
-    expect(await compactStore(dir)).toEqual({ compacted: false, reason: 'not needed' })
-  })
-
-  it('a reset session is compacted away as well', async () => {
-    const dir = tempDir()
-    const store = openStore(dir)
-    const secrets = await fill(store, 's')
-    await store.auth('s').clear()
-    await store.contacts('s').clear()
-    await closeAll()
-    expect(await compactStore(dir)).toMatchObject({ compacted: true })
-    for (const bytes of allFiles(dir)) for (const secret of secrets) expect(bytes.includes(secret)).toBe(false)
-    expect(await openStore(dir).getSession('s')).toEqual(record('s'))
-  })
-})
-
-/** Another process holding the store open with a read transaction, until killed. */
-async function otherReader(dir: string) {
-  const code = `import { open } from 'lmdb'
-    const root = open({ path: ${JSON.stringify(path.join(dir, 'gateway.mdb'))}, noSubdir: true, maxDbs: 8 })
-    root.openDB({ name: 'meta', encoding: 'binary' }).get('x'); console.log('ready'); setInterval(() => {}, 1000)`
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] })
-  await once(child.stdout, 'data')
-  return child
-}
-
-describe('compaction and other processes', () => {
-  it('leaves a store another process has open alone, and compacts once that process died (even by kill -9)', async () => {
-    const dir = tempDir()
-    const store = openStore(dir)
-    const secrets = await fill(store, 'gone')
-    await store.deleteSession('gone')
-    await closeAll()
-    const child = await otherReader(dir)
-    expect(await compactStore(dir)).toEqual({ compacted: false, reason: 'in use by another process' })
-    child.kill('SIGKILL')
-    await once(child, 'exit')
-    expect(await compactStore(dir)).toMatchObject({ compacted: true }) // still flagged, and its read slot is stale
-    for (const bytes of allFiles(dir)) for (const secret of secrets) expect(bytes.includes(secret)).toBe(false)
-  })
-})
-
-describe('file modes', () => {
-  it('DATA_DIR is 0700 (an existing 0755 one is tightened), its files 0600', async () => {
-    const parent = tempDir()
-    const fresh = path.join(parent, 'new', 'data')
-    await fill(openStore(fresh, KEY), 'm')
-    const existing = path.join(parent, 'old')
-    fs.mkdirSync(existing, { mode: 0o755 })
-    fs.chmodSync(existing, 0o755)
-    openStore(existing)
-    await closeAll()
-    const mode = (p: string) => fs.statSync(p).mode & 0o777
-    expect(mode(fresh)).toBe(0o700)
-    expect(mode(existing)).toBe(0o700)
-    expect(mode(path.join(fresh, 'session-keys'))).toBe(0o700)
-    for (const file of ['gateway.mdb', 'gateway.mdb-lock']) {
-      expect(mode(path.join(fresh, file))).toBe(0o600)
-      expect(mode(path.join(existing, file))).toBe(0o600)
-    }
-    expect(mode(keyFile(fresh, 'm'))).toBe(0o600)
   })
 })

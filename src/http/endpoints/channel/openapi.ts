@@ -5,9 +5,9 @@
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import type { Channel, ChannelMessage } from '../../../protocol/spec-types.js'
-import { guarded } from '../../openapi/operations.js'
+import { authenticated } from '../../openapi/operations.js'
 import { isoTime, listOf, shapeOf } from '../../openapi/response-schemas.js'
-import { GUARDED, ok, responses } from '../../openapi/responses.js'
+import { AUTHENTICATED, ok, responses } from '../../openapi/responses.js'
 import { CHANNEL_ID } from '../../schemas/ids.js'
 
 const channelQuerySchema = z.object({
@@ -61,24 +61,24 @@ const channelPageSchema = z
 
 export const channelPaths: ZodOpenApiPathsObject = {
   '/channel': {
-    get: guarded({
+    get: authenticated({
       operationId: 'listChannels',
       tags: ['Channels'],
       summary: "List the account's channels",
       responses: responses(
         ok(listOf(channelSchema, 'ChannelList'), 'Every channel the account follows or owns'),
-        ...GUARDED,
+        ...AUTHENTICATED,
       ),
     }),
   },
   '/channel/message': {
-    get: guarded({
+    get: authenticated({
       operationId: 'listChannelMessages',
       tags: ['Channels'],
       summary: "Read a channel's history",
       description: 'Newest first, up to 100 a page; send the returned `before` as the next `before` until it is 0.',
       requestParams: { query: channelQuerySchema },
-      responses: responses(ok(channelPageSchema, 'One page of messages'), ...GUARDED),
+      responses: responses(ok(channelPageSchema, 'One page of messages'), ...AUTHENTICATED),
     }),
   },
 }

@@ -2,15 +2,13 @@
  * @module http/endpoints/channel/route
  * GET /channel and GET /channel/message?channelId=&before=.
  */
-import { Router } from 'express'
+import { type Request, Router } from 'express'
 import type { Channel, ChannelMessage } from '../../../protocol/spec-types.js'
-import { authOf, headerGuard } from '../../header-guard.js'
-import { sessionRateOf } from '../../limits/session-rate.js'
-import { requestSignal } from '../../request-signal.js'
-import { parseChannelQuery } from './schema.js'
 import type { AppDeps } from '../../deps.js'
+import { sessionRoute } from '../../session-route.js'
+import { parseChannelQuery } from './schema.js'
 
-const channelView = (c: Channel): Channel => ({
+const channelBody = (c: Channel): Channel => ({
   id: c.id,
   name: c.name,
   picture: c.picture,
@@ -19,7 +17,7 @@ const channelView = (c: Channel): Channel => ({
 })
 
 /** Each media object is rebuilt with exactly its spec fields; objects absent for the type stay absent. */
-function messageView(m: ChannelMessage): ChannelMessage {
+function messageBody(m: ChannelMessage): ChannelMessage {
   const view: ChannelMessage = {
     id: m.id,
     serverId: m.serverId,
@@ -45,26 +43,25 @@ function messageView(m: ChannelMessage): ChannelMessage {
 export function channelRoutes(deps: AppDeps): Router {
   const { system } = deps
   const router = Router()
-  const guard = headerGuard(system)
-  const readRate = sessionRateOf(deps, 'read')
 
-  router.get('/channel', guard, readRate, async (_req, res) => {
-    const { id } = authOf(res)
-    const reply = await system.run(id, { type: 'listChannels' }, requestSignal(res))
-    res.json({ docs: reply.docs.map(channelView) })
-  })
+  router.get(
+    '/channel',
+    sessionRoute(deps, { rate: 'read' }, async ({ session, signal }) => {
+      const reply = await system.run(session.id, { type: 'listChannels' }, signal)
+      return { docs: reply.docs.map(channelBody) }
+    }),
+  )
 
-  router.get('/channel/message', guard, readRate, async (req, res) => {
-    const { id } = authOf(res)
-    const query = parseChannelQuery(req.query as Record<string, unknown>)
-    // before=0 is past the oldest post: the empty last page, without asking the platform.
-    if (query.before === 0) {
-      res.json({ docs: [], before: 0 })
-      return
-    }
-    const reply = await system.run(id, { type: 'channelMessages', ...query }, requestSignal(res))
-    res.json({ docs: reply.docs.map(messageView), before: reply.before })
-  })
+  const parse = (req: Request) => parseChannelQuery(req.query as Record<string, unknown>)
+  router.get(
+    '/channel/message',
+    sessionRoute(deps, { rate: 'read', parse }, async ({ session, input: query, signal }) => {
+      // before=0 is past the oldest post: the empty last page, without asking the platform.
+      if (query.before === 0) return { docs: [], before: 0 }
+      const reply = await system.run(session.id, { type: 'listChannelMessages', ...query }, signal)
+      return { docs: reply.docs.map(messageBody), before: reply.before }
+    }),
+  )
 
   return router
 }

@@ -5,9 +5,9 @@
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import type { Group, GroupMember } from '../../../protocol/spec-types.js'
-import { guarded } from '../../openapi/operations.js'
+import { authenticated } from '../../openapi/operations.js'
 import { isoTime, listOf, shapeOf } from '../../openapi/response-schemas.js'
-import { GUARDED, ok, responses } from '../../openapi/responses.js'
+import { AUTHENTICATED, ok, responses } from '../../openapi/responses.js'
 import { GROUP_ID } from '../../schemas/ids.js'
 
 const groupIdSchema = z.string().regex(GROUP_ID).describe('Group ID `<group_id>@g.us`')
@@ -41,29 +41,29 @@ const groupMemberSchema = shapeOf<GroupMember>()(
 
 export const groupPaths: ZodOpenApiPathsObject = {
   '/group': {
-    get: guarded({
+    get: authenticated({
       operationId: 'listGroups',
       tags: ['Groups'],
       summary: "List the account's groups",
-      responses: responses(ok(listOf(groupSchema, 'GroupList'), 'Every group the account is in'), ...GUARDED),
+      responses: responses(ok(listOf(groupSchema, 'GroupList'), 'Every group the account is in'), ...AUTHENTICATED),
     }),
   },
   '/group/member': {
-    get: guarded({
+    get: authenticated({
       operationId: 'listGroupMembers',
       tags: ['Groups'],
       summary: "List a group's members",
       requestParams: { query: z.object({ groupId: groupIdSchema }) },
-      responses: responses(ok(listOf(groupMemberSchema, 'GroupMemberList'), 'The members'), ...GUARDED),
+      responses: responses(ok(listOf(groupMemberSchema, 'GroupMemberList'), 'The members'), ...AUTHENTICATED),
     }),
   },
   '/group/{groupId}': {
-    get: guarded({
+    get: authenticated({
       operationId: 'getGroup',
       tags: ['Groups'],
       summary: 'Read one group',
       requestParams: { path: z.object({ groupId: groupIdSchema }) },
-      responses: responses(ok(groupSchema, 'The group'), ...GUARDED),
+      responses: responses(ok(groupSchema, 'The group'), ...AUTHENTICATED),
     }),
   },
 }

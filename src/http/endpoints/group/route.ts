@@ -3,49 +3,53 @@
  * GET /group, GET /group/member?groupId=, GET /group/:groupId. `/group/member` is registered before
  * `/group/:groupId` so it is never read as a group ID (a group ID always ends in `@g.us`, `member` does not).
  */
-import { Router } from 'express'
+import { type Request, Router } from 'express'
 import type { Group, GroupMember } from '../../../protocol/spec-types.js'
-import { authOf, headerGuard } from '../../header-guard.js'
-import { sessionRateOf } from '../../limits/session-rate.js'
-import { requestSignal } from '../../request-signal.js'
-import { parseGroupId } from './schema.js'
 import type { AppDeps } from '../../deps.js'
+import { sessionRoute } from '../../session-route.js'
+import { parseGroupId } from './schema.js'
 
 /** Response bodies carry exactly the spec's fields, whatever the system sent. */
-const groupView = (g: Group): Group => ({
+const groupBody = (g: Group): Group => ({
   id: g.id,
   name: g.name,
   description: g.description,
   picture: g.picture,
   created: g.created,
 })
-const memberView = (m: GroupMember): GroupMember => ({ id: m.id, name: m.name, phone: m.phone })
+const memberBody = (m: GroupMember): GroupMember => ({ id: m.id, name: m.name, phone: m.phone })
 
 export function groupRoutes(deps: AppDeps): Router {
   const { system } = deps
   const router = Router()
-  const guard = headerGuard(system)
-  const readRate = sessionRateOf(deps, 'read')
+  const read = { rate: 'read' } as const
 
-  router.get('/group', guard, readRate, async (_req, res) => {
-    const { id } = authOf(res)
-    const reply = await system.run(id, { type: 'listGroups' }, requestSignal(res))
-    res.json({ docs: reply.docs.map(groupView) })
-  })
+  router.get(
+    '/group',
+    sessionRoute(deps, read, async ({ session, signal }) => {
+      const reply = await system.run(session.id, { type: 'listGroups' }, signal)
+      return { docs: reply.docs.map(groupBody) }
+    }),
+  )
 
-  router.get('/group/member', guard, readRate, async (req, res) => {
-    const { id } = authOf(res)
-    const groupId = parseGroupId(req.query.groupId)
-    const reply = await system.run(id, { type: 'listMembers', groupId }, requestSignal(res))
-    res.json({ docs: reply.docs.map(memberView) })
-  })
+  const groupIdIn = (from: 'query' | 'params') => (req: Request) =>
+    parseGroupId(from === 'query' ? req.query.groupId : req.params.groupId)
 
-  router.get('/group/:groupId', guard, readRate, async (req, res) => {
-    const { id } = authOf(res)
-    const groupId = parseGroupId(req.params.groupId)
-    const reply = await system.run(id, { type: 'getGroup', groupId }, requestSignal(res))
-    res.json(groupView(reply))
-  })
+  router.get(
+    '/group/member',
+    sessionRoute(deps, { ...read, parse: groupIdIn('query') }, async ({ session, input: groupId, signal }) => {
+      const reply = await system.run(session.id, { type: 'listGroupMembers', groupId }, signal)
+      return { docs: reply.docs.map(memberBody) }
+    }),
+  )
+
+  router.get(
+    '/group/:groupId',
+    sessionRoute(deps, { ...read, parse: groupIdIn('params') }, async ({ session, input: groupId, signal }) => {
+      const reply = await system.run(session.id, { type: 'getGroup', groupId }, signal)
+      return groupBody(reply)
+    }),
+  )
 
   return router
 }

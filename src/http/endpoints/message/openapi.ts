@@ -5,9 +5,9 @@
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { MESSAGE_TYPES } from '../../../protocol/spec-types.js'
-import { guarded, jsonRequestBody } from '../../openapi/operations.js'
+import { authenticated, jsonRequestBody } from '../../openapi/operations.js'
 import { groupField, phoneField, variantsByType } from '../../openapi/request-bodies.js'
-import { GUARDED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
+import { AUTHENTICATED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
 import { CHANNEL_ID } from '../../schemas/ids.js'
 import { contentSchemas } from './schema.js'
 
@@ -34,13 +34,13 @@ const messageIdSchema = z
 
 export const messagePaths: ZodOpenApiPathsObject = {
   '/message': {
-    post: guarded({
+    post: authenticated({
       operationId: 'sendMessage',
       tags: ['Messages'],
       summary: 'Send a message',
       description: 'Answers once the platform server acknowledged the message. Media is downloaded from its URL.',
       requestBody: jsonRequestBody(sendMessageBodySchema),
-      responses: responses(ok(messageIdSchema, 'The platform accepted the message'), ...GUARDED_WITH_BODY),
+      responses: responses(ok(messageIdSchema, 'The platform accepted the message'), ...AUTHENTICATED_WITH_BODY),
     }),
   },
 }

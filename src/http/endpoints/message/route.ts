@@ -3,29 +3,26 @@
  * POST /message: validated body → `sendMessage` command → `{ messageId }`.
  */
 import { Router } from 'express'
-import { authOf, headerGuard } from '../../header-guard.js'
-import { jsonBody } from '../../json-body.js'
-import { requestSignal } from '../../request-signal.js'
-import { parseSendMessage } from './schema.js'
 import type { AppDeps } from '../../deps.js'
-import { sessionRateOf } from '../../limits/session-rate.js'
 import { assertTextLength } from '../../limits/text-length.js'
+import { sessionRoute } from '../../session-route.js'
+import { parseSendMessage } from './schema.js'
 
 export function messageRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
+  const parse = (req: { body: unknown }) => {
+    const message = parseSendMessage(req.body)
+    assertTextLength(message.content, settings.TEXT_MAX_CHARS)
+    return message
+  }
   router.post(
     '/message',
-    headerGuard(system),
-    sessionRateOf(deps, 'send'),
-    jsonBody(config.BODY_LIMIT_BYTES),
-    async (req, res) => {
-      const { id } = authOf(res)
-      const { destination, content } = parseSendMessage(req.body)
-      assertTextLength(content, config.TEXT_MAX_CHARS)
-      const reply = await system.run(id, { type: 'sendMessage', destination, content }, requestSignal(res))
-      res.json({ messageId: reply.messageId })
-    },
+    sessionRoute(deps, { rate: 'send', body: true, parse }, async ({ session, input, signal }) => {
+      const { destination, content } = input
+      const reply = await system.run(session.id, { type: 'sendMessage', destination, content }, signal)
+      return { messageId: reply.messageId }
+    }),
   )
   return router
 }

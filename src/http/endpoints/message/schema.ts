@@ -5,8 +5,7 @@
  * whose only problem is its destination fails with INVALID_DESTINATION, anything else with VALIDATION (both 400).
  */
 import { z } from 'zod'
-import { GatewayError, validationFailed } from '../../../protocol/errors.js'
-import { ERROR_MESSAGE } from '../../../protocol/messages.js'
+import { ERRORS, GatewayError, validationFailed } from '../../../protocol/errors.js'
 import { MESSAGE_TYPES, type Destination, type MessageContent } from '../../../protocol/spec-types.js'
 import { bodyObject } from '../../schemas/body.js'
 import { messageDestination } from '../../schemas/destination.js'
@@ -78,7 +77,7 @@ export function parseSendMessage(rawBody: unknown): SendMessageInput {
   const body = bodyObject(rawBody)
   if (!body.ok) throw validationFailed(body.messages)
   const destination = messageDestination(body.value)
-  const lines: string[] = destination === undefined ? [ERROR_MESSAGE.INVALID_DESTINATION] : []
+  const lines: string[] = destination === undefined ? [ERRORS.INVALID_DESTINATION.message] : []
   const type = check(typeSchema, body.value)
   let parsed: Checked<MessageContent> | undefined
   if (type.ok) parsed = content(type.value.type, body.value)

@@ -4,11 +4,17 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { ERROR_MESSAGE, MESSAGE_TEMPLATE, OTHER_MESSAGE } from '../../../protocol/messages.js'
-import { guarded, jsonRequestBody } from '../../openapi/operations.js'
+import { authenticated, jsonRequestBody } from '../../openapi/operations.js'
 import { phoneField } from '../../openapi/request-bodies.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, GUARDED_WITH_BODY, ok, quoted, responses, RETRY_AFTER_HEADER } from '../../openapi/responses.js'
+import {
+  errorWith,
+  AUTHENTICATED_WITH_BODY,
+  messageOf,
+  ok,
+  responses,
+  RETRY_AFTER_HEADER,
+} from '../../openapi/responses.js'
 import type { PairingCodeBody } from './route.js'
 
 export const pairingCodeSchema = shapeOf<PairingCodeBody>()(
@@ -31,7 +37,7 @@ const requestSchema = z
 
 export const pairingCodePaths: ZodOpenApiPathsObject = {
   '/session/pairing-code': {
-    post: guarded({
+    post: authenticated({
       operationId: 'requestPairingCode',
       tags: ['Session'],
       summary: 'Link the phone with a code instead of the QR (not in the spec)',
@@ -42,18 +48,18 @@ export const pairingCodePaths: ZodOpenApiPathsObject = {
         'At most one request per `PAIRING_CODE_INTERVAL_MS` per session.',
       requestBody: jsonRequestBody(requestSchema),
       responses: {
-        ...responses(ok(pairingCodeSchema, 'The code the platform registered'), ...GUARDED_WITH_BODY),
-        409: errorWith(`${quoted(OTHER_MESSAGE.PAIRED_NO_CODE)}: the session is paired (or pairing right now)`),
+        ...responses(ok(pairingCodeSchema, 'The code the platform registered'), ...AUTHENTICATED_WITH_BODY),
+        409: errorWith(`${messageOf('PAIRING_CODE_NOT_NEEDED')}: the session is paired (or pairing right now)`),
         500: errorWith(
-          `${quoted(MESSAGE_TEMPLATE.PAIRING_CODE_REFUSED)} (the platform refused it), ` +
-            `${quoted(ERROR_MESSAGE.PLATFORM_TIMEOUT)}, ${quoted(OTHER_MESSAGE.PAIRING_CODE_CONNECTION_LOST)}, ` +
-            `or ${quoted(ERROR_MESSAGE.INTERNAL)}`,
+          `${messageOf('PAIRING_CODE_REFUSED')} (the platform refused it), ` +
+            `${messageOf('PLATFORM_TIMEOUT')}, ${messageOf('PAIRING_CODE_CONNECTION_LOST')}, ` +
+            `or ${messageOf('INTERNAL')}`,
         ),
         503: {
           ...errorWith(
-            `${quoted(ERROR_MESSAGE.SESSION_CONNECTING)}: the session has no registration with the platform yet ` +
-              `(connecting or reconnecting); or ${quoted(ERROR_MESSAGE.OVERLOADED)}, ` +
-              `${quoted(ERROR_MESSAGE.SESSION_MOVING)}, ${quoted(ERROR_MESSAGE.NODE_UNREACHABLE)}`,
+            `${messageOf('SESSION_CONNECTING')}: the session has no registration with the platform yet ` +
+              `(connecting or reconnecting); or ${messageOf('OVERLOADED')}, ` +
+              `${messageOf('SESSION_MOVING')}, ${messageOf('NODE_UNREACHABLE')}`,
           ),
           headers: RETRY_AFTER_HEADER,
         },

@@ -9,12 +9,9 @@
  * @example
  * POST /session/pairing-code  (id, session-id) {"phone": "15550000001"} → { code: 'ABCD-EFGH', expiresAt }
  */
-import { Router } from 'express'
+import { type Request, Router } from 'express'
 import type { AppDeps } from '../../deps.js'
-import { authOf, headerGuard } from '../../header-guard.js'
-import { jsonBody } from '../../json-body.js'
-import { sessionRateOf } from '../../limits/session-rate.js'
-import { requestSignal } from '../../request-signal.js'
+import { sessionRoute } from '../../session-route.js'
 import { parsePairingCodeRequest } from './schema.js'
 
 export const PAIRING_CODE_PATH = '/session/pairing-code'
@@ -25,25 +22,25 @@ export interface PairingCodeBody {
 }
 
 export function pairingCodeRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system } = deps
   const router = Router()
+  const options = {
+    rate: 'pairingCode',
+    rateAfterValidation: true,
+    body: true,
+    parse: (req: Request) => parsePairingCodeRequest(req.body),
+  } as const
   router.post(
     PAIRING_CODE_PATH,
-    headerGuard(system),
-    jsonBody(config.BODY_LIMIT_BYTES),
-    (req, res, next) => {
-      res.locals.pairingCodeRequest = parsePairingCodeRequest(req.body)
-      next()
-    },
-    sessionRateOf(deps, 'pairingCode'),
-    async (_req, res) => {
-      const { id } = authOf(res)
-      const { phone } = res.locals.pairingCodeRequest as ReturnType<typeof parsePairingCodeRequest>
-      const { code, expiresAt } = await system.run(id, { type: 'pairingCode', phone }, requestSignal(res))
-      const body: PairingCodeBody = { code, expiresAt: new Date(expiresAt).toISOString() }
+    sessionRoute(deps, options, async ({ session, input, signal, res }) => {
+      const { code, expiresAt } = await system.run(
+        session.id,
+        { type: 'requestPairingCode', phone: input.phone },
+        signal,
+      )
       res.setHeader('Cache-Control', 'no-store')
-      res.json(body)
-    },
+      return { code, expiresAt: new Date(expiresAt).toISOString() } satisfies PairingCodeBody
+    }),
   )
   return router
 }

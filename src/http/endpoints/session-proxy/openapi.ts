@@ -4,10 +4,10 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import type { ProxyView } from '../../../protocol/commands.js'
-import { guarded, jsonRequestBody } from '../../openapi/operations.js'
+import type { SessionProxy } from '../../../protocol/commands.js'
+import { authenticated, jsonRequestBody } from '../../openapi/operations.js'
 import { shapeOf } from '../../openapi/response-schemas.js'
-import { GUARDED, GUARDED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
+import { AUTHENTICATED, AUTHENTICATED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
 import type { ProxyChangeBody } from './route.js'
 
 /** The `proxy` of POST /session and PUT /session/proxy. */
@@ -22,7 +22,7 @@ export const proxyField = () =>
     )
     .meta({ example: 'socks5://alice:s3cret@proxy.example:1080' })
 
-const viewFields = {
+const sessionProxyFields = {
   proxy: z
     .string()
     .nullable()
@@ -35,12 +35,12 @@ const viewFields = {
     .describe("Whose proxy the next connection takes: the session's own, the operator's default, or none (direct)"),
 }
 
-const proxyViewSchema = shapeOf<ProxyView>()(z.strictObject(viewFields).meta({ id: 'SessionProxy' }))
+const sessionProxySchema = shapeOf<SessionProxy>()(z.strictObject(sessionProxyFields).meta({ id: 'SessionProxy' }))
 
 const proxyChangeSchema = shapeOf<ProxyChangeBody>()(
   z
     .strictObject({
-      ...viewFields,
+      ...sessionProxyFields,
       takesEffect: z
         .literal('next-connection')
         .describe('The connection open now is kept; the next one (reconnect, reset, restart) goes through the proxy'),
@@ -54,27 +54,27 @@ const CHANGE_NOTE =
 
 export const sessionProxyPaths: ZodOpenApiPathsObject = {
   '/session/proxy': {
-    get: guarded({
+    get: authenticated({
       operationId: 'getSessionProxy',
       tags: ['Session'],
       summary: "The session's proxy (not in the spec)",
       description: 'Which proxy the next connection to the platform goes through; the password is never shown.',
-      responses: responses(ok(proxyViewSchema, "The session's proxy"), ...GUARDED),
+      responses: responses(ok(sessionProxySchema, "The session's proxy"), ...AUTHENTICATED),
     }),
-    put: guarded({
+    put: authenticated({
       operationId: 'setSessionProxy',
       tags: ['Session'],
       summary: "Set the session's proxy (not in the spec)",
       description: `The session's connection to the platform and its media uploads go through this proxy. ${CHANGE_NOTE}`,
       requestBody: jsonRequestBody(z.object({ proxy: proxyField() })),
-      responses: responses(ok(proxyChangeSchema, 'The proxy now set'), ...GUARDED_WITH_BODY),
+      responses: responses(ok(proxyChangeSchema, 'The proxy now set'), ...AUTHENTICATED_WITH_BODY),
     }),
-    delete: guarded({
+    delete: authenticated({
       operationId: 'deleteSessionProxy',
       tags: ['Session'],
       summary: "Remove the session's proxy (not in the spec)",
       description: `The operator's default proxy applies again, or none. ${CHANGE_NOTE}`,
-      responses: responses(ok(proxyChangeSchema, 'What applies now'), ...GUARDED),
+      responses: responses(ok(proxyChangeSchema, 'What applies now'), ...AUTHENTICATED),
     }),
   },
 }

@@ -11,43 +11,48 @@
  * connection open now is kept, so a typo cannot cut a working session. The answer says so (`takesEffect`). The
  * actor stores it with the session's record (sealed with DATA_KEY), so the commands run on the session's worker.
  */
-import { Router } from 'express'
-import type { ProxyView } from '../../../protocol/commands.js'
-import { authOf, headerGuard } from '../../header-guard.js'
-import { jsonBody } from '../../json-body.js'
+import { type Request, Router } from 'express'
+import type { SessionProxy } from '../../../protocol/commands.js'
 import type { AppDeps } from '../../deps.js'
-import { sessionRateOf } from '../../limits/session-rate.js'
 import { parseProxyBody } from '../../schemas/proxy.js'
+import { sessionRoute } from '../../session-route.js'
 
 export const SESSION_PROXY_PATH = '/session/proxy'
 
 /** What PUT and DELETE answer: the proxy now set, and when it applies. */
-export interface ProxyChangeBody extends ProxyView {
+export interface ProxyChangeBody extends SessionProxy {
   takesEffect: 'next-connection'
 }
 
 export function sessionProxyRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
-  const guard = [headerGuard(system), sessionRateOf(deps, 'read')]
 
-  router.get(SESSION_PROXY_PATH, ...guard, async (_req, res) => {
-    const view: ProxyView = await system.run(authOf(res).id, { type: 'getProxy' })
-    res.json(view)
-  })
+  router.get(
+    SESSION_PROXY_PATH,
+    sessionRoute(
+      deps,
+      { rate: 'read' },
+      ({ session }): Promise<SessionProxy> => system.run(session.id, { type: 'getSessionProxy' }),
+    ),
+  )
 
-  router.put(SESSION_PROXY_PATH, ...guard, jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
-    const proxy = (await parseProxyBody(req.body, config, true))!
-    const view = await system.run(authOf(res).id, { type: 'setProxy', proxy })
-    const body: ProxyChangeBody = { ...view, takesEffect: 'next-connection' }
-    res.json(body)
-  })
+  const parse = async (req: Request) => (await parseProxyBody(req.body, settings, true))!
+  router.put(
+    SESSION_PROXY_PATH,
+    sessionRoute(deps, { rate: 'read', body: true, parse }, async ({ session, input: proxy }) => {
+      const set = await system.run(session.id, { type: 'setSessionProxy', proxy })
+      return { ...set, takesEffect: 'next-connection' } satisfies ProxyChangeBody
+    }),
+  )
 
-  router.delete(SESSION_PROXY_PATH, ...guard, async (_req, res) => {
-    const view = await system.run(authOf(res).id, { type: 'setProxy', proxy: null })
-    const body: ProxyChangeBody = { ...view, takesEffect: 'next-connection' }
-    res.json(body)
-  })
+  router.delete(
+    SESSION_PROXY_PATH,
+    sessionRoute(deps, { rate: 'read' }, async ({ session }) => {
+      const set = await system.run(session.id, { type: 'setSessionProxy', proxy: null })
+      return { ...set, takesEffect: 'next-connection' } satisfies ProxyChangeBody
+    }),
+  )
 
   return router
 }

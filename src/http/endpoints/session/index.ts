@@ -4,13 +4,13 @@
  */
 import type { Endpoint } from '../endpoint.js'
 import { sessionPaths } from './openapi.js'
-import { sessionRoutes, sessionView } from './route.js'
+import { sessionRoutes, getSession } from './route.js'
 
 export const sessionEndpoint: Endpoint = {
   mount(app, deps) {
     // GET /session on the app itself, ahead of every router: every client polls it, and each router it passed
     // would cost it a path match (BENCHMARKS.md).
-    app.get('/session', sessionView(deps))
+    app.get('/session', getSession(deps))
     app.use(sessionRoutes(deps))
   },
   paths: sessionPaths,

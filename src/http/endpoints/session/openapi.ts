@@ -4,12 +4,14 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { ERROR_MESSAGE, fill, MESSAGE_TEMPLATE, OTHER_MESSAGE, RULE } from '../../../protocol/messages.js'
-import type { SessionView } from '../../../protocol/spec-types.js'
+import { ERRORS } from '../../../protocol/errors.js'
+import { RULE } from '../../../protocol/messages.js'
+import { fill } from '../../../protocol/template.js'
+import type { Session } from '../../../protocol/spec-types.js'
 import { conditional, ifNoneMatchHeader, waitQuerySchema } from '../../openapi/conditional.js'
-import { guarded } from '../../openapi/operations.js'
+import { authenticated } from '../../openapi/operations.js'
 import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, GUARDED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
+import { errorWith, AUTHENTICATED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
 import { proxyField } from '../session-proxy/openapi.js'
 
 const createdSessionSchema = z
@@ -19,7 +21,7 @@ const createdSessionSchema = z
   })
   .meta({ id: 'CreatedSession' })
 
-const sessionSchema = shapeOf<SessionView>()(
+const sessionSchema = shapeOf<Session>()(
   z
     .strictObject({
       id: z.string(),
@@ -55,16 +57,16 @@ export const sessionPaths: ZodOpenApiPathsObject = {
         400: errorWith(
           `Only with a body: ${[
             `proxy ${RULE.PROXY_URL}`,
-            fill(MESSAGE_TEMPLATE.MEDIA_URL_FORBIDDEN, { path: 'proxy' }),
-            OTHER_MESSAGE.PROXY_HOST_NOT_ALLOWED,
-            MESSAGE_TEMPLATE.PROXY_UNRESOLVED,
+            fill(ERRORS.PRIVATE_ADDRESS.message, { path: 'proxy' }),
+            ERRORS.PROXY_HOST_NOT_ALLOWED.message,
+            ERRORS.PROXY_UNRESOLVED.message,
           ]
             .map(quoted)
             .join(', ')}`,
         ),
       },
     },
-    get: guarded(
+    get: authenticated(
       {
         operationId: 'getSession',
         tags: ['Session'],
@@ -79,21 +81,21 @@ export const sessionPaths: ZodOpenApiPathsObject = {
       },
       ifNoneMatchHeader,
     ),
-    delete: guarded({
+    delete: authenticated({
       operationId: 'deleteSession',
       tags: ['Session'],
       summary: 'Delete a session (not in the spec)',
-      description: `Logs out if paired, deletes the session and all its data; 404 \`${ERROR_MESSAGE.SESSION_NOT_FOUND}\` from then on.`,
-      responses: responses(ok(sessionIdOnlySchema, "The deleted session's id"), ...GUARDED),
+      description: `Logs out if paired, deletes the session and all its data; 404 \`${ERRORS.SESSION_NOT_FOUND.message}\` from then on.`,
+      responses: responses(ok(sessionIdOnlySchema, "The deleted session's id"), ...AUTHENTICATED),
     }),
   },
   '/session/reset': {
-    post: guarded({
+    post: authenticated({
       operationId: 'resetSession',
       tags: ['Session'],
       summary: 'Restart QR pairing (not in the spec)',
       description: 'Logs a connected device out and clears its credentials; a new QR and a new 3-minute window follow.',
-      responses: responses(ok(createdSessionSchema, 'The same credentials'), ...GUARDED),
+      responses: responses(ok(createdSessionSchema, 'The same credentials'), ...AUTHENTICATED),
     }),
   },
 }

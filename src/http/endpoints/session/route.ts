@@ -6,17 +6,16 @@
  */
 import { Router, type Request, type RequestHandler } from 'express'
 import type { SessionSystem } from '../../../actors/main/session-system.js'
-import { ERROR_STATUS, GatewayError } from '../../../protocol/errors.js'
-import type { SessionView } from '../../../protocol/spec-types.js'
-import { authenticate, authOf, headerGuard } from '../../header-guard.js'
+import { GatewayError } from '../../../protocol/errors.js'
+import type { Session } from '../../../protocol/spec-types.js'
 import type { AppDeps, EndpointDeps } from '../../deps.js'
+import { jsonBodyReader } from '../../json-body.js'
+import { creationGate, localCreationRate } from '../../limits/creation-gate.js'
 import { etagFor } from '../../session-wait/etag.js'
 import { answerConditional, type ConditionalGet, type Shown } from '../../session-wait/long-poll.js'
-import { requestClientKey } from '../../client-key.js'
-import { sessionRateOf } from '../../limits/session-rate.js'
-import { creationClientOf, creationGate, localCreationRate } from '../../limits/creation-gate.js'
-import { jsonBody } from '../../json-body.js'
 import { parseProxyBody } from '../../schemas/proxy.js'
+import { authenticate } from '../../session-auth.js'
+import { sessionRoute } from '../../session-route.js'
 
 /**
  * GET /session's Cache-Control: the body holds the session's secret, so no shared cache may keep it (`private`), and
@@ -27,7 +26,7 @@ const SESSION_CACHE_CONTROL = 'private, no-cache'
 /** The Session object `req`'s credentials show now, and its ETag (hashed once per snapshot). */
 function shownSession(system: SessionSystem, req: Request): Shown {
   const { sessionId, snapshot } = authenticate(system, req)
-  const view: SessionView = {
+  const body: Session = {
     id: snapshot.id,
     generatedId: snapshot.generatedId,
     name: snapshot.name,
@@ -36,16 +35,16 @@ function shownSession(system: SessionSystem, req: Request): Shown {
     qrcode: snapshot.qrcode,
     picture: snapshot.picture,
   }
-  return { session: snapshot.id, etag: etagFor(snapshot, () => JSON.stringify(view)), body: view }
+  return { session: snapshot.id, etag: etagFor(snapshot, () => JSON.stringify(body)), body }
 }
 
 /**
  * GET /session, with the ETag of its answer, and waiting for a change with `If-None-Match` and `?wait=`
  * (session-wait/long-poll.ts). ./index.ts mounts it on the app itself, ahead of every router, and it authenticates
- * in the handler rather than through a guard layer: every client polls it, and each layer costs a poll a path match
+ * in the handler rather than through a layer of its own: every client polls it, and each layer costs a poll a path match
  * (BENCHMARKS.md).
  */
-export function sessionView({ system, waits }: Pick<EndpointDeps, 'system' | 'waits'>): RequestHandler {
+export function getSession({ system, waits }: Pick<EndpointDeps, 'system' | 'waits'>): RequestHandler {
   const get: ConditionalGet = {
     budget: 'api',
     cacheControl: SESSION_CACHE_CONTROL,
@@ -55,42 +54,48 @@ export function sessionView({ system, waits }: Pick<EndpointDeps, 'system' | 'wa
 }
 
 export function sessionRoutes(deps: AppDeps): Router {
-  const { system, logger, config } = deps
+  const { system, logger, settings } = deps
   const router = Router()
-  const guard = headerGuard(system)
   const gate = creationGate(
-    config.CREATE_SESSION_TOKEN,
-    deps.cluster ? deps.cluster.creationRate : localCreationRate(config.SESSION_CREATE_PER_MINUTE),
+    settings.CREATE_SESSION_TOKEN,
+    deps.cluster ? deps.cluster.creationRate : localCreationRate(settings.SESSION_CREATE_PER_MINUTE),
   )
+  const readBody = jsonBodyReader(settings.BODY_LIMIT_BYTES)
 
   // SPEC: no body. An optional one may name the session's proxy (README: A proxy per session); without a body,
   // nothing changes (no content type is asked for).
-  router.post('/session', gate, jsonBody(config.BODY_LIMIT_BYTES), async (req, res) => {
-    const proxy = await parseProxyBody(req.body, config, false)
+  router.post('/session', async (req, res) => {
+    const client = await gate(req, res)
+    await readBody(req, res)
+    const proxy = await parseProxyBody(req.body, settings, false)
     let created: { id: string; sessionId: string }
     try {
-      created = await system.createSession(creationClientOf(res), proxy === undefined ? {} : { proxy })
+      created = await system.createSession(client, proxy === undefined ? {} : { proxy })
     } catch (err) {
       // SPEC: the only failure of POST /session is 500 `internal server error`; back-pressure, a full server (503)
       // and the cap of unpaired sessions per client (429) pass through.
-      if (err instanceof GatewayError && [429, 503].includes(ERROR_STATUS[err.code])) throw err
+      if (err instanceof GatewayError && [429, 503].includes(err.status)) throw err
       logger.error({ err }, 'session creation failed')
       throw new GatewayError('INTERNAL')
     }
     res.json({ id: created.id, sessionId: created.sessionId })
   })
 
-  router.post('/session/reset', guard, sessionRateOf(deps, 'reset'), async (_req, res) => {
-    const { id, sessionId } = authOf(res)
-    await system.reset(id)
-    res.json({ id, sessionId })
-  })
+  router.post(
+    '/session/reset',
+    sessionRoute(deps, { rate: 'reset' }, async ({ session: { id, sessionId } }) => {
+      await system.resetSession(id)
+      return { id, sessionId }
+    }),
+  )
 
-  router.delete('/session', guard, sessionRateOf(deps, 'delete'), async (_req, res) => {
-    const { id } = authOf(res)
-    await system.deleteSession(id)
-    res.json({ id })
-  })
+  router.delete(
+    '/session',
+    sessionRoute(deps, { rate: 'delete' }, async ({ session: { id } }) => {
+      await system.deleteSession(id)
+      return { id }
+    }),
+  )
 
   return router
 }

@@ -5,9 +5,9 @@
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { STATUS_TYPES } from '../../../protocol/spec-types.js'
-import { guarded, jsonRequestBody } from '../../openapi/operations.js'
+import { authenticated, jsonRequestBody } from '../../openapi/operations.js'
 import { variantsByType } from '../../openapi/request-bodies.js'
-import { GUARDED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
+import { AUTHENTICATED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
 import { contentSchemas } from './schema.js'
 
 const postStatusBodySchema = variantsByType(STATUS_TYPES, contentSchemas, {}, 'Status').meta({ id: 'PostStatus' })
@@ -16,12 +16,12 @@ const statusIdSchema = z.strictObject({ statusId: z.string() }).meta({ id: 'Stat
 
 export const statusPaths: ZodOpenApiPathsObject = {
   '/status': {
-    post: guarded({
+    post: authenticated({
       operationId: 'postStatus',
       tags: ['Messages'],
       summary: 'Post a status',
       requestBody: jsonRequestBody(postStatusBodySchema),
-      responses: responses(ok(statusIdSchema, 'The platform accepted the status'), ...GUARDED_WITH_BODY),
+      responses: responses(ok(statusIdSchema, 'The platform accepted the status'), ...AUTHENTICATED_WITH_BODY),
     }),
   },
 }

@@ -3,29 +3,25 @@
  * POST /status: validated body → `postStatus` command → `{ statusId }`.
  */
 import { Router } from 'express'
-import { authOf, headerGuard } from '../../header-guard.js'
-import { jsonBody } from '../../json-body.js'
-import { requestSignal } from '../../request-signal.js'
-import { parsePostStatus } from './schema.js'
 import type { AppDeps } from '../../deps.js'
-import { sessionRateOf } from '../../limits/session-rate.js'
 import { assertTextLength } from '../../limits/text-length.js'
+import { sessionRoute } from '../../session-route.js'
+import { parsePostStatus } from './schema.js'
 
 export function statusRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
+  const parse = (req: { body: unknown }) => {
+    const content = parsePostStatus(req.body)
+    assertTextLength(content, settings.TEXT_MAX_CHARS)
+    return content
+  }
   router.post(
     '/status',
-    headerGuard(system),
-    sessionRateOf(deps, 'send'),
-    jsonBody(config.BODY_LIMIT_BYTES),
-    async (req, res) => {
-      const { id } = authOf(res)
-      const content = parsePostStatus(req.body)
-      assertTextLength(content, config.TEXT_MAX_CHARS)
-      const reply = await system.run(id, { type: 'postStatus', content }, requestSignal(res))
-      res.json({ statusId: reply.statusId })
-    },
+    sessionRoute(deps, { rate: 'send', body: true, parse }, async ({ session, input: content, signal }) => {
+      const reply = await system.run(session.id, { type: 'postStatus', content }, signal)
+      return { statusId: reply.statusId }
+    }),
   )
   return router
 }

@@ -4,10 +4,10 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { guarded, jsonRequestBody } from '../../openapi/operations.js'
+import { authenticated, jsonRequestBody } from '../../openapi/operations.js'
 import { groupField, phoneField } from '../../openapi/request-bodies.js'
 import { sessionIdOnlySchema } from '../../openapi/response-schemas.js'
-import { GUARDED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
+import { AUTHENTICATED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
 import { typingSchema } from './schema.js'
 
 const typingBodySchema = z.object({ phone: phoneField(), group: groupField(), ...typingSchema.shape }).meta({
@@ -17,12 +17,15 @@ const typingBodySchema = z.object({ phone: phoneField(), group: groupField(), ..
 
 export const typingPaths: ZodOpenApiPathsObject = {
   '/typing': {
-    post: guarded({
+    post: authenticated({
       operationId: 'sendTyping',
       tags: ['Messages'],
       summary: 'Show typing or recording for 5 seconds',
       requestBody: jsonRequestBody(typingBodySchema),
-      responses: responses(ok(sessionIdOnlySchema, "The session's own id (not a message ID)"), ...GUARDED_WITH_BODY),
+      responses: responses(
+        ok(sessionIdOnlySchema, "The session's own id (not a message ID)"),
+        ...AUTHENTICATED_WITH_BODY,
+      ),
     }),
   },
 }

@@ -1,29 +1,23 @@
 /**
  * @module http/endpoints/typing/route
- * POST /typing: validated body → `typing` command → `{ id }`, the session's own id (SPEC: not a message ID).
+ * POST /typing: validated body → `sendTyping` command → `{ id }`, the session's own id (SPEC: not a message ID).
  */
 import { Router } from 'express'
-import { authOf, headerGuard } from '../../header-guard.js'
-import { jsonBody } from '../../json-body.js'
-import { requestSignal } from '../../request-signal.js'
-import { parseTyping } from './schema.js'
 import type { AppDeps } from '../../deps.js'
-import { sessionRateOf } from '../../limits/session-rate.js'
+import { sessionRoute } from '../../session-route.js'
+import { parseTyping } from './schema.js'
 
 export function typingRoutes(deps: AppDeps): Router {
-  const { system, config } = deps
+  const { system } = deps
   const router = Router()
+  const parse = (req: { body: unknown }) => parseTyping(req.body)
   router.post(
     '/typing',
-    headerGuard(system),
-    sessionRateOf(deps, 'send'),
-    jsonBody(config.BODY_LIMIT_BYTES),
-    async (req, res) => {
-      const { id } = authOf(res)
-      const { destination, kind } = parseTyping(req.body)
-      await system.run(id, { type: 'typing', destination, kind }, requestSignal(res))
-      res.json({ id })
-    },
+    sessionRoute(deps, { rate: 'send', body: true, parse }, async ({ session, input, signal }) => {
+      const { destination, kind } = input
+      await system.run(session.id, { type: 'sendTyping', destination, kind }, signal)
+      return { id: session.id }
+    }),
   )
   return router
 }

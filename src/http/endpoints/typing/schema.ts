@@ -4,8 +4,7 @@
  * ('recording audio'). Destination line first, as for /message.
  */
 import { z } from 'zod'
-import { GatewayError, validationFailed } from '../../../protocol/errors.js'
-import { ERROR_MESSAGE } from '../../../protocol/messages.js'
+import { ERRORS, GatewayError, validationFailed } from '../../../protocol/errors.js'
 import type { TypingDestination, TypingKind } from '../../../protocol/spec-types.js'
 import { bodyObject } from '../../schemas/body.js'
 import { typingDestination } from '../../schemas/destination.js'
@@ -30,7 +29,7 @@ export function parseTyping(rawBody: unknown): TypingInput {
   const kind = check(typingSchema, body.value)
   if (destination === undefined && kind.ok) throw new GatewayError('INVALID_TYPING_DESTINATION')
   if (destination === undefined || !kind.ok) {
-    const lines: string[] = destination === undefined ? [ERROR_MESSAGE.INVALID_TYPING_DESTINATION] : []
+    const lines: string[] = destination === undefined ? [ERRORS.INVALID_TYPING_DESTINATION.message] : []
     if (!kind.ok) lines.push(...kind.messages)
     throw validationFailed(lines)
   }

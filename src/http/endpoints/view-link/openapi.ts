@@ -4,11 +4,11 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { ERROR_MESSAGE, RULE } from '../../../protocol/messages.js'
+import { RULE } from '../../../protocol/messages.js'
 import { conditional, ifNoneMatchHeader, waitQuerySchema } from '../../openapi/conditional.js'
-import { guarded } from '../../openapi/operations.js'
+import { authenticated } from '../../openapi/operations.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, ok, quoted, responses } from '../../openapi/responses.js'
+import { errorWith, messageOf, ok, responses } from '../../openapi/responses.js'
 import { pairingCodeSchema } from '../pairing-code/openapi.js'
 import type { QrViewBody, ViewLinkBody } from './route.js'
 
@@ -50,7 +50,7 @@ const qrViewSchema = shapeOf<QrViewBody>()(
 
 export const viewLinkPaths: ZodOpenApiPathsObject = {
   '/session/view-link': {
-    post: guarded({
+    post: authenticated({
       operationId: 'createViewLink',
       tags: ['Session'],
       summary: 'A view-only link to the QR page (not in the spec)',
@@ -60,7 +60,7 @@ export const viewLinkPaths: ZodOpenApiPathsObject = {
         'the session is paired, or when it is reset or deleted.',
       responses: {
         ...responses(ok(viewLinkSchema, 'The link and when it expires at the latest'), 400, 404, 500, 503),
-        409: errorWith(quoted(ERROR_MESSAGE.SESSION_ALREADY_PAIRED)),
+        409: errorWith(messageOf('SESSION_ALREADY_PAIRED')),
       },
     }),
   },
@@ -76,14 +76,12 @@ export const viewLinkPaths: ZodOpenApiPathsObject = {
       requestParams: { header: viewTokenHeaderSchema.extend(ifNoneMatchHeader), query: waitQuerySchema },
       responses: conditional({
         200: ok(qrViewSchema, "The session's current QR"),
-        400: errorWith(
-          `${quoted(ERROR_MESSAGE.INVALID_HEADER)}: header \`view-token\` missing or empty; \`wait ${RULE.WAIT}\``,
-        ),
+        400: errorWith(`${messageOf('INVALID_HEADER')}: header \`view-token\` missing or empty; \`wait ${RULE.WAIT}\``),
         404: errorWith(
-          `${quoted(ERROR_MESSAGE.VIEW_LINK_NOT_FOUND)}: unknown, expired or revoked token, or its session is gone`,
+          `${messageOf('VIEW_LINK_NOT_FOUND')}: unknown, expired or revoked token, or its session is gone`,
         ),
-        410: errorWith(`${quoted(ERROR_MESSAGE.VIEW_LINK_USED)}: the phone paired the session`),
-        500: errorWith(quoted(ERROR_MESSAGE.INTERNAL)),
+        410: errorWith(`${messageOf('VIEW_LINK_USED')}: the phone paired the session`),
+        500: errorWith(messageOf('INTERNAL')),
       }),
     },
   },

@@ -2,7 +2,7 @@
  * @module http/endpoints/view-link/route
  * The view-only QR link, an addition to the spec (README: "QR page"):
  *
- * - POST /session/view-link, headers `id` + `session-id` like every guarded endpoint: a link to the QR page carrying
+ * - POST /session/view-link, headers `id` + `session-id` like every authenticated endpoint: a link to the QR page carrying
  *   a token good only for viewing this session's QR until its QR window closes (actors/main/view-tokens.ts). Operators hand
  *   this to whoever holds the phone instead of the secret.
  * - GET /session/qr, header `view-token`: the QR that token shows. It takes no `id` or `session-id` and answers
@@ -15,7 +15,7 @@
  */
 import { Router, type Request } from 'express'
 import { GatewayError } from '../../../protocol/errors.js'
-import { authOf, headerGuard } from '../../header-guard.js'
+import { sessionRoute } from '../../session-route.js'
 import { QR_PAGE_PATH } from '../../qr-page/paths.js'
 import type { AppDeps, EndpointDeps } from '../../deps.js'
 import { etagOf } from '../../session-wait/etag.js'
@@ -40,25 +40,27 @@ export interface QrViewBody {
 }
 
 /** Where the caller reached the gateway: PUBLIC_URL when set, else the request's own scheme and host. */
-function publicBase(config: AppDeps['config'], req: Request): string {
-  if (config.PUBLIC_URL !== undefined) return config.PUBLIC_URL.replace(/\/+$/, '')
+function publicBase(settings: AppDeps['settings'], req: Request): string {
+  if (settings.PUBLIC_URL !== undefined) return settings.PUBLIC_URL.replace(/\/+$/, '')
   return `${req.protocol}://${req.host}`
 }
 
 export function viewLinkRoutes(deps: EndpointDeps): Router {
-  const { system, config } = deps
+  const { system, settings } = deps
   const router = Router()
 
-  router.post(VIEW_LINK_PATH, headerGuard(system), (req, res) => {
-    const { token, expiresAt } = system.issueViewToken(authOf(res).id)
-    const fragment = new URLSearchParams({ [VIEW_FRAGMENT_KEY]: token })
-    const body: ViewLinkBody = {
-      url: `${publicBase(config, req)}${QR_PAGE_PATH}#${fragment}`,
-      expiresAt: new Date(expiresAt).toISOString(),
-    }
-    res.setHeader('Cache-Control', 'no-store')
-    res.json(body)
-  })
+  router.post(
+    VIEW_LINK_PATH,
+    sessionRoute(deps, {}, ({ session, req, res }) => {
+      const { token, expiresAt } = system.issueViewToken(session.id)
+      const fragment = new URLSearchParams({ [VIEW_FRAGMENT_KEY]: token })
+      res.setHeader('Cache-Control', 'no-store')
+      return {
+        url: `${publicBase(settings, req)}${QR_PAGE_PATH}#${fragment}`,
+        expiresAt: new Date(expiresAt).toISOString(),
+      } satisfies ViewLinkBody
+    }),
+  )
 
   // the QR page waits on it with If-None-Match and ?wait= (session-wait/long-poll.ts), so it shows a new QR at once
   const viewQr: ConditionalGet = {

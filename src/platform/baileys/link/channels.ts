@@ -21,13 +21,13 @@ import type { LinkSocket } from './socket.js'
 
 const NEWSLETTER_METADATA_QUERY_ID = '6563316087068696'
 
-export interface ChannelOps extends Pick<PlatformLink, 'listChannels' | 'channelMessages'> {
+export interface ChannelOps extends Pick<PlatformLink, 'listChannels' | 'listChannelMessages'> {
   /** The account's role in a channel, or undefined when the platform does not know the channel. */
   channelRole(sock: WASocket, channelId: string): Promise<{ role: string } | undefined>
 }
 
-export function makeChannels(conn: LinkSocket): ChannelOps {
-  const timeoutMs = conn.config.QUERY_TIMEOUT_MS
+export function makeChannels(link: LinkSocket): ChannelOps {
+  const timeoutMs = link.settings.QUERY_TIMEOUT_MS
 
   async function newsletterMetadata(sock: WASocket, channelId: string): Promise<RawNewsletter | undefined> {
     const data = await mexQuery<RawNewsletter | { result?: RawNewsletter } | null>(
@@ -59,14 +59,14 @@ export function makeChannels(conn: LinkSocket): ChannelOps {
     },
 
     async listChannels(): Promise<Channel[]> {
-      const sock = conn.requireOpen()
+      const sock = link.requireOpen()
       const list = await subscribedChannelsQuery<RawNewsletter>(
         sock.query,
-        conn.config.CHANNEL_LIST_QUERY_ID,
+        link.settings.CHANNEL_LIST_QUERY_ID,
         timeoutMs,
       )
       // some answers omit the viewer role or creation time: complete those from the channel's own metadata
-      const full = await mapWithConcurrency(list, conn.config.PICTURE_CONCURRENCY, async n => {
+      const full = await mapWithConcurrency(list, link.settings.PICTURE_CONCURRENCY, async n => {
         if (n.viewer_metadata?.role && n.thread_metadata?.creation_time) return n
         try {
           const meta = await newsletterMetadata(sock, n.id)
@@ -78,8 +78,8 @@ export function makeChannels(conn: LinkSocket): ChannelOps {
       return full.map(mapChannel)
     },
 
-    async channelMessages(channelId: string, before?: number): Promise<ChannelPage> {
-      const sock = conn.requireOpen()
+    async listChannelMessages(channelId: string, before?: number): Promise<ChannelPage> {
+      const sock = link.requireOpen()
       let meta: RawNewsletter | undefined
       try {
         meta = await newsletterMetadata(sock, channelId)

@@ -15,14 +15,14 @@ import { fetchPictureUrl, mapWithConcurrency } from '../picture-cache.js'
 import { withTimeout } from '../query.js'
 import type { LinkSocket } from './socket.js'
 
-export type GroupOps = Pick<PlatformLink, 'listGroups' | 'getGroup' | 'groupMembers' | 'ownPicture'>
+export type GroupOps = Pick<PlatformLink, 'listGroups' | 'getGroup' | 'listGroupMembers' | 'ownPicture'>
 
-export function makeGroups(conn: LinkSocket): GroupOps {
-  const timeoutMs = conn.config.QUERY_TIMEOUT_MS
-  const groupCache = conn.caches.groups
+export function makeGroups(link: LinkSocket): GroupOps {
+  const timeoutMs = link.settings.QUERY_TIMEOUT_MS
+  const groupCache = link.caches.groups
 
   const picture = (sock: WASocket, jid: string): Promise<string> =>
-    conn.caches.pictures.get(jid, () => fetchPictureUrl(sock, jid, timeoutMs))
+    link.caches.pictures.get(jid, () => fetchPictureUrl(sock, jid, timeoutMs))
 
   /** Fresh metadata; an unknown group or one the account is not in is GROUP_NOT_FOUND. */
   async function groupMetadata(sock: WASocket, groupId: string): Promise<GroupMetadata> {
@@ -34,30 +34,30 @@ export function makeGroups(conn: LinkSocket): GroupOps {
     } catch (err) {
       if (err instanceof GatewayError) throw err
       if (isConnectionClosed(err)) throw new GatewayError('SESSION_NOT_CONNECTED')
-      conn.log.debug({ err, groupId }, 'group metadata failed')
+      link.log.debug({ err, groupId }, 'group metadata failed')
       throw new GatewayError('GROUP_NOT_FOUND')
     }
   }
 
   return {
     async listGroups(): Promise<Group[]> {
-      const sock = conn.requireOpen()
+      const sock = link.requireOpen()
       const all = await withTimeout(sock.groupFetchAllParticipating(), timeoutMs)
       const metas = Object.values(all ?? {})
       for (const meta of metas) groupCache.set(meta.id, meta)
-      return mapWithConcurrency(metas, conn.config.PICTURE_CONCURRENCY, async meta =>
+      return mapWithConcurrency(metas, link.settings.PICTURE_CONCURRENCY, async meta =>
         mapGroup(meta, await picture(sock, meta.id)),
       )
     },
 
     async getGroup(groupId: string): Promise<Group> {
-      const sock = conn.requireOpen()
+      const sock = link.requireOpen()
       const meta = await groupMetadata(sock, groupId)
       return mapGroup(meta, await picture(sock, meta.id))
     },
 
-    async groupMembers(groupId: string): Promise<GroupMember[]> {
-      const sock = conn.requireOpen()
+    async listGroupMembers(groupId: string): Promise<GroupMember[]> {
+      const sock = link.requireOpen()
       const meta = await groupMetadata(sock, groupId)
       const pnByLid = new Map<string, string>()
       for (const p of meta.participants) {
@@ -65,7 +65,7 @@ export function makeGroups(conn: LinkSocket): GroupOps {
         const pn = await sock.signalRepository.lidMapping.getPNForLID(p.id).catch(() => null)
         if (pn) pnByLid.set(p.id, pn)
       }
-      const book = addressBookIndex(await conn.options.contacts.all())
+      const book = addressBookIndex(await link.options.contacts.all())
       return mapGroupMembers(
         meta.participants.map(p => ({
           id: p.id,
@@ -78,8 +78,8 @@ export function makeGroups(conn: LinkSocket): GroupOps {
     },
 
     async ownPicture(): Promise<string> {
-      const sock = conn.requireOpen()
-      return picture(sock, conn.ownJid(sock))
+      const sock = link.requireOpen()
+      return picture(sock, link.ownJid(sock))
     },
   }
 }

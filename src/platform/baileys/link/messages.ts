@@ -2,7 +2,7 @@
  * @module platform/baileys/link/messages
  * Sending on an open link (BAILEYS-MAPPING §2): media is downloaded by the gateway first, a 1:1 send goes to the
  * contact's LID when one is known, and a send resolves only after the server's ack. Channel media takes the
- * newsletter upload path (channel-media.ts); a refused channel post is explained from the account's role.
+ * newsletter upload path (media/channel-post.ts); a refused channel post is explained from the account's role.
  * Also chat states (typing), which need no ack.
  */
 import {
@@ -17,25 +17,27 @@ import { sendAndAwaitAck } from '../ack.js'
 import { isConnectionClosed } from '../boom.js'
 import { phoneJid } from '../mapping/jids.js'
 import type { PlatformLink, SendOptions } from '../../link.js'
-import { prepareMessageContent, slotOf, type PreparedContent } from '../mapping/message-content.js'
+import { messageContent } from '../mapping/message-content.js'
+import { prepareSendMedia, type SendMedia } from '../../../media/send-media.js'
+import { slotOf } from '../../../media/media-slots.js'
 import {
   explainChannelRejection,
   sendChannelMedia,
   type ChannelMediaInput,
   type ChannelMediaKind,
-} from '../channel-media.js'
+} from '../media/channel-post.js'
 import { iqErrorCode, withTimeout } from '../query.js'
 import type { ChannelOps } from './channels.js'
-import { poolMediaOptions, prepareDepsOf, uploadInPool } from './media-upload.js'
+import { poolMediaOptions, sendMediaDepsOf, uploadInPool } from '../media/pool-upload.js'
 import type { LinkSocket } from './socket.js'
 import { markTcTokenIssued } from './tc-token.js'
 
-export type MessageOps = Pick<PlatformLink, 'sendMessage' | 'presence'>
+export type MessageOps = Pick<PlatformLink, 'sendMessage' | 'sendTyping'>
 
 /** Runs `send` and waits for the server ack of `id`; a socket closing on the way is SESSION_NOT_CONNECTED. */
-export async function sendWithAck<T>(conn: LinkSocket, sock: WASocket, id: string, send: () => Promise<T>): Promise<T> {
+export async function sendWithAck<T>(link: LinkSocket, sock: WASocket, id: string, send: () => Promise<T>): Promise<T> {
   try {
-    return await sendAndAwaitAck(sock.ws, id, conn.config.ACK_TIMEOUT_MS, send, conn.ended)
+    return await sendAndAwaitAck(sock.ws, id, link.settings.ACK_TIMEOUT_MS, send, link.ended)
   } catch (err) {
     if (err instanceof GatewayError) throw err
     if (isConnectionClosed(err)) throw new GatewayError('SESSION_NOT_CONNECTED')
@@ -46,7 +48,7 @@ export async function sendWithAck<T>(conn: LinkSocket, sock: WASocket, id: strin
 /** A media message → the channel upload's input (with the thumbnail made while preparing it, if any). */
 function channelMediaInput(
   c: Extract<MessageContent, { type: ChannelMediaKind }>,
-  media: NonNullable<PreparedContent['media']>,
+  media: NonNullable<SendMedia['file']>,
   jpegThumbnail: string | undefined,
 ): ChannelMediaInput {
   return {
@@ -67,8 +69,8 @@ function channelMediaInput(
   }
 }
 
-export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'channelRole'>): MessageOps {
-  const timeoutMs = conn.config.QUERY_TIMEOUT_MS
+export function makeMessages(link: LinkSocket, channels: Pick<ChannelOps, 'channelRole'>): MessageOps {
+  const timeoutMs = link.settings.QUERY_TIMEOUT_MS
 
   /** Phone → the contact's LID when one is known (1:1 sends to LID-migrated contacts), else the PN JID. */
   async function phoneDestination(sock: WASocket, digits: string): Promise<string> {
@@ -77,7 +79,7 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
       const lid = await withTimeout(sock.signalRepository.lidMapping.getLIDForPN(pn), timeoutMs)
       if (lid) return jidNormalizedUser(lid)
     } catch (err) {
-      conn.log.debug({ err, pn }, 'LID lookup failed, sending to the phone-number JID')
+      link.log.debug({ err, pn }, 'LID lookup failed, sending to the phone-number JID')
     }
     return pn
   }
@@ -88,42 +90,45 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
       content: MessageContent,
       options: SendOptions = {},
     ): Promise<{ messageId: string }> {
-      const sock = conn.requireOpen()
-      const prepared = await prepareMessageContent(content, prepareDepsOf(conn), options)
+      const sock = link.requireOpen()
+      const media = await prepareSendMedia(content, sendMediaDepsOf(link), options)
+      const prepared = messageContent(content, media)
       // encryption and upload take a media slot; the waits for the platform (media hosts, the ack) do not
       const inSlot = slotOf(options)
       try {
         const id = generateMessageIDV2(sock.user?.id)
-        if (destination.kind === 'channel' && prepared.media) {
+        if (destination.kind === 'channel' && media.file) {
           const channelSock = {
             query: sock.query,
             uploadRaw: (kind: ChannelMediaKind, filePath: string) =>
-              uploadInPool(conn, sock, 'raw', kind, filePath, inSlot),
+              uploadInPool(link, sock, 'raw', kind, filePath, inSlot),
           }
           const input = channelMediaInput(
             content as Extract<MessageContent, { type: ChannelMediaKind }>,
-            prepared.media,
-            (prepared.content as { jpegThumbnail?: string }).jpegThumbnail,
+            media.file,
+            media.jpegThumbnail,
           )
-          await sendChannelMedia(channelSock, destination.jid, id, input, { ackTimeoutMs: conn.config.ACK_TIMEOUT_MS })
+          await sendChannelMedia(channelSock, destination.jid, id, input, {
+            ackTimeoutMs: link.settings.ACK_TIMEOUT_MS,
+          })
           return { messageId: id }
         }
         const jid = destination.kind === 'phone' ? await phoneDestination(sock, destination.phone) : destination.jid
         // the media file (if any) is encrypted and uploaded in the media pool; Baileys builds the message from it
         const options: MiscMessageGenerationOptions = {
           messageId: id,
-          ...(await poolMediaOptions(conn, sock, prepared.content, inSlot)),
+          ...(await poolMediaOptions(link, sock, prepared, inSlot)),
         }
-        const sent = await sendWithAck(conn, sock, id, () => sock.sendMessage(jid, prepared.content, options))
+        const sent = await sendWithAck(link, sock, id, () => sock.sendMessage(jid, prepared, options))
         // Baileys' own record of it is lost (tc-token.ts): without this, every send issues our privacy token again
         if (destination.kind === 'phone') {
           await markTcTokenIssued(sock, jid, sent?.message).catch((err: unknown) =>
-            conn.log.debug({ err, jid }, 'could not record the privacy-token issuance'),
+            link.log.debug({ err, jid }, 'could not record the privacy-token issuance'),
           )
         }
         // kept before the 200, so a recipient's retry receipt is answered even after a crash (link/retry-messages.ts)
         const chats = destination.kind === 'phone' ? [jid, phoneJid(destination.phone)] : [jid]
-        await conn.retries.remember(id, chats, sent?.message)
+        await link.retries.remember(id, chats, sent?.message)
         return { messageId: id }
       } catch (err) {
         // Baileys fetches the group's metadata before a group send: an unknown group (404) or one we are not in (403)
@@ -133,12 +138,12 @@ export function makeMessages(conn: LinkSocket, channels: Pick<ChannelOps, 'chann
         if (destination.kind !== 'channel') throw err
         throw await explainChannelRejection(err, content.type, () => channels.channelRole(sock, destination.jid))
       } finally {
-        await prepared.dispose()
+        await media.dispose()
       }
     },
 
-    async presence(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void> {
-      const sock = conn.requireOpen()
+    async sendTyping(destination: TypingDestination, state: 'composing' | 'recording' | 'paused'): Promise<void> {
+      const sock = link.requireOpen()
       // the same address as messages: a contact moved to LID addressing would never see a typing sent to its number
       const jid = destination.kind === 'group' ? destination.jid : await phoneDestination(sock, destination.phone)
       try {

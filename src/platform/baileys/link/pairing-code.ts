@@ -8,7 +8,7 @@
  * `rate-overlimit`) or never got is handed out all the same, and the phone's user types a code that links nothing.
  * Here the same stanza (same children, same crypto, as Baileys, whatsmeow and WA Web build it) goes out as a query
  * with the gateway's time-out, and its answer decides: the platform's `link_code_pairing_ref` → the code, its
- * `<error code>` → PLATFORM_REJECTED. No Baileys source is changed: the phone's answer is still Baileys' own
+ * `<error code>` → PAIRING_CODE_REFUSED. No Baileys source is changed: the phone's answer is still Baileys' own
  * handler's (Socket/messages-recv.js, `link_code_companion_reg`), which reads the code and the number where
  * requestPairingCode leaves them, `creds.pairingCode` and `creds.me`, set here once the platform accepted.
  *
@@ -32,14 +32,13 @@ import {
   jidDecode,
   jidEncode,
   S_WHATSAPP_NET,
+  type WASocket,
 } from '@whiskeysockets/baileys'
 import type { PairingCode } from '../../../protocol/commands.js'
 import { GatewayError } from '../../../protocol/errors.js'
-import { fill, MESSAGE_TEMPLATE, OTHER_MESSAGE } from '../../../protocol/messages.js'
 import { isConnectionClosed, isQueryTimeout } from '../boom.js'
 import { iqErrorCode, queryOrTimeout } from '../query.js'
 import { BROWSER } from './socket-config.js'
-import type { LinkSocket } from './socket.js'
 
 /** WA Web refuses the phone's answer to a code older than this (WAWebAltDeviceLinkingApi). */
 export const PAIRING_CODE_LIFETIME_MS = 180_000
@@ -107,22 +106,30 @@ export function companionHello(jid: string, wrappedKey: Buffer, noiseKey: Uint8A
   }
 }
 
+/**
+ * What asking for a code needs of the link: `LinkSocket` (socket.ts) has it. Said here rather than imported, since
+ * socket.ts imports this file's credential helpers (an import cycle otherwise).
+ */
+interface RegisteringLink {
+  readonly settings: { QUERY_TIMEOUT_MS: number }
+  readonly ended: AbortSignal
+  registering(timeoutMs: number): Promise<{ sock: WASocket; endsAt: number }>
+}
+
 /** What a failed companion_hello means to the client. */
-function helloFailure(err: unknown, link: LinkSocket): unknown {
+function helloFailure(err: unknown, link: RegisteringLink): unknown {
   if (err instanceof GatewayError) return err // PLATFORM_TIMEOUT: no answer in QUERY_TIMEOUT_MS
   const code = iqErrorCode(err)
-  if (code !== undefined)
-    return new GatewayError('PLATFORM_REJECTED', fill(MESSAGE_TEMPLATE.PAIRING_CODE_REFUSED, { code }))
-  if (link.ended.aborted || isConnectionClosed(err))
-    return new GatewayError('PLATFORM_CONNECTION_LOST', OTHER_MESSAGE.PAIRING_CODE_CONNECTION_LOST)
+  if (code !== undefined) return new GatewayError('PAIRING_CODE_REFUSED', { platformCode: code })
+  if (link.ended.aborted || isConnectionClosed(err)) return new GatewayError('PAIRING_CODE_CONNECTION_LOST')
   if (isQueryTimeout(err)) return new GatewayError('PLATFORM_TIMEOUT')
   return err
 }
 
-export function makePairingCode(link: LinkSocket) {
+export function makePairingCode(link: RegisteringLink) {
   return {
     async requestPairingCode(phone: string): Promise<PairingCode> {
-      const { sock, endsAt } = await link.registering(link.config.QUERY_TIMEOUT_MS)
+      const { sock, endsAt } = await link.registering(link.settings.QUERY_TIMEOUT_MS)
       const creds = sock.authState.creds
       const code = bytesToCrockford(randomBytes(5))
       const jid = jidEncode(phone, 's.whatsapp.net')
@@ -133,15 +140,14 @@ export function makePairingCode(link: LinkSocket) {
       )
       let answer: BinaryNode
       try {
-        answer = await queryOrTimeout(sock.query, hello, link.config.QUERY_TIMEOUT_MS)
+        answer = await queryOrTimeout(sock.query, hello, link.settings.QUERY_TIMEOUT_MS)
       } catch (err) {
         throw helloFailure(err, link)
       }
       // WA Web, too, gives up on an answer without the ref the phone's answer will carry
       if (!getBinaryNodeChild(getBinaryNodeChild(answer, 'link_code_companion_reg'), 'link_code_pairing_ref'))
-        throw new GatewayError('INTERNAL', 'the platform accepted the companion_hello without a pairing ref')
-      if (link.ended.aborted)
-        throw new GatewayError('PLATFORM_CONNECTION_LOST', OTHER_MESSAGE.PAIRING_CODE_CONNECTION_LOST)
+        throw new GatewayError('INTERNAL', { cause: 'the platform accepted the companion_hello without a pairing ref' })
+      if (link.ended.aborted) throw new GatewayError('PAIRING_CODE_CONNECTION_LOST')
       // Registered: Baileys' handler of the phone's answer reads both from the credentials (in memory only).
       creds.pairingCode = code
       creds.me = { id: jid, name: '~' }

@@ -55,7 +55,7 @@ export function openBaileysSocket(
   // what Baileys logs as errors and warnings in a normal pairing or restart goes to the session's log at its own level
   const baileysLogger = routineAwareLogger(logger, () => options.logger.child({ component: 'baileys' }))
   const transport: Record<string, unknown> = {}
-  setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)
+  setPlatformSignatureCheck(options.settings.VERIFY_PLATFORM_SIGNATURES)
   installSignalQueueContext()
   installCryptoKeyObjects()
   if (sandbox) {
@@ -64,7 +64,7 @@ export function openBaileysSocket(
     transport.waWebSocketUrl = sandbox.wsUrl
   }
   // the sandbox's CA and the session's proxy (link-agents.ts); throws when the proxy is refused
-  const agents = linkAgents(options.config, sandbox, options.proxy)
+  const agents = linkAgents(options.settings, sandbox, options.proxy)
   if (agents) {
     transport.fetchAgent = agents.fetch // media uploads go through node https with this agent
     transport.options = { dispatcher: agents.dispatcher } // Baileys-side downloads use global fetch

@@ -15,11 +15,10 @@ import {
   type WASocket,
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
-import type { Config } from '../../../config.js'
-import { downloadOptionsFromConfig, type DownloadOptions } from '../../../media/download.js'
-import { ffmpegOptionsFromConfig, type FfmpegOptions } from '../../../media/ffmpeg.js'
+import type { LinkSettings } from '../../settings.js'
+import { downloadOptionsFromSettings, type DownloadOptions } from '../../../media/download.js'
+import { ffmpegOptionsFromSettings, type FfmpegOptions } from '../../../media/ffmpeg.js'
 import { GatewayError } from '../../../protocol/errors.js'
-import { OTHER_MESSAGE } from '../../../protocol/messages.js'
 import { proxyConnection } from '../../../proxy/proxy-connection.js'
 import type { CloseReason, LinkEvents, LinkOptions } from '../../link.js'
 import { withTimeout } from '../query.js'
@@ -27,14 +26,14 @@ import type { LinkAgents } from '../link-agents.js'
 import { resyncContactsIfEmpty, storeContactEvents } from './address-book.js'
 import { LinkCaches } from './caches.js'
 import { wireConnectionEvents, type ConnectionState } from './connection-events.js'
-import { guardEvents } from './guarded-events.js'
+import { safeEvents } from './safe-events.js'
 import { isCodePlaceholder, registrationEndsAt, storableCreds } from './pairing-code.js'
 import { RetryMessages } from './retry-messages.js'
 import { openBaileysSocket } from './socket-config.js'
 
 export class LinkSocket {
   readonly options: LinkOptions
-  readonly config: Config
+  readonly settings: LinkSettings
   readonly log: Logger
   /** How the link downloads media itself (trusting the sandbox CA when there is one). */
   readonly download: DownloadOptions
@@ -61,19 +60,19 @@ export class LinkSocket {
   /** Starts connecting right away (credentials are read asynchronously). */
   constructor(options: LinkOptions) {
     this.options = options
-    this.config = options.config
+    this.settings = options.settings
     this.log = options.logger
-    this.#events = guardEvents(options.events, this.log)
-    this.ffmpeg = ffmpegOptionsFromConfig(options.config)
-    this.caches = new LinkCaches(options.config.PICTURE_CACHE_MS)
+    this.#events = safeEvents(options.events, this.log)
+    this.ffmpeg = ffmpegOptionsFromSettings(options.settings)
+    this.caches = new LinkCaches(options.settings.PICTURE_CACHE_MS)
     this.retries = new RetryMessages(options.sentMessages, this.log)
     const ca = options.sandbox?.caCert
-    const route = options.config.SESSION_PROXY_MEDIA_DOWNLOADS ? options.proxy : undefined
+    const route = options.settings.SESSION_PROXY_MEDIA_DOWNLOADS ? options.proxy : undefined
     this.download = {
-      ...downloadOptionsFromConfig(options.config),
+      ...downloadOptionsFromSettings(options.settings),
       ...(ca ? { ca } : {}),
       // the session's proxy for the tenant's media URLs too, where the operator allows it
-      ...(route ? { proxy: () => proxyConnection(route, options.config, ca) } : {}),
+      ...(route ? { proxy: () => proxyConnection(route, options.settings, ca) } : {}),
     }
     this.#start().catch(err => {
       this.log.error({ err }, 'platform link failed to start')
@@ -119,7 +118,7 @@ export class LinkSocket {
       log: this.log,
       credsChanged: () => this.#persistCreds(creds),
       opened: () => {
-        resyncContactsIfEmpty(sock, this.options.contacts, this.log, this.config.QUERY_TIMEOUT_MS).catch(err =>
+        resyncContactsIfEmpty(sock, this.options.contacts, this.log, this.settings.QUERY_TIMEOUT_MS).catch(err =>
           this.log.warn({ err }, 'contact resync failed'),
         )
       },
@@ -132,7 +131,7 @@ export class LinkSocket {
     })
     storeContactEvents(sock, this.options.contacts, this.log)
     this.caches.wire(sock)
-    this.retries.start(sock, this.config.RETRY_STORE_MAX_AGE_MS)
+    this.retries.start(sock, this.settings.RETRY_STORE_MAX_AGE_MS)
   }
 
   /** Baileys mutates creds in place: write the whole object (but a pending code), in order, never blocking the socket. */
@@ -169,7 +168,7 @@ export class LinkSocket {
     if (sock && this.#state.open && !this.#state.closedByUs) {
       this.#state.closedByUs = true
       try {
-        await withTimeout(sock.logout(), this.config.QUERY_TIMEOUT_MS)
+        await withTimeout(sock.logout(), this.settings.QUERY_TIMEOUT_MS)
       } catch (err) {
         this.log.warn({ err }, 'logout on the platform failed; closing anyway')
       }
@@ -184,7 +183,7 @@ export class LinkSocket {
    * when the link is not registering (closed, or no refs in time).
    */
   async registering(timeoutMs: number): Promise<{ sock: WASocket; endsAt: number }> {
-    if (this.#state.paired) throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
+    if (this.#state.paired) throw new GatewayError('PAIRING_CODE_NOT_NEEDED')
     if (!this.#registration && !this.#closeEmitted) {
       let timer: NodeJS.Timeout | undefined
       await new Promise<void>(resolve => {
@@ -195,7 +194,7 @@ export class LinkSocket {
     }
     const sock = this.#sock
     const endsAt = this.#registration?.endsAt ?? 0
-    if (this.#state.paired) throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
+    if (this.#state.paired) throw new GatewayError('PAIRING_CODE_NOT_NEEDED')
     if (!sock || this.#closeEmitted || this.#state.closedByUs || Date.now() >= endsAt)
       throw new GatewayError('SESSION_CONNECTING')
     return { sock, endsAt }

@@ -7,10 +7,12 @@
 import { generateMessageIDV2, generateWAMessage, S_WHATSAPP_NET, type WASocket } from '@whiskeysockets/baileys'
 import type { StatusContent } from '../../../protocol/spec-types.js'
 import type { PlatformLink, SendOptions } from '../../link.js'
-import { prepareStatusContent, slotOf, STATUS_BACKGROUND } from '../mapping/message-content.js'
+import { STATUS_BACKGROUND, statusContent } from '../mapping/message-content.js'
+import { prepareStatusMedia } from '../../../media/send-media.js'
+import { slotOf } from '../../../media/media-slots.js'
 import { iqErrorCode, queryOrTimeout } from '../query.js'
 import { batches, parseStatusPrivacy, pickStatusRecipients, type StatusPrivacy } from '../mapping/status-recipients.js'
-import { mediaConnection, poolMediaOptions, prepareDepsOf } from './media-upload.js'
+import { mediaConnection, poolMediaOptions, sendMediaDepsOf } from '../media/pool-upload.js'
 import { sendWithAck } from './messages.js'
 import type { LinkSocket } from './socket.js'
 
@@ -20,7 +22,7 @@ const STATUS_JID = 'status@broadcast'
 
 export type StatusOps = Pick<PlatformLink, 'postStatus'>
 
-export function makeStatus(conn: LinkSocket): StatusOps {
+export function makeStatus(link: LinkSocket): StatusOps {
   async function statusPrivacy(sock: WASocket): Promise<StatusPrivacy> {
     try {
       const res = await queryOrTimeout(
@@ -30,7 +32,7 @@ export function makeStatus(conn: LinkSocket): StatusOps {
           attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'status' },
           content: [{ tag: 'privacy', attrs: {} }],
         },
-        conn.config.QUERY_TIMEOUT_MS,
+        link.settings.QUERY_TIMEOUT_MS,
       )
       return parseStatusPrivacy(res)
     } catch (err) {
@@ -41,18 +43,19 @@ export function makeStatus(conn: LinkSocket): StatusOps {
 
   return {
     async postStatus(status: StatusContent, options: SendOptions = {}): Promise<{ statusId: string }> {
-      const sock = conn.requireOpen()
+      const sock = link.requireOpen()
       const privacy = await statusPrivacy(sock)
-      const recipients = pickStatusRecipients(privacy, await conn.options.contacts.all(), conn.ownJid(sock))
-      const prepared = await prepareStatusContent(status, prepareDepsOf(conn), options)
+      const recipients = pickStatusRecipients(privacy, await link.options.contacts.all(), link.ownJid(sock))
+      const media = await prepareStatusMedia(status, sendMediaDepsOf(link), options)
+      const prepared = statusContent(status, media)
       try {
         const id = generateMessageIDV2(sock.user?.id)
         const inSlot = slotOf(options)
         // a video is encrypted and uploaded in the pool, in a media slot
-        const pooled = await poolMediaOptions(conn, sock, prepared.content, inSlot)
+        const pooled = await poolMediaOptions(link, sock, prepared, inSlot)
         const generate = () =>
-          generateWAMessage(STATUS_JID, prepared.content, {
-            logger: conn.baileysLogger,
+          generateWAMessage(STATUS_JID, prepared, {
+            logger: link.baileysLogger,
             userJid: sock.authState.creds.me!.id,
             upload: sock.waUploadToServer,
             messageId: id,
@@ -62,16 +65,16 @@ export function makeStatus(conn: LinkSocket): StatusOps {
         // Generated (and its media uploaded) once; each batch relays the same message under the same id, outside any
         // slot. A recompressed image is a buffer Baileys encrypts and uploads itself: that in a slot, with the media
         // hosts asked for first (Baileys then takes them from its cache).
-        if (status.type === 'image') await mediaConnection(conn, sock)
+        if (status.type === 'image') await mediaConnection(link, sock)
         const message = status.type === 'image' ? await inSlot(generate) : await generate()
         for (const batch of batches(recipients, STATUS_BATCH_SIZE)) {
-          await sendWithAck(conn, sock, id, () =>
+          await sendWithAck(link, sock, id, () =>
             sock.relayMessage(STATUS_JID, message.message!, { messageId: id, statusJidList: batch }),
           )
         }
         return { statusId: id }
       } finally {
-        await prepared.dispose()
+        await media.dispose()
       }
     },
   }

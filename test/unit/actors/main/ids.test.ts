@@ -1,30 +1,33 @@
 /**
- * Session ids and secrets (src/actors/main/ids.ts), and the shard routing of ids (src/protocol/shard.ts).
+ * Session ids and secrets (src/actors/main/ids.ts): `id` and `sessionId` carry 144 random bits each, only a SHA-256 of the secret is kept, and
+ * a presented secret must match exactly (compared as digests, in constant time).
  */
 import { describe, expect, it } from 'vitest'
 import { hashSecret, newSessionIds, secretMatches } from '../../../../src/actors/main/ids.js'
-import { shardOf } from '../../../../src/protocol/shard.js'
 
-describe('ids', () => {
-  it('makes long random ids and checks secrets only against their hash', () => {
-    const a = newSessionIds()
-    const b = newSessionIds()
-    expect(a.id).not.toBe(b.id)
-    expect(a.sessionId).not.toBe(a.id)
-    expect(Buffer.from(a.sessionId, 'base64url').length).toBeGreaterThanOrEqual(16)
-    const hash = hashSecret(a.sessionId)
-    expect(hash).toMatch(/^[0-9a-f]{64}$/)
-    expect(hash).not.toContain(a.sessionId)
-    expect(secretMatches(hash, a.sessionId)).toBe(true)
-    expect(secretMatches(hash, b.sessionId)).toBe(false)
-    expect(secretMatches(hash, '')).toBe(false)
+describe('session ids and secrets', () => {
+  it('are 24 base64url characters (144 bits) from a CSPRNG, never repeating', () => {
+    const seen = new Set<string>()
+    for (let i = 0; i < 5_000; i++) {
+      const { id, sessionId } = newSessionIds()
+      for (const value of [id, sessionId]) {
+        expect(value).toMatch(/^[A-Za-z0-9_-]{24}$/)
+        expect(Buffer.from(value, 'base64url')).toHaveLength(18)
+        seen.add(value)
+      }
+    }
+    expect(seen.size).toBe(10_000)
   })
 
-  it('routes an id to the same shard every time, and spreads ids over all shards', () => {
-    const ids = Array.from({ length: 400 }, () => newSessionIds().id)
-    for (const id of ids) expect(shardOf(id, 4)).toBe(shardOf(id, 4))
-    const counts = [0, 0, 0, 0]
-    for (const id of ids) counts[shardOf(id, 4)]!++
-    for (const c of counts) expect(c).toBeGreaterThan(50)
+  it('the stored hash is a SHA-256, not the secret, and only the exact secret matches it', () => {
+    const { sessionId } = newSessionIds()
+    const stored = hashSecret(sessionId)
+    expect(stored).toMatch(/^[0-9a-f]{64}$/)
+    expect(stored).not.toContain(sessionId)
+    expect(secretMatches(stored, sessionId)).toBe(true)
+    expect(secretMatches(stored, newSessionIds().sessionId)).toBe(false)
+    for (const wrong of ['', sessionId.slice(0, -1), `${sessionId}x`, sessionId.toUpperCase(), ` ${sessionId}`]) {
+      expect(secretMatches(stored, wrong), JSON.stringify(wrong)).toBe(false)
+    }
   })
 })

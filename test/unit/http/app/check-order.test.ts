@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { expectError } from '../../../support/expect-error.js'
 import { makeApp } from '../../../support/fakes/fake-system.js'
 
-/** Every guarded endpoint, with a valid request for it and an invalid body/query where it takes one. */
+/** Every authenticated endpoint, with a valid request for it and an invalid body/query where it takes one. */
 const ENDPOINTS: {
   name: string
   call: (r: request.Agent) => request.Test

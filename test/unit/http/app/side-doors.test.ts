@@ -7,7 +7,7 @@
  */
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../../src/config.js'
+import { loadSettings } from '../../../../src/settings/load.js'
 import { REFERENCE_PATHS } from '../../../../src/http/openapi/docs-page.js'
 import { expectError } from '../../../support/expect-error.js'
 import { makeApp } from '../../../support/fakes/fake-system.js'
@@ -62,20 +62,20 @@ describe('METRICS_TOKEN', () => {
   })
 
   it('a short token or one with whitespace stops the start, without echoing it', () => {
-    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(
+    expect(() => loadSettings({ METRICS_TOKEN: 'short' })).toThrow(
       'invalid setting METRICS_TOKEN: must be at least 16 characters (use a long random value), got a value of 5 characters',
     )
-    expect(() => loadConfig({ METRICS_TOKEN: 'scrape token with spaces' })).toThrow(
+    expect(() => loadSettings({ METRICS_TOKEN: 'scrape token with spaces' })).toThrow(
       'invalid setting METRICS_TOKEN: must not contain whitespace (a bearer token is one word), got a value of 24 characters',
     )
-    expect(loadConfig({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined()
+    expect(loadSettings({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined()
   })
 })
 
 describe('API_DOCS', () => {
   it('default: /openapi.json and /docs are served', async () => {
     const { app } = makeApp()
-    expect(loadConfig({}).API_DOCS).toBe(true)
+    expect(loadSettings({}).API_DOCS).toBe(true)
     expect((await request(app).get('/openapi.json')).status).toBe(200)
     expect((await request(app).get('/docs')).status).toBe(200)
   })

@@ -13,16 +13,12 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../../src/config.js'
-import { downloadOptionsFromConfig } from '../../../../src/media/download.js'
-import { ffmpegOptionsFromConfig } from '../../../../src/media/ffmpeg.js'
-import {
-  prepareMessageContent,
-  prepareStatusContent,
-  type PrepareDeps,
-} from '../../../../src/platform/baileys/mapping/message-content.js'
+import { loadSettings } from '../../../../src/settings/load.js'
+import { downloadOptionsFromSettings } from '../../../../src/media/download.js'
+import { ffmpegOptionsFromSettings } from '../../../../src/media/ffmpeg.js'
+import { prepareSendMedia, prepareStatusMedia, type SendMediaDeps } from '../../../../src/media/send-media.js'
 import { takeThreadCounts } from '../../../../src/metrics/thread-counters.js'
-import { ERROR_STATUS, GatewayError } from '../../../../src/protocol/errors.js'
+import { GatewayError } from '../../../../src/protocol/errors.js'
 
 const FILE = Buffer.alloc(3_000, 7)
 const MiB = 1024 * 1024
@@ -79,11 +75,11 @@ afterAll(async () => {
 })
 
 let tempDir: string
-const depsWith = (env: Record<string, string>): PrepareDeps => ({
-  download: { ...downloadOptionsFromConfig(loadConfig({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env })), tempDir },
-  ffmpeg: ffmpegOptionsFromConfig(loadConfig(env)),
-  maxPixels: loadConfig(env).MEDIA_MAX_PIXELS,
-  logger: { warn: () => undefined } as unknown as PrepareDeps['logger'],
+const depsWith = (env: Record<string, string>): SendMediaDeps => ({
+  download: { ...downloadOptionsFromSettings(loadSettings({ MEDIA_ALLOW_PRIVATE_URLS: 'true', ...env })), tempDir },
+  ffmpeg: ffmpegOptionsFromSettings(loadSettings(env)),
+  maxPixels: loadSettings(env).MEDIA_MAX_PIXELS,
+  logger: { warn: () => undefined } as unknown as SendMediaDeps['logger'],
 })
 beforeEach(async () => {
   tempDir = await mkdtemp(path.join(os.tmpdir(), 'limits-media-'))
@@ -106,20 +102,20 @@ const caps = { MEDIA_MAX_BYTES_AUDIO: '1000', MEDIA_MAX_BYTES_DOCUMENT: '2000', 
 describe('per-type media caps', () => {
   it.each(['declared', 'streamed'])('an audio over its cap (%s length) is a 400 naming the cap', async how => {
     const err = await failure(
-      prepareMessageContent(
+      prepareSendMedia(
         { type: 'audio', audio: { url: `${base}/${how}.ogg`, mimetype: 'audio/ogg', duration: 2 } },
         depsWith(caps),
       ),
     )
     expect(err.code).toBe('MEDIA_TOO_LARGE')
-    expect(ERROR_STATUS[err.code]).toBe(400)
+    expect(err.status).toBe(400)
     expect(err.message).toBe('audio is larger than the limit of 1000 bytes')
     expect(await readdir(tempDir)).toEqual([]) // the partial file is gone
   })
 
   it('applies each type its own cap', async () => {
     const doc = await failure(
-      prepareMessageContent(
+      prepareSendMedia(
         {
           type: 'document',
           document: { url: `${base}/streamed.pdf`, name: 'a.pdf', size: 3000, mimetype: 'application/pdf' },
@@ -128,20 +124,20 @@ describe('per-type media caps', () => {
       ),
     )
     expect(doc.message).toBe('document is larger than the limit of 2000 bytes')
-    const fine = await prepareMessageContent(
+    const fine = await prepareSendMedia(
       {
         type: 'document',
         document: { url: `${base}/streamed.pdf`, name: 'a.pdf', size: 3000, mimetype: 'application/pdf' },
       },
       depsWith({ ...caps, MEDIA_MAX_BYTES_DOCUMENT: '3000' }),
     )
-    expect(fine.media?.file.bytes).toBe(3000)
+    expect(fine.file?.file.bytes).toBe(3000)
     await fine.dispose()
   })
 
   it('caps a status image like a message image', async () => {
     const err = await failure(
-      prepareStatusContent(
+      prepareStatusMedia(
         { type: 'image', image: { url: `${base}/declared.jpg`, mimetype: 'image/jpeg' } },
         depsWith({ MEDIA_MAX_BYTES_IMAGE: '2999' }),
       ),
@@ -151,7 +147,7 @@ describe('per-type media caps', () => {
 
   it('keeps MEDIA_MAX_BYTES as the bound for every type', async () => {
     const err = await failure(
-      prepareMessageContent(
+      prepareSendMedia(
         { type: 'audio', audio: { url: `${base}/streamed.ogg`, mimetype: 'audio/ogg', duration: 2 } },
         depsWith({ MEDIA_MAX_BYTES: '500' }),
       ),
@@ -160,7 +156,7 @@ describe('per-type media caps', () => {
   })
 
   it('has defaults that fit the platform: 16 MiB images and audio, 64 MiB video, 2 GiB documents', () => {
-    const c = loadConfig({})
+    const c = loadSettings({})
     expect([
       c.MEDIA_MAX_BYTES_IMAGE,
       c.MEDIA_MAX_BYTES_AUDIO,
@@ -172,7 +168,7 @@ describe('per-type media caps', () => {
   })
 
   it('with the default settings, takes a document above the old 64 MiB cap whole, streamed from the origin', async () => {
-    const doc = await prepareMessageContent(
+    const doc = await prepareSendMedia(
       {
         type: 'document',
         document: {
@@ -185,9 +181,9 @@ describe('per-type media caps', () => {
       depsWith({}),
     )
     try {
-      expect(doc.media?.kind).toBe('document')
-      expect(doc.media?.file.bytes).toBe(OVER_OLD_DOCUMENT_CAP)
-      expect((await stat(doc.media!.file.path)).size).toBe(OVER_OLD_DOCUMENT_CAP)
+      expect(doc.file?.kind).toBe('document')
+      expect(doc.file?.file.bytes).toBe(OVER_OLD_DOCUMENT_CAP)
+      expect((await stat(doc.file!.file.path)).size).toBe(OVER_OLD_DOCUMENT_CAP)
     } finally {
       await doc.dispose()
     }
@@ -202,7 +198,7 @@ describe('thumbnail cap', () => {
     return data[0]! / 255
   }
   const withThumbnail = (env: Record<string, string>, warnings: unknown[]) =>
-    prepareMessageContent(
+    prepareSendMedia(
       {
         type: 'image',
         image: { url: `${base}/blue.jpg`, mimetype: 'image/jpeg', thumbnail: `${base}/red.jpg` },
@@ -213,14 +209,14 @@ describe('thumbnail cap', () => {
           warn: (obj: unknown) => {
             warnings.push(obj)
           },
-        } as unknown as PrepareDeps['logger'],
+        } as unknown as SendMediaDeps['logger'],
       },
     )
 
   it('a thumbnail under MEDIA_MAX_BYTES_THUMBNAIL is the preview', async () => {
     const warnings: unknown[] = []
     const p = await withThumbnail({}, warnings)
-    expect(await redness((p.content as { jpegThumbnail: string }).jpegThumbnail)).toBeGreaterThan(0.8)
+    expect(await redness(p.jpegThumbnail!)).toBeGreaterThan(0.8)
     expect(warnings).toEqual([])
     await p.dispose()
   })
@@ -230,18 +226,18 @@ describe('thumbnail cap', () => {
     const warnings: Array<{ err: Error }> = []
     const cap = red.length - 1
     const p = await withThumbnail({ MEDIA_MAX_BYTES_THUMBNAIL: String(cap) }, warnings)
-    expect(await redness((p.content as { jpegThumbnail: string }).jpegThumbnail)).toBeLessThan(0.2)
+    expect(await redness(p.jpegThumbnail!)).toBeLessThan(0.2)
     expect(warnings.map(w => w.err.message)).toEqual([`error parser file from url file larger than ${cap} bytes`])
     expect(takeThreadCounts()).toContainEqual({ key: 'mediaDownloads', labels: { result: 'too_large' }, value: 1 })
-    expect(p.media?.file.bytes).toBe(blue.length) // the photo itself is under its own, larger cap
+    expect(p.file?.file.bytes).toBe(blue.length) // the photo itself is under its own, larger cap
     await p.dispose()
     expect(await readdir(tempDir)).toEqual([])
   })
 
   it('defaults to 5 MiB, far below the media caps it used to share (2 GiB with documents)', () => {
-    const c = loadConfig({})
+    const c = loadSettings({})
     expect(c.MEDIA_MAX_BYTES_THUMBNAIL).toBe(5 * 1024 * 1024)
-    expect(downloadOptionsFromConfig(c).maxThumbnailBytes).toBe(5 * 1024 * 1024)
+    expect(downloadOptionsFromSettings(c).maxThumbnailBytes).toBe(5 * 1024 * 1024)
     expect(c.MEDIA_MAX_BYTES).toBe(2048 * 1024 * 1024)
   })
 })

@@ -94,27 +94,27 @@ describe('the OpenAPI document', () => {
         .map(r => [r, Object.keys(operation(r).responses).join(' ')]),
     )
     const withBody = '200 400 404 413 415 429 500 503'
-    const guarded = '200 400 404 429 500 503'
+    const authenticated = '200 400 404 429 500 503'
     expect(statuses).toEqual({
       'POST /session': '200 400 401 413 415 429 500 503', // 400, 413, 415: only with its optional body
       // 304: a wait that ended unchanged; 429: the wait limits; 503 in cluster mode: the session is moving
       'GET /session': '200 304 400 404 429 500 503',
-      'DELETE /session': guarded,
-      'POST /session/reset': guarded,
+      'DELETE /session': authenticated,
+      'POST /session/reset': authenticated,
       'POST /session/view-link': '200 400 404 409 500 503',
-      'GET /session/proxy': guarded,
+      'GET /session/proxy': authenticated,
       'PUT /session/proxy': withBody,
-      'DELETE /session/proxy': guarded,
+      'DELETE /session/proxy': authenticated,
       'GET /session/qr': '200 304 400 404 410 429 500',
       'POST /session/pairing-code': '200 400 404 409 413 415 429 500 503',
       'POST /message': withBody,
       'POST /status': withBody,
       'POST /typing': withBody,
-      'GET /group': guarded,
-      'GET /group/member': guarded,
-      'GET /group/{groupId}': guarded,
-      'GET /channel': guarded,
-      'GET /channel/message': guarded,
+      'GET /group': authenticated,
+      'GET /group/member': authenticated,
+      'GET /group/{groupId}': authenticated,
+      'GET /channel': authenticated,
+      'GET /channel/message': authenticated,
     })
     for (const route of documentedRoutes().filter(r => !PROBES.has(r))) {
       for (const [status, response] of Object.entries<any>(operation(route).responses)) {

@@ -1,6 +1,6 @@
 /**
- * Keeps the README's table "What the gateway adds to the spec" complete: every fixed message of the message
- * catalogue (src/protocol/messages.ts) that docs/SPEC.md does not show, every status the OpenAPI document lists
+ * Keeps the README's table "What the gateway adds to the spec" complete: every fixed message a client can get
+ * (src/protocol/messages.ts, `CLIENT_MESSAGES`) that docs/SPEC.md does not show, every status the OpenAPI document lists
  * beyond the spec's 200/400/404/500 (plus the 408 and 431 node's HTTP server answers), and every endpoint the spec
  * does not have, must be in that one table. A message, status or endpoint added without a row fails here.
  */
@@ -19,7 +19,7 @@ const asListed = (message: string) => message.replace(/(following values:).*/, '
 describe('README: what the gateway adds to the spec', () => {
   it('lists every fixed message the spec does not show', () => {
     // The table shows a message with a variable part by an example of it, so those are left to the README's Errors
-    // table (test/unit/protocol/messages-readme.test.ts); `<path>` is no value but the field.
+    // table (test/unit/protocol/error-table/readme.test.ts); `<path>` is no value but the field.
     const messages = CLIENT_MESSAGES.filter(m => !/<(?!path>)\w+>/.test(m))
     const added = [...new Set(messages.filter(m => !inSpec(m)).map(asListed))]
     expect(added.length).toBeGreaterThan(20)

@@ -8,32 +8,12 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import request from 'supertest'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { expectError } from '../../../support/expect-error.js'
-import { makeApp, type ServedApp, serveApp } from '../../../support/fakes/fake-system.js'
-import { waitFor } from '../../../support/wait-for.js'
+import { makeApp } from '../../../support/fakes/fake-system.js'
+import { parked, sent, servedApps } from '../../../support/waiting-requests.js'
 
-const servers: http.Server[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    await new Promise(resolve => server.close(resolve))
-  }
-})
-
-/** The app on a real loopback port (a waiting request needs a live connection), closed after the test. */
-async function serve(env: NodeJS.ProcessEnv = {}): Promise<ServedApp> {
-  const served = await serveApp(env)
-  servers.push(served.server)
-  return served
-}
-
-/** Sends a request now (supertest sends only once awaited) and resolves with its response later. */
-const sent = (test: request.Test): Promise<request.Response> => test.then(res => res)
-
-/** Resolves once the app holds `count` waiting requests. */
-const parked = (t: { waiting(): Promise<number> }, count = 1) =>
-  waitFor(`${count} waiting request(s)`, async () => (await t.waiting()) === count, 5_000, 10)
+const serve = servedApps()
 
 describe('GET /session: the ETag of every answer', () => {
   it("a spec client's answer is the spec's body, with an ETag that changes exactly when the body does", async () => {

@@ -1,7 +1,7 @@
 /**
  * @module platform/baileys/patches/signal-recovery/run-marker
  * Tells whether a session's previous run ended uncleanly (process killed, thread crashed, power lost), which makes
- * its stored Signal state suspect (see guarded-keys.ts for why and what is done about it).
+ * its stored Signal state suspect (see recovering-keys.ts for why and what is done about it).
  *
  * A `running` row is written before the session's first link opens and removed once the session stopped cleanly.
  * Finding the row at the first open of a new actor means the last run never removed it: the recovery state is

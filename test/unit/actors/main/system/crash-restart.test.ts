@@ -84,7 +84,7 @@ describe('a worker thread dies', () => {
     expect(snapshotOf(system, victim)).toMatchObject({ generatedId: FAKE_ME.id, qrDeadline: null })
     expect(await system.run(victim.id, text('after the crash'))).toEqual({ messageId: expect.any(String) })
     expect(
-      await system.run(bystander.id, { type: 'typing', destination: { kind: 'phone', phone: '1' }, kind: 'text' }),
+      await system.run(bystander.id, { type: 'sendTyping', destination: { kind: 'phone', phone: '1' }, kind: 'text' }),
     ).toEqual({ id: bystander.id })
     // The unpaired one is awaiting its QR again, with its original deadline.
     await waitFor('the unpaired session restored', () => linksOf(events, unpaired.id) >= 2, 20_000, 25)

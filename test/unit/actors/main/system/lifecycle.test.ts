@@ -135,7 +135,7 @@ describe('pairing and connected sessions', () => {
     const events = fakeEvents()
     const s = await pairedSession(system)
     const reply = await system.run(s.id, {
-      type: 'typing',
+      type: 'sendTyping',
       destination: { kind: 'phone', phone: '5511' },
       kind: 'audio',
     })
@@ -143,7 +143,7 @@ describe('pairing and connected sessions', () => {
     await waitFor('paused', () => events.some(e => e.session === s.id && e.state === 'paused'), 20_000, 25)
     const states = events.filter(e => e.session === s.id && e.event === 'presence').map(e => e.state)
     expect(states).toEqual(['recording', 'paused'])
-    await system.run(s.id, { type: 'typing', destination: { kind: 'group', jid: '1@g.us' }, kind: 'text' })
+    await system.run(s.id, { type: 'sendTyping', destination: { kind: 'group', jid: '1@g.us' }, kind: 'text' })
     await waitFor(
       'second pause',
       () => events.filter(e => e.session === s.id && e.state === 'paused').length === 2,
@@ -204,7 +204,7 @@ describe('reset and delete', () => {
     const events = fakeEvents()
     const s = await pairedSession(system)
     const before = Date.now()
-    await system.reset(s.id)
+    await system.resetSession(s.id)
     // The fake link reports on its own channel, which may arrive after the command's reply.
     await waitFor(
       'the device logged out',
@@ -228,7 +228,7 @@ describe('reset and delete', () => {
     const first = await waitForQr(system, s)
     const firstDeadline = snapshotOf(system, s)!.qrDeadline!
     await new Promise(resolve => setTimeout(resolve, 20))
-    await system.reset(s.id)
+    await system.resetSession(s.id)
     await waitFor(
       'a new QR',
       () => {

@@ -65,7 +65,7 @@ describe('mailbox', () => {
     await server.requested // a's send is now downloading, and will not finish until released
 
     expect(
-      await system.run(b.id, { type: 'typing', destination: { kind: 'phone', phone: '5522' }, kind: 'text' }),
+      await system.run(b.id, { type: 'sendTyping', destination: { kind: 'phone', phone: '5522' }, kind: 'text' }),
     ).toEqual({ id: b.id })
     expect(await system.run(b.id, text('quick'))).toEqual({ messageId: expect.any(String) })
     expect(snapshotOf(system, a)?.isConnected).toBe(true)
@@ -74,7 +74,7 @@ describe('mailbox', () => {
     // a's own next command waits behind its download (mailbox order)...
     let typingDone = false
     const aTyping = system
-      .run(a.id, { type: 'typing', destination: { kind: 'phone', phone: '5533' }, kind: 'text' })
+      .run(a.id, { type: 'sendTyping', destination: { kind: 'phone', phone: '5533' }, kind: 'text' })
       .then(r => {
         typingDone = true
         return r
@@ -104,7 +104,7 @@ describe('mailbox', () => {
     const second = system.run(s!.id, text('slow:0'))
     // The shard holds its limit, all of it s's: s is the cause, so s is refused...
     const third = await refusal(system.run(s!.id, text('slow:0')))
-    expect([third?.code, third?.status, third?.retryAfterSeconds]).toEqual(['TOO_MANY_REQUESTS', 429, 1])
+    expect([third?.code, third?.status, third?.retryAfterSeconds]).toEqual(['SESSION_BUSY', 429, 1])
     // ...while a session with nothing in the shard still gets in (its even share is at least one command)...
     const fromT = system.run(t!.id, text('slow:800'))
     const fromU = system.run(u!.id, text('slow:800'))

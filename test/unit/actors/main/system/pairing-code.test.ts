@@ -19,7 +19,7 @@ import { waitFor } from '../../../../support/wait-for.js'
 
 afterEach(cleanup)
 
-const request = { type: 'pairingCode' as const, phone: '15550000001' }
+const request = { type: 'requestPairingCode' as const, phone: '15550000001' }
 
 const refusal = async (work: Promise<unknown>) => {
   const err = await work.then(
@@ -65,7 +65,7 @@ describe('pairing code', () => {
     const system = await startSystem()
     const s = await pairedSession(system)
     expect(await refusal(system.run(s.id, request))).toEqual({
-      code: 'SESSION_ALREADY_PAIRED',
+      code: 'PAIRING_CODE_NOT_NEEDED',
       message: 'session is already paired; it needs no pairing code',
     })
   })

@@ -36,15 +36,15 @@ describe('GET /channel/message', () => {
     expect(res.status).toBe(200)
     expect(keys(res.body)).toEqual(['before', 'docs'])
     expect(res.body).toStrictEqual({ docs: [message({})], before: 7 })
-    expect(system.last()).toStrictEqual({ type: 'channelMessages', channelId: CHANNEL_ID })
+    expect(system.last()).toStrictEqual({ type: 'listChannelMessages', channelId: CHANNEL_ID })
   })
 
   it('passes before as a number; an empty before means the newest page', async () => {
     const { app, auth, system } = makeApp()
     await request(app).get(`/channel/message?channelId=${CHANNEL_ID}&before=25`).set(auth)
-    expect(system.last()).toStrictEqual({ type: 'channelMessages', channelId: CHANNEL_ID, before: 25 })
+    expect(system.last()).toStrictEqual({ type: 'listChannelMessages', channelId: CHANNEL_ID, before: 25 })
     await request(app).get(`/channel/message?channelId=${CHANNEL_ID}&before=`).set(auth)
-    expect(system.last()).toStrictEqual({ type: 'channelMessages', channelId: CHANNEL_ID })
+    expect(system.last()).toStrictEqual({ type: 'listChannelMessages', channelId: CHANNEL_ID })
   })
 
   it('answers before=0 (the oldest page sent back once more) with an empty last page, without asking the platform', async () => {

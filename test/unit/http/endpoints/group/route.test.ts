@@ -50,7 +50,7 @@ describe('GET /group/member', () => {
     const res = await request(app).get('/group/member').query({ groupId: GROUP_ID }).set(auth)
     expect(res.status).toBe(200)
     expect(res.body).toStrictEqual({ docs: [MEMBER] })
-    expect(system.last()).toStrictEqual({ type: 'listMembers', groupId: GROUP_ID })
+    expect(system.last()).toStrictEqual({ type: 'listGroupMembers', groupId: GROUP_ID })
   })
 
   it('answers members with exactly id, name, phone', async () => {

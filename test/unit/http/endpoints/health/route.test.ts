@@ -5,7 +5,7 @@ import pino from 'pino'
 import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createShardedSessionSystem } from '../../../../../src/actors/main/system.js'
-import { loadConfig } from '../../../../../src/config.js'
+import { loadSettings } from '../../../../../src/settings/load.js'
 import { createApp } from '../../../../../src/http/app.js'
 import { cleanup, startSystem, tempDataDir, waitForQr } from '../../../../support/actor-system.js'
 import { makeApp } from '../../../../support/fakes/fake-system.js'
@@ -32,13 +32,13 @@ describe('/healthz and /readyz', () => {
 
     const gate = path.join(dataDir, 'open-the-gate')
     process.env.GATED_LINK_FILE = gate // read by the worker threads, which copy the environment at start
-    const config = loadConfig({ DATA_DIR: dataDir, SHARDS: '2', LOG_LEVEL: 'silent' })
+    const settings = loadSettings({ DATA_DIR: dataDir, SHARDS: '2', LOG_LEVEL: 'silent' })
     const system = await createShardedSessionSystem({
-      config,
+      settings,
       logger: pino({ level: 'silent' }),
       linkModule: gatedLink,
     })
-    const app = createApp({ system, config, logger: pino({ level: 'silent' }) })
+    const app = createApp({ system, settings, logger: pino({ level: 'silent' }) })
     try {
       const starting = await request(app).get('/readyz')
       expect(starting.status).toBe(503)

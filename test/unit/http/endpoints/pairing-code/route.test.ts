@@ -6,7 +6,6 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { GatewayError } from '../../../../../src/protocol/errors.js'
-import { OTHER_MESSAGE } from '../../../../../src/protocol/messages.js'
 import { expectError } from '../../../../support/expect-error.js'
 import { makeApp } from '../../../../support/fakes/fake-system.js'
 
@@ -19,7 +18,7 @@ describe('POST /session/pairing-code', () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ code: 'ABCD-EFGH', expiresAt: '2030-01-01T00:00:00.000Z' })
     expect(res.headers['cache-control']).toBe('no-store')
-    expect(system.last()).toEqual({ type: 'pairingCode', phone: '15550000001' })
+    expect(system.last()).toEqual({ type: 'requestPairingCode', phone: '15550000001' })
   })
 
   it('says what is wrong with the body, and asks the session nothing', async () => {
@@ -48,11 +47,11 @@ describe('POST /session/pairing-code', () => {
     const { app, auth, system } = makeApp({ PAIRING_CODE_INTERVAL_MS: '0' })
     const post = () => request(app).post(PATH).set(auth).send({ phone: '15550000001' })
     system.onRun = () => {
-      throw new GatewayError('SESSION_ALREADY_PAIRED', OTHER_MESSAGE.PAIRED_NO_CODE)
+      throw new GatewayError('PAIRING_CODE_NOT_NEEDED')
     }
     expectError(await post(), 409, 'session is already paired; it needs no pairing code')
     system.onRun = () => {
-      throw new GatewayError('PLATFORM_REJECTED', 'the platform refused the pairing code request (error 429)')
+      throw new GatewayError('PAIRING_CODE_REFUSED', { platformCode: 429 })
     }
     expectError(await post(), 500, 'the platform refused the pairing code request (error 429)')
     system.onRun = () => {

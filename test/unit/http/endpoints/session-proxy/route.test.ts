@@ -19,12 +19,12 @@ describe('/session/proxy', () => {
       status: 200,
       body: { proxy: 'socks5://alice:***@127.0.0.1:1080', source: 'session', takesEffect: 'next-connection' },
     })
-    expect(system.last()).toEqual({ type: 'setProxy', proxy: PROXY })
+    expect(system.last()).toEqual({ type: 'setSessionProxy', proxy: PROXY })
     const shown = await request(app).get('/session/proxy').set(auth)
     expect(shown.body).toEqual({ proxy: 'socks5://alice:***@127.0.0.1:1080', source: 'session' })
     const removed = await request(app).delete('/session/proxy').set(auth)
     expect(removed.body).toEqual({ proxy: null, source: 'none', takesEffect: 'next-connection' })
-    expect(system.last()).toEqual({ type: 'setProxy', proxy: null })
+    expect(system.last()).toEqual({ type: 'setSessionProxy', proxy: null })
     expect(set.text + shown.text + removed.text).not.toContain('pw-Secret')
   })
 

@@ -142,7 +142,7 @@ describe('POST /session/reset and DELETE /session', () => {
 
   it('passes system errors to the mapper', async () => {
     const { app, auth, system } = makeApp()
-    system.reset = () => Promise.reject(new GatewayError('OVERLOADED'))
+    system.resetSession = () => Promise.reject(new GatewayError('OVERLOADED'))
     expectError(await request(app).post('/session/reset').set(auth), 503, 'server busy, retry later')
     system.deleteSession = () => Promise.reject(new Error('lmdb closed'))
     expectError(await request(app).delete('/session').set(auth), 500, 'internal server error')
@@ -162,5 +162,17 @@ describe('POST /session rate limit', () => {
   it('can be turned off', async () => {
     const { app } = makeApp({ SESSION_CREATE_PER_MINUTE: '0' })
     for (let i = 0; i < 40; i++) expect((await request(app).post('/session')).status).toBe(200)
+  })
+})
+
+describe('POST /session on a full server', () => {
+  it('passes the 503 through with its message and a Retry-After', async () => {
+    const t = makeApp()
+    t.system.onCreate = async () => {
+      throw new GatewayError('SESSIONS_FULL', { max: 2 })
+    }
+    const res = await request(t.app).post('/session')
+    expectError(res, 503, 'session limit reached (2 sessions on this server), retry later')
+    expect(res.headers['retry-after']).toBeDefined()
   })
 })

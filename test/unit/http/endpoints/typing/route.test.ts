@@ -15,7 +15,7 @@ describe('POST /typing', () => {
     expect(res.status).toBe(200)
     expect(res.body).toStrictEqual({ id: auth.id })
     expect(system.last()).toStrictEqual({
-      type: 'typing',
+      type: 'sendTyping',
       destination: { kind: 'phone', phone: '5511999999999' },
       kind: 'text',
     })
@@ -31,7 +31,7 @@ describe('POST /typing', () => {
   it('sends recording for type audio', async () => {
     const { system } = await typing({ group: '120363000000000001@g.us', type: 'audio' })
     expect(system.last()).toStrictEqual({
-      type: 'typing',
+      type: 'sendTyping',
       destination: { kind: 'group', jid: '120363000000000001@g.us' },
       kind: 'audio',
     })

@@ -39,7 +39,7 @@ describe('baileys link: groups and channels', () => {
         ],
       }
     }
-    const page = await h.link.channelMessages('1@newsletter', 50)
+    const page = await h.link.listChannelMessages('1@newsletter', 50)
     expect(page.before).toBe(0)
     expect(page.docs.map(d => [d.serverId, d.text, d.url])).toEqual([
       [11, 'new', 'https://whatsapp.com/channel/INV/11'],
@@ -52,7 +52,7 @@ describe('baileys link: groups and channels', () => {
       count: '100',
       before: '50',
     })
-    expect((await errorOf(h.link.channelMessages('2@newsletter'))).code).toBe('CHANNEL_NOT_FOUND')
+    expect((await errorOf(h.link.listChannelMessages('2@newsletter'))).code).toBe('CHANNEL_NOT_FOUND')
   })
 
   it('lists channels from the configured mex query; no answer is a timeout', async () => {
@@ -76,5 +76,29 @@ describe('baileys link: groups and channels', () => {
     ])
     h.sock.onQuery = () => undefined
     expect((await errorOf(h.link.listChannels())).code).toBe('PLATFORM_TIMEOUT')
+  })
+
+  it('names the refused query id, with the platform code when it gave one', async () => {
+    const h = await harness({ env: { CHANNEL_LIST_QUERY_ID: '42' } })
+    h.sock.open()
+    const mexErrors = (errors: unknown[]): BinaryNode => ({
+      tag: 'iq',
+      attrs: {},
+      content: [{ tag: 'result', attrs: {}, content: Buffer.from(JSON.stringify({ errors })) }],
+    })
+    h.sock.onQuery = () => mexErrors([{ message: 'unknown query', extensions: { error_code: 400 } }])
+    const coded = await errorOf(h.link.listChannels())
+    expect([coded.code, coded.platformCode, coded.message]).toEqual([
+      'CHANNEL_LIST_REFUSED',
+      '400',
+      'the platform refused the channel list query 42 (error 400); the id may be outdated, set CHANNEL_LIST_QUERY_ID',
+    ])
+    h.sock.onQuery = () => mexErrors([{ message: 'unknown query' }])
+    const bare = await errorOf(h.link.listChannels())
+    expect([bare.code, bare.platformCode, bare.message]).toEqual([
+      'CHANNEL_LIST_REFUSED_NO_CODE',
+      undefined,
+      'the platform refused the channel list query 42; the id may be outdated, set CHANNEL_LIST_QUERY_ID',
+    ])
   })
 })

@@ -35,7 +35,7 @@ describe('baileys link: groups and channels', () => {
     h.sock.groups = {
       '1@g.us': { id: '1@g.us', subject: 'One', participants: [{ id: '5511@s.whatsapp.net' }, { id: '9@lid' }] },
     }
-    expect(await h.link.groupMembers('1@g.us')).toEqual([
+    expect(await h.link.listGroupMembers('1@g.us')).toEqual([
       { id: '5511@s.whatsapp.net', name: 'Ana', phone: '5511' },
       { id: '9@lid', name: '', phone: '' },
     ])

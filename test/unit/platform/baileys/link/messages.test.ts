@@ -31,8 +31,9 @@ describe('baileys link: sending', () => {
     h.sock.open()
     h.sock.ackAttrs = { error: '463' }
     const rejected = await errorOf(h.link.sendMessage({ kind: 'group', jid: '1@g.us' }, { type: 'text', text: 'x' }))
-    expect([rejected.code, rejected.message]).toEqual([
+    expect([rejected.code, rejected.platformCode, rejected.message]).toEqual([
       'PLATFORM_REJECTED',
+      '463',
       'the platform rejected the message (error 463)',
     ])
     h.sock.ackAttrs = null
@@ -44,8 +45,8 @@ describe('baileys link: sending', () => {
   it('presence goes to the phone JID or group', async () => {
     const h = await harness()
     h.sock.open()
-    await h.link.presence({ kind: 'phone', phone: '5511' }, 'recording')
-    await h.link.presence({ kind: 'group', jid: '1@g.us' }, 'paused')
+    await h.link.sendTyping({ kind: 'phone', phone: '5511' }, 'recording')
+    await h.link.sendTyping({ kind: 'group', jid: '1@g.us' }, 'paused')
     expect(h.sock.presence).toEqual([
       ['recording', '5511@s.whatsapp.net'],
       ['paused', '1@g.us'],
@@ -56,7 +57,7 @@ describe('baileys link: sending', () => {
     const h = await harness()
     h.sock.open()
     h.sock.lidByPn.set('5511999990000@s.whatsapp.net', '777@lid')
-    await h.link.presence({ kind: 'phone', phone: '5511999990000' }, 'composing')
+    await h.link.sendTyping({ kind: 'phone', phone: '5511999990000' }, 'composing')
     expect(h.sock.presence).toEqual([['composing', '777@lid']])
   })
 
@@ -66,7 +67,7 @@ describe('baileys link: sending', () => {
     h.sock.sendPresenceUpdate = async () => {
       throw Object.assign(new Error('Connection Closed'), { output: { statusCode: 428 } })
     }
-    await expect(h.link.presence({ kind: 'phone', phone: '5511' }, 'composing')).rejects.toMatchObject({
+    await expect(h.link.sendTyping({ kind: 'phone', phone: '5511' }, 'composing')).rejects.toMatchObject({
       code: 'SESSION_NOT_CONNECTED',
     })
   })

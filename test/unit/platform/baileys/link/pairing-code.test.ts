@@ -99,8 +99,9 @@ describe('baileys link: pairing by code', () => {
       throw Object.assign(new Error('rate-overlimit'), { data: 429 })
     }
     const refused = await errorOf(h.link.requestPairingCode('15550000001'))
-    expect([refused.code, refused.message]).toEqual([
-      'PLATFORM_REJECTED',
+    expect([refused.code, refused.platformCode, refused.message]).toEqual([
+      'PAIRING_CODE_REFUSED',
+      '429',
       'the platform refused the pairing code request (error 429)',
     ])
     h.sock.onQuery = () => undefined // Baileys' query resolves undefined when no answer came in time
@@ -129,7 +130,7 @@ describe('baileys link: pairing by code', () => {
     const h = await harness({ creds })
     const error = await errorOf(h.link.requestPairingCode('15550000001'))
     expect([error.code, error.message]).toEqual([
-      'SESSION_ALREADY_PAIRED',
+      'PAIRING_CODE_NOT_NEEDED',
       'session is already paired; it needs no pairing code',
     ])
   })

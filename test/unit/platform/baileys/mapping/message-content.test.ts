@@ -1,189 +1,70 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import os from 'node:os'
-import path from 'node:path'
-import sharp from 'sharp'
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
-import { defaultThumbnail } from '../../../../../src/media/thumbnail.js'
-import {
-  prepareMessageContent,
-  prepareStatusContent,
-  type PrepareDeps,
-} from '../../../../../src/platform/baileys/mapping/message-content.js'
-import { defaultFfmpeg, ffmpegFound, ffmpegTests, makeWithFfmpeg, NOT_A_VIDEO } from '../../../../support/ffmpeg.js'
-import { startTrickleServer } from '../../../../support/fakes/trickle-server.js'
+/**
+ * Spec content → Baileys content (src/platform/baileys/mapping/message-content.ts), from a send's media as
+ * media/send-media.ts hands it over: no file is read, nothing is downloaded.
+ */
+import { describe, expect, it } from 'vitest'
+import type { SendMedia } from '../../../../../src/media/send-media.js'
+import { messageContent, statusContent } from '../../../../../src/platform/baileys/mapping/message-content.js'
 
-let server: http.Server
-let base: string
-let fixtures: string
-let jpeg: Buffer
-let bigJpeg: Buffer
-let mp4: Buffer
-
-beforeAll(async () => {
-  fixtures = await mkdtemp(path.join(os.tmpdir(), 'mc-fixtures-'))
-  jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3366cc' } })
-    .jpeg()
-    .toBuffer()
-  bigJpeg = await sharp({ create: { width: 2400, height: 3200, channels: 3, background: '#aa3300' } })
-    .jpeg({ quality: 100 })
-    .toBuffer()
-  const video = path.join(fixtures, 'v.mp4')
-  // without ffmpeg only the test with a thumbnail URL uses it, and never decodes it
-  if (ffmpegFound)
-    await makeWithFfmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=duration=1:size=160x120:rate=10',
-      '-pix_fmt',
-      'yuv420p',
-      '-y',
-      video,
-    ])
-  else await writeFile(video, NOT_A_VIDEO)
-  mp4 = await import('node:fs/promises').then(fs => fs.readFile(video))
-  server = http.createServer((req, res) => {
-    const body: Record<string, [string, Buffer]> = {
-      '/a.jpg': ['image/jpeg', jpeg],
-      '/big.jpg': ['image/jpeg', bigJpeg],
-      '/v.mp4': ['video/mp4', mp4],
-      '/doc.pdf': ['application/pdf', Buffer.from('%PDF-1.4 tiny')],
-      '/a.ogg': ['audio/ogg', Buffer.from('OggS....')],
-    }
-    const hit = body[req.url ?? '']
-    if (!hit) {
-      res.writeHead(404)
-      res.end()
-      return
-    }
-    res.writeHead(200, { 'content-type': hit[0] })
-    res.end(hit[1])
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const dispose = async () => undefined
+const none: SendMedia = { dispose }
+const fileMedia = (kind: 'image' | 'video' | 'audio' | 'document', jpegThumbnail?: string): SendMedia => ({
+  file: { kind, file: { path: `/tmp/media/${kind}`, bytes: 10, contentType: undefined, dispose } },
+  ...(jpegThumbnail ? { jpegThumbnail } : {}),
+  dispose,
 })
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(resolve => server.close(() => resolve()))
-  await rm(fixtures, { recursive: true, force: true })
-})
-
-let tempDir: string
-let deps: PrepareDeps
-const warnings: unknown[] = []
-beforeEach(async () => {
-  tempDir = await mkdtemp(path.join(os.tmpdir(), 'mc-temp-'))
-  warnings.length = 0
-  deps = {
-    download: { maxBytes: 10_000_000, timeoutMs: 20_000, maxRedirects: 2, blockPrivate: false, tempDir },
-    ffmpeg: defaultFfmpeg(),
-    maxPixels: 100_000_000,
-    logger: {
-      warn: (obj: unknown) => {
-        warnings.push(obj)
-      },
-    } as PrepareDeps['logger'],
-  }
-})
-afterEach(async () => {
-  await rm(tempDir, { recursive: true, force: true })
-})
-
-const thumbWidth = async (b64: string) => (await sharp(Buffer.from(b64, 'base64')).metadata()).width
 
 describe('message content', () => {
-  it('text disables link previews', async () => {
-    const p = await prepareMessageContent({ type: 'text', text: 'hi https://x.example' }, deps)
-    expect(p.content).toEqual({ text: 'hi https://x.example', linkPreview: null })
+  it('text disables link previews', () => {
+    expect(messageContent({ type: 'text', text: 'hi https://x.example' }, none)).toEqual({
+      text: 'hi https://x.example',
+      linkPreview: null,
+    })
   })
 
-  it('image: downloaded file, caption, thumbnail made from the image; dispose removes the file', async () => {
-    const p = await prepareMessageContent(
-      { type: 'image', image: { url: `${base}/a.jpg`, mimetype: 'image/jpeg' }, text: 'cap' },
-      deps,
-    )
-    const c = p.content as { image: { url: string }; caption: string; mimetype: string; jpegThumbnail: string }
-    expect(c.caption).toBe('cap')
-    expect(c.mimetype).toBe('image/jpeg')
-    expect((await stat(c.image.url)).size).toBe(jpeg.length)
-    expect(await thumbWidth(c.jpegThumbnail)).toBe(72)
-    await p.dispose()
-    expect(await readdir(tempDir)).toEqual([])
+  it("image and video: the downloaded file, the gateway's preview, the caption; a video's duration in seconds", () => {
+    expect(
+      messageContent(
+        { type: 'image', image: { url: 'https://x.example/a.jpg', mimetype: 'image/jpeg' }, text: 'cap' },
+        fileMedia('image', 'VEhVTUI='),
+      ),
+    ).toEqual({ image: { url: '/tmp/media/image' }, mimetype: 'image/jpeg', jpegThumbnail: 'VEhVTUI=', caption: 'cap' })
+    expect(
+      messageContent(
+        { type: 'video', video: { url: 'https://x.example/v.mp4', mimetype: 'video/mp4', duration: 7 } },
+        fileMedia('video', 'VEhVTUI='),
+      ),
+    ).toEqual({ video: { url: '/tmp/media/video' }, mimetype: 'video/mp4', jpegThumbnail: 'VEhVTUI=', seconds: 7 })
   })
 
-  it('image with a thumbnail URL that fails still sends with a thumbnail from the image', async () => {
-    const p = await prepareMessageContent(
-      { type: 'image', image: { url: `${base}/a.jpg`, mimetype: 'image/jpeg', thumbnail: `${base}/gone.jpg` } },
-      deps,
-    )
-    const c = p.content as { jpegThumbnail: string; caption?: string }
-    expect(c.caption).toBeUndefined()
-    expect(await thumbWidth(c.jpegThumbnail)).toBe(72)
-    expect(warnings).toHaveLength(1)
-    await p.dispose()
-    expect(await readdir(tempDir)).toEqual([])
-  })
-
-  ffmpegTests.it('video: duration as seconds, ffmpeg frame as thumbnail (not the default)', async () => {
-    const p = await prepareMessageContent(
-      { type: 'video', video: { url: `${base}/v.mp4`, mimetype: 'video/mp4', duration: 7 } },
-      deps,
-    )
-    const c = p.content as { seconds: number; jpegThumbnail: string; video: { url: string } }
-    expect(c.seconds).toBe(7)
-    expect(Buffer.from(c.jpegThumbnail, 'base64').equals(await defaultThumbnail())).toBe(false)
-    expect(await thumbWidth(c.jpegThumbnail)).toBe(72)
-    expect(p.media?.kind).toBe('video')
-    await p.dispose()
-    expect(await readdir(tempDir)).toEqual([])
-  })
-
-  it('video with a thumbnail URL uses that image', async () => {
-    const p = await prepareMessageContent(
-      {
-        type: 'video',
-        video: { url: `${base}/v.mp4`, mimetype: 'video/mp4', duration: 1, thumbnail: `${base}/a.jpg` },
-      },
-      deps,
-    )
-    const thumb = Buffer.from((p.content as { jpegThumbnail: string }).jpegThumbnail, 'base64')
-    const { data } = await sharp(thumb).raw().toBuffer({ resolveWithObject: true })
-    const [r, g, b] = [data[0] ?? 0, data[1] ?? 0, data[2] ?? 0] // #3366cc = 51,102,204
-    expect(Math.abs(r - 51) + Math.abs(g - 102) + Math.abs(b - 204)).toBeLessThan(30)
-    await p.dispose()
-  })
-
-  it('audio is never a voice note; document keeps its name and no fileLength', async () => {
-    const a = await prepareMessageContent(
-      { type: 'audio', audio: { url: `${base}/a.ogg`, mimetype: 'audio/ogg', duration: 3 } },
-      deps,
-    )
-    expect(a.content).toMatchObject({ mimetype: 'audio/ogg', ptt: false, seconds: 3 })
-    await a.dispose()
-    const d = await prepareMessageContent(
+  it('audio is never a voice note; a document keeps its name and gets no fileLength from the spec size', () => {
+    expect(
+      messageContent(
+        { type: 'audio', audio: { url: 'https://x.example/a.ogg', mimetype: 'audio/ogg', duration: 3 } },
+        fileMedia('audio'),
+      ),
+    ).toEqual({ audio: { url: '/tmp/media/audio' }, mimetype: 'audio/ogg', ptt: false, seconds: 3 })
+    const document = messageContent(
       {
         type: 'document',
-        document: { url: `${base}/doc.pdf`, name: 'r.pdf', size: 999999, mimetype: 'application/pdf' },
+        document: { url: 'https://x.example/r.pdf', name: 'r.pdf', size: 999999, mimetype: 'application/pdf' },
         text: 'see',
       },
-      deps,
+      fileMedia('document'),
     )
-    expect(d.content).toMatchObject({ mimetype: 'application/pdf', fileName: 'r.pdf', caption: 'see' })
-    expect('fileLength' in d.content).toBe(false)
-    await d.dispose()
-    expect(await readdir(tempDir)).toEqual([])
+    expect(document).toEqual({
+      document: { url: '/tmp/media/document' },
+      mimetype: 'application/pdf',
+      fileName: 'r.pdf',
+      caption: 'see',
+    })
   })
 
-  it('location and contact', async () => {
-    const l = await prepareMessageContent(
-      { type: 'location', location: { latitude: -23.5, longitude: -46.6, name: 'SP' } },
-      deps,
-    )
-    expect(l.content).toEqual({ location: { degreesLatitude: -23.5, degreesLongitude: -46.6, name: 'SP' } })
-    const c = await prepareMessageContent({ type: 'contact', contact: { name: 'Ana', phone: '5511999990000' } }, deps)
-    expect(c.content).toEqual({
+  it('location and contact', () => {
+    expect(
+      messageContent({ type: 'location', location: { latitude: -23.5, longitude: -46.6, name: 'SP' } }, none),
+    ).toEqual({ location: { degreesLatitude: -23.5, degreesLongitude: -46.6, name: 'SP' } })
+    expect(messageContent({ type: 'contact', contact: { name: 'Ana', phone: '5511999990000' } }, none)).toEqual({
       contacts: {
         displayName: 'Ana',
         contacts: [
@@ -197,94 +78,31 @@ describe('message content', () => {
     })
   })
 
-  it('a failed media download gives the spec error and leaves nothing behind', async () => {
-    await expect(
-      prepareMessageContent({ type: 'image', image: { url: `${base}/missing.jpg`, mimetype: 'image/jpeg' } }, deps),
-    ).rejects.toThrow('error parser file from url 404 Not Found')
-    expect(await readdir(tempDir)).toEqual([])
+  it('a media content without its file is a bug, not a message without media', () => {
+    expect(() =>
+      messageContent({ type: 'document', document: { url: 'u', name: 'n', size: 1, mimetype: 'm' } }, none),
+    ).toThrow('media content without its file')
   })
 })
 
 describe('status content', () => {
-  it('status image is recompressed to a JPEG buffer inside 1080x1920', async () => {
-    const p = await prepareStatusContent(
-      { type: 'image', image: { url: `${base}/big.jpg`, mimetype: 'image/jpeg' }, text: 'hey' },
-      deps,
-    )
-    const c = p.content as { image: Buffer; mimetype: string; caption: string }
-    expect(Buffer.isBuffer(c.image)).toBe(true)
-    expect(c.image.length).toBeLessThan(bigJpeg.length)
-    const meta = await sharp(c.image).metadata()
-    expect([meta.width, meta.height]).toEqual([1080, 1440])
-    expect(c.caption).toBe('hey')
-    await p.dispose()
-    expect(await readdir(tempDir)).toEqual([])
-  })
-})
-
-describe('the media slot', () => {
-  /** An `inMediaSlot` that records when it was asked for and what the work in it returned. */
-  const recordingSlot = () => {
-    const asked: Array<{ downloadsDone: boolean; result?: unknown }> = []
-    let downloadsDone = false
-    return {
-      asked,
-      downloadsEnded: () => {
-        downloadsDone = true
-      },
-      inMediaSlot: async <T>(work: () => Promise<T>): Promise<T> => {
-        const call: { downloadsDone: boolean; result?: unknown } = { downloadsDone }
-        asked.push(call)
-        call.result = await work()
-        return call.result as T
-      },
-    }
-  }
-
-  it('is asked for only once the media and its thumbnail URL are downloaded; the thumbnail is made in it', async () => {
-    const slowThumbnail = await startTrickleServer()
-    try {
-      const slot = recordingSlot()
-      const prepared = prepareMessageContent(
-        { type: 'image', image: { url: `${base}/a.jpg`, mimetype: 'image/jpeg', thumbnail: slowThumbnail.url } },
-        deps,
-        { inMediaSlot: slot.inMediaSlot },
-      )
-      await slowThumbnail.requested // the media is on disk, its thumbnail URL is still coming
-      await new Promise(resolve => setTimeout(resolve, 100))
-      expect(slot.asked).toEqual([])
-      slot.downloadsEnded()
-      slowThumbnail.release() // 2 KB of zeros: not an image, so the preview is made from the photo
-      const p = await prepared
-      expect(slot.asked).toEqual([
-        { downloadsDone: true, result: (p.content as { jpegThumbnail: string }).jpegThumbnail },
-      ])
-      await p.dispose()
-    } finally {
-      await slowThumbnail.close()
-    }
+  it('a status image is its recompressed JPEG, with the preview and the caption', () => {
+    const compressed = Buffer.from('jpeg bytes')
+    expect(
+      statusContent(
+        { type: 'image', image: { url: 'https://x.example/big.jpg', mimetype: 'image/png' }, text: 'hey' },
+        { compressed, jpegThumbnail: 'VEhVTUI=', dispose },
+      ),
+    ).toEqual({ image: compressed, mimetype: 'image/jpeg', jpegThumbnail: 'VEhVTUI=', caption: 'hey' })
   })
 
-  it('a status image is recompressed and its thumbnail made in one turn; documents and audio need none here', async () => {
-    const slot = recordingSlot()
-    const status = await prepareStatusContent(
-      { type: 'image', image: { url: `${base}/big.jpg`, mimetype: 'image/jpeg' } },
-      deps,
-      { inMediaSlot: slot.inMediaSlot },
-    )
-    const c = status.content as { image: Buffer; jpegThumbnail: string }
-    expect(slot.asked.map(call => call.result)).toEqual([{ compressed: c.image, jpegThumbnail: c.jpegThumbnail }])
-    await status.dispose()
-    for (const content of [
-      {
-        type: 'document' as const,
-        document: { url: `${base}/doc.pdf`, mimetype: 'application/pdf', name: 'd.pdf', size: 13 },
-      },
-      { type: 'audio' as const, audio: { url: `${base}/a.ogg`, mimetype: 'audio/ogg', duration: 1 } },
-    ]) {
-      const p = await prepareMessageContent(content, deps, { inMediaSlot: slot.inMediaSlot })
-      await p.dispose()
-    }
-    expect(slot.asked).toHaveLength(1) // their encryption and upload take it later, in the link
+  it('text and video statuses are built as messages', () => {
+    expect(statusContent({ type: 'text', text: 'x' }, none)).toEqual({ text: 'x', linkPreview: null })
+    expect(
+      statusContent(
+        { type: 'video', video: { url: 'https://x.example/v.mp4', mimetype: 'video/mp4', duration: 2 } },
+        fileMedia('video', 'VEhVTUI='),
+      ),
+    ).toMatchObject({ video: { url: '/tmp/media/video' }, seconds: 2 })
   })
 })

@@ -1,6 +1,6 @@
 /**
  * The stored Signal state after an unclean stop (src/platform/baileys/patches/signal-recovery): the run marker tells a crash from a
- * clean stop, and the guarded key store renews what a crash may have left behind the recipients (1:1 sessions,
+ * clean stop, and the recovering key store renews what a crash may have left behind the recipients (1:1 sessions,
  * our own group sender keys) while keeping what others send us decryptable. The end-to-end proof is
  * test/system/faults/kill-9.test.ts; these pin the rules.
  */
@@ -8,9 +8,9 @@ import { initAuthCreds, type SignalDataTypeMap } from '@whiskeysockets/baileys'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import {
-  guardedKeys,
+  recoveringKeys,
   parseSenderKeyName,
-} from '../../../../../src/platform/baileys/patches/signal-recovery/guarded-keys.js'
+} from '../../../../../src/platform/baileys/patches/signal-recovery/recovering-keys.js'
 import {
   RunMarker,
   type RecoveryState,
@@ -69,12 +69,12 @@ describe('RunMarker', () => {
   })
 })
 
-describe('guardedKeys', () => {
+describe('recoveringKeys', () => {
   const setup = async () => {
     const auth = await pairedStore()
     const state: RecoveryState = { staleBefore: 5_000, renewedKeys: [], renewedGroups: [] }
     const saved: RecoveryState[] = []
-    const keys = guardedKeys(auth, {
+    const keys = recoveringKeys(auth, {
       state,
       save: async s => {
         saved.push(structuredClone(s))

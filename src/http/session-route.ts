@@ -1,0 +1,79 @@
+/**
+ * @module http/session-route
+ * The one handler of every endpoint that acts on a session (all but POST /session, GET /session and GET
+ * /session/qr). It runs the steps in the order app.ts documents, each stopping the request with its
+ * `GatewayError`: authentication (400, 404) → the session's rate (429) → the JSON body (415, 413, 400) →
+ * validation (400) → the route's own work. The route is handed what those steps found as typed context (the
+ * session, the validated input, the request's abort signal) and answers with the body it returns: no `res.locals`,
+ * no casts. One handler, not a chain of layers: each layer would cost every request a dispatch (BENCHMARKS.md).
+ *
+ * @example
+ * router.post('/typing', sessionRoute(deps, { rate: 'send', body: true, parse: req => parseTyping(req.body) },
+ *   async ({ session, input, signal }) => {
+ *     await deps.system.run(session.id, { type: 'sendTyping', ...input }, signal)
+ *     return { id: session.id }
+ *   }))
+ */
+import type { Request, RequestHandler, Response } from 'express'
+import type { AppDeps } from './deps.js'
+import { jsonBodyReader } from './json-body.js'
+import { type RateFamily, sessionRateOf } from './limits/session-rate.js'
+import { requestSignal } from './request-signal.js'
+import { type AuthenticatedSession, authenticate } from './session-auth.js'
+
+/** What a session route's work is handed. */
+export interface SessionContext<Input> {
+  /** The caller's session, authenticated by its `id` and `session-id` headers. */
+  session: AuthenticatedSession
+  /** What `parse` made of the request; undefined for a route without one. */
+  input: Input
+  /** Fires when the client hangs up before its response is complete (made on first read). */
+  readonly signal: AbortSignal
+  req: Request
+  /** For headers only (`Cache-Control`): the body is what the work returns. */
+  res: Response
+}
+
+export interface SessionRouteOptions<Input> {
+  /** The family whose bucket the request takes a token of (limits/session-rate.ts); none: no limit. */
+  rate?: RateFamily
+  /**
+   * Take the token after validation rather than before the body is read: for a limit whose wait is long (the
+   * pairing code's), so that a mistyped request (400) does not make the client wait for the corrected one.
+   */
+  rateAfterValidation?: boolean
+  /** Read a JSON body of at most BODY_LIMIT_BYTES before validation. */
+  body?: boolean
+  /** Validates what the client sent (body, query, path); what it throws is the answer. */
+  parse?: (req: Request) => Input | Promise<Input>
+}
+
+export function sessionRoute<Input = undefined, Body = unknown>(
+  deps: AppDeps,
+  options: SessionRouteOptions<Input>,
+  work: (context: SessionContext<Input>) => Body | Promise<Body>,
+): RequestHandler {
+  const { system, settings } = deps
+  const takeToken = options.rate === undefined ? undefined : sessionRateOf(deps, options.rate)
+  const readBody = options.body ? jsonBodyReader(settings.BODY_LIMIT_BYTES) : undefined
+  const { parse, rateAfterValidation = false } = options
+  return async (req, res) => {
+    const session = authenticate(system, req)
+    if (!rateAfterValidation) takeToken?.(session.id)
+    if (readBody) await readBody(req, res)
+    const input = (parse ? await parse(req) : undefined) as Input
+    if (rateAfterValidation) takeToken?.(session.id)
+    let signal: AbortSignal | undefined
+    const context: SessionContext<Input> = {
+      session,
+      input,
+      get signal() {
+        signal ??= requestSignal(res)
+        return signal
+      },
+      req,
+      res,
+    }
+    res.json(await work(context))
+  }
+}

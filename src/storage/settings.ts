@@ -1,0 +1,33 @@
+/**
+ * @module storage/settings
+ * Storage's slice of the settings (README: Settings): where lmdb keeps its file, the key everything stored is
+ * sealed with, and how many sent messages a session keeps to answer retry receipts. Cluster mode's Redis URL and
+ * leases are cluster mode's slice (src/cluster/settings.ts).
+ */
+import { z } from 'zod'
+import { int, optional, pickSettings, secret, type SliceOf } from '../settings/fields.js'
+import type { ClusterSettings } from '../cluster/settings.js'
+import { DATA_KEY_FORMAT, isDataKey } from './data-key.js'
+
+export const STORAGE_SETTINGS = {
+  DATA_DIR: z.string().default('./data'),
+  /** When set, stored credentials, Signal keys and contacts are encrypted (AES-256-GCM) with this 32-byte key. */
+  DATA_KEY: secret(optional(z.string().refine(isDataKey, DATA_KEY_FORMAT))),
+  /**
+   * Sent messages kept per session to answer recipients' retry receipts after a restart (./sent-messages.ts): how
+   * long (a phone that was offline asks when the platform delivers to it, often hours later) and how many; 0 = none.
+   */
+  RETRY_STORE_MAX_AGE_MS: int(24 * 60 * 60_000, 1),
+  RETRY_STORE_MAX_MESSAGES: int(256, 0),
+}
+
+export type StorageSettings = SliceOf<typeof STORAGE_SETTINGS>
+
+export const storageSettings = (values: StorageSettings): StorageSettings => pickSettings(values, STORAGE_SETTINGS)
+
+/**
+ * What opening the store reads (open-store.ts): storage's slice, and in cluster mode where Redis is and how leases
+ * are held. Declared here, beside the slice, so that the settings of a shard name it without importing the engines.
+ */
+export type StoreSettings = Pick<StorageSettings, 'DATA_DIR' | 'DATA_KEY'> &
+  Pick<ClusterSettings, 'REDIS_URL' | 'NODE_ID' | 'CLUSTER_LEASE_TTL_MS' | 'CLUSTER_RENEW_MS'>

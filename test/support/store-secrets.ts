@@ -1,0 +1,54 @@
+/**
+ * @module test/support/store-secrets
+ * For the tests that look for a session's secrets in DATA_DIR's files (shredding, compaction): a session filled with
+ * credentials, Signal keys and contacts, returning the bytes no reader of the files may find once it is gone; and
+ * every file of a folder as bytes.
+ */
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { initAuthCreds } from '@whiskeysockets/baileys'
+import type { SessionRecord, Store } from '../../src/storage/types.js'
+
+export const CONTACT = { id: '15550001234@s.whatsapp.net', name: 'Ophelia Shredwell', phone: '15550001234' }
+
+export const sessionRecord = (id: string, hash = 'a'): SessionRecord => ({
+  id,
+  secretHash: hash.repeat(64),
+  createdAt: 1,
+  qrDeadline: null,
+})
+
+export /** A session with creds, Signal keys and a contact; returns the secrets a reader of the files must not find. */
+async function fillSession(store: Store, id: string): Promise<Buffer[]> {
+  const creds = initAuthCreds()
+  const signalSession = randomBytes(40)
+  await store.putSession(sessionRecord(id))
+  await store.auth(id).writeCreds(creds)
+  await store.auth(id).keys.set({
+    'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
+    session: { [`${CONTACT.phone}.0`]: signalSession },
+  })
+  const own = {
+    id: `1555${randomBytes(4).readUInt32BE()}@s.whatsapp.net`,
+    name: `Only-${id}-${randomBytes(6).toString('hex')}`,
+  }
+  await store.contacts(id).upsert([CONTACT, own])
+  const keys = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private]
+  return [
+    ...keys.map(k => Buffer.from(k)),
+    ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
+    Buffer.from(creds.advSecretKey),
+    Buffer.from(signalSession.toString('base64')),
+    Buffer.from(own.name),
+  ]
+}
+
+/** Every file under `dir`, recursively, as bytes. */
+export function allFiles(dir: string): Buffer[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map(name => path.join(dir, name))
+    .filter(file => fs.statSync(file).isFile())
+    .map(file => fs.readFileSync(file))
+}

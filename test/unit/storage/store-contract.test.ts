@@ -1,0 +1,209 @@
+/**
+ * @module test/unit/storage/store-contract
+ * The `Store` contract, run on both engines (lmdb in a temp folder, Redis on its own redis-server), with and
+ * without DATA_KEY: sessions, credentials, Signal keys and contacts survive a close and reopen; keys set to null
+ * are deleted and sessions stay apart; deleting a session removes everything it owns and nothing else; sent
+ * messages round-trip within their limits and go with a reset; a `keys.set()` batch that cannot be written whole
+ * writes nothing.
+ */
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { initAuthCreds, proto, type SignalDataSet } from '@whiskeysockets/baileys'
+import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
+import { openRedisStore } from '../../../src/storage/redis/redis-store.js'
+import type { Store } from '../../../src/storage/types.js'
+import { describeWithRedis, redisTestsRun, startRedisServer, type RedisServer } from '../../support/redis-server.js'
+
+let redis: RedisServer
+beforeAll(async () => {
+  if (redisTestsRun) redis = await startRedisServer()
+})
+afterAll(async () => {
+  await redis?.stop()
+})
+
+interface Engine {
+  name: string
+  /** A fresh, empty place to open stores on. */
+  place(): string
+  open(place: string, dataKey?: string): Store
+}
+
+const dirs: string[] = []
+const opened: Store[] = []
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close()
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+const closeAll = async () => {
+  for (const s of opened.splice(0)) await s.close()
+}
+
+let db = 0
+const engines: Engine[] = [
+  {
+    name: 'lmdb',
+    place() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-'))
+      dirs.push(dir)
+      return dir
+    },
+    open(dir, dataKey) {
+      const store = openLmdbStore(dir, { dataKey })
+      opened.push(store)
+      return store
+    },
+  },
+  {
+    name: 'redis',
+    place: () => `${redis.url}/${(db = (db + 1) % 16)}`, // a database of its own per test (FLUSHed first)
+    open(url, dataKey) {
+      const store = openRedisStore(url, { dataKey })
+      opened.push(store)
+      return store
+    },
+  },
+]
+
+const record = (id: string, qrDeadline: number | null = null) => ({
+  id,
+  secretHash: 'a'.repeat(64),
+  createdAt: 1,
+  qrDeadline,
+})
+
+for (const engine of engines) {
+  for (const keyed of [false, true]) {
+    const dataKey = keyed ? randomBytes(32).toString('base64') : undefined
+    const describeOn = engine.name === 'redis' ? describeWithRedis : describe
+    describeOn(`${engine.name} store${keyed ? ' with DATA_KEY' : ''}`, () => {
+      const fresh = async (): Promise<string> => {
+        const place = engine.place()
+        if (engine.name === 'redis') {
+          const { connectRedis } = await import('../../../src/storage/redis/connection.js')
+          const conn = await connectRedis(place)
+          await conn.command(['FLUSHDB'])
+          await conn.close()
+        }
+        return place
+      }
+
+      it('keeps sessions, creds, keys and contacts after close and reopen', async () => {
+        const place = await fresh()
+        const store = engine.open(place, dataKey)
+        const creds = initAuthCreds()
+        await store.putSession(record('s1', 123))
+        await store.putSession({ ...record('s2'), unpairedSince: 5 })
+        await store.auth('s1').writeCreds(creds)
+        await store.auth('s1').keys.set({
+          'pre-key': { '1': { public: Buffer.from([1, 2, 3]), private: Buffer.from([4, 5, 6]) } },
+          'app-state-sync-key': { k1: proto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from([9, 9]) }) },
+        })
+        await store.contacts('s1').upsert([{ id: '5511@s.whatsapp.net', name: 'Ana', phone: '5511' }])
+        await closeAll()
+
+        const again = engine.open(place, dataKey)
+        expect((await again.listSessions()).map(s => s.id).sort()).toEqual(['s1', 's2'])
+        expect(await again.getSession('s1')).toEqual(record('s1', 123))
+        expect(await again.getSession('s2')).toEqual({ ...record('s2'), unpairedSince: 5 })
+        expect(await again.getSession('nope')).toBeUndefined()
+        const read = await again.auth('s1').readCreds()
+        expect(Buffer.from(read!.noiseKey.private)).toEqual(Buffer.from(creds.noiseKey.private))
+        expect(read!.registrationId).toBe(creds.registrationId)
+        const pre = await again.auth('s1').keys.get('pre-key', ['1', '2'])
+        expect(Object.keys(pre)).toEqual(['1'])
+        expect(Buffer.from(pre['1']!.public)).toEqual(Buffer.from([1, 2, 3]))
+        const appKeys = await again.auth('s1').keys.get('app-state-sync-key', ['k1'])
+        expect(appKeys.k1).toBeInstanceOf(proto.Message.AppStateSyncKeyData)
+        expect(Buffer.from(appKeys.k1!.keyData!)).toEqual(Buffer.from([9, 9]))
+        expect(await again.contacts('s1').all()).toEqual([{ id: '5511@s.whatsapp.net', name: 'Ana', phone: '5511' }])
+        expect(await again.auth('s2').readCreds()).toBeUndefined()
+      })
+
+      it('deletes keys set to null and keeps sessions apart', async () => {
+        const store = engine.open(await fresh(), dataKey)
+        const keys = store.auth('a').keys
+        await keys.set({ session: { x: Buffer.from([1]), y: Buffer.from([2]) } })
+        await store.auth('ab').keys.set({ session: { x: Buffer.from([7]) } })
+        await keys.set({ session: { x: null } })
+        expect(Object.keys(await keys.get('session', ['x', 'y']))).toEqual(['y'])
+        expect(Buffer.from((await store.auth('ab').keys.get('session', ['x'])).x!)).toEqual(Buffer.from([7]))
+        await store.auth('a').clear()
+        expect(await keys.get('session', ['x', 'y'])).toEqual({})
+        expect(Object.keys(await store.auth('ab').keys.get('session', ['x']))).toEqual(['x'])
+        // a session reset and written again reads back what was written after the reset
+        await keys.set({ session: { x: Buffer.from([3]) } })
+        expect(Buffer.from((await keys.get('session', ['x'])).x!)).toEqual(Buffer.from([3]))
+      })
+
+      it('deleteSession removes the record and everything the session owns, and nothing else', async () => {
+        const store = engine.open(await fresh(), dataKey)
+        for (const id of ['gone', 'kept']) {
+          await store.putSession(record(id))
+          await store.auth(id).writeCreds(initAuthCreds())
+          await store.auth(id).keys.set({ 'sender-key': { g: Buffer.from([1]) } })
+          await store.contacts(id).upsert([{ id: 'c@s.whatsapp.net', name: 'C' }])
+          await store
+            .sentMessages(id, { maxAgeMs: 60_000, maxMessages: 5 })
+            .put('m1', { message: Buffer.from([1]), chats: ['c@s.whatsapp.net'], sentAt: Date.now() })
+        }
+        await store.deleteSession('gone')
+        expect(await store.getSession('gone')).toBeUndefined()
+        expect(await store.auth('gone').readCreds()).toBeUndefined()
+        expect(await store.auth('gone').keys.get('sender-key', ['g'])).toEqual({})
+        expect(await store.contacts('gone').all()).toEqual([])
+        expect(await store.sentMessages('gone', { maxAgeMs: 60_000, maxMessages: 5 }).get('m1')).toBeUndefined()
+        expect(await store.getSession('kept')).toBeDefined()
+        expect(await store.auth('kept').readCreds()).toBeDefined()
+        expect(Object.keys(await store.auth('kept').keys.get('sender-key', ['g']))).toEqual(['g'])
+        expect(await store.contacts('kept').all()).toHaveLength(1)
+        expect(await store.sentMessages('kept', { maxAgeMs: 60_000, maxMessages: 5 }).get('m1')).toBeDefined()
+      })
+
+      it('keeps sent messages within their count and age, across a reopen, and drops them on a reset', async () => {
+        const place = await fresh()
+        const limits = { maxAgeMs: 60_000, maxMessages: 2 }
+        const sent = (n: number, sentAt = Date.now()) => ({
+          message: Buffer.from([n]),
+          chats: ['b@s.whatsapp.net'],
+          sentAt,
+        })
+        const store = engine.open(place, dataKey)
+        const box = store.sentMessages('s', limits)
+        await box.put('m1', sent(1))
+        await box.put('m2', sent(2))
+        await closeAll()
+        const again = engine.open(place, dataKey).sentMessages('s', limits)
+        await again.put('m3', sent(3))
+        expect(await again.get('m1')).toBeUndefined() // the oldest went first
+        expect(Buffer.from((await again.get('m2'))!.message)).toEqual(Buffer.from([2]))
+        expect((await again.get('m3'))!.chats).toEqual(['b@s.whatsapp.net'])
+        await again.put('old', sent(4, Date.now() - 120_000))
+        expect(await again.get('old')).toBeUndefined()
+        const store2 = opened[opened.length - 1]!
+        await store2.auth('s').clear()
+        expect(await again.get('m3')).toBeUndefined()
+      })
+
+      it('writes a keys.set() batch whole or not at all', async () => {
+        const store = engine.open(await fresh(), dataKey)
+        const keys = store.auth('s').keys
+        await keys.set({ session: { a: Buffer.from([1]) } })
+        // One value of the batch cannot be stored (JSON has no BigInt): nothing of the batch may land.
+        const broken = {
+          session: { a: null, b: Buffer.from([2]) },
+          'sender-key': { g: 10n },
+        } as unknown as SignalDataSet
+        await expect(keys.set(broken)).rejects.toThrow()
+        expect(Object.keys(await keys.get('session', ['a', 'b']))).toEqual(['a'])
+        expect(await keys.get('sender-key', ['g'])).toEqual({})
+        await keys.set({ session: { a: null, b: Buffer.from([2]) }, 'sender-key': { g: Buffer.from([3]) } })
+        expect(Object.keys(await keys.get('session', ['a', 'b']))).toEqual(['b'])
+        expect(Object.keys(await keys.get('sender-key', ['g']))).toEqual(['g'])
+      })
+    })
+  }
+}
