@@ -1,20 +1,31 @@
 /**
- * The floor under the gateway's CPU per message (issue 19): Baileys alone, no gateway, against the same sandbox.
- * `bench/bare/client.ts` pairs N sockets in one process with in-memory keys and sends text in closed loops, each
- * message waiting for the server's ack (as the gateway does before its 200). Run on Node as installed, on Node with
- * the gateway's patches to Baileys' hot paths (src/platform/baileys/patches), and on Bun when BUN names its binary
- * (the peer gateway's runtime), it splits the gap between the gateway and the peer into what the runtime costs with
- * the same library and what the gateway adds around it (store, threads, HTTP): compare its CPU per acked message
- * with `bench:lean`'s CPU per delivered text at the same loops.
+ * The floor under the gateway's CPU per message (issues 19 and 28): Baileys alone, no gateway, against the same
+ * sandbox, beside the gateway itself, in one run. `bench/bare/client.ts` pairs N sockets in one process with
+ * in-memory keys and sends texts the way the gateway does (the contact's LID, our own id, the server's ack, the
+ * privacy-token record), or (TARGET=gateway) drives the gateway's `POST /message` with the same loops.
+ *
+ * Variants, alternating round by round (the order rotates, so none always runs first):
+ * - `node`: Baileys on Node as the gateway runs it, with the gateway's patch inventory (patches/inventory.ts);
+ * - `bun`: Baileys on Bun, the peer gateway's runtime, as installed (when BUN names its binary);
+ * - `gateway`: `node dist/main.js` (the image's settings, LOG_LEVEL=warn, per-session send limit off), its load
+ *   generator at nice 19;
+ * - `node-unpatched` (BENCH_BARE_UNPATCHED=1): Baileys on Node as installed.
+ * Every variant is offered the same load (BENCH_BARE_RATE texts per second over all loops; 0 = closed loops, as fast
+ * as each goes), so CPU per message is compared at equal throughput. Each round is a fresh sandbox (nice 19) and
+ * fresh accounts. The privacy-token issuances per send (the sandbox's `GET /stats`) must be ~0 for all: a send that
+ * issues the token again costs an extra round trip that the gateway does not make.
  *
  *   npm run bench:bare   BENCH_BARE_SESSIONS (20), BENCH_BARE_LOOPS (20), BENCH_BARE_SEND_S (15), BENCH_BARE_ROUNDS (3),
- *   BUN=<path to a bun binary> (optional)
- * The sandbox runs at nice 19; rounds alternate the runtimes so that a change in the machine's load hits both.
+ *   BENCH_BARE_RATE (300), BENCH_BARE_VARIANTS (node,bun,gateway), BUN=<path to a bun binary>
+ * Builds `dist/` first (the client loads the gateway's patches and its token record from there).
  */
-import { spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startSandbox } from '../test/support/processes.js'
+import { freePort, startSandbox } from '../test/support/processes.js'
 import { BenchReport, median } from './lib/results.js'
 import { setting } from './lib/settings.js'
 
@@ -22,94 +33,181 @@ const N = setting('BENCH_BARE_SESSIONS', 20)
 const LOOPS = Math.min(N, setting('BENCH_BARE_LOOPS', 20))
 const SEND_S = setting('BENCH_BARE_SEND_S', 15)
 const ROUNDS = setting('BENCH_BARE_ROUNDS', 3)
-const client = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare', 'client.ts')
+const RATE = setting('BENCH_BARE_RATE', 300)
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const client = path.join(root, 'bench', 'bare', 'client.ts')
+/** The image's malloc setting (Dockerfile), as the side-by-side bench runs the gateway. */
+const IMAGE_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072', NODE_ENV: 'production' }
 
 interface Round {
   runtime: string
   pairSeconds: number
   acked: number
   failed: number
+  delivered: number
   ackedPerSecond: number
   cpuMsPerAcked: number
+  byThread?: Record<string, number>
+  privacyTokenIssuesPerSend: number
   p50Ms: number
   p95Ms: number
   rssMb: number
 }
 
-/** One client process on a fresh sandbox (fresh accounts: every round pairs its own phones). */
-interface Runtime {
+interface Variant {
   name: string
   command: string
   args: string[]
   env?: Record<string, string>
+  /** Starts what the client measures besides itself (the gateway), returning its env for the client and a stop. */
+  around?: (sandboxUrl: string) => Promise<{ env: Record<string, string>; stop: () => Promise<void> }>
 }
 
-async function round(runtime: Runtime): Promise<Round> {
+const stopChild = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  await once(child, 'exit')
+}
+
+/** `node dist/main.js` on a fresh data folder, ready (`/readyz`). */
+async function startBuiltGateway(sandboxUrl: string) {
+  const port = await freePort()
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-bare-gateway-'))
+  let out = ''
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...IMAGE_ENV,
+      SANDBOX_URL: sandboxUrl,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SEND_RATE_PER_SECOND: '0',
+      SEND_BURST: '100000',
+      SESSION_CREATE_PER_MINUTE: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const keep = (d: Buffer) => (out = (out + d).slice(-8000))
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
+  const url = `http://127.0.0.1:${port}`
+  for (const deadline = Date.now() + 60_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`gateway exited: ${out}`)
+    if ((await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200) break
+    if (Date.now() > deadline) throw new Error(`gateway did not start: ${out}`)
+    await new Promise(r => setTimeout(r, 200))
+  }
+  return {
+    env: { GATEWAY_URL: url, GATEWAY_PID: String(child.pid) },
+    stop: async () => {
+      await stopChild(child)
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+async function round(variant: Variant): Promise<Round> {
   const sandbox = await startSandbox(undefined, undefined, { nice: 19 })
+  const around = await variant.around?.(sandbox.url)
   try {
-    const child = spawn(runtime.command, [...runtime.args, client], {
+    const child = spawn(variant.command, [...variant.args, client], {
+      cwd: root,
       env: {
         ...process.env,
-        ...runtime.env,
+        ...variant.env,
+        ...around?.env,
         SANDBOX_URL: sandbox.url,
         N: String(N),
         LOOPS: String(LOOPS),
         SEND_S: String(SEND_S),
+        RATE: String(RATE),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d))
-    const code = await new Promise<number | null>(resolve => child.on('close', resolve))
+    const [code] = (await once(child, 'close')) as [number | null]
     const line = out.trim().split('\n').pop() ?? ''
-    if (code !== 0 || !line.startsWith('{')) throw new Error(`${runtime.name} client exited ${code}: ${out}`)
+    if (code !== 0 || !line.startsWith('{')) throw new Error(`${variant.name} client exited ${code}: ${out}`)
     return JSON.parse(line) as Round
   } finally {
+    await around?.stop()
     await sandbox.stop()
   }
 }
 
-const runtimes: Runtime[] = [
-  { name: 'node', command: process.execPath, args: ['--no-warnings'] },
+const node = process.execPath
+const all: Variant[] = [
+  { name: 'node', command: node, args: ['--no-warnings'], env: { BARE_GATEWAY_PATCHES: '1' } },
+  ...(process.env.BUN ? [{ name: 'bun', command: process.env.BUN, args: [] }] : []),
   {
-    name: 'node-patched',
-    command: process.execPath,
-    args: ['--no-warnings', '--import', 'tsx'],
-    env: { BARE_GATEWAY_PATCHES: '1' },
+    name: 'gateway',
+    command: 'nice',
+    args: ['-n', '19', node, '--no-warnings', '--import', 'tsx'],
+    env: { TARGET: 'gateway' },
+    around: startBuiltGateway,
   },
+  { name: 'node-unpatched', command: node, args: ['--no-warnings'] },
 ]
-if (process.env.BUN) runtimes.push({ name: 'bun', command: process.env.BUN, args: [] })
-const report = new BenchReport('bare-baileys', { N, LOOPS, SEND_S, ROUNDS, runtimes: runtimes.map(r => r.name) })
-const results = new Map<string, Round[]>(runtimes.map(r => [r.name, []]))
-for (let r = 0; r < ROUNDS; r++)
-  for (const runtime of runtimes) {
-    const result = await round(runtime)
-    console.log(`  round ${r + 1} ${result.runtime}: ${JSON.stringify(result)}`)
-    results.get(runtime.name)!.push(result)
+const wanted = (process.env.BENCH_BARE_VARIANTS ?? 'node,bun,gateway').split(',')
+if (process.env.BENCH_BARE_UNPATCHED === '1') wanted.push('node-unpatched')
+const variants = all.filter(v => wanted.includes(v.name))
+
+execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+  cwd: root,
+  stdio: 'inherit',
+})
+const report = new BenchReport('bare-baileys', {
+  N,
+  LOOPS,
+  SEND_S,
+  ROUNDS,
+  RATE,
+  variants: variants.map(v => v.name),
+})
+const results = new Map<string, Round[]>(variants.map(v => [v.name, []]))
+for (let r = 0; r < ROUNDS; r++) {
+  // rotate the order so that no variant always runs first (or right after the same one)
+  const order = variants.map((_, i) => variants[(i + r) % variants.length]!)
+  for (const variant of order) {
+    const result = await round(variant)
+    console.log(`  round ${r + 1} ${variant.name}: ${JSON.stringify(result)}`)
+    results.get(variant.name)!.push(result)
   }
+}
+
+const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`
+const load = RATE > 0 ? `offered ${RATE}/s` : 'closed loops'
 for (const [name, rounds] of results) {
-  const runtime = rounds[0]!.runtime
-  const detail = `median of ${rounds.length}, ${N} sockets in one process, ${LOOPS} loops, ${SEND_S} s`
+  const cpu = rounds.map(r => r.cpuMsPerAcked)
+  const rate = rounds.map(r => r.ackedPerSecond)
+  const detail = `${rounds[0]!.runtime}; ${N} sessions, ${LOOPS} loops to ${LOOPS} contacts, ${SEND_S} s, ${load}; median of ${rounds.length} rounds, spread ${spread(cpu)} ms at ${spread(rate)} acked/s; ${rounds.reduce((a, r) => a + r.delivered, 0)} of ${rounds.reduce((a, r) => a + r.acked, 0)} acked texts found in the inboxes, ${rounds.reduce((a, r) => a + r.failed, 0)} failed`
+  report.add({ figure: `${name}: CPU per acked text`, value: median(cpu), unit: 'ms', detail })
+  report.add({ figure: `${name}: acked texts per second`, value: median(rate), unit: '/s', detail })
+  report.add({ figure: `${name}: latency p50`, value: median(rounds.map(r => r.p50Ms)), unit: 'ms', detail })
   report.add({
-    figure: `${runtime}: CPU per acked text`,
-    value: median(rounds.map(r => r.cpuMsPerAcked)),
-    unit: 'ms',
+    figure: `${name}: privacy-token issuances per send`,
+    value: median(rounds.map(r => r.privacyTokenIssuesPerSend)),
+    unit: '',
+    goal: '≈ 0',
+    met: rounds.every(r => r.privacyTokenIssuesPerSend < 0.01),
     detail,
   })
-  report.add({
-    figure: `${runtime}: acked texts per second`,
-    value: median(rounds.map(r => r.ackedPerSecond)),
-    unit: '/s',
-    detail,
-  })
-  report.add({ figure: `${runtime}: latency p50`, value: median(rounds.map(r => r.p50Ms)), unit: 'ms', detail })
-  report.add({
-    figure: `${runtime}: time to pair ${N}, 5 at a time`,
-    value: median(rounds.map(r => r.pairSeconds)),
-    unit: 's',
-    detail,
-  })
-  report.add({ figure: `${runtime}: RSS after the burst`, value: median(rounds.map(r => r.rssMb)), unit: 'MB', detail })
   report.note(name, rounds)
+}
+// what the gateway adds over Baileys on Node, round by round (paired: the same sitting, the same load)
+const gateway = results.get('gateway')
+const floor = results.get('node')
+if (gateway && floor) {
+  const added = gateway.map((g, i) => g.cpuMsPerAcked - floor[i]!.cpuMsPerAcked)
+  report.add({
+    figure: 'gateway − Baileys on Node: CPU the gateway adds per text',
+    value: median(added),
+    unit: 'ms',
+    detail: `per round ${added.map(a => a.toFixed(2)).join(' / ')} ms; ${load}`,
+  })
 }
 report.finish()
