@@ -27,7 +27,7 @@ import { DataKeyError, parseDataKey } from './data-key.js'
 import { checkDataKey } from './key-check.js'
 import { markCompactionPending, STORE_FILE } from './compaction.js'
 import { privateDir, privateFile } from './file-modes.js'
-import { SentMessages, type StoredSentMessage } from './sent-messages.js'
+import { SENT_MESSAGE_KEY_TYPE, type SentMessage, SentMessages, type StoredSentMessage } from './sent-messages.js'
 import { SessionKeys } from './session-keys.js'
 import { jsonOf, plainObject, plainText, sealedObject, sessionSealedText, Table } from './table.js'
 import { fromStoredRecord, registryRows, type StoredSessionRecord } from './registry-row.js'
@@ -84,9 +84,12 @@ function authStore(dbs: Dbs, id: string): AuthStore {
       return out
     },
     // One lmdb transaction per call: Baileys commits a whole key transaction with one set(), all or nothing.
-    // Values are encoded before the transaction: lmdb-js commits what a callback wrote before it threw.
+    // Values are encoded before the transaction: lmdb-js commits what a callback wrote before it threw. A sent
+    // message handed over with the keys (`SentMessageStore.keyWrite`) goes to its own table in the same commit.
     async set(data: SignalDataSet) {
-      const rows = Object.entries(data).flatMap(([type, entries]) =>
+      const { [SENT_MESSAGE_KEY_TYPE]: sent, ...keyData } = data as SignalDataSet &
+        Partial<Record<typeof SENT_MESSAGE_KEY_TYPE, Record<string, SentMessage>>>
+      const rows = Object.entries(keyData).flatMap(([type, entries]) =>
         Object.entries(entries ?? {}).map(
           ([keyId, value]) =>
             [
@@ -101,6 +104,7 @@ function authStore(dbs: Dbs, id: string): AuthStore {
             if (text === undefined) dbs.keys.removeSync(key)
             else dbs.keys.putSync(key, text)
           }
+          for (const [messageId, message] of Object.entries(sent ?? {})) dbs.sent.writeSync(id, messageId, message)
         }),
       )
     },
