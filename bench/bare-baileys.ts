@@ -16,8 +16,12 @@
  * issues the token again costs an extra round trip that the gateway does not make.
  *
  *   npm run bench:bare   BENCH_BARE_SESSIONS (20), BENCH_BARE_LOOPS (20), BENCH_BARE_SEND_S (15), BENCH_BARE_ROUNDS (3),
- *   BENCH_BARE_RATE (300), BENCH_BARE_VARIANTS (node,bun,gateway), BUN=<path to a bun binary>
+ *   BENCH_BARE_RATE (250), BENCH_BARE_VARIANTS (node,bun,gateway), BUN=<path to a bun binary>
  * Builds `dist/` first (the client loads the gateway's patches and its token record from there).
+ *
+ * A/B of gateway builds or settings: BENCH_BARE_GATEWAYS='[{"label":"A","dir":"/path/to/tree"},{"label":"B",
+ * "env":{"SETTING":"value"}}]' replaces the one `gateway` variant by one per entry (`gateway A`, `gateway B`), each
+ * `node dist/main.js` of its tree (default: this one, built first) with its extra environment, in the same rotation.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -33,7 +37,7 @@ const N = setting('BENCH_BARE_SESSIONS', 20)
 const LOOPS = Math.min(N, setting('BENCH_BARE_LOOPS', 20))
 const SEND_S = setting('BENCH_BARE_SEND_S', 15)
 const ROUNDS = setting('BENCH_BARE_ROUNDS', 3)
-const RATE = setting('BENCH_BARE_RATE', 300)
+const RATE = setting('BENCH_BARE_RATE', 250)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const client = path.join(root, 'bench', 'bare', 'client.ts')
 /** The image's malloc setting (Dockerfile), as the side-by-side bench runs the gateway. */
@@ -69,13 +73,13 @@ const stopChild = async (child: ChildProcess) => {
   await once(child, 'exit')
 }
 
-/** `node dist/main.js` on a fresh data folder, ready (`/readyz`). */
-async function startBuiltGateway(sandboxUrl: string) {
+/** `node dist/main.js` of tree `dir` with `extraEnv`, on a fresh data folder, ready (`/readyz`). */
+async function startBuiltGateway(sandboxUrl: string, dir = root, extraEnv: Record<string, string> = {}) {
   const port = await freePort()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-bare-gateway-'))
   let out = ''
   const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: root,
+    cwd: dir,
     env: {
       ...process.env,
       ...IMAGE_ENV,
@@ -87,6 +91,7 @@ async function startBuiltGateway(sandboxUrl: string) {
       SEND_RATE_PER_SECOND: '0',
       SEND_BURST: '100000',
       SESSION_CREATE_PER_MINUTE: '0',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -139,27 +144,38 @@ async function round(variant: Variant): Promise<Round> {
   }
 }
 
+interface GatewayBuild {
+  label: string
+  dir?: string
+  env?: Record<string, string>
+}
+const builds: GatewayBuild[] = process.env.BENCH_BARE_GATEWAYS
+  ? (JSON.parse(process.env.BENCH_BARE_GATEWAYS) as GatewayBuild[])
+  : [{ label: '' }]
 const node = process.execPath
 const all: Variant[] = [
   { name: 'node', command: node, args: ['--no-warnings'], env: { BARE_GATEWAY_PATCHES: '1' } },
   ...(process.env.BUN ? [{ name: 'bun', command: process.env.BUN, args: [] }] : []),
-  {
-    name: 'gateway',
+  ...builds.map(b => ({
+    name: b.label ? `gateway ${b.label}` : 'gateway',
     command: 'nice',
     args: ['-n', '19', node, '--no-warnings', '--import', 'tsx'],
     env: { TARGET: 'gateway' },
-    around: startBuiltGateway,
-  },
+    around: (sandboxUrl: string) => startBuiltGateway(sandboxUrl, b.dir ?? root, b.env),
+  })),
   { name: 'node-unpatched', command: node, args: ['--no-warnings'] },
 ]
 const wanted = (process.env.BENCH_BARE_VARIANTS ?? 'node,bun,gateway').split(',')
 if (process.env.BENCH_BARE_UNPATCHED === '1') wanted.push('node-unpatched')
-const variants = all.filter(v => wanted.includes(v.name))
+const variants = all.filter(
+  v => wanted.includes(v.name) || (v.name.startsWith('gateway') && wanted.includes('gateway')),
+)
 
-execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-  cwd: root,
-  stdio: 'inherit',
-})
+for (const dir of new Set([root, ...builds.map(b => b.dir ?? root)]))
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: dir,
+    stdio: 'inherit',
+  })
 const report = new BenchReport('bare-baileys', {
   N,
   LOOPS,
@@ -167,6 +183,7 @@ const report = new BenchReport('bare-baileys', {
   ROUNDS,
   RATE,
   variants: variants.map(v => v.name),
+  gateways: builds,
 })
 const results = new Map<string, Round[]>(variants.map(v => [v.name, []]))
 for (let r = 0; r < ROUNDS; r++) {
@@ -198,13 +215,13 @@ for (const [name, rounds] of results) {
   })
   report.note(name, rounds)
 }
-// what the gateway adds over Baileys on Node, round by round (paired: the same sitting, the same load)
-const gateway = results.get('gateway')
+// what each gateway adds over Baileys on Node, round by round (paired: the same sitting, the same load)
 const floor = results.get('node')
-if (gateway && floor) {
-  const added = gateway.map((g, i) => g.cpuMsPerAcked - floor[i]!.cpuMsPerAcked)
+for (const [name, rounds] of results) {
+  if (!floor || !name.startsWith('gateway')) continue
+  const added = rounds.map((g, i) => g.cpuMsPerAcked - floor[i]!.cpuMsPerAcked)
   report.add({
-    figure: 'gateway − Baileys on Node: CPU the gateway adds per text',
+    figure: `${name} − Baileys on Node: CPU the gateway adds per text`,
     value: median(added),
     unit: 'ms',
     detail: `per round ${added.map(a => a.toFixed(2)).join(' / ')} ms; ${load}`,

@@ -49,7 +49,7 @@ export async function gatewayTarget(options: {
     cpu() {
       const byThread: Record<string, number> = {}
       for (const [name, s] of cpuSecondsByThread(pid)) {
-        const kind = THREAD_KINDS[name] ?? name
+        const kind = THREAD_KINDS[name] ?? 'other threads'
         byThread[kind] = (byThread[kind] ?? 0) + s * 1000
       }
       return { ms: cpuSeconds(pid) * 1000, byThread }
