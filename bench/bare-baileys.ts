@@ -23,13 +23,11 @@
  * "env":{"SETTING":"value"}}]' replaces the one `gateway` variant by one per entry (`gateway A`, `gateway B`), each
  * `node dist/main.js` of its tree (default: this one, built first) with its extra environment, in the same rotation.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort, startSandbox } from '../test/support/processes.js'
+import { startSandbox } from '../test/support/processes.js'
+import { type BareRound, runBareClient } from './lib/bare-client.js'
+import { buildDist, startBuiltGateway } from './lib/built-gateway.js'
 import { BenchReport, median } from './lib/results.js'
 import { setting } from './lib/settings.js'
 
@@ -39,24 +37,6 @@ const SEND_S = setting('BENCH_BARE_SEND_S', 15)
 const ROUNDS = setting('BENCH_BARE_ROUNDS', 3)
 const RATE = setting('BENCH_BARE_RATE', 250)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const client = path.join(root, 'bench', 'bare', 'client.ts')
-/** The image's malloc setting (Dockerfile), as the side-by-side bench runs the gateway. */
-const IMAGE_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=131072', NODE_ENV: 'production' }
-
-interface Round {
-  runtime: string
-  pairSeconds: number
-  acked: number
-  failed: number
-  delivered: number
-  ackedPerSecond: number
-  cpuMsPerAcked: number
-  byThread?: Record<string, number>
-  privacyTokenIssuesPerSend: number
-  p50Ms: number
-  p95Ms: number
-  rssMb: number
-}
 
 interface Variant {
   name: string
@@ -67,77 +47,19 @@ interface Variant {
   around?: (sandboxUrl: string) => Promise<{ env: Record<string, string>; stop: () => Promise<void> }>
 }
 
-const stopChild = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  await once(child, 'exit')
-}
-
-/** `node dist/main.js` of tree `dir` with `extraEnv`, on a fresh data folder, ready (`/readyz`). */
-async function startBuiltGateway(sandboxUrl: string, dir = root, extraEnv: Record<string, string> = {}) {
-  const port = await freePort()
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-bare-gateway-'))
-  let out = ''
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      ...IMAGE_ENV,
-      SANDBOX_URL: sandboxUrl,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      SEND_RATE_PER_SECOND: '0',
-      SEND_BURST: '100000',
-      SESSION_CREATE_PER_MINUTE: '0',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const keep = (d: Buffer) => (out = (out + d).slice(-8000))
-  child.stdout.on('data', keep)
-  child.stderr.on('data', keep)
-  const url = `http://127.0.0.1:${port}`
-  for (const deadline = Date.now() + 60_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`gateway exited: ${out}`)
-    if ((await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200) break
-    if (Date.now() > deadline) throw new Error(`gateway did not start: ${out}`)
-    await new Promise(r => setTimeout(r, 200))
-  }
-  return {
-    env: { GATEWAY_URL: url, GATEWAY_PID: String(child.pid) },
-    stop: async () => {
-      await stopChild(child)
-      rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
-}
-
-async function round(variant: Variant): Promise<Round> {
+async function round(variant: Variant): Promise<BareRound> {
   const sandbox = await startSandbox(undefined, undefined, { nice: 19 })
   const around = await variant.around?.(sandbox.url)
   try {
-    const child = spawn(variant.command, [...variant.args, client], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ...variant.env,
-        ...around?.env,
-        SANDBOX_URL: sandbox.url,
-        N: String(N),
-        LOOPS: String(LOOPS),
-        SEND_S: String(SEND_S),
-        RATE: String(RATE),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    return await runBareClient(variant.command, variant.args, {
+      ...variant.env,
+      ...around?.env,
+      SANDBOX_URL: sandbox.url,
+      N: String(N),
+      LOOPS: String(LOOPS),
+      SEND_S: String(SEND_S),
+      RATE: String(RATE),
     })
-    let out = ''
-    child.stdout.on('data', (d: Buffer) => (out += d))
-    const [code] = (await once(child, 'close')) as [number | null]
-    const line = out.trim().split('\n').pop() ?? ''
-    if (code !== 0 || !line.startsWith('{')) throw new Error(`${variant.name} client exited ${code}: ${out}`)
-    return JSON.parse(line) as Round
   } finally {
     await around?.stop()
     await sandbox.stop()
@@ -161,7 +83,10 @@ const all: Variant[] = [
     command: 'nice',
     args: ['-n', '19', node, '--no-warnings', '--import', 'tsx'],
     env: { TARGET: 'gateway' },
-    around: (sandboxUrl: string) => startBuiltGateway(sandboxUrl, b.dir ?? root, b.env),
+    around: async (sandboxUrl: string) => {
+      const gateway = await startBuiltGateway(sandboxUrl, b.dir ?? root, b.env)
+      return { env: { GATEWAY_URL: gateway.url, GATEWAY_PID: String(gateway.pid) }, stop: gateway.stop }
+    },
   })),
   { name: 'node-unpatched', command: node, args: ['--no-warnings'] },
 ]
@@ -171,11 +96,7 @@ const variants = all.filter(
   v => wanted.includes(v.name) || (v.name.startsWith('gateway') && wanted.includes('gateway')),
 )
 
-for (const dir of new Set([root, ...builds.map(b => b.dir ?? root)]))
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: dir,
-    stdio: 'inherit',
-  })
+for (const dir of new Set([root, ...builds.map(b => b.dir ?? root)])) buildDist(dir)
 const report = new BenchReport('bare-baileys', {
   N,
   LOOPS,
@@ -185,7 +106,7 @@ const report = new BenchReport('bare-baileys', {
   variants: variants.map(v => v.name),
   gateways: builds,
 })
-const results = new Map<string, Round[]>(variants.map(v => [v.name, []]))
+const results = new Map<string, BareRound[]>(variants.map(v => [v.name, []]))
 for (let r = 0; r < ROUNDS; r++) {
   // rotate the order so that no variant always runs first (or right after the same one)
   const order = variants.map((_, i) => variants[(i + r) % variants.length]!)

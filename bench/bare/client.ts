@@ -237,6 +237,9 @@ const sent = new Map<string, string[]>()
 let failed = 0
 const tokens0 = await privacyTokenIssues()
 const cpu0 = target.cpu()
+/** The burst on the monotonic clock every process reads (a `--cpu-prof` profile's sample times): µs. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n)
+const burstFromUs = monotonicUs()
 const t0 = performance.now()
 const end = t0 + SEND_S * 1000
 let started = 0
@@ -263,6 +266,7 @@ await Promise.all(
 const seconds = (performance.now() - t0) / 1000
 await sleep(1000) // what the last acks set off (receipts, commits) belongs to the burst
 const cpu1 = target.cpu()
+const burstToUs = monotonicUs()
 const tokens = (await privacyTokenIssues()) - tokens0
 const delivered = await deliveredOf(sent, latencies.length)
 latencies.sort((a, b) => a - b)
@@ -291,6 +295,7 @@ console.log(
     p50Ms: Number(pct(50).toFixed(1)),
     p95Ms: Number(pct(95).toFixed(1)),
     rssMb: Number(target.rssMb().toFixed(1)),
+    burstUs: [burstFromUs, burstToUs],
   }),
 )
 target.close()
