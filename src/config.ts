@@ -81,6 +81,12 @@ const schema = z.object({
   PORT: int(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  /**
+   * When lmdb flushes its commits to disk (README, durability): `commit` = after every commit, overlapping the next
+   * one; `second` = once a second. A 200 means committed either way (a crash or kill -9 of the process loses
+   * nothing); a power cut or kernel crash can lose the commits not yet flushed: under `second`, up to about a second.
+   */
+  STORE_FLUSH: z.enum(['commit', 'second']).default('commit'),
   /** The platform sandbox instead of the platform: http on loopback (127.0.0.0/8, ::1, localhost) or https only. */
   SANDBOX_URL: z
     .string()

@@ -48,7 +48,16 @@ interface Dbs {
 export interface LmdbStoreOptions {
   /** DATA_KEY (hex or base64 of 32 bytes): seal credentials, Signal keys and contacts. Unset: stored in the clear. */
   dataKey?: string | undefined
+  /**
+   * `commit` (default): each commit is flushed to disk in the background, overlapping the next (lmdb-js's
+   * `overlappingSync`); `second`: commits are not flushed one by one (`noSync`) and the file is flushed once a
+   * second and at close. Every thread of a process must open the store with the same choice (lmdb refuses to mix).
+   */
+  flush?: 'commit' | 'second' | undefined
 }
+
+/** How often the file is flushed under `flush: 'second'`. */
+const FLUSH_EVERY_MS = 1000
 
 /** Removes every row of `table` whose key starts with `<id>\0` (must run inside a write transaction). */
 function removeSessionRows(table: Table<unknown>, id: string): void {
@@ -176,7 +185,13 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
   ignoreCommitEchoes()
   // One file (plus its lock file) beside whatever else lives in DATA_DIR.
   const file = path.resolve(dataDir, STORE_FILE)
-  const root = open({ path: file, noSubdir: true, maxDbs: 8 })
+  const everySecond = options.flush === 'second'
+  const root = open({ path: file, noSubdir: true, maxDbs: 8, ...(everySecond ? { noSync: true } : {}) })
+  // lmdb-js shares one environment between the threads of a process: each opener's timer flushes all of it, and a
+  // flush with nothing new to write is cheap
+  const { sync } = root as unknown as { sync(done: (err?: Error) => void): void } // untyped in lmdb-js 3.5
+  const flushToDisk = () => new Promise<void>(resolve => sync.call(root, () => resolve()))
+  const flushTimer = everySecond ? setInterval(() => void flushToDisk(), FLUSH_EVERY_MS).unref() : undefined
   // lmdb creates them 0644 (umask permitting); the 0700 folder already keeps others out, this says it twice.
   for (const made of [file, `${file}-lock`]) privateFile(made)
   // The session keys ask whether a session already has rows; the tables they seal are made after them.
@@ -212,6 +227,7 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
       () => sealRegistry(root, dbs.sessions),
     )
   } catch (err) {
+    clearInterval(flushTimer)
     root.close().catch(() => undefined)
     throw err
   }
@@ -259,6 +275,8 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
     async close() {
       if (closed) return
       closed = true
+      clearInterval(flushTimer)
+      if (everySecond) await flushToDisk()
       await root.close()
     },
   }

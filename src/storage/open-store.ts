@@ -11,7 +11,10 @@ import { openLmdbStore } from './lmdb-store.js'
 import { openRedisStore } from './redis/redis-store.js'
 import type { Store } from './types.js'
 
-type StoreConfig = Pick<Config, 'DATA_KEY' | 'REDIS_URL' | 'NODE_ID' | 'CLUSTER_LEASE_TTL_MS' | 'CLUSTER_RENEW_MS'>
+type StoreConfig = Pick<
+  Config,
+  'DATA_KEY' | 'STORE_FLUSH' | 'REDIS_URL' | 'NODE_ID' | 'CLUSTER_LEASE_TTL_MS' | 'CLUSTER_RENEW_MS'
+>
 
 export interface OpenedStore {
   store: Store
@@ -20,7 +23,8 @@ export interface OpenedStore {
 }
 
 export function openStore(config: StoreConfig, dataDir: string, logger?: Logger): OpenedStore {
-  if (!config.REDIS_URL) return { store: openLmdbStore(dataDir, { dataKey: config.DATA_KEY }), leases: undefined }
+  if (!config.REDIS_URL)
+    return { store: openLmdbStore(dataDir, { dataKey: config.DATA_KEY, flush: config.STORE_FLUSH }), leases: undefined }
   let lastError = ''
   const onError = (err: unknown) => {
     // node-redis retries by itself; say so once per distinct failure, not on every retry

@@ -62,7 +62,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
   if (ownsStore) await compactAtBoot(config.DATA_DIR, log)
-  const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY }) // cluster mode passes Redis
+  const store = options.store ?? openLmdbStore(config.DATA_DIR, { dataKey: config.DATA_KEY, flush: config.STORE_FLUSH }) // cluster mode passes Redis
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)
