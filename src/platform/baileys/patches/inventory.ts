@@ -14,6 +14,7 @@
 import { createRequire } from 'node:module'
 import { installCryptoKeyObjects } from './crypto-keys.js'
 import { messageIdPatch } from './message-id.js'
+import { installRandomPool } from './random-pool.js'
 import { installSignalQueueContext } from './signal-queue-context.js'
 import { installSourcePatches, patchState, type SourcePatch } from './source-hook.js'
 import { timeoutHelpersPatch } from './timeout-helpers.js'
@@ -71,6 +72,14 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     install: installCryptoKeyObjects,
   },
   {
+    name: 'random byte pool',
+    target: 'node',
+    writtenFor: '24',
+    why: 'CPU per message',
+    gain: '−0.17 ms gateway CPU per text (median of 4 paired rounds, lower in each); shard threads 2.17 → 2.02 ms (issue 28)',
+    install: installRandomPool,
+  },
+  {
     name: 'signal queue context',
     target: 'libsignal',
     writtenFor: '6.0.0',
@@ -91,7 +100,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: 'one lmdb transaction per send instead of two (BENCHMARKS.md, issue 28)',
+    gain: 'one lmdb transaction per send instead of two: −0.13 ms gateway CPU per text, libuv pool 0.47 → 0.31 ms (issue 28)',
     installedBy: "link/retry-messages.ts (per socket: wraps the retry manager's addRecentMessage)",
   },
   {
