@@ -21,6 +21,7 @@ import { linkAgents, type LinkAgents } from '../link-agents.js'
 import { installCryptoKeyObjects } from '../patches/crypto-keys.js'
 import { setPlatformSignatureCheck } from '../patches/signature-check.js'
 import { installSignalQueueContext } from '../patches/signal-queue-context.js'
+import { DeferredLogger } from './deferred-logger.js'
 import { cachedKeyStore } from './key-cache.js'
 import { lazyRetryManagerCaches, socketCaches } from './lazy-caches.js'
 
@@ -76,7 +77,8 @@ export function openBaileysSocket(
     const sock = makeWASocket({
       // our own cache, not Baileys' makeCacheableSignalKeyStore: no pre-keys held after pairing (key-cache.ts)
       auth: { creds, keys: cachedKeyStore(auth.keys) },
-      logger,
+      // its per-message child loggers are made only if a line is written (deferred-logger.ts)
+      logger: DeferredLogger.of(logger) as unknown as Logger,
       browser: BROWSER,
       syncFullHistory: false,
       markOnlineOnConnect: true,
