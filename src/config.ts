@@ -205,6 +205,15 @@ const schema = z.object({
   QUERY_TIMEOUT_MS: int(20_000, 1),
   /** POST /session per client address and minute (429 above it); 0 = no limit. */
   SESSION_CREATE_PER_MINUTE: int(30, 0),
+  /**
+   * GET /session?wait (src/http/session-wait): the longest a request waits for a change (a longer `wait` is cut to
+   * it; 0 = never wait), kept under the 60 s idle timeout of common load balancers. Then the waiting requests one
+   * session (and as many again through its view links), one client and the whole process may hold (429 beyond).
+   */
+  SESSION_WAIT_MAX_SECONDS: int(30, 0).refine(v => v <= 55, 'expected 0..55'),
+  SESSION_WAITS_PER_SESSION: int(4, 1),
+  SESSION_WAITS_PER_CLIENT: int(1_000, 1),
+  SESSION_WAITS_PER_PROCESS: int(10_000, 1),
   /** JSON body limit for POST requests. */
   BODY_LIMIT_BYTES: int(1024 * 1024, 1),
   /** Persisted-query id of the platform's "subscribed newsletters" query (the platform rotates these). */

@@ -23,6 +23,26 @@ function readStat(file: string): { name: string; seconds: number } {
   }
 }
 
+const sleep = (s: number) => new Promise(resolve => setTimeout(resolve, s * 1000))
+
+/** Mean RSS (MB) of five samples a second apart. */
+export async function meanRssMb(pid: number): Promise<number> {
+  let sum = 0
+  for (let i = 0; i < 5; i++) {
+    sum += rssMb(pid)
+    if (i < 4) await sleep(1)
+  }
+  return sum / 5
+}
+
+/** CPU the process uses over the next `seconds`, as % of one core. */
+export async function cpuPercentOver(pid: number, seconds: number): Promise<number> {
+  const c0 = cpuSeconds(pid)
+  const t0 = performance.now()
+  await sleep(seconds)
+  return ((cpuSeconds(pid) - c0) / ((performance.now() - t0) / 1000)) * 100
+}
+
 /** User + system CPU seconds the process has used so far (every thread). */
 export function cpuSeconds(pid: number): number {
   return readStat(`/proc/${pid}/stat`).seconds

@@ -3,7 +3,8 @@
  * A typed client for the gateway's HTTP API: openapi-fetch over the types openapi-typescript generated from the
  * gateway's own OpenAPI document (./schema.ts, `npm run client:generate`). Paths, parameters, request bodies and
  * response bodies are all checked by the compiler. Every call resolves to `{ data, error, response }`: `data` on a
- * 2xx, `error` (the `{ statusCode, message }` body) otherwise.
+ * 2xx, `error` (the `{ statusCode, message }` body) otherwise. `waitForSession` (./wait-for-session.ts) follows a
+ * session until it reaches a state, with the waiting GET /session instead of polling.
  *
  * @example
  * const gateway = createGatewayClient('http://127.0.0.1:3000')
@@ -11,11 +12,13 @@
  * await gateway.POST('/message', withSession(session!, { body: { phone: '15550000002', type: 'text', text: 'hi' } }))
  * const { data: group } = await gateway.GET('/group/{groupId}',
  *   withSession(session!, { params: { path: { groupId: '120363000000000001@g.us' } } }))
+ * await waitForSession(gateway, session!, s => s.isConnected) // resolves the moment the phone has paired it
  */
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch'
 import type { components, paths } from './schema.js'
 
 export type { components, paths } from './schema.js'
+export { SessionWaitError, waitForSession, type Session, type WaitForSessionOptions } from './wait-for-session.js'
 
 export type GatewayClient = Client<paths>
 

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Read a session
-         * @description Poll every 2 to 3 s while pairing. Answered from a cache: never waits behind the session's work.
+         * @description Poll every 2 to 3 s while pairing, or wait for each change: send the last answer's `ETag` as `If-None-Match` with `?wait=<seconds>`, and the answer comes the moment the session changes (QR rotated, connected, disconnected, logged out; 404 once deleted), or 304 when the wait ends unchanged. Answered from a cache: never waits behind the session's work.
          */
         get: operations["getSession"];
         put?: never;
@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * The QR a view-only link shows (not in the spec)
-         * @description What the QR page polls with a view link's token, every 2 to 3 s. Takes no `id` or `session-id`.
+         * @description What the QR page asks with a view link's token. Takes no `id` or `session-id`. Waits for a change like GET /session: `If-None-Match` with the last `ETag` and `?wait=<seconds>` answer the moment the QR rotates (or 410 once the phone paired the session), or 304 when the wait ends unchanged.
          */
         get: operations["viewQr"];
         put?: never;
@@ -683,12 +683,17 @@ export type $defs = Record<string, never>;
 export interface operations {
     getSession: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With `If-None-Match` naming the current answer: seconds to wait for it to change (cut to SESSION_WAIT_MAX_SECONDS, 30 by default). Anything but a whole number is 400 `wait must be a whole number of seconds` */
+                wait?: number;
+            };
             header: {
                 /** @description The `id` returned by POST /session */
                 id: string;
                 /** @description The `sessionId` returned by POST /session */
                 "session-id": string;
+                /** @description The `ETag` of the answer the client holds. It names the current one: 304 at once, or with `wait`, an answer as soon as it differs. It does not: 200 at once */
+                "if-none-match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -698,11 +703,22 @@ export interface operations {
             /** @description The session */
             200: {
                 headers: {
+                    /** @description Strong validator of this exact body (the same state has the same ETag on every node) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Session"];
                 };
+            };
+            /** @description `If-None-Match` names the current answer: at once without `wait`, else when the wait ended with nothing changed (also when the session moved to another node: ask again). No body */
+            304: {
+                headers: {
+                    /** @description Strong validator of this exact body (the same state has the same ETag on every node) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid header` (header `id` or `session-id` missing or empty), or the request broke validation rules (every failing rule, joined by a line break) */
             400: {
@@ -716,6 +732,17 @@ export interface operations {
             /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `too many waiting requests for this session (<max>), retry in <seconds> s`, `too many waiting requests from this client (<max>), retry in <seconds> s`, `too many waiting requests on this server, retry in <seconds> s`: a waiting request over one of its bounds (SESSION_WAITS_PER_SESSION, _PER_CLIENT, _PER_PROCESS); a request without `wait` is never refused */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1065,10 +1092,15 @@ export interface operations {
     };
     viewQr: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With `If-None-Match` naming the current answer: seconds to wait for it to change (cut to SESSION_WAIT_MAX_SECONDS, 30 by default). Anything but a whole number is 400 `wait must be a whole number of seconds` */
+                wait?: number;
+            };
             header: {
                 /** @description The token in the `#view=` fragment of a link from POST /session/view-link */
                 "view-token": string;
+                /** @description The `ETag` of the answer the client holds. It names the current one: 304 at once, or with `wait`, an answer as soon as it differs. It does not: 200 at once */
+                "if-none-match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1078,13 +1110,24 @@ export interface operations {
             /** @description The session's current QR */
             200: {
                 headers: {
+                    /** @description Strong validator of this exact body (the same state has the same ETag on every node) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["QrView"];
                 };
             };
-            /** @description `invalid header`: header `view-token` missing or empty */
+            /** @description `If-None-Match` names the current answer: at once without `wait`, else when the wait ended with nothing changed (also when the session moved to another node: ask again). No body */
+            304: {
+                headers: {
+                    /** @description Strong validator of this exact body (the same state has the same ETag on every node) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid header`: header `view-token` missing or empty; `wait must be a whole number of seconds` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1105,6 +1148,17 @@ export interface operations {
             /** @description `the session is linked; this view link no longer works`: the phone paired the session */
             410: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `too many waiting requests for this session (<max>), retry in <seconds> s`, `too many waiting requests from this client (<max>), retry in <seconds> s`, `too many waiting requests on this server, retry in <seconds> s`: a waiting request over one of its bounds (SESSION_WAITS_PER_SESSION, _PER_CLIENT, _PER_PROCESS); a request without `wait` is never refused */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -6,7 +6,10 @@
  * signed node record) plus the request's path and query: never a host the client named.
  *
  * One keep-alive agent per peer, at most CLUSTER_FORWARD_SOCKETS connections, http or https (CLUSTER_CA_FILE); a
- * request that waits longer than the queue time-out for one gets 503 NODE_BUSY. A peer whose connection fails
+ * request that waits longer than the queue time-out for one gets 503 NODE_BUSY. A waiting GET /session holds its
+ * connection for up to SESSION_WAIT_MAX_SECONDS doing nothing: waits go on a lane of their own, a second agent per
+ * peer (at most SESSION_WAITS_PER_PROCESS connections, as many as the peer would hold), so however many clients
+ * wait, a send never queues behind them for a connection. A peer whose connection fails
  * gets the client a 503 NODE_UNREACHABLE (Retry-After 1), unless the answer had begun, in which case the client's
  * connection is cut. Nothing is retried here except an answer the owner marked "moving": it did not run the
  * request (cluster/front.ts then asks again where the session is). Every failure of this path is one of those:
@@ -50,6 +53,8 @@ export interface ForwarderOptions {
   auth: PeerAuth
   /** Connections per peer (CLUSTER_FORWARD_SOCKETS). */
   socketsPerPeer: number
+  /** Connections per peer for waiting GET /session requests (SESSION_WAITS_PER_PROCESS). */
+  waitSocketsPerPeer: number
   /** How long a request may wait for one of them. */
   queueTimeoutMs: number
   /** Trust anchors for https peers (CLUSTER_CA_FILE); default: the system's. */
@@ -73,32 +78,38 @@ function passable(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
  */
 export type ForwardOutcome = 'answered' | 'moving' | 'not-sent'
 
+/** Which of a peer's connection pools a request takes: a wait holds its connection idle, so it never takes a request's. */
+export type Lane = 'request' | 'wait'
+
 const notSent = (err: NodeJS.ErrnoException, reused: boolean): boolean =>
   err.code === 'ECONNREFUSED' || (reused && (err.code === 'ECONNRESET' || err.code === 'EPIPE'))
 
 export class Forwarder {
   readonly #o: ForwarderOptions
-  readonly #agents = new Map<string, http.Agent>()
+  /** Per lane, the agent of each peer origin. */
+  readonly #agents: Record<Lane, Map<string, http.Agent>> = { request: new Map(), wait: new Map() }
 
   constructor(options: ForwarderOptions) {
     this.#o = options
   }
 
-  #agentFor(origin: URL): http.Agent {
-    let agent = this.#agents.get(origin.origin)
+  #agentFor(origin: URL, lane: Lane): http.Agent {
+    const agents = this.#agents[lane]
+    let agent = agents.get(origin.origin)
     if (!agent) {
-      const shape = { keepAlive: true, maxSockets: this.#o.socketsPerPeer, scheduling: 'lifo' as const }
+      const maxSockets = lane === 'wait' ? this.#o.waitSocketsPerPeer : this.#o.socketsPerPeer
+      const shape = { keepAlive: true, maxSockets, scheduling: 'lifo' as const }
       agent =
         origin.protocol === 'https:'
           ? new https.Agent({ ...shape, ...(this.#o.ca ? { ca: this.#o.ca } : {}) })
           : new http.Agent(shape)
-      this.#agents.set(origin.origin, agent)
+      agents.set(origin.origin, agent)
     }
     return agent
   }
 
   /** A request to `origin` + `path` (never a host from anywhere else), on the peer's pooled connections. */
-  #request(origin: URL, method: string, path: string, headers: OutgoingHttpHeaders): http.ClientRequest {
+  #request(origin: URL, method: string, path: string, headers: OutgoingHttpHeaders, lane: Lane): http.ClientRequest {
     const request = origin.protocol === 'https:' ? https.request : http.request
     return request({
       protocol: origin.protocol,
@@ -107,22 +118,25 @@ export class Forwarder {
       path,
       method,
       headers,
-      agent: this.#agentFor(origin),
+      agent: this.#agentFor(origin, lane),
     })
   }
 
   /** Drops the agents of peers that are no longer live (their connections close). */
   retain(liveUrls: ReadonlySet<string>): void {
-    for (const [origin, agent] of this.#agents) {
-      if (liveUrls.has(origin)) continue
-      agent.destroy()
-      this.#agents.delete(origin)
-    }
+    for (const agents of Object.values(this.#agents))
+      for (const [origin, agent] of agents) {
+        if (liveUrls.has(origin)) continue
+        agent.destroy()
+        agents.delete(origin)
+      }
   }
 
   close(): void {
-    for (const agent of this.#agents.values()) agent.destroy()
-    this.#agents.clear()
+    for (const agents of Object.values(this.#agents)) {
+      for (const agent of agents.values()) agent.destroy()
+      agents.clear()
+    }
   }
 
   /**
@@ -142,7 +156,7 @@ export class Forwarder {
         peer.node,
         peerRequestOf('POST', path, headers as Record<string, string>, 'node'),
       )
-      const out = this.#request(origin, 'POST', path, headers)
+      const out = this.#request(origin, 'POST', path, headers, 'request')
       out.setTimeout(timeoutMs)
       out.on('timeout', () => out.destroy(new Error(`no answer from ${peer.node} in ${timeoutMs} ms`)))
       out.on('error', reject)
@@ -155,10 +169,17 @@ export class Forwarder {
   }
 
   /**
-   * Sends `req` (its `body` already read) to `peer` for `client` and streams the answer to `res`; rejects only
-   * with a GatewayError to answer the client with (nothing was sent to it yet).
+   * Sends `req` (its `body` already read) to `peer` for `client`, on `lane`'s connections, and streams the answer
+   * to `res`; rejects only with a GatewayError to answer the client with (nothing was sent to it yet).
    */
-  forward(req: Request, res: Response, peer: PeerNode, body: Buffer, client: string): Promise<ForwardOutcome> {
+  forward(
+    req: Request,
+    res: Response,
+    peer: PeerNode,
+    body: Buffer,
+    client: string,
+    lane: Lane = 'request',
+  ): Promise<ForwardOutcome> {
     return new Promise<ForwardOutcome>((resolve, reject) => {
       let settled = false
       const settle = (
@@ -185,7 +206,7 @@ export class Forwarder {
           client,
         )
         headers[PEER_HEADER] = this.#o.auth.sign(peer.node, signed)
-        out = this.#request(origin, req.method, target, headers)
+        out = this.#request(origin, req.method, target, headers, lane)
       } catch {
         // a peer address or a target node's http client will not take: the same as a peer that does not answer
         settle('unreachable', new GatewayError('NODE_UNREACHABLE'))
@@ -246,7 +267,8 @@ export class Forwarder {
         settle('aborted')
         out.destroy()
       })
-      out.end(body)
+      if (body.length > 0) out.end(body)
+      else out.end()
     })
   }
 }

@@ -12,6 +12,9 @@
  *      first and at most MAX_PENDING_PER_SESSION of one session's requests crossing at once (cluster/forward.ts).
  *      A session on its way between nodes is waited for (CLUSTER_MOVE_WAIT_MS), not failed: the request goes on
  *      once the session is up on its next node, and 503 "moving" with Retry-After only past that wait.
+ *      A waiting GET /session (`If-None-Match` and `?wait=`) crosses on the wait lane (cluster/forward.ts) and is
+ *      counted apart: at most SESSION_WAITS_PER_SESSION of a session's waits cross at once (the owner's own bound),
+ *      and they take nothing of MAX_PENDING_PER_SESSION, which stays for the session's sends and reads.
  * POST /session is every node's own (actors/main: the node creates the session for the least loaded node and hands
  * it over); the ops endpoints, docs and the QR page are every node's own too.
  */
@@ -21,9 +24,10 @@ import { OTHER_MESSAGE } from '../protocol/messages.js'
 import { requestClientKey, setForwardedClient } from '../http/client-key.js'
 import { setPreloadedBody } from '../http/json-body.js'
 import { PEER_CLIENT_HEADER, PEER_HEADER, peerRequestOf, type PeerAuth } from './peer-auth.js'
-import type { Forwarder } from './forward.js'
+import type { Forwarder, Lane, PeerNode } from './forward.js'
+import { tooManyWaitsForSession } from '../http/session-wait/wait-room.js'
 import { BodyAborted, readBody } from './request-body.js'
-import type { ClusterRoutes } from './routing.js'
+import type { ClusterRoutes, Route } from './routing.js'
 import type { ClusterSessionAuth } from './session-auth.js'
 
 /** The API's paths (the ops endpoints, docs and QR page are every node's own). */
@@ -34,6 +38,13 @@ export const ADOPT_PATH = '/_cluster/adopt'
 const MAX_ADOPT_BODY = 1 << 20
 /** How often a request waiting for a moving session asks again where it is. */
 const MOVE_POLL_MS = 100
+/**
+ * How long where a session runs is taken as known without asking Redis again. A session moves rarely, and a stale
+ * answer costs nothing but a retry: the node it names runs nothing of a request for a session it no longer runs
+ * (it answers "moving", and the route is asked again).
+ */
+const ROUTE_CACHE_MS = 1_000
+const ROUTE_CACHE_MAX = 100_000
 
 export interface FrontParts {
   auth: PeerAuth
@@ -48,8 +59,17 @@ export interface FrontParts {
   adoptNow(ids: string[]): Promise<void>
   bodyLimitBytes: number
   perSessionInFlight: number
+  /** Waiting GET /session requests of one session crossing at once (SESSION_WAITS_PER_SESSION). */
+  waitsPerSession: number
   moveWaitMs: number
 }
+
+/**
+ * A GET /session that may wait on its node for a change (http/session-wait/long-poll.ts): it holds its connection
+ * for up to SESSION_WAIT_MAX_SECONDS. One that does not wait after all (an ETag no longer current) just answers.
+ */
+const mayWait = (req: Request): boolean =>
+  req.method === 'GET' && req.path === '/session' && req.headers['if-none-match'] !== undefined && 'wait' in req.query
 
 const header = (req: Request, name: string): string | undefined => {
   const value = req.headers[name]
@@ -59,7 +79,23 @@ const header = (req: Request, name: string): string | undefined => {
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
 export function clusterFront(parts: FrontParts): RequestHandler {
-  const inFlight = new Map<string, number>()
+  /** Per lane, how many of each session's requests are crossing now. */
+  const crossing: Record<Lane, Map<string, number>> = { request: new Map(), wait: new Map() }
+  /** session id → the node it ran on when last asked, and when. */
+  const routes = new Map<string, { peer: PeerNode; at: number }>()
+
+  /** Where session `id` runs: this node, another, or on its way (from the cache when fresh). */
+  async function locate(id: string): Promise<Route> {
+    if (parts.runsHere(id)) return { to: 'here' }
+    const known = routes.get(id)
+    if (known && performance.now() - known.at < ROUTE_CACHE_MS) return { to: 'node', peer: known.peer }
+    const where = await parts.routes.locate(id)
+    if (where.to === 'node') {
+      if (routes.size >= ROUTE_CACHE_MAX) routes.delete(routes.keys().next().value!)
+      routes.set(id, { peer: where.peer, at: performance.now() })
+    } else routes.delete(id)
+    return where
+  }
 
   /** The signing node of a peer request, or undefined for a client's. */
   const peerOf = (req: Request): string | undefined => {
@@ -86,21 +122,28 @@ export function clusterFront(parts: FrontParts): RequestHandler {
   }
 
   /** Routes an authenticated client request for session `id`; `next` when it is to be answered here. */
-  async function route(req: Request, res: Response, id: string, next: () => void): Promise<void> {
+  async function route(req: Request, res: Response, id: string, lane: Lane, next: () => void): Promise<void> {
     let body: Buffer | undefined
     const until = Date.now() + parts.moveWaitMs
     for (;;) {
       if (res.closed) return
       if (!parts.leaving(id)) {
-        const where = parts.runsHere(id) ? ({ to: 'here' } as const) : await parts.routes.locate(id)
+        const where = await locate(id)
         if (where.to === 'here') {
           if (body !== undefined) setPreloadedBody(req, body)
           return next()
         }
         if (where.to === 'node') {
           body ??= await readBody(req, parts.bodyLimitBytes)
-          const outcome = await parts.forwarder.forward(req, res, where.peer, body, requestClientKey(req))
+          let outcome: Awaited<ReturnType<Forwarder['forward']>>
+          try {
+            outcome = await parts.forwarder.forward(req, res, where.peer, body, requestClientKey(req), lane)
+          } catch (err) {
+            routes.delete(id) // it did not answer: ask Redis next time
+            throw err
+          }
           if (outcome === 'answered') return
+          routes.delete(id)
           // 'moving' or 'not-sent': the peer ran nothing (it is handing the session over, or stopping)
         }
       }
@@ -115,13 +158,18 @@ export function clusterFront(parts: FrontParts): RequestHandler {
     const secret = header(req, 'session-id')
     // no credentials (the route answers 400), or GET /session/qr's view token, which only its node knows
     if (id === undefined || secret === undefined) return next()
-    if (!(await parts.sessions.authenticate(id, secret))) throw new GatewayError('SESSION_NOT_FOUND')
-    if (parts.runsHere(id)) return next()
+    const here = parts.runsHere(id)
+    if (!(await parts.sessions.authenticate(id, secret, here))) throw new GatewayError('SESSION_NOT_FOUND')
+    if (here) return next()
+    const lane: Lane = mayWait(req) ? 'wait' : 'request'
+    const inFlight = crossing[lane] as Map<string, number>
     const count = inFlight.get(id) ?? 0
-    if (count >= parts.perSessionInFlight) throw new GatewayError('TOO_MANY_REQUESTS', OTHER_MESSAGE.SESSION_BUSY, 1)
+    if (lane === 'wait' && count >= parts.waitsPerSession) throw tooManyWaitsForSession(parts.waitsPerSession)
+    if (lane === 'request' && count >= parts.perSessionInFlight)
+      throw new GatewayError('TOO_MANY_REQUESTS', OTHER_MESSAGE.SESSION_BUSY, 1)
     inFlight.set(id, count + 1)
     try {
-      await route(req, res, id, next)
+      await route(req, res, id, lane, next)
     } finally {
       const left = (inFlight.get(id) ?? 1) - 1
       if (left > 0) inFlight.set(id, left)

@@ -70,6 +70,7 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
   const forwarder = new Forwarder({
     auth,
     socketsPerPeer: config.CLUSTER_FORWARD_SOCKETS,
+    waitSocketsPerPeer: config.SESSION_WAITS_PER_PROCESS,
     queueTimeoutMs: config.CLUSTER_FORWARD_QUEUE_MS,
     ca: config.CLUSTER_CA_FILE === undefined ? undefined : readFileSync(config.CLUSTER_CA_FILE),
   })
@@ -138,6 +139,7 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
         adoptNow: ids => adopter.adoptNow(ids),
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
         perSessionInFlight: config.MAX_PENDING_PER_SESSION,
+        waitsPerSession: config.SESSION_WAITS_PER_SESSION,
         moveWaitMs: config.CLUSTER_MOVE_WAIT_MS,
       })
       return {

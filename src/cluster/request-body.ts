@@ -10,10 +10,15 @@ import { GatewayError } from '../protocol/errors.js'
 /** The client went away before its body was whole: nobody to answer. */
 export class BodyAborted extends Error {}
 
+const EMPTY = Buffer.alloc(0)
+
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  // no Content-Length and no Transfer-Encoding: the request has no body (RFC 9112 §6.3), nothing to wait for
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+    return Promise.resolve(EMPTY)
   const declared = Number(req.headers['content-length'] ?? '0')
   if (Number.isFinite(declared) && declared > limitBytes) return Promise.reject(new GatewayError('BODY_TOO_LARGE'))
-  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0))
+  if (req.readableEnded || declared === 0) return Promise.resolve(EMPTY)
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0

@@ -37,9 +37,12 @@ export class ClusterSessionAuth {
     return this.#o.authenticLocally(id, secret)
   }
 
-  /** Whether `secret` is the secret of session `id`, wherever it runs. */
-  async authenticate(id: string, secret: string): Promise<boolean> {
-    if (this.#o.authenticLocally(id, secret)) return true
+  /**
+   * Whether `secret` is the secret of session `id`, wherever it runs. The caller may say the id does not run here
+   * (its snapshot check then is skipped: it would fail and cost a hash).
+   */
+  async authenticate(id: string, secret: string, runsHere = true): Promise<boolean> {
+    if (runsHere && this.#o.authenticLocally(id, secret)) return true
     const cached = this.#hashes.get(id)
     if (cached !== undefined && secretMatches(cached, secret)) {
       // least recently used goes first: a hit moves to the end

@@ -2,11 +2,13 @@
  * @module demo/scan
  * Pairs a session through the sandbox the way a person would with a phone: reads the QR off `GET /session`,
  * decodes the PNG like a camera, has a simulated phone of the sandbox scan it (`POST /scan`), and waits until the
- * gateway shows the session connected. `npm run demo:scan`, the demo test and the ops tests use it.
+ * gateway shows the session connected. It waits with the typed client's `waitForSession` (the waiting GET /session:
+ * each answer comes the moment the QR appears or the phone has paired, no polling). `npm run demo:scan`, the demo
+ * test and the ops tests use it.
  */
+import { createGatewayClient, waitForSession } from '../client/index.js'
 import { DEMO_PHONE } from './defaults.js'
 import { decodeQrPng } from './qr-decode.js'
-import { waitFor } from './processes.js'
 
 export interface ScanRequest {
   gatewayUrl: string
@@ -17,38 +19,19 @@ export interface ScanRequest {
   phone?: string
 }
 
-interface SessionBody {
-  qrcode?: string
-  isConnected?: boolean
-  generatedId?: string
-  name?: string
-  message?: string
-}
-
 export async function scanSession(request: ScanRequest): Promise<{ generatedId: string; name: string }> {
   const { gatewayUrl, sandboxUrl, id, sessionId, phone = DEMO_PHONE } = request
-  const session = async (): Promise<SessionBody> => {
-    const res = await fetch(`${gatewayUrl}/session`, { headers: { id, 'session-id': sessionId } })
-    const body = (await res.json()) as SessionBody
-    if (res.status !== 200) throw new Error(`GET /session → ${res.status} ${body.message ?? ''}`)
-    return body
-  }
-  const first = await session()
+  const gateway = createGatewayClient(gatewayUrl)
+  const session = { id, sessionId }
+  const first = await waitForSession(gateway, session, () => true)
   if (first.isConnected) throw new Error('this session is already connected')
-  const png = await waitFor('a QR in GET /session', async () => (await session()).qrcode || undefined)
+  const { qrcode } = await waitForSession(gateway, session, s => s.qrcode !== '', { timeoutMs: 60_000 })
   const scan = await fetch(`${sandboxUrl}/scan`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ qr: decodeQrPng(png), phone }),
+    body: JSON.stringify({ qr: decodeQrPng(qrcode), phone }),
   })
   if (scan.status !== 200) throw new Error(`sandbox POST /scan → ${scan.status} ${await scan.text()}`)
-  const connected = await waitFor(
-    'the session to connect',
-    async () => {
-      const s = await session()
-      return s.isConnected ? s : undefined
-    },
-    90_000,
-  )
-  return { generatedId: connected.generatedId ?? '', name: connected.name ?? '' }
+  const connected = await waitForSession(gateway, session, s => s.isConnected, { timeoutMs: 90_000 })
+  return { generatedId: connected.generatedId, name: connected.name }
 }

@@ -53,8 +53,11 @@ Carol 15550000003, the group "Team" ${DEMO_GROUP} and the channel "News" ${DEMO_
    curl -s -X POST ${G}/session/view-link ${AUTH}
    or read it as JSON (qrcode is a base64 PNG; poll every 2 to 3 s):
    ${get('/session')}
+   or let it answer when the session changes: send back the ETag it answered with (curl -si shows it) as
+   -H 'if-none-match: "<etag>"' with ?wait=25 (README: "GET /session that waits").
 
-3. Scan it with Alice's simulated phone (decodes the QR and posts it to the sandbox's POST /scan):
+3. Scan it with Alice's simulated phone (waits for the QR, decodes it and posts it to the sandbox's POST /scan,
+   then waits for the pairing; both waits are the waiting GET /session, through the typed client's waitForSession):
    ${scanCommand(places)}
 
 4. Use the session:

@@ -20,19 +20,22 @@ import { GatewayError } from '../protocol/errors.js'
 import { qrPageRoutes } from './qr-page/routes.js'
 import { openApiRoutes } from './openapi/router.js'
 import { opsParts } from './ops/index.js'
+import { sessionWaits } from './session-wait/long-poll.js'
 
 export type { AppDeps } from './deps.js'
 
 export function createApp(deps: AppDeps): express.Express {
   const app = express()
   app.disable('x-powered-by')
-  // GET /session is polled for a changing QR; conditional 304s would only add a way to miss an update.
+  // No ETag computed by express for every answer (a hash of each body sent, a weak validator): GET /session and GET
+  // /session/qr set their own strong one, from their snapshot, and answer If-None-Match themselves (session-wait/).
   app.set('etag', false)
   // Which proxies' X-Forwarded-For to believe for `req.ip`, the client of the per-client limits (TRUST_PROXY).
   app.set('trust proxy', deps.config.TRUST_PROXY)
   // Request log + metrics first (they must see every request). Then the endpoints, the polled GET /session first:
   // every router a request passes costs it a path match (BENCHMARKS.md). Then /metrics and the pages.
-  const ops = opsParts(deps)
+  const endpointDeps = { ...deps, waits: sessionWaits(deps.system, deps.config) }
+  const ops = opsParts(endpointDeps)
   app.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff')
     // OPTIONS would get express's automatic `Allow` answer in text/plain: the gateway serves no CORS, so it is a
@@ -42,7 +45,7 @@ export function createApp(deps: AppDeps): express.Express {
   })
   // Cluster mode: a request for a session of another node is authenticated here, then forwarded (cluster/front.ts).
   if (deps.cluster) app.use(deps.cluster.front)
-  for (const endpoint of ENDPOINTS) endpoint.mount(app, deps)
+  for (const endpoint of ENDPOINTS) endpoint.mount(app, endpointDeps)
   app.use(ops.metrics)
   // API_DOCS=false: /openapi.json and /docs are not mounted at all, so they answer the 404 of any unknown path.
   if (deps.config.API_DOCS) app.use(openApiRoutes())

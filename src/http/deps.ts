@@ -1,6 +1,6 @@
 /**
  * @module http/deps
- * What every endpoint and part of the app receives from `createApp`.
+ * What `createApp` is given (`AppDeps`), and what it hands every endpoint (`EndpointDeps`).
  */
 import type { RequestHandler } from 'express'
 import type { Logger } from 'pino'
@@ -8,6 +8,7 @@ import type { SessionSystem } from '../actors/main/session-system.js'
 import type { Config } from '../config.js'
 import type { CreationRate } from './limits/creation-gate.js'
 import type { ClusterGaugeSource } from '../metrics/cluster-metrics.js'
+import type { SessionWaits } from './session-wait/long-poll.js'
 
 export interface AppDeps {
   system: SessionSystem
@@ -24,4 +25,10 @@ export interface ClusterHttp {
   creationRate: CreationRate | undefined
   /** The node's gauges for /metrics. */
   gauges: ClusterGaugeSource
+}
+
+/** What `createApp` gives each endpoint: the app's deps and the parts it makes once for all of them. */
+export interface EndpointDeps extends AppDeps {
+  /** The waiting GET /session and GET /session/qr (session-wait/long-poll.ts). */
+  waits: SessionWaits
 }

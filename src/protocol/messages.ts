@@ -102,6 +102,10 @@ export const MESSAGE_TEMPLATE = {
   /** 503: the server (or cluster) holds UNPAIRED_MAX_PERCENT of MAX_SESSIONS sessions awaiting a scan. */
   UNPAIRED_FULL: 'too many sessions awaiting a QR scan on this server (<max>), retry in <seconds> s',
   PAIRING_CODE_RATE: 'too many pairing code requests for this session, retry in <seconds> s',
+  /** 429: GET /session?wait (and GET /session/qr?wait) over one of its bounds (src/http/session-wait). */
+  WAITS_PER_SESSION: 'too many waiting requests for this session (<max>), retry in <seconds> s',
+  WAITS_PER_CLIENT: 'too many waiting requests from this client (<max>), retry in <seconds> s',
+  WAITS_PER_PROCESS: 'too many waiting requests on this server, retry in <seconds> s',
   /** 429: a client at UNPAIRED_PER_CLIENT unpaired sessions. */
   UNPAIRED_CAP: 'too many unpaired sessions for this client (<max>); scan or delete one, or retry in <seconds> s',
   /** 500: the platform's error ack. */
@@ -134,6 +138,8 @@ export const RULE = {
   CHANNEL_ID: 'must be a channel ID ending in @newsletter',
   BEFORE: 'must be a non-negative integer',
   PROXY_URL: 'must be a socks5, socks5h, http or https URL with a host and no path',
+  /** GET /session?wait, GET /session/qr?wait. */
+  WAIT: 'must be a whole number of seconds',
   /** A broken rule with no words of its own; no field of the current schemas has one. */
   INVALID: 'is invalid',
 } as const
@@ -172,4 +178,5 @@ export const CLIENT_MESSAGES: readonly string[] = [
   line('channelId', RULE.CHANNEL_ID),
   line('before', RULE.BEFORE),
   line('proxy', RULE.PROXY_URL),
+  line('wait', RULE.WAIT),
 ]

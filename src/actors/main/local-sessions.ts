@@ -62,6 +62,8 @@ export interface LocalSessionParts {
 export interface LocalSessionsOnMain extends LocalSessions {
   /** Resolves once `id` may run a command here: at once, or when its arrival ends; SESSION_MOVING when leaving. */
   ready(id: string): Promise<void>
+  /** Whether `id` is arriving or leaving: a snapshot dropped now is a move, not a deletion (session-changes.ts). */
+  isMoving(id: string): boolean
 }
 
 interface Arrival {
@@ -130,6 +132,7 @@ export function localSessions(parts: LocalSessionParts): LocalSessionsOnMain {
     adopt,
     release,
     leaving: id => leaving.has(id),
+    isMoving: id => leaving.has(id) || arriving.has(id),
     async ready(id) {
       if (leaving.has(id)) throw new GatewayError('SESSION_MOVING', undefined, 1)
       const arrival = arriving.get(id)

@@ -10,6 +10,8 @@ import type { OpsSource } from '../../metrics/source.js'
 import type { QrView, ViewToken } from './view-tokens.js'
 import type { CreationClient } from './creation.js'
 
+export type SessionChange = { type: 'changed'; id: string } | { type: 'moved'; id: string } | { type: 'closing' }
+
 export interface SessionSystem {
   /**
    * Registers a session and starts its actor; returns at once (the QR is produced in the background). `client` is
@@ -39,7 +41,16 @@ export interface SessionSystem {
   reset(id: string): Promise<void>
   /** Logs out (if paired) and deletes the session and all its data. */
   deleteSession(id: string): Promise<void>
-  /** SIGTERM: waits for in-flight commands (up to a grace period), closes sockets without logging out. */
+  /**
+   * Calls `listener` whenever what GET /session shows of a session may have changed (`changed`: a new snapshot, or
+   * the session is gone), when a session leaves this process for another node (`moved`, cluster mode: its state
+   * did not change), and once when shutdown begins (`closing`). For the waiting GET /session (src/http/session-wait).
+   */
+  watch(listener: (change: SessionChange) => void): void
+  /**
+   * SIGTERM: tells the watchers (`closing`), waits for in-flight commands (up to a grace period), closes sockets
+   * without logging out.
+   */
   close(): Promise<void>
   /** Readiness and metrics sources for /readyz and /metrics; absent = always ready, no actor metrics. */
   ops?: OpsSource

@@ -77,13 +77,15 @@ export class SnapshotCache {
   /**
    * The thread hosting `inShard` sessions died: their platform sockets died with it. Connected ones show as
    * reconnecting (isConnected false, no name) until the replacement thread publishes their restored state; the
-   * version bump is the smallest, so any snapshot from the new thread wins.
+   * version bump is the smallest, so any snapshot from the new thread wins. Listeners hear of it like of any
+   * snapshot (a client waiting on GET /session sees the drop).
    */
   markDisconnected(inShard: (id: string) => boolean): void {
     for (const [id, entry] of this.#entries) {
       const s = entry.snapshot
       if (!inShard(id) || !s.isConnected) continue
       entry.snapshot = { ...s, isConnected: false, name: '', state: 'reconnecting', version: s.version + 1 }
+      this.#notify({ type: 'snapshot', snapshot: entry.snapshot })
     }
   }
 

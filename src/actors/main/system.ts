@@ -28,6 +28,7 @@ import { localSessions, type LocalSessions } from './local-sessions.js'
 import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './creation.js'
 import { CLUSTER_POLICY, EMBEDDED_POLICY } from '../../protocol/session-policy.js'
 import { ViewTokens } from './view-tokens.js'
+import { sessionChanges } from './session-changes.js'
 import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
 import { OTHER_MESSAGE } from '../../protocol/messages.js'
@@ -69,10 +70,6 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const telemetry = new TelemetryReceiver(channelName) // counters, loop delays, restore announcements of the threads
   // View-only QR links: they follow the snapshots (a paired session ends them) and die with the session.
   const viewTokens = new ViewTokens(id => cache.snapshotOf(id))
-  cache.onChange(event => {
-    if (event.type === 'deleted') viewTokens.revoke(event.id)
-    else viewTokens.observe(event.snapshot)
-  })
 
   // Restored sessions answer GET /session at once, before their actors publish. In cluster mode none is restored
   // here: the ownership loop adopts the sessions that belong on this node (cluster/ownership.ts).
@@ -153,6 +150,8 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     },
     isClosing: () => closing !== undefined,
   })
+  // What the view tokens and the waiting GET /session hear of each change (session-changes.ts)
+  const changes = sessionChanges(cache, viewTokens, local.isMoving)
 
   /** Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). */
   async function admitted<T>(id: string, work: () => Promise<T>): Promise<T> {
@@ -250,7 +249,12 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     run,
     reset,
     deleteSession,
-    close: () => (closing ??= shutdown()),
+    watch: changes.watch,
+    close: () => {
+      closing ??= shutdown()
+      changes.close() // after `closing` is set: a watcher that asks again sees the system closing
+      return closing
+    },
     shardOf: id => shards.shardOf(id),
     stats: () => pools.map(p => p.stats()),
     terminateShardThread: async shard => {

@@ -34,6 +34,8 @@ export interface ViewToken {
 }
 
 export interface QrView {
+  /** The session's id, for the main thread only (what a waiting GET /session/qr watches); never shown to the page. */
+  id: string
   /** Base64 PNG; '' before the first QR. */
   qrcode: string
   /** Epoch ms. */
@@ -112,7 +114,7 @@ export class ViewTokens {
     }
     const code = snapshot.pairingCode
     const pairingCode = code !== null && this.#now() < code.expiresAt ? code : null
-    return { qrcode: snapshot.qrcode, expiresAt: entry.expiresAt, pairingCode }
+    return { id: entry.id, qrcode: snapshot.qrcode, expiresAt: entry.expiresAt, pairingCode }
   }
 
   /** Every snapshot the system sees: a session that paired ends its tokens, even if it later needs a QR again. */

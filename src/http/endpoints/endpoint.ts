@@ -6,17 +6,17 @@
  */
 import type { Express, Router } from 'express'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import type { AppDeps } from '../deps.js'
+import type { EndpointDeps } from '../deps.js'
 
 export interface Endpoint {
   /** Registers the endpoint's routes on the app; called once per app. */
-  mount(app: Express, deps: AppDeps): void
+  mount(app: Express, deps: EndpointDeps): void
   /** Its operations, by path then method, in zod-openapi's form. */
   paths: ZodOpenApiPathsObject
 }
 
 /** An endpoint whose routes sit on one router of their own. */
-export const routerEndpoint = (routes: (deps: AppDeps) => Router, paths: ZodOpenApiPathsObject): Endpoint => ({
+export const routerEndpoint = (routes: (deps: EndpointDeps) => Router, paths: ZodOpenApiPathsObject): Endpoint => ({
   mount: (app, deps) => {
     app.use(routes(deps))
   },

@@ -13,10 +13,13 @@ const sessionHeadersSchema = z.object({
   'session-id': z.string().min(1).describe('The `sessionId` returned by POST /session'),
 })
 
-/** A guarded operation: the two session headers plus whatever else it takes. */
-export const guarded = (operation: ZodOpenApiOperationObject): ZodOpenApiOperationObject => ({
+/** A guarded operation: the two session headers (and `headers`, any others it reads) plus whatever else it takes. */
+export const guarded = (
+  operation: ZodOpenApiOperationObject,
+  headers: z.ZodRawShape = {},
+): ZodOpenApiOperationObject => ({
   ...operation,
-  requestParams: { ...operation.requestParams, header: sessionHeadersSchema },
+  requestParams: { ...operation.requestParams, header: sessionHeadersSchema.extend(headers) },
 })
 
 export const jsonRequestBody = (schema: z.ZodType) => ({ required: true, content: jsonContent(schema) })

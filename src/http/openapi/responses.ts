@@ -8,8 +8,7 @@ import type { z } from 'zod'
 import { ERROR_MESSAGE } from '../../protocol/messages.js'
 import { errorBodySchema } from './response-schemas.js'
 
-/** The header of every 429 and 503. */
-export const retryAfter = {
+export const RETRY_AFTER_HEADER = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' as const } },
 }
 
@@ -57,7 +56,7 @@ function errorResponse(status: ErrorStatus): ZodOpenApiResponseObject {
     description: ERROR_DESCRIPTIONS[status],
     content: jsonContent(errorBodySchema),
   }
-  if (status === 429 || status === 503) response.headers = retryAfter
+  if (status === 429 || status === 503) response.headers = RETRY_AFTER_HEADER
   if (status === 401) response.headers = wwwAuthenticate
   return response
 }

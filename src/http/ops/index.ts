@@ -10,7 +10,8 @@ import { requestIdOf } from './request-id.js'
 import { routePattern } from './route-pattern.js'
 import { createMetricsRegistry } from '../../metrics/registry.js'
 import { registerClusterMetrics } from '../../metrics/cluster-metrics.js'
-import type { AppDeps } from '../deps.js'
+import type { EndpointDeps } from '../deps.js'
+import { registerWaitMetrics } from '../../metrics/wait-metrics.js'
 import { metricsRoute, requestMetrics } from './metrics.js'
 import { requestLog } from './request-log.js'
 
@@ -21,9 +22,13 @@ interface Observed {
 }
 const OBSERVED = 'observedRequest'
 
-export function opsParts({ system, logger, config, cluster }: AppDeps): { observer: RequestHandler; metrics: Router } {
+export function opsParts({ system, logger, config, cluster, waits }: EndpointDeps): {
+  observer: RequestHandler
+  metrics: Router
+} {
   const registry = createMetricsRegistry(system.ops)
   if (cluster) registerClusterMetrics(registry, cluster.gauges)
+  registerWaitMetrics(registry, () => waits.room.size)
   const log = requestLog(logger)
   const time = requestMetrics(registry)
   // One shared listener, no closure per request: every poll of GET /session passes here.

@@ -5,9 +5,11 @@
  * chosen fields only, and the root logger redacts the header too (`src/logger.ts`). The path is logged without its
  * query string.
  *
- * Levels: 5xx at warn, other requests at info, and at debug the ones that are polled: probes and scrapes, and a
+ * Levels: 5xx at warn (but /readyz's 503, its answer while starting or stopping), other requests at info, and at
+ * debug the ones that are polled: probes and scrapes, a
  * successful `GET /session` (every client polls it every few seconds for its QR; 1,000 clients would write hundreds
- * of identical lines a second). Its failures (404, 400) still log at info.
+ * of identical lines a second), and any 304 (a wait of GET /session or GET /session/qr that ended unchanged). Their
+ * failures (404, 400, 429) still log at info.
  *
  * Why not pino-http: it builds a child logger per request and passes every line through the redaction paths, which
  * made logging most of the gateway's own CPU on `GET /session` (bench/get-session.ts, BENCHMARKS.md); a line at a
@@ -15,7 +17,7 @@
  */
 import type { Request, Response } from 'express'
 import type { Level, Logger } from 'pino'
-import { OPS_PATHS } from './paths.js'
+import { OPS_PATHS, READYZ_PATH } from './paths.js'
 
 const pathOf = (req: Request): string => {
   const url = req.originalUrl
@@ -32,9 +34,13 @@ const loggedSession = (id: string): string =>
 
 /** `route` is the request's route pattern (route-pattern.ts). */
 function requestLevel(req: Request, res: Response, route: string): Level {
+  // `503 starting` / `stopping` is how /readyz says "not yet" to the probe that polls it through every restart
+  if (req.path === READYZ_PATH) return 'debug'
   if (res.statusCode >= 500) return 'warn'
   if (OPS_PATHS.has(req.path)) return 'debug'
   if (req.method === 'GET' && res.statusCode < 400 && route === '/session') return 'debug'
+  // a waiting GET /session or GET /session/qr that ended unchanged: polled traffic too
+  if (res.statusCode === 304) return 'debug'
   return 'info'
 }
 

@@ -3,10 +3,13 @@
  * The browser script of the QR page, plain ES2020 served as a module (no framework, no build step, works offline).
  *
  * The page only ever holds a view-only token (routes/view-link.ts), never a session's secret:
- * - a view link (`#view=<token>`, from POST /session/view-link) is polled with GET /session/qr every 2.5 s (SPEC:
- *   every 2 to 3 s), header `view-token`. The page shows the current QR (replaced when it rotates) and a pending
- *   pairing code (POST /session/pairing-code) with its expiry, then "linked" once the phone paired the session (410),
- *   or why the link no longer works (404);
+ * - a view link (`#view=<token>`, from POST /session/view-link) is followed with GET /session/qr, header
+ *   `view-token`: each request after the first sends the ETag of the answer shown (`If-None-Match`) and `?wait=25`,
+ *   so the gateway answers the moment the QR rotates, a pairing code is issued, or the session pairs (304 when
+ *   nothing changed within the wait, and the page asks again at once). A 304 that did not wait (waiting turned off)
+ *   and a 429 (too many waits) fall back to polling every 2.5 s (SPEC: every 2 to 3 s). The page shows the current
+ *   QR (replaced when it rotates) and a pending pairing code (POST /session/pairing-code) with its expiry, then
+ *   "linked" once the phone paired the session (410), or why the link no longer works (404);
  * - an operator who types the id and session-id into the form gets a view link for them (one POST
  *   /session/view-link), and the page goes on with its token: the secret leaves the form at once and never reaches
  *   the URL, the history or any later request;
@@ -19,6 +22,7 @@
 // biome-ignore lint/complexity/noUselessStringRaw: raw on purpose: a backslash in the page script must reach the browser as written
 export const QR_PAGE_SCRIPT = String.raw`
 const POLL_MS = 2500
+const WAIT_S = 25
 
 const $ = (id) => document.getElementById(id)
 const form = $('session-form')
@@ -33,6 +37,18 @@ const codeExpiry = $('pairing-code-expiry')
 let generation = 0
 let timer = undefined
 let shownQr = ''
+// The ETag of the answer shown: the next request waits until the answer differs from it.
+let etag = undefined
+// The request in flight (it may wait up to WAIT_S): a new link aborts it, which frees its slot at the gateway at once.
+let inFlight = undefined
+
+/** Ends what the page was following: its timer and its request in flight. */
+function forget() {
+  generation += 1
+  clearTimeout(timer)
+  inFlight?.abort()
+  etag = undefined
+}
 
 function tokenFromUrl() {
   return new URLSearchParams(location.hash.slice(1)).get('view') || undefined
@@ -123,23 +139,39 @@ async function handle(res) {
 
 async function poll(token, mine) {
   let again = true
+  let delay = POLL_MS
+  const asked = Date.now()
+  const headers = { 'view-token': token }
+  if (etag) headers['if-none-match'] = etag
+  inFlight = new AbortController()
   try {
-    const res = await fetch('/session/qr', { headers: { 'view-token': token }, cache: 'no-store' })
+    const url = '/session/qr' + (etag ? '?wait=' + WAIT_S : '')
+    const res = await fetch(url, { headers, cache: 'no-store', signal: inFlight.signal })
     if (mine !== generation) return
-    again = await handle(res)
+    if (res.status === 304) {
+      // unchanged for the whole wait: ask again at once (after a pause if the gateway did not wait)
+      if (Date.now() - asked > 1000) delay = 0
+    } else if (res.status === 429) {
+      // too many waits: the next request polls without waiting, and the one after it tries again
+      etag = undefined
+    } else {
+      etag = res.status === 200 ? res.headers.get('etag') || undefined : undefined
+      again = await handle(res)
+      if (etag) delay = 0
+    }
   } catch {
     if (mine !== generation) return
+    etag = undefined
     // A QR (or code) the gateway can no longer vouch for may be stale by the time the phone uses it: hide it.
     hideQr()
     hideCode()
     setStatus('offline', 'Cannot reach the gateway; trying again…')
   }
-  if (again && mine === generation) timer = setTimeout(() => poll(token, mine), POLL_MS)
+  if (again && mine === generation) timer = setTimeout(() => poll(token, mine), delay)
 }
 
 function start(token) {
-  generation += 1
-  clearTimeout(timer)
+  forget()
   hideQr()
   hideCode()
   setStatus('loading', 'Asking the gateway…')
@@ -148,8 +180,7 @@ function start(token) {
 
 /** Trades the typed id and session-id for a view link (one request), then follows its token. */
 async function openTyped(id, sessionId) {
-  generation += 1
-  clearTimeout(timer)
+  forget()
   hideQr()
   hideCode()
   setStatus('loading', 'Asking the gateway for a view link…')
@@ -195,8 +226,7 @@ window.addEventListener('hashchange', () => {
 })
 
 function refuseSecretLink() {
-  generation += 1
-  clearTimeout(timer)
+  forget()
   stop('secret-link', 'This link carried the session-id, which gives the whole API; the page no longer takes it and ' +
     'has removed it from the address bar. Ask for a view-only link (POST /session/view-link) instead, or type the id ' +
     'and session-id below.')

@@ -4,8 +4,11 @@
  * command type and can be replaced by a function (to return odd shapes or throw). Also builds the app with a
  * logger whose lines the test can read.
  */
+import { once } from 'node:events'
+import type http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import pino from 'pino'
-import type { SessionSystem } from '../../../src/actors/main/session-system.js'
+import type { SessionChange, SessionSystem } from '../../../src/actors/main/session-system.js'
 import type { CreationClient } from '../../../src/actors/main/creation.js'
 import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/main/view-tokens.js'
 import { loadConfig, type Config } from '../../../src/config.js'
@@ -14,6 +17,7 @@ import { GatewayError } from '../../../src/protocol/errors.js'
 import type { ClientCommand, ProxyView, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
 import { maskProxy } from '../../../src/proxy/proxy-url.js'
 import type { SessionSnapshot } from '../../../src/protocol/snapshot.js'
+import { parseProm, sumOf } from '../prom-text.js'
 
 export interface RecordedCommand {
   id: string
@@ -75,6 +79,7 @@ export class FakeSystem implements SessionSystem {
   /** The real view-token book, over this fake's sessions. */
   readonly viewTokens = new ViewTokens(id => this.sessions.get(id)?.snapshot)
   private counter = 0
+  readonly #watchers: ((change: SessionChange) => void)[] = []
 
   /** Adds a session; connected by default, since most endpoints need it. */
   add(id = 'sess-1', sessionId = 'secret-1', patch: Partial<SessionSnapshot> = {}): { id: string; sessionId: string } {
@@ -141,9 +146,29 @@ export class FakeSystem implements SessionSystem {
     this.deletes.push(id)
     this.sessions.delete(id)
     this.viewTokens.revoke(id)
+    this.tell({ type: 'changed', id })
   }
 
-  async close(): Promise<void> {}
+  watch(listener: (change: SessionChange) => void): void {
+    this.#watchers.push(listener)
+  }
+
+  /** Tells the watchers (the waiting GET /session) of a change, as the real system does. */
+  tell(change: SessionChange): void {
+    for (const listener of this.#watchers) listener(change)
+  }
+
+  /** Replaces a session's snapshot (a new object, as the real cache does) and tells the watchers. */
+  update(id: string, patch: Partial<SessionSnapshot>): void {
+    const entry = this.sessions.get(id)!
+    entry.snapshot = { ...entry.snapshot, ...patch, version: entry.snapshot.version + 1 }
+    this.viewTokens.observe(entry.snapshot)
+    this.tell({ type: 'changed', id })
+  }
+
+  async close(): Promise<void> {
+    this.tell({ type: 'closing' })
+  }
 
   /** The last command that reached the system. */
   last(): ClientCommand | undefined {
@@ -169,6 +194,24 @@ export function makeApp(env: NodeJS.ProcessEnv = {}): TestApp {
   const app = createApp({ system, config, logger })
   const { id, sessionId } = system.add()
   return { app, system, config, logs, auth: { id, 'session-id': sessionId } }
+}
+
+export interface ServedApp extends TestApp {
+  server: http.Server
+  url: string
+  /** Requests waiting for a change now (`gateway_session_waits`). */
+  waiting(): Promise<number>
+}
+
+/** The app on a loopback port of its own, for what needs a live connection (a waiting GET /session); the caller
+ * closes `server`. */
+export async function serveApp(env: NodeJS.ProcessEnv = {}): Promise<ServedApp> {
+  const t = makeApp(env)
+  const server = t.app.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const waiting = async () => sumOf(parseProm(await (await fetch(`${url}/metrics`)).text()), 'gateway_session_waits')
+  return { ...t, server, url, waiting }
 }
 
 /** Exact key set of a response body. */

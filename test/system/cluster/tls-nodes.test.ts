@@ -3,7 +3,8 @@
  * Two nodes whose traffic runs over TLS (issue 27, item 2): each serves https (TLS_CERT_FILE / TLS_KEY_FILE, a
  * certificate for 127.0.0.1 from a test CA), advertises an https:// address, trusts only that CA for the other
  * (CLUSTER_CA_FILE) and forwards to https nodes only (CLUSTER_REQUIRE_TLS). A session paired through one node is
- * read and sends through the other: every forwarded request crossed over TLS.
+ * read and sends through the other: every forwarded request crossed over TLS. The pairing is watched with a waiting
+ * GET /session through the node that does not run the session: it waits on the owner and answers the scan.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -37,7 +38,7 @@ describeWithRedis('cluster nodes over TLS', () => {
     headers: Record<string, string> = {},
     body?: unknown,
   ) =>
-    new Promise<{ status: number; body: any }>((resolve, reject) => {
+    new Promise<{ status: number; body: any; etag: string | undefined }>((resolve, reject) => {
       const text = body === undefined ? undefined : JSON.stringify(body)
       const req = https.request(
         `${node.url}${route}`,
@@ -47,7 +48,13 @@ describeWithRedis('cluster nodes over TLS', () => {
           res.on('data', d => {
             data += d
           })
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(data) }))
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: data === '' ? undefined : JSON.parse(data),
+              etag: res.headers.etag,
+            }),
+          )
         },
       )
       req.on('error', reject)
@@ -113,16 +120,36 @@ describeWithRedis('cluster nodes over TLS', () => {
       'a QR through node-2',
       async () => (await call(two, 'GET', '/session', headers)).body.qrcode || undefined,
     )
-    const scan = await sandboxCall(world.sandbox.url, 'POST', '/scan', { qr: decodeQrPng(png), phone: PHONE })
+    const owner = String(await waitFor('a lease', () => fetchOwner(created.body.id)))
+    const [runs, other] = owner === 'node-1' ? [one, two] : [two, one]
+    // the same state has the same ETag on both nodes: a client may ask either
+    const shown = await call(other, 'GET', '/session', headers)
+    const held = shown.etag!
+    expect(held).toMatch(/^"[\w-]{22}"$/)
+    if (shown.body.qrcode === png) expect((await call(runs, 'GET', '/session', headers)).etag).toBe(held)
+    // unchanged: 304 at once without wait, through the node that does not run it
+    expect(await call(other, 'GET', '/session', { ...headers, 'if-none-match': held })).toMatchObject({
+      status: 304,
+      etag: held,
+    })
+    // a waiting GET through that node is answered by the change the scan makes on the owner
+    const waiting = call(other, 'GET', '/session?wait=30', { ...headers, 'if-none-match': held })
+    await new Promise(r => setTimeout(r, 300)) // it waits: nothing changed yet
+    const scan = await sandboxCall(world.sandbox.url, 'POST', '/scan', {
+      qr: decodeQrPng((await call(runs, 'GET', '/session', headers)).body.qrcode),
+      phone: PHONE,
+    })
     expect(scan.status).toBe(200)
+    const changed = await waiting
+    expect(changed.status).toBe(200)
+    expect(changed.etag).not.toBe(held)
+    expect(changed.body.id).toBe(created.body.id)
     for (const node of [one, two]) {
       await waitFor(
         'connected',
         async () => (await call(node, 'GET', '/session', headers)).body.isConnected || undefined,
       )
     }
-    const owner = String(await fetchOwner(created.body.id))
-    const other = owner === 'node-1' ? two : one
     const sent = await call(other, 'POST', '/message', headers, { phone: CONTACT, type: 'text', text: 'over tls' })
     expect(sent).toMatchObject({ status: 200, body: { messageId: expect.any(String) } })
     await waitFor(

@@ -107,7 +107,7 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
 
     // The page polled with the token only; the link is dead now, and a paired session has no QR to link to.
     expect(
-      requests.filter(r => r.url === `${gw.url}/session/qr`).every(r => r.headers['view-token'] === link.token),
+      requests.filter(r => r.url.startsWith(`${gw.url}/session/qr`)).every(r => r.headers['view-token'] === link.token),
     ).toBe(true)
     expectNoSecret(requests, page.url(), session.sessionId)
     const after = await gw.raw('GET', '/session/qr', { 'view-token': link.token })
@@ -144,18 +144,28 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     await page.close()
   }, 300_000)
 
-  it('replaces the QR when it rotates, and the rotated one pairs', async () => {
+  it('replaces the QR the moment it rotates (waiting, not polling), and the rotated one pairs', async () => {
     const session = await gw.createSession()
-    const { page, errors } = await openPage((await viewLink(gw, session)).url)
+    const { page, errors, requests } = await openPage((await viewLink(gw, session)).url)
     const firstSrc = await shownQrSrc(page)
     const first = await qrOnScreen(page)
     expect(first).toBeDefined()
+    const asked = requests.length
 
     // Baileys shows the next of the platform's QR refs after about a minute without a scan.
     await shownQrSrc(page, firstSrc, 180_000)
     const rotated = await qrOnScreen(page)
     expect(rotated).toBeDefined()
     expect(rotated).not.toBe(first)
+    // The page waited for the rotation: each request held the ETag of the QR shown and asked the gateway to wait
+    // (polling every 2.5 s would have sent about 24 in that minute; waiting 25 s at a time sends a few).
+    const waits = requests.slice(asked).filter(r => r.url.startsWith(`${gw.url}/session/qr`))
+    expect(waits.length).toBeGreaterThan(0)
+    expect(waits.length).toBeLessThanOrEqual(8)
+    for (const r of waits) {
+      expect(r.url).toBe(`${gw.url}/session/qr?wait=25`)
+      expect(r.headers['if-none-match']).toMatch(/^"[A-Za-z0-9_-]{22}"$/)
+    }
     const current = await waitFor(
       'the QR in GET /session',
       async () => (await gw.session(session)).body.qrcode || undefined,

@@ -54,13 +54,25 @@ function forwarding(forwarder: Forwarder, peer: PeerNode) {
 
 describe('forwarder', () => {
   it('reaches an https peer its CA signed, and answers 503 for one it did not', async () => {
-    const trusting = new Forwarder({ auth, socketsPerPeer: 4, queueTimeoutMs: 2_000, ca: tls.caCert })
+    const trusting = new Forwarder({
+      auth,
+      socketsPerPeer: 4,
+      waitSocketsPerPeer: 4,
+      queueTimeoutMs: 2_000,
+      ca: tls.caCert,
+    })
     const peer = { node: 'node-b', url: urlOf(tlsPeer, 'https') }
     const ok = await request(forwarding(trusting, peer)).get('/session')
     expect(ok.status).toBe(200)
     expect(ok.body).toEqual({ over: 'tls' })
     const other = await makeTlsMaterial()
-    const stranger = new Forwarder({ auth, socketsPerPeer: 4, queueTimeoutMs: 2_000, ca: other.caCert })
+    const stranger = new Forwarder({
+      auth,
+      socketsPerPeer: 4,
+      waitSocketsPerPeer: 4,
+      queueTimeoutMs: 2_000,
+      ca: other.caCert,
+    })
     const refused = await request(forwarding(stranger, peer)).get('/session')
     expect(refused.status).toBe(503)
     expect(refused.body).toEqual({
@@ -72,7 +84,7 @@ describe('forwarder', () => {
   })
 
   it('answers 503 for a peer address it cannot use', async () => {
-    const forwarder = new Forwarder({ auth, socketsPerPeer: 4, queueTimeoutMs: 2_000 })
+    const forwarder = new Forwarder({ auth, socketsPerPeer: 4, waitSocketsPerPeer: 4, queueTimeoutMs: 2_000 })
     for (const url of ['not a url', 'ftp://127.0.0.1:21', 'http://[::1:99999']) {
       const r = await request(forwarding(forwarder, { node: 'node-b', url })).get('/session')
       expect(r.status, url).toBe(503)
@@ -81,7 +93,7 @@ describe('forwarder', () => {
   })
 
   it('answers 503 busy to a request that waits too long for a connection to the peer', async () => {
-    const forwarder = new Forwarder({ auth, socketsPerPeer: 1, queueTimeoutMs: 300 })
+    const forwarder = new Forwarder({ auth, socketsPerPeer: 1, waitSocketsPerPeer: 4, queueTimeoutMs: 300 })
     const app = forwarding(forwarder, { node: 'node-b', url: urlOf(slowPeer, 'http') })
     const server = app.listen(0, '127.0.0.1')
     await new Promise(r => server.once('listening', r))

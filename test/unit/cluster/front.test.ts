@@ -61,7 +61,7 @@ beforeAll(async () => {
         peerRequestOf(req.method!, req.url!, req.headers, client),
       )
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body, from })
-      if (req.url === '/message/slow') return // never answers: the client gives up
+      if (req.url === '/message/slow' || req.url === '/session?wait=30') return // never answers: the client gives up
       if (movingAnswers > 0) {
         movingAnswers--
         res.writeHead(503, { [MOVING_HEADER]: '1', 'content-type': 'application/json' })
@@ -90,6 +90,8 @@ interface Options {
   runsHere?: (id: string) => boolean
   auth?: PeerAuth
   perSessionInFlight?: number
+  socketsPerPeer?: number
+  waitsPerSession?: number
   moveWaitMs?: number
 }
 
@@ -109,12 +111,18 @@ function appWith(o: Options = {}) {
       },
     } as unknown as ClusterSessionAuth,
     routes: { locate: async (id: string) => (o.routeOf ?? toOwner)(id) } as unknown as ClusterRoutes,
-    forwarder: new Forwarder({ auth, socketsPerPeer: 4, queueTimeoutMs: 2_000 }),
+    forwarder: new Forwarder({
+      auth,
+      socketsPerPeer: o.socketsPerPeer ?? 4,
+      waitSocketsPerPeer: 4,
+      queueTimeoutMs: 2_000,
+    }),
     runsHere: o.runsHere ?? (() => false),
     leaving: () => false,
     adoptNow: async () => undefined,
     bodyLimitBytes: 1024,
     perSessionInFlight: o.perSessionInFlight ?? 32,
+    waitsPerSession: o.waitsPerSession ?? 4,
     moveWaitMs: o.moveWaitMs ?? 2_000,
   }
   const app = express()
@@ -286,6 +294,54 @@ describe('cluster front', () => {
       message: 'too many requests in flight for this session, retry in 1 s',
     })
     slow.destroy()
+    server.close()
+  })
+
+  it("crosses a waiting GET /session on connections of its own, outside the session's in-flight cap", async () => {
+    // one connection to the owner and one request of the session in flight, both held by a send that hangs
+    const { app } = appWith({ perSessionInFlight: 1, socketsPerPeer: 1 })
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise(r => server.once('listening', r))
+    const port = (server.address() as AddressInfo).port
+    const slow = http.request({ port, host: '127.0.0.1', path: '/message/slow', method: 'POST', headers: SESSION })
+    slow.on('error', () => undefined)
+    slow.end('{}')
+    for (let i = 0; i < 100 && !seen.some(s => s.url === '/message/slow'); i++)
+      await new Promise(r => setTimeout(r, 20))
+    const wait = await fetch(`http://127.0.0.1:${port}/session?wait=5`, {
+      headers: { ...SESSION, 'if-none-match': '"current"' },
+    })
+    expect(wait.status).toBe(201) // the owner's answer, not 429 in flight nor 503 busy
+    expect(seen.at(-1)).toMatchObject({ url: '/session?wait=5', from: 'node-a' })
+    expect(seen.at(-1)?.headers['if-none-match']).toBe('"current"')
+    // a plain request of the session still finds the cap full
+    expect((await fetch(`http://127.0.0.1:${port}/session`, { headers: SESSION })).status).toBe(429)
+    slow.destroy()
+    server.close()
+  })
+
+  it("lets at most SESSION_WAITS_PER_SESSION of one session's waits cross at once", async () => {
+    const { app } = appWith({ waitsPerSession: 1 })
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise(r => server.once('listening', r))
+    const port = (server.address() as AddressInfo).port
+    const headers = { ...SESSION, 'if-none-match': '"current"' }
+    const held = http.request({ port, host: '127.0.0.1', path: '/session?wait=30', headers })
+    held.on('error', () => undefined)
+    held.end()
+    for (let i = 0; i < 100 && !seen.some(s => s.url === '/session?wait=30'); i++)
+      await new Promise(r => setTimeout(r, 20))
+    const second = await fetch(`http://127.0.0.1:${port}/session?wait=30`, { headers })
+    expect(second.status).toBe(429)
+    expect(second.headers.get('retry-after')).toBe('2')
+    expect(await second.json()).toEqual({
+      statusCode: 429,
+      message: 'too many waiting requests for this session (1), retry in 2 s',
+    })
+    expect(seen.filter(s => s.url === '/session?wait=30')).toHaveLength(1)
+    // a request that does not wait is not one of them
+    expect((await fetch(`http://127.0.0.1:${port}/session`, { headers: SESSION })).status).toBe(201)
+    held.destroy()
     server.close()
   })
 

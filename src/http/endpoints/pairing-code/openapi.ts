@@ -8,7 +8,7 @@ import { ERROR_MESSAGE, MESSAGE_TEMPLATE, OTHER_MESSAGE } from '../../../protoco
 import { guarded, jsonRequestBody } from '../../openapi/operations.js'
 import { phoneField } from '../../openapi/request-bodies.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, GUARDED_WITH_BODY, ok, quoted, responses, retryAfter } from '../../openapi/responses.js'
+import { errorWith, GUARDED_WITH_BODY, ok, quoted, responses, RETRY_AFTER_HEADER } from '../../openapi/responses.js'
 import type { PairingCodeBody } from './route.js'
 
 export const pairingCodeSchema = shapeOf<PairingCodeBody>()(
@@ -55,7 +55,7 @@ export const pairingCodePaths: ZodOpenApiPathsObject = {
               `(connecting or reconnecting); or ${quoted(ERROR_MESSAGE.OVERLOADED)}, ` +
               `${quoted(ERROR_MESSAGE.SESSION_MOVING)}, ${quoted(ERROR_MESSAGE.NODE_UNREACHABLE)}`,
           ),
-          headers: retryAfter,
+          headers: RETRY_AFTER_HEADER,
         },
       },
     }),

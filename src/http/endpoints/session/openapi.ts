@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { ERROR_MESSAGE, fill, MESSAGE_TEMPLATE, OTHER_MESSAGE, RULE } from '../../../protocol/messages.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
+import { conditional, ifNoneMatchHeader, waitQuerySchema } from '../../openapi/conditional.js'
 import { guarded } from '../../openapi/operations.js'
 import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
 import { errorWith, GUARDED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
@@ -63,13 +64,21 @@ export const sessionPaths: ZodOpenApiPathsObject = {
         ),
       },
     },
-    get: guarded({
-      operationId: 'getSession',
-      tags: ['Session'],
-      summary: 'Read a session',
-      description: "Poll every 2 to 3 s while pairing. Answered from a cache: never waits behind the session's work.",
-      responses: responses(ok(sessionSchema, 'The session'), 400, 404, 500, 503),
-    }),
+    get: guarded(
+      {
+        operationId: 'getSession',
+        tags: ['Session'],
+        summary: 'Read a session',
+        description:
+          "Poll every 2 to 3 s while pairing, or wait for each change: send the last answer's `ETag` as " +
+          '`If-None-Match` with `?wait=<seconds>`, and the answer comes the moment the session changes (QR rotated, ' +
+          'connected, disconnected, logged out; 404 once deleted), or 304 when the wait ends unchanged. Answered ' +
+          "from a cache: never waits behind the session's work.",
+        requestParams: { query: waitQuerySchema },
+        responses: conditional(responses(ok(sessionSchema, 'The session'), 400, 404, 500, 503)),
+      },
+      ifNoneMatchHeader,
+    ),
     delete: guarded({
       operationId: 'deleteSession',
       tags: ['Session'],

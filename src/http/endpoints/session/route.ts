@@ -1,37 +1,57 @@
 /**
  * @module http/endpoints/session/route
- * GET /session (the Session object from the snapshot cache, no thread hop), POST /session (create, no headers; an
- * optional body may name the session's proxy),
+ * GET /session (the Session object from the snapshot cache, no thread hop; it can wait for a change), POST /session
+ * (create, no headers; an optional body may name the session's proxy),
  * and two endpoints the spec leaves unshown: POST /session/reset (restart QR pairing) and DELETE /session.
  */
-import { Router, type RequestHandler } from 'express'
+import { Router, type Request, type RequestHandler } from 'express'
+import type { SessionSystem } from '../../../actors/main/session-system.js'
 import { ERROR_STATUS, GatewayError } from '../../../protocol/errors.js'
 import type { SessionView } from '../../../protocol/spec-types.js'
 import { authenticate, authOf, headerGuard } from '../../header-guard.js'
-import type { AppDeps } from '../../deps.js'
+import type { AppDeps, EndpointDeps } from '../../deps.js'
+import { etagFor } from '../../session-wait/etag.js'
+import { answerConditional, type ConditionalGet, type Shown } from '../../session-wait/long-poll.js'
+import { requestClientKey } from '../../client-key.js'
 import { sessionRateOf } from '../../limits/session-rate.js'
 import { creationClientOf, creationGate, localCreationRate } from '../../limits/creation-gate.js'
 import { jsonBody } from '../../json-body.js'
 import { parseProxyBody } from '../../schemas/proxy.js'
 
 /**
- * GET /session. ./index.ts mounts it on the app itself, ahead of every router, and it authenticates in the handler
- * rather than through a guard layer: every client polls it, and each layer costs a poll a path match (BENCHMARKS.md).
+ * GET /session's Cache-Control: the body holds the session's secret, so no shared cache may keep it (`private`), and
+ * a client's own cache must ask again each time (`no-cache`; the ETag makes that a 304 when nothing changed).
  */
-export function sessionView({ system }: Pick<AppDeps, 'system'>): RequestHandler {
-  return (req, res) => {
-    const { sessionId, snapshot } = authenticate(system, req)
-    const view: SessionView = {
-      id: snapshot.id,
-      generatedId: snapshot.generatedId,
-      name: snapshot.name,
-      sessionId,
-      isConnected: snapshot.isConnected,
-      qrcode: snapshot.qrcode,
-      picture: snapshot.picture,
-    }
-    res.json(view)
+const SESSION_CACHE_CONTROL = 'private, no-cache'
+
+/** The Session object `req`'s credentials show now, and its ETag (hashed once per snapshot). */
+function shownSession(system: SessionSystem, req: Request): Shown {
+  const { sessionId, snapshot } = authenticate(system, req)
+  const view: SessionView = {
+    id: snapshot.id,
+    generatedId: snapshot.generatedId,
+    name: snapshot.name,
+    sessionId,
+    isConnected: snapshot.isConnected,
+    qrcode: snapshot.qrcode,
+    picture: snapshot.picture,
   }
+  return { session: snapshot.id, etag: etagFor(snapshot, () => JSON.stringify(view)), body: view }
+}
+
+/**
+ * GET /session, with the ETag of its answer, and waiting for a change with `If-None-Match` and `?wait=`
+ * (session-wait/long-poll.ts). ./index.ts mounts it on the app itself, ahead of every router, and it authenticates
+ * in the handler rather than through a guard layer: every client polls it, and each layer costs a poll a path match
+ * (BENCHMARKS.md).
+ */
+export function sessionView({ system, waits }: Pick<EndpointDeps, 'system' | 'waits'>): RequestHandler {
+  const get: ConditionalGet = {
+    budget: 'api',
+    cacheControl: SESSION_CACHE_CONTROL,
+    current: req => shownSession(system, req),
+  }
+  return (req, res, next) => answerConditional(waits, req, res, next, get)
 }
 
 export function sessionRoutes(deps: AppDeps): Router {

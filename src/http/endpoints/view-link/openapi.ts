@@ -4,7 +4,8 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { ERROR_MESSAGE } from '../../../protocol/messages.js'
+import { ERROR_MESSAGE, RULE } from '../../../protocol/messages.js'
+import { conditional, ifNoneMatchHeader, waitQuerySchema } from '../../openapi/conditional.js'
 import { guarded } from '../../openapi/operations.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
 import { errorWith, ok, quoted, responses } from '../../openapi/responses.js'
@@ -68,17 +69,22 @@ export const viewLinkPaths: ZodOpenApiPathsObject = {
       operationId: 'viewQr',
       tags: ['Session'],
       summary: 'The QR a view-only link shows (not in the spec)',
-      description: "What the QR page polls with a view link's token, every 2 to 3 s. Takes no `id` or `session-id`.",
-      requestParams: { header: viewTokenHeaderSchema },
-      responses: {
+      description:
+        "What the QR page asks with a view link's token. Takes no `id` or `session-id`. Waits for a change like " +
+        'GET /session: `If-None-Match` with the last `ETag` and `?wait=<seconds>` answer the moment the QR rotates ' +
+        '(or 410 once the phone paired the session), or 304 when the wait ends unchanged.',
+      requestParams: { header: viewTokenHeaderSchema.extend(ifNoneMatchHeader), query: waitQuerySchema },
+      responses: conditional({
         200: ok(qrViewSchema, "The session's current QR"),
-        400: errorWith(`${quoted(ERROR_MESSAGE.INVALID_HEADER)}: header \`view-token\` missing or empty`),
+        400: errorWith(
+          `${quoted(ERROR_MESSAGE.INVALID_HEADER)}: header \`view-token\` missing or empty; \`wait ${RULE.WAIT}\``,
+        ),
         404: errorWith(
           `${quoted(ERROR_MESSAGE.VIEW_LINK_NOT_FOUND)}: unknown, expired or revoked token, or its session is gone`,
         ),
         410: errorWith(`${quoted(ERROR_MESSAGE.VIEW_LINK_USED)}: the phone paired the session`),
         500: errorWith(quoted(ERROR_MESSAGE.INTERNAL)),
-      },
+      }),
     },
   },
 }

@@ -7,7 +7,7 @@
  *   this to whoever holds the phone instead of the secret.
  * - GET /session/qr, header `view-token`: the QR that token shows. It takes no `id` or `session-id` and answers
  *   nothing but the QR, a pending pairing code and the link's expiry; a token is no session credential anywhere else
- *   (404 there).
+ *   (404 there). Like GET /session it carries an ETag and waits for a change with `If-None-Match` and `?wait=`.
  *
  * @example
  * POST /session/view-link  (id, session-id) → { url: 'https://gw.example/#view=<token>', expiresAt }
@@ -17,7 +17,9 @@ import { Router, type Request } from 'express'
 import { GatewayError } from '../../../protocol/errors.js'
 import { authOf, headerGuard } from '../../header-guard.js'
 import { QR_PAGE_PATH } from '../../qr-page/paths.js'
-import type { AppDeps } from '../../deps.js'
+import type { AppDeps, EndpointDeps } from '../../deps.js'
+import { etagOf } from '../../session-wait/etag.js'
+import { answerConditional, type ConditionalGet } from '../../session-wait/long-poll.js'
 
 const VIEW_LINK_PATH = '/session/view-link'
 const VIEW_QR_PATH = '/session/qr'
@@ -43,7 +45,7 @@ function publicBase(config: AppDeps['config'], req: Request): string {
   return `${req.protocol}://${req.host}`
 }
 
-export function viewLinkRoutes(deps: AppDeps): Router {
+export function viewLinkRoutes(deps: EndpointDeps): Router {
   const { system, config } = deps
   const router = Router()
 
@@ -58,18 +60,26 @@ export function viewLinkRoutes(deps: AppDeps): Router {
     res.json(body)
   })
 
-  router.get(VIEW_QR_PATH, (req, res) => {
-    const token = req.headers[VIEW_TOKEN_HEADER]
-    if (typeof token !== 'string' || token === '') throw new GatewayError('INVALID_HEADER')
-    const { qrcode, expiresAt, pairingCode } = system.viewQr(token)
-    const body: QrViewBody = {
-      qrcode,
-      expiresAt: new Date(expiresAt).toISOString(),
-      pairingCode: pairingCode && { code: pairingCode.code, expiresAt: new Date(pairingCode.expiresAt).toISOString() },
-    }
-    res.setHeader('Cache-Control', 'no-store')
-    res.json(body)
-  })
+  // the QR page waits on it with If-None-Match and ?wait= (session-wait/long-poll.ts), so it shows a new QR at once
+  const viewQr: ConditionalGet = {
+    budget: 'view',
+    cacheControl: 'no-store',
+    current: req => {
+      const token = req.headers[VIEW_TOKEN_HEADER]
+      if (typeof token !== 'string' || token === '') throw new GatewayError('INVALID_HEADER')
+      const { id, qrcode, expiresAt, pairingCode } = system.viewQr(token)
+      const body: QrViewBody = {
+        qrcode,
+        expiresAt: new Date(expiresAt).toISOString(),
+        pairingCode: pairingCode && {
+          code: pairingCode.code,
+          expiresAt: new Date(pairingCode.expiresAt).toISOString(),
+        },
+      }
+      return { session: id, etag: etagOf(JSON.stringify(body)), body }
+    },
+  }
+  router.get(VIEW_QR_PATH, (req, res, next) => answerConditional(deps.waits, req, res, next, viewQr))
 
   return router
 }

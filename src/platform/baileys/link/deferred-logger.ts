@@ -18,9 +18,9 @@ const levelNumber = (level: string): number => (level === 'silent' ? Infinity : 
 
 /** A logger standing for `make()` (called at most once, on the first line at an enabled level). */
 export class DeferredLogger {
-  readonly level: string
   readonly #make: () => Logger
-  readonly #threshold: number
+  #level: string
+  #threshold: number
   #made: Logger | undefined
   // pino's level methods, as Baileys calls them: defined once on the prototype (the static block below)
   declare readonly trace: LevelMethod
@@ -32,8 +32,19 @@ export class DeferredLogger {
 
   constructor(make: () => Logger, level: string) {
     this.#make = make
-    this.level = level
+    this.#level = level
     this.#threshold = levelNumber(level)
+  }
+
+  get level(): string {
+    return this.#level
+  }
+
+  /** As pino's: this logger's level from now on (its children made before keep theirs). */
+  set level(level: string) {
+    this.#level = level
+    this.#threshold = levelNumber(level)
+    if (this.#made) this.#made.level = level
   }
 
   /** Stands for `logger` itself: its children are deferred. */
@@ -42,7 +53,10 @@ export class DeferredLogger {
   }
 
   #logger(): Logger {
-    this.#made ??= this.#make()
+    if (!this.#made) {
+      this.#made = this.#make()
+      if (this.#made.level !== this.#level) this.#made.level = this.#level
+    }
     return this.#made
   }
 

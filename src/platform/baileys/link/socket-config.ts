@@ -24,6 +24,7 @@ import { installSignalQueueContext } from '../patches/signal-queue-context.js'
 import { DeferredLogger } from './deferred-logger.js'
 import { cachedKeyStore } from './key-cache.js'
 import { lazyRetryManagerCaches, socketCaches } from './lazy-caches.js'
+import { routineAwareLogger } from './routine-logs.js'
 
 /** What the socket tells the platform it is (the QR and a pairing code's companion_hello name it too). */
 export const BROWSER = Browsers.macOS('Chrome')
@@ -52,6 +53,12 @@ export function openBaileysSocket(
   const { auth, sandbox } = options
   // the parent already names the session (`session: <id>`)
   const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
+  // what Baileys logs as errors and warnings in a normal pairing or restart goes to the session's log at its own level;
+  // the child loggers Baileys makes (one per message it builds) are made in pino only if a line is written
+  // (deferred-logger.ts)
+  const baileysLogger = routineAwareLogger(DeferredLogger.of(logger) as unknown as Logger, () =>
+    options.logger.child({ component: 'baileys' }),
+  )
   const transport: Record<string, unknown> = {}
   setPlatformSignatureCheck(options.config.VERIFY_PLATFORM_SIGNATURES)
   installSignalQueueContext()
@@ -77,8 +84,7 @@ export function openBaileysSocket(
     const sock = makeWASocket({
       // our own cache, not Baileys' makeCacheableSignalKeyStore: no pre-keys held after pairing (key-cache.ts)
       auth: { creds, keys: cachedKeyStore(auth.keys) },
-      // its per-message child loggers are made only if a line is written (deferred-logger.ts)
-      logger: DeferredLogger.of(logger) as unknown as Logger,
+      logger: baileysLogger,
       browser: BROWSER,
       syncFullHistory: false,
       markOnlineOnConnect: true,

@@ -52,7 +52,7 @@ describe('view tokens', () => {
     const { tokens, advance } = book()
     const { token, expiresAt } = tokens.issue('s1')
     expect(expiresAt).toBe(1_000_000 + 180_000)
-    expect(tokens.view(token)).toEqual({ qrcode: 'QR1', expiresAt, pairingCode: null })
+    expect(tokens.view(token)).toEqual({ id: 's1', qrcode: 'QR1', expiresAt, pairingCode: null })
     advance(179_999)
     expect(tokens.view(token).qrcode).toBe('QR1')
     advance(1)

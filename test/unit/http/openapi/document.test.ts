@@ -80,8 +80,10 @@ describe('the OpenAPI document', () => {
         .map((p: any) => `${p.name}:${String(p.required)}`)
       const open = route === 'POST /session' || PROBES.has(route)
       // The view-only QR endpoint takes its token, never the session's credentials.
-      const expected = route === 'GET /session/qr' ? ['view-token:true'] : open ? [] : ['id:true', 'session-id:true']
-      expect(headers, route).toEqual(expected)
+      const credentials = route === 'GET /session/qr' ? ['view-token:true'] : open ? [] : ['id:true', 'session-id:true']
+      // The two that wait for a change take the ETag the client holds.
+      const conditional = route === 'GET /session' || route === 'GET /session/qr' ? ['if-none-match:undefined'] : []
+      expect(headers, route).toEqual([...credentials, ...conditional])
     }
   })
 
@@ -95,14 +97,15 @@ describe('the OpenAPI document', () => {
     const guarded = '200 400 404 429 500 503'
     expect(statuses).toEqual({
       'POST /session': '200 400 401 413 415 429 500 503', // 400, 413, 415: only with its optional body
-      'GET /session': '200 400 404 500 503', // 503 in cluster mode: the session is moving between nodes
+      // 304: a wait that ended unchanged; 429: the wait limits; 503 in cluster mode: the session is moving
+      'GET /session': '200 304 400 404 429 500 503',
       'DELETE /session': guarded,
       'POST /session/reset': guarded,
       'POST /session/view-link': '200 400 404 409 500 503',
       'GET /session/proxy': guarded,
       'PUT /session/proxy': withBody,
       'DELETE /session/proxy': guarded,
-      'GET /session/qr': '200 400 404 410 500',
+      'GET /session/qr': '200 304 400 404 410 429 500',
       'POST /session/pairing-code': '200 400 404 409 413 415 429 500 503',
       'POST /message': withBody,
       'POST /status': withBody,
@@ -116,6 +119,19 @@ describe('the OpenAPI document', () => {
     for (const route of documentedRoutes().filter(r => !PROBES.has(r))) {
       for (const [status, response] of Object.entries<any>(operation(route).responses)) {
         if (status === '200') continue
+        if (status === '304') {
+          expect(response.content, route).toBeUndefined()
+          expect(Object.keys(response.headers), route).toEqual(['ETag'])
+          expect(Object.keys(operation(route).responses['200'].headers), route).toEqual(['ETag'])
+          expect(
+            operation(route).parameters.find((p: any) => p.name === 'wait'),
+            route,
+          ).toMatchObject({
+            in: 'query',
+            schema: { type: 'integer', minimum: 0 },
+          })
+          continue
+        }
         expect(response.content['application/json'].schema, `${route} ${status}`).toEqual({
           $ref: '#/components/schemas/Error',
         })

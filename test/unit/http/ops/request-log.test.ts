@@ -68,6 +68,14 @@ describe('request log', () => {
     expect(JSON.stringify(logs)).not.toContain('token=abc')
   })
 
+  it("logs /readyz's 503 at debug: it is how a restarting gateway answers the probe, not a failure", async () => {
+    const { app, logs, system } = makeApp()
+    const ops = { sessionStates: () => ({}), shardStats: () => [], counters: () => [], loopDelays: () => new Map() }
+    Object.assign(system, { ops: { ...ops, readiness: () => ({ ready: false, status: 'starting' }) } })
+    expect((await request(app).get('/readyz')).status).toBe(503)
+    expect(requestLines(logs).map(l => [l.route, l.status, l.level])).toEqual([['/readyz', 503, 20]])
+  })
+
   it('logs a request whose client hung up before the answer, marked aborted', async () => {
     const { app, auth, logs, system } = makeApp()
     system.onRun = () => new Promise(resolve => setTimeout(() => resolve(null), 400))
