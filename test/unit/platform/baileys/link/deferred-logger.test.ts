@@ -52,6 +52,11 @@ describe('deferred child loggers for Baileys', () => {
     expect(lines).toHaveLength(1)
     expect(JSON.stringify(lines[0])).not.toContain('very secret')
     expect(lines[0]!.component).toBe('baileys')
+    // a level set later holds for this logger, also once pino's child is made
+    quiet.level = 'warn'
+    quiet.warn('at the new level')
+    await new Promise(r => setImmediate(r))
+    expect(lines.map(l => l.msg)).toEqual(['redacted', 'at the new level'])
     const silent = DeferredLogger.of(pino({ level: 'silent' }))
     silent.fatal('nothing')
     expect(silent.isLevelEnabled('fatal')).toBe(false)
