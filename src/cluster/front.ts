@@ -29,6 +29,8 @@ import { tooManyWaitsForSession } from '../http/session-wait/wait-room.js'
 import { BodyAborted, readBody } from './request-body.js'
 import type { ClusterRoutes, Route } from './routing.js'
 import type { ClusterSessionAuth } from './session-auth.js'
+import type { ViewTokenRoutes } from './view-token-routes.js'
+import { VIEW_QR_PATH, VIEW_TOKEN_HEADER } from '../http/endpoints/view-link/route.js'
 
 /** The API's paths (the ops endpoints, docs and QR page are every node's own). */
 const SESSION_PATHS = /^\/(session|message|status|typing|group|channel)(\/|$)/
@@ -57,6 +59,8 @@ export interface FrontParts {
   leaving(id: string): boolean
   /** A peer's request to start these sessions here at once (those that belong here and nobody holds). */
   adoptNow(ids: string[]): Promise<void>
+  /** Tells the session of a view link's token a node made (GET /session/qr goes to that session's node). */
+  viewTokens: Pick<ViewTokenRoutes, 'sessionOf'>
   bodyLimitBytes: number
   perSessionInFlight: number
   /** Waiting GET /session requests of one session crossing at once (SESSION_WAITS_PER_SESSION). */
@@ -69,7 +73,10 @@ export interface FrontParts {
  * for up to SESSION_WAIT_MAX_SECONDS. One that does not wait after all (an ETag no longer current) just answers.
  */
 const mayWait = (req: Request): boolean =>
-  req.method === 'GET' && req.path === '/session' && req.headers['if-none-match'] !== undefined && 'wait' in req.query
+  req.method === 'GET' &&
+  (req.path === '/session' || req.path === VIEW_QR_PATH) &&
+  req.headers['if-none-match'] !== undefined &&
+  'wait' in req.query
 
 const header = (req: Request, name: string): string | undefined => {
   const value = req.headers[name]
@@ -154,12 +161,16 @@ export function clusterFront(parts: FrontParts): RequestHandler {
   }
 
   async function client(req: Request, res: Response, next: (err?: unknown) => void): Promise<void> {
-    const id = header(req, 'id')
-    const secret = header(req, 'session-id')
-    // no credentials (the route answers 400), or GET /session/qr's view token, which only its node knows
+    const viewToken = req.path === VIEW_QR_PATH ? header(req, VIEW_TOKEN_HEADER) : undefined
+    // GET /session/qr: a token a node made names its session; any other token is this node's to answer (404)
+    const id = viewToken === undefined ? header(req, 'id') : parts.viewTokens.sessionOf(viewToken)
+    const secret = viewToken === undefined ? header(req, 'session-id') : viewToken
+    // no credentials: the route answers 400
     if (id === undefined || secret === undefined) return next()
     const here = parts.runsHere(id)
-    if (!(await parts.sessions.authenticate(id, secret, here))) throw new GatewayError('SESSION_NOT_FOUND')
+    // a view token is checked by the node holding it (its hash, expiry, revocation); its MAC is the check here
+    if (viewToken === undefined && !(await parts.sessions.authenticate(id, secret, here)))
+      throw new GatewayError('SESSION_NOT_FOUND')
     if (here) return next()
     const lane: Lane = mayWait(req) ? 'wait' : 'request'
     const inFlight = crossing[lane] as Map<string, number>

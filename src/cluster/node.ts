@@ -33,6 +33,7 @@ import { ClusterRoutes } from './routing.js'
 import { PeerAuth } from './peer-auth.js'
 import { Forwarder } from './forward.js'
 import { clusterFront } from './front.js'
+import { ViewTokenRoutes } from './view-token-routes.js'
 import { ClusterSessionAuth } from './session-auth.js'
 import { clusterCreation } from './creation.js'
 import { clusterCreationRate } from './limits.js'
@@ -40,7 +41,7 @@ import { peerCalls } from './peer-calls.js'
 
 export interface ClusterNode {
   /** What the session system takes in cluster mode: the Redis store, and creation across the nodes. */
-  forSystem: { store: RedisStore; cluster: { creation: SessionCreation } }
+  forSystem: { store: RedisStore; cluster: { creation: SessionCreation; viewTokens: ViewTokenRoutes } }
   /** Starts the heartbeat and the ownership loop over `system`'s sessions; what the HTTP app adds. */
   start(system: ShardedSessionSystem): Promise<ClusterHttp>
   /** SIGTERM, first step: stop adopting and tell the others this node takes no more sessions. */
@@ -105,11 +106,12 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
     tag: key => auth.clientTag(key),
     log,
   })
+  const viewTokens = new ViewTokenRoutes(config.CLUSTER_SECRET!)
   let ownership: Ownership | undefined
   let handedOver: string[] = []
 
   return {
-    forSystem: { store, cluster: { creation } },
+    forSystem: { store, cluster: { creation, viewTokens } },
     async start(sessions) {
       system = sessions
       await (await redis()).command(['HDEL', META_KEY, LEGACY_PEER_TOKEN_FIELD])
@@ -137,6 +139,7 @@ export function openClusterNode(config: Config, logger: Logger): ClusterNode {
         runsHere: id => sessions.hosts(id) && !sessions.leaving(id),
         leaving: id => sessions.leaving(id),
         adoptNow: ids => adopter.adoptNow(ids),
+        viewTokens,
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
         perSessionInFlight: config.MAX_PENDING_PER_SESSION,
         waitsPerSession: config.SESSION_WAITS_PER_SESSION,

@@ -30,7 +30,7 @@ export interface PeerRequest {
   client: string
   /** The `id` header, or ''. */
   id: string
-  /** The `session-id` header, or '' (only its hash enters the MAC). */
+  /** The `session-id` header, else GET /session/qr's `view-token`, or '' (only its hash enters the MAC). */
   sessionId: string
   contentLength: string
   contentType: string
@@ -47,7 +47,7 @@ export function peerRequestOf(method: string, target: string, headers: Headers, 
     target,
     client,
     id: one(headers.id),
-    sessionId: one(headers['session-id']),
+    sessionId: one(headers['session-id']) || one(headers['view-token']),
     contentLength: one(headers['content-length']),
     contentType: one(headers['content-type']),
   }

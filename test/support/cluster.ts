@@ -108,6 +108,24 @@ export class TestCluster {
     return (await gw?.proc.stop(signal)) ?? null
   }
 
+  /**
+   * Starts Redis again after `redis.down()` and waits until the tests' own client is back too: it reconnects on
+   * node-redis' back-off (up to 2.2 s), and with no offline queue a command before that fails at once.
+   */
+  async redisUp(): Promise<void> {
+    await this.redis.up()
+    await waitFor(
+      "the tests' Redis client to reconnect",
+      () =>
+        this.raw.command(['PING']).then(
+          () => true,
+          () => undefined,
+        ),
+      15_000,
+      100,
+    )
+  }
+
   /** The node holding a session's lease ("node-2"), or undefined. */
   async ownerOf(s: Session): Promise<string | undefined> {
     return text(await this.raw.command(['GET', sessionKeys(s.id).lease]))?.split('|')[0]

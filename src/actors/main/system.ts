@@ -27,7 +27,7 @@ import type { SessionSystem } from './session-system.js'
 import { localSessions, type LocalSessions } from './local-sessions.js'
 import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './creation.js'
 import { CLUSTER_POLICY, EMBEDDED_POLICY } from '../../protocol/session-policy.js'
-import { ViewTokens } from './view-tokens.js'
+import { ViewTokens, type ViewTokenMinter } from './view-tokens.js'
 import { sessionChanges } from './session-changes.js'
 import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
@@ -46,7 +46,7 @@ export interface ShardedSessionSystemOptions {
    * loaded node, and no stored session starts at boot (the node's ownership loop adopts those that belong here).
    * Default: this process alone runs every session of its store.
    */
-  cluster?: { creation: SessionCreation }
+  cluster?: { creation: SessionCreation; viewTokens: ViewTokenMinter }
 }
 
 export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
@@ -69,7 +69,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const cache = new SnapshotCache(channelName)
   const telemetry = new TelemetryReceiver(channelName) // counters, loop delays, restore announcements of the threads
   // View-only QR links: they follow the snapshots (a paired session ends them) and die with the session.
-  const viewTokens = new ViewTokens(id => cache.snapshotOf(id))
+  const viewTokens = new ViewTokens(id => cache.snapshotOf(id), Date.now, options.cluster?.viewTokens)
 
   // Restored sessions answer GET /session at once, before their actors publish. In cluster mode none is restored
   // here: the ownership loop adopts the sessions that belong on this node (cluster/ownership.ts).

@@ -12,7 +12,9 @@
  *   tokens into tombstones that answer 410 until they would have expired, so the page can say "linked";
  * - revoked with the session: on reset (a new QR window needs a new link), on delete, on expiry unscanned;
  * - at most MAX_TOKENS_PER_SESSION live per session (the oldest goes), so memory stays bounded by the sessions.
- * A restart of the process ends every link (the operator asks for a new one).
+ * A restart of the process ends every link (the operator asks for a new one). In cluster mode a token also names
+ * its session, with a MAC only the nodes can make (`ViewTokenRoutes`, cluster/view-token-routes.ts): any node can
+ * then tell a real token's session and forward GET /session/qr to the node that holds the token.
  *
  * @example
  * const tokens = new ViewTokens(id => cache.snapshotOf(id))
@@ -26,6 +28,11 @@ import type { SessionSnapshot } from '../../protocol/snapshot.js'
 
 export const MAX_TOKENS_PER_SESSION = 5
 const TOKEN_BYTES = 24
+
+/** Cluster mode: makes a token carry its session's id, signed (cluster/view-token-routes.ts). */
+export interface ViewTokenMinter {
+  mint(id: string, random: string): string
+}
 
 export interface ViewToken {
   token: string
@@ -62,10 +69,16 @@ export class ViewTokens {
   readonly #bySession = new Map<string, string[]>()
   readonly #snapshotOf: (id: string) => SessionSnapshot | undefined
   readonly #now: () => number
+  readonly #minter: ViewTokenMinter | undefined
 
-  constructor(snapshotOf: (id: string) => SessionSnapshot | undefined, now: () => number = Date.now) {
+  constructor(
+    snapshotOf: (id: string) => SessionSnapshot | undefined,
+    now: () => number = Date.now,
+    minter?: ViewTokenMinter,
+  ) {
     this.#snapshotOf = snapshotOf
     this.#now = now
+    this.#minter = minter
   }
 
   /** Live tokens and tombstones held (for tests and metrics). */
@@ -79,7 +92,8 @@ export class ViewTokens {
     if (snapshot === undefined || snapshot.state === 'deleted') throw new GatewayError('SESSION_NOT_FOUND')
     if (isPaired(snapshot) || snapshot.qrDeadline === null) throw new GatewayError('SESSION_ALREADY_PAIRED')
     this.#sweep(id)
-    const token = randomBytes(TOKEN_BYTES).toString('base64url')
+    const random = randomBytes(TOKEN_BYTES).toString('base64url')
+    const token = this.#minter ? this.#minter.mint(id, random) : random
     const hash = digest(token)
     const expiresAt = snapshot.qrDeadline
     this.#byHash.set(hash, { id, expiresAt, linked: false })

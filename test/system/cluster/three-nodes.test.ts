@@ -121,7 +121,7 @@ describeWithRedis('cluster mode: three nodes', () => {
     await cluster.allConnected(2)
     const before = await cluster.ledger()
     await cluster.redis.down()
-    await cluster.redis.up()
+    await cluster.redisUp()
     await new Promise(r => setTimeout(r, 3_000))
     const after = await cluster.ledger()
     for (const s of cluster.sessions) expect(after.get(s.phone)!.logins, s.phone).toBe(before.get(s.phone)!.logins)
@@ -135,7 +135,7 @@ describeWithRedis('cluster mode: three nodes', () => {
     const before = await cluster.ledger()
     await cluster.redis.down()
     await new Promise(r => setTimeout(r, 10_000))
-    await cluster.redis.up()
+    await cluster.redisUp()
     await cluster.allConnected(2, 15_000)
     // Connected is not yet settled: under load (the full suite), a few sessions were still between two nodes after
     // this, and a session between nodes answers 503 `session is moving` (documented, with Retry-After) for the
@@ -146,14 +146,22 @@ describeWithRedis('cluster mode: three nodes', () => {
     await cluster.expectDeliveredExactlyOnce(outcomes)
     await cluster.expectCleanMoves(before)
   }, 120_000)
-  it('SIGSTOP past the lease, then SIGCONT: late writes refused, it steps down and opens no socket for 30 s', async () => {
+  it('SIGSTOP past the lease, then SIGCONT: it steps down, opens no socket for 30 s, and breaks nothing', async () => {
     await cluster.settled()
     const paused = cluster.nodes[0]!
     const moved = await ownedBy('node-1')
     expect(moved.length).toBeGreaterThan(0)
     const before = await cluster.ledger()
+    const acked = await cluster.metric(0, 'gateway_platform_acks_total')
     const burst = cluster.burst(SENDS, { label: 'sigstop', via: () => [1, 2], concurrency: 6 })
-    await new Promise(r => setTimeout(r, 300))
+    // paused mid-burst, once its sends are flowing (on a loaded machine a fixed delay could pause it before the
+    // first forwarded send arrived)
+    await waitFor(
+      'node-1 sending',
+      async () => (await cluster.metric(0, 'gateway_platform_acks_total')) >= acked + 3 || undefined,
+      20_000,
+      20,
+    )
     paused.proc.child.kill('SIGSTOP')
     // the others take its sessions over once the 3 s leases expire
     await waitFor(
@@ -173,9 +181,11 @@ describeWithRedis('cluster mode: three nodes', () => {
     const wokeAt = Date.now()
     const woke = await cluster.ledger()
     const outcomes = await burst
-    // its writes after the pause were refused by the fence, and it runs none of its old sessions any more
+    // it runs none of its old sessions any more. Whether one of its sends was between its encryption and its
+    // writes at the instant of SIGSTOP is chance (most often they are not, and then nothing is late): that a late
+    // write is refused is shown where it is certain, frozen-node.test.ts (the QR timer that fires on waking), and
+    // here by what follows: nothing it wrote after waking breaks the moved sessions' next sends at the phone
     await waitFor('node-1 stepped down', async () => (await ownedBy('node-1')).length === 0 || undefined, 10_000)
-    expect(await cluster.metric(0, 'gateway_cluster_fenced_writes_refused_total')).toBeGreaterThan(0)
     // for 30 s after SIGCONT it opens no socket: no moved device logs in again, none is kicked again
     await new Promise(r => setTimeout(r, Math.max(0, wokeAt + 30_000 - Date.now())))
     const later = await cluster.ledger()

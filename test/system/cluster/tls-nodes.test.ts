@@ -132,6 +132,19 @@ describeWithRedis('cluster nodes over TLS', () => {
       status: 304,
       etag: held,
     })
+    // a view link made through one node shows the QR through either: the token names its session, signed
+    const link = await call(other, 'POST', '/session/view-link', headers)
+    expect(link.status).toBe(200)
+    const token = decodeURIComponent(new URL(link.body.url).hash.slice('#view='.length))
+    expect(token.split('.')).toHaveLength(3)
+    const viewToken = { 'view-token': token }
+    for (const node of [other, runs]) {
+      const qr = await call(node, 'GET', '/session/qr', viewToken)
+      expect(qr.status).toBe(200)
+      expect(qr.body.qrcode).toMatch(/^iVBORw0KGgo/)
+    }
+    const forged = `${Buffer.from('someone-else').toString('base64url')}.${token.split('.').slice(1).join('.')}`
+    expect((await call(other, 'GET', '/session/qr', { 'view-token': forged })).status).toBe(404)
     // a waiting GET through that node is answered by the change the scan makes on the owner
     const waiting = call(other, 'GET', '/session?wait=30', { ...headers, 'if-none-match': held })
     await new Promise(r => setTimeout(r, 300)) // it waits: nothing changed yet

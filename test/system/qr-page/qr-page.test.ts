@@ -103,7 +103,9 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     })
     expect(await page.locator('#qr').isHidden()).toBe(true)
     expect(await qrOnScreen(page), 'no QR left on the screen').toBeUndefined()
-    expect((await gw.session(session)).body.isConnected).toBe(true)
+    // the page learns of the pairing the moment it happens (it waits), which is before the platform's restart after
+    // pairing has brought the session's connection up again
+    await waitFor('the session connected', async () => (await gw.session(session)).body.isConnected || undefined)
 
     // The page polled with the token only; the link is dead now, and a paired session has no QR to link to.
     expect(

@@ -24,6 +24,7 @@ import { requestClientKey } from '../../../src/http/client-key.js'
 import { errorHandler, MOVING_HEADER } from '../../../src/http/errors.js'
 import { jsonBody } from '../../../src/http/json-body.js'
 import { freePort } from '../../support/processes.js'
+import { ViewTokenRoutes } from '../../../src/cluster/view-token-routes.js'
 
 const SECRET = 'a-cluster-secret-for-the-front-tests-0123'
 const SESSION = { id: 's1', 'session-id': 'right-secret' }
@@ -95,6 +96,8 @@ interface Options {
   moveWaitMs?: number
 }
 
+const viewTokens = new ViewTokenRoutes(SECRET)
+
 const toOwner = (): Route => ({ to: 'node', peer: { node: 'node-b', url: ownerUrl } })
 
 function appWith(o: Options = {}) {
@@ -120,6 +123,7 @@ function appWith(o: Options = {}) {
     runsHere: o.runsHere ?? (() => false),
     leaving: () => false,
     adoptNow: async () => undefined,
+    viewTokens,
     bodyLimitBytes: 1024,
     perSessionInFlight: o.perSessionInFlight ?? 32,
     waitsPerSession: o.waitsPerSession ?? 4,
@@ -343,6 +347,27 @@ describe('cluster front', () => {
     expect((await fetch(`http://127.0.0.1:${port}/session`, { headers: SESSION })).status).toBe(201)
     held.destroy()
     server.close()
+  })
+
+  it("sends GET /session/qr to the node of the token's session, and answers a token no node made here", async () => {
+    const { app } = appWith()
+    const token = viewTokens.mint('s1', 'r'.repeat(32))
+    const shown = await request(app).get('/session/qr?wait=20').set({ 'view-token': token, 'if-none-match': '"x"' })
+    expect(shown.status).toBe(201) // the owner's answer
+    expect(seen.at(-1)).toMatchObject({ url: '/session/qr?wait=20', from: 'node-a' })
+    expect(seen.at(-1)?.headers['view-token']).toBe(token)
+    seen.length = 0
+    // another session's id under the same MAC, a MAC from another secret, a plain random token: answered here
+    const [idPart, random, mac] = token.split('.') as [string, string, string]
+    const forged = [
+      `${Buffer.from('s2').toString('base64url')}.${random}.${mac}`,
+      new ViewTokenRoutes('another-secret-of-another-cluster-0123456').mint('s1', random),
+      random,
+      `${idPart}.${random}`,
+    ]
+    for (const fake of forged)
+      expect((await request(app).get('/session/qr').set({ 'view-token': fake })).body.handledHere).toBe(true)
+    expect(seen).toHaveLength(0)
   })
 
   it('keeps what this node runs, the ops paths, POST /session and requests without credentials', async () => {

@@ -22,8 +22,8 @@ import { etagOf } from '../../session-wait/etag.js'
 import { answerConditional, type ConditionalGet } from '../../session-wait/long-poll.js'
 
 const VIEW_LINK_PATH = '/session/view-link'
-const VIEW_QR_PATH = '/session/qr'
-const VIEW_TOKEN_HEADER = 'view-token'
+export const VIEW_QR_PATH = '/session/qr'
+export const VIEW_TOKEN_HEADER = 'view-token'
 /** The URL fragment key the QR page reads the token from (a fragment never reaches a server or a referrer). */
 const VIEW_FRAGMENT_KEY = 'view'
 
