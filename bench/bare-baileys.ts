@@ -1,20 +1,33 @@
 /**
- * The floor under the gateway's CPU per message (issue 19): Baileys alone, no gateway, against the same sandbox.
- * `bench/bare/client.ts` pairs N sockets in one process with in-memory keys and sends text in closed loops, each
- * message waiting for the server's ack (as the gateway does before its 200). Run on Node as installed, on Node with
- * the gateway's patches to Baileys' hot paths (src/platform/baileys/patches), and on Bun when BUN names its binary
- * (the peer gateway's runtime), it splits the gap between the gateway and the peer into what the runtime costs with
- * the same library and what the gateway adds around it (store, threads, HTTP): compare its CPU per acked message
- * with `bench:lean`'s CPU per delivered text at the same loops.
+ * The floor under the gateway's CPU per message (issues 19 and 28): Baileys alone, no gateway, against the same
+ * sandbox, beside the gateway itself, in one run. `bench/bare/client.ts` pairs N sockets in one process with
+ * in-memory keys and sends texts the way the gateway does (the contact's LID, our own id, the server's ack, the
+ * privacy-token record), or (TARGET=gateway) drives the gateway's `POST /message` with the same loops.
+ *
+ * Variants, alternating round by round (the order rotates, so none always runs first):
+ * - `node`: Baileys on Node as the gateway runs it, with the gateway's patch inventory (patches/inventory.ts);
+ * - `bun`: Baileys on Bun, the peer gateway's runtime, as installed (when BUN names its binary);
+ * - `gateway`: `node dist/main.js` (the image's settings, LOG_LEVEL=warn, per-session send limit off), its load
+ *   generator at nice 19;
+ * - `node-unpatched` (BENCH_BARE_UNPATCHED=1): Baileys on Node as installed.
+ * Every variant is offered the same load (BENCH_BARE_RATE texts per second over all loops; 0 = closed loops, as fast
+ * as each goes), so CPU per message is compared at equal throughput. Each round is a fresh sandbox (nice 19) and
+ * fresh accounts. The privacy-token issuances per send (the sandbox's `GET /stats`) must be ~0 for all: a send that
+ * issues the token again costs an extra round trip that the gateway does not make.
  *
  *   npm run bench:bare   BENCH_BARE_SESSIONS (20), BENCH_BARE_LOOPS (20), BENCH_BARE_SEND_S (15), BENCH_BARE_ROUNDS (3),
- *   BUN=<path to a bun binary> (optional)
- * The sandbox runs at nice 19; rounds alternate the runtimes so that a change in the machine's load hits both.
+ *   BENCH_BARE_RATE (250), BENCH_BARE_VARIANTS (node,bun,gateway), BUN=<path to a bun binary>
+ * Builds `dist/` first (the client loads the gateway's patches and its token record from there).
+ *
+ * A/B of gateway builds or settings: BENCH_BARE_GATEWAYS='[{"label":"A","dir":"/path/to/tree"},{"label":"B",
+ * "env":{"SETTING":"value"}}]' replaces the one `gateway` variant by one per entry (`gateway A`, `gateway B`), each
+ * `node dist/main.js` of its tree (default: this one, built first) with its extra environment, in the same rotation.
  */
-import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startSandbox } from '../test/support/processes.js'
+import { type BareRound, runBareClient } from './lib/bare-client.js'
+import { buildDist, startBuiltGateway } from './lib/built-gateway.js'
 import { BenchReport, median } from './lib/results.js'
 import { setting } from './lib/settings.js'
 
@@ -22,94 +35,117 @@ const N = setting('BENCH_BARE_SESSIONS', 20)
 const LOOPS = Math.min(N, setting('BENCH_BARE_LOOPS', 20))
 const SEND_S = setting('BENCH_BARE_SEND_S', 15)
 const ROUNDS = setting('BENCH_BARE_ROUNDS', 3)
-const client = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare', 'client.ts')
+const RATE = setting('BENCH_BARE_RATE', 250)
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-interface Round {
-  runtime: string
-  pairSeconds: number
-  acked: number
-  failed: number
-  ackedPerSecond: number
-  cpuMsPerAcked: number
-  p50Ms: number
-  p95Ms: number
-  rssMb: number
-}
-
-/** One client process on a fresh sandbox (fresh accounts: every round pairs its own phones). */
-interface Runtime {
+interface Variant {
   name: string
   command: string
   args: string[]
   env?: Record<string, string>
+  /** Starts what the client measures besides itself (the gateway), returning its env for the client and a stop. */
+  around?: (sandboxUrl: string) => Promise<{ env: Record<string, string>; stop: () => Promise<void> }>
 }
 
-async function round(runtime: Runtime): Promise<Round> {
+async function round(variant: Variant): Promise<BareRound> {
   const sandbox = await startSandbox(undefined, undefined, { nice: 19 })
+  const around = await variant.around?.(sandbox.url)
   try {
-    const child = spawn(runtime.command, [...runtime.args, client], {
-      env: {
-        ...process.env,
-        ...runtime.env,
-        SANDBOX_URL: sandbox.url,
-        N: String(N),
-        LOOPS: String(LOOPS),
-        SEND_S: String(SEND_S),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    return await runBareClient(variant.command, variant.args, {
+      ...variant.env,
+      ...around?.env,
+      SANDBOX_URL: sandbox.url,
+      N: String(N),
+      LOOPS: String(LOOPS),
+      SEND_S: String(SEND_S),
+      RATE: String(RATE),
     })
-    let out = ''
-    child.stdout.on('data', (d: Buffer) => (out += d))
-    const code = await new Promise<number | null>(resolve => child.on('close', resolve))
-    const line = out.trim().split('\n').pop() ?? ''
-    if (code !== 0 || !line.startsWith('{')) throw new Error(`${runtime.name} client exited ${code}: ${out}`)
-    return JSON.parse(line) as Round
   } finally {
+    await around?.stop()
     await sandbox.stop()
   }
 }
 
-const runtimes: Runtime[] = [
-  { name: 'node', command: process.execPath, args: ['--no-warnings'] },
-  {
-    name: 'node-patched',
-    command: process.execPath,
-    args: ['--no-warnings', '--import', 'tsx'],
-    env: { BARE_GATEWAY_PATCHES: '1' },
-  },
+interface GatewayBuild {
+  label: string
+  dir?: string
+  env?: Record<string, string>
+}
+const builds: GatewayBuild[] = process.env.BENCH_BARE_GATEWAYS
+  ? (JSON.parse(process.env.BENCH_BARE_GATEWAYS) as GatewayBuild[])
+  : [{ label: '' }]
+const node = process.execPath
+const all: Variant[] = [
+  { name: 'node', command: node, args: ['--no-warnings'], env: { BARE_GATEWAY_PATCHES: '1' } },
+  ...(process.env.BUN ? [{ name: 'bun', command: process.env.BUN, args: [] }] : []),
+  ...builds.map(b => ({
+    name: b.label ? `gateway ${b.label}` : 'gateway',
+    command: 'nice',
+    args: ['-n', '19', node, '--no-warnings', '--import', 'tsx'],
+    env: { TARGET: 'gateway' },
+    around: async (sandboxUrl: string) => {
+      const gateway = await startBuiltGateway(sandboxUrl, b.dir ?? root, b.env)
+      return { env: { GATEWAY_URL: gateway.url, GATEWAY_PID: String(gateway.pid) }, stop: gateway.stop }
+    },
+  })),
+  { name: 'node-unpatched', command: node, args: ['--no-warnings'] },
 ]
-if (process.env.BUN) runtimes.push({ name: 'bun', command: process.env.BUN, args: [] })
-const report = new BenchReport('bare-baileys', { N, LOOPS, SEND_S, ROUNDS, runtimes: runtimes.map(r => r.name) })
-const results = new Map<string, Round[]>(runtimes.map(r => [r.name, []]))
-for (let r = 0; r < ROUNDS; r++)
-  for (const runtime of runtimes) {
-    const result = await round(runtime)
-    console.log(`  round ${r + 1} ${result.runtime}: ${JSON.stringify(result)}`)
-    results.get(runtime.name)!.push(result)
+const wanted = (process.env.BENCH_BARE_VARIANTS ?? 'node,bun,gateway').split(',')
+if (process.env.BENCH_BARE_UNPATCHED === '1') wanted.push('node-unpatched')
+const variants = all.filter(
+  v => wanted.includes(v.name) || (v.name.startsWith('gateway') && wanted.includes('gateway')),
+)
+
+for (const dir of new Set([root, ...builds.map(b => b.dir ?? root)])) buildDist(dir)
+const report = new BenchReport('bare-baileys', {
+  N,
+  LOOPS,
+  SEND_S,
+  ROUNDS,
+  RATE,
+  variants: variants.map(v => v.name),
+  gateways: builds,
+})
+const results = new Map<string, BareRound[]>(variants.map(v => [v.name, []]))
+for (let r = 0; r < ROUNDS; r++) {
+  // rotate the order so that no variant always runs first (or right after the same one)
+  const order = variants.map((_, i) => variants[(i + r) % variants.length]!)
+  for (const variant of order) {
+    const result = await round(variant)
+    console.log(`  round ${r + 1} ${variant.name}: ${JSON.stringify(result)}`)
+    results.get(variant.name)!.push(result)
   }
+}
+
+const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`
+const load = RATE > 0 ? `offered ${RATE}/s` : 'closed loops'
 for (const [name, rounds] of results) {
-  const runtime = rounds[0]!.runtime
-  const detail = `median of ${rounds.length}, ${N} sockets in one process, ${LOOPS} loops, ${SEND_S} s`
+  const cpu = rounds.map(r => r.cpuMsPerAcked)
+  const rate = rounds.map(r => r.ackedPerSecond)
+  const detail = `${rounds[0]!.runtime}; ${N} sessions, ${LOOPS} loops to ${LOOPS} contacts, ${SEND_S} s, ${load}; median of ${rounds.length} rounds, spread ${spread(cpu)} ms at ${spread(rate)} acked/s; ${rounds.reduce((a, r) => a + r.delivered, 0)} of ${rounds.reduce((a, r) => a + r.acked, 0)} acked texts found in the inboxes, ${rounds.reduce((a, r) => a + r.failed, 0)} failed`
+  report.add({ figure: `${name}: CPU per acked text`, value: median(cpu), unit: 'ms', detail })
+  report.add({ figure: `${name}: acked texts per second`, value: median(rate), unit: '/s', detail })
+  report.add({ figure: `${name}: latency p50`, value: median(rounds.map(r => r.p50Ms)), unit: 'ms', detail })
   report.add({
-    figure: `${runtime}: CPU per acked text`,
-    value: median(rounds.map(r => r.cpuMsPerAcked)),
-    unit: 'ms',
+    figure: `${name}: privacy-token issuances per send`,
+    value: median(rounds.map(r => r.privacyTokenIssuesPerSend)),
+    unit: '',
+    goal: '≈ 0',
+    met: rounds.every(r => r.privacyTokenIssuesPerSend < 0.01),
     detail,
   })
-  report.add({
-    figure: `${runtime}: acked texts per second`,
-    value: median(rounds.map(r => r.ackedPerSecond)),
-    unit: '/s',
-    detail,
-  })
-  report.add({ figure: `${runtime}: latency p50`, value: median(rounds.map(r => r.p50Ms)), unit: 'ms', detail })
-  report.add({
-    figure: `${runtime}: time to pair ${N}, 5 at a time`,
-    value: median(rounds.map(r => r.pairSeconds)),
-    unit: 's',
-    detail,
-  })
-  report.add({ figure: `${runtime}: RSS after the burst`, value: median(rounds.map(r => r.rssMb)), unit: 'MB', detail })
   report.note(name, rounds)
+}
+// what each gateway adds over Baileys on Node, round by round (paired: the same sitting, the same load)
+const floor = results.get('node')
+for (const [name, rounds] of results) {
+  if (!floor || !name.startsWith('gateway')) continue
+  const added = rounds.map((g, i) => g.cpuMsPerAcked - floor[i]!.cpuMsPerAcked)
+  report.add({
+    figure: `${name} − Baileys on Node: CPU the gateway adds per text`,
+    value: median(added),
+    unit: 'ms',
+    detail: `per round ${added.map(a => a.toFixed(2)).join(' / ')} ms; ${load}`,
+  })
 }
 report.finish()

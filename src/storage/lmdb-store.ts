@@ -27,7 +27,7 @@ import { DataKeyError, parseDataKey } from './data-key.js'
 import { checkDataKey } from './key-check.js'
 import { markCompactionPending, STORE_FILE } from './compaction.js'
 import { privateDir, privateFile } from './file-modes.js'
-import { SentMessages, type StoredSentMessage } from './sent-messages.js'
+import { SENT_MESSAGE_KEY_TYPE, type SentMessage, SentMessages, type StoredSentMessage } from './sent-messages.js'
 import { SessionKeys } from './session-keys.js'
 import { jsonOf, plainObject, plainText, sealedObject, sessionSealedText, Table } from './table.js'
 import { fromStoredRecord, registryRows, type StoredSessionRecord } from './registry-row.js'
@@ -48,7 +48,16 @@ interface Dbs {
 export interface LmdbStoreOptions {
   /** DATA_KEY (hex or base64 of 32 bytes): seal credentials, Signal keys and contacts. Unset: stored in the clear. */
   dataKey?: string | undefined
+  /**
+   * `commit` (default): each commit is flushed to disk in the background, overlapping the next (lmdb-js's
+   * `overlappingSync`); `second`: commits are not flushed one by one (`noSync`) and the file is flushed once a
+   * second and at close. Every thread of a process must open the store with the same choice (lmdb refuses to mix).
+   */
+  flush?: 'commit' | 'second' | undefined
 }
+
+/** How often the file is flushed under `flush: 'second'`. */
+const FLUSH_EVERY_MS = 1000
 
 /** Removes every row of `table` whose key starts with `<id>\0` (must run inside a write transaction). */
 function removeSessionRows(table: Table<unknown>, id: string): void {
@@ -84,9 +93,12 @@ function authStore(dbs: Dbs, id: string): AuthStore {
       return out
     },
     // One lmdb transaction per call: Baileys commits a whole key transaction with one set(), all or nothing.
-    // Values are encoded before the transaction: lmdb-js commits what a callback wrote before it threw.
+    // Values are encoded before the transaction: lmdb-js commits what a callback wrote before it threw. A sent
+    // message handed over with the keys (`SentMessageStore.keyWrite`) goes to its own table in the same commit.
     async set(data: SignalDataSet) {
-      const rows = Object.entries(data).flatMap(([type, entries]) =>
+      const { [SENT_MESSAGE_KEY_TYPE]: sent, ...keyData } = data as SignalDataSet &
+        Partial<Record<typeof SENT_MESSAGE_KEY_TYPE, Record<string, SentMessage>>>
+      const rows = Object.entries(keyData).flatMap(([type, entries]) =>
         Object.entries(entries ?? {}).map(
           ([keyId, value]) =>
             [
@@ -101,6 +113,7 @@ function authStore(dbs: Dbs, id: string): AuthStore {
             if (text === undefined) dbs.keys.removeSync(key)
             else dbs.keys.putSync(key, text)
           }
+          for (const [messageId, message] of Object.entries(sent ?? {})) dbs.sent.writeSync(id, messageId, message)
         }),
       )
     },
@@ -172,7 +185,13 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
   ignoreCommitEchoes()
   // One file (plus its lock file) beside whatever else lives in DATA_DIR.
   const file = path.resolve(dataDir, STORE_FILE)
-  const root = open({ path: file, noSubdir: true, maxDbs: 8 })
+  const everySecond = options.flush === 'second'
+  const root = open({ path: file, noSubdir: true, maxDbs: 8, ...(everySecond ? { noSync: true } : {}) })
+  // lmdb-js shares one environment between the threads of a process: each opener's timer flushes all of it, and a
+  // flush with nothing new to write is cheap
+  const { sync } = root as unknown as { sync(done: (err?: Error) => void): void } // untyped in lmdb-js 3.5
+  const flushToDisk = () => new Promise<void>(resolve => sync.call(root, () => resolve()))
+  const flushTimer = everySecond ? setInterval(() => void flushToDisk(), FLUSH_EVERY_MS).unref() : undefined
   // lmdb creates them 0644 (umask permitting); the 0700 folder already keeps others out, this says it twice.
   for (const made of [file, `${file}-lock`]) privateFile(made)
   // The session keys ask whether a session already has rows; the tables they seal are made after them.
@@ -208,6 +227,7 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
       () => sealRegistry(root, dbs.sessions),
     )
   } catch (err) {
+    clearInterval(flushTimer)
     root.close().catch(() => undefined)
     throw err
   }
@@ -255,6 +275,8 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
     async close() {
       if (closed) return
       closed = true
+      clearInterval(flushTimer)
+      if (everySecond) await flushToDisk()
       await root.close()
     },
   }

@@ -11,6 +11,11 @@
  * is an in-memory index per session (message id → send time), read from the rows once per thread on first use;
  * only the thread hosting a session writes its rows, so the index stays true.
  *
+ * One commit per send (issue 28): a send already commits the session's Signal keys once (Baileys' key-store
+ * transaction, after the stanza is written); a second transaction for the row cost every send another commit and
+ * its wake-ups. `keyWrite()` hands the row over as an entry of that key write (`SENT_MESSAGE_KEY_TYPE`), which the
+ * store's key `set` writes here (`writeSync`), in the same transaction as the keys.
+ *
  * @example
  * const sent = store.sentMessages(id, { maxAgeMs: 86_400_000, maxMessages: 256 })
  * await sent.put('3EB0…', { message: bytes, chats: ['15550000002@s.whatsapp.net'], sentAt: Date.now() })
@@ -46,9 +51,18 @@ export interface StoredSentMessage {
   message: string
 }
 
+/** The entry type under which a sent message rides in a Signal key write (`SentMessageStore.keyWrite`). */
+export const SENT_MESSAGE_KEY_TYPE = 'gateway-sent-message'
+
 export interface SentMessageStore {
   /** Keeps a sent message (replacing one of the same id), dropping what the limits no longer allow. */
   put(messageId: string, sent: SentMessage): Promise<void>
+  /**
+   * The same row as an entry of the session's next Signal key write (`{ [SENT_MESSAGE_KEY_TYPE]: { id: sent } }`),
+   * committed with it, by the store whose key `set` understands it; undefined when this store keeps nothing (then
+   * nothing needs writing) or cannot (then `put`).
+   */
+  keyWrite?(messageId: string, sent: SentMessage): Record<string, Record<string, SentMessage>> | undefined
   /** The message while it is younger than `maxAgeMs`, else undefined. */
   get(messageId: string): Promise<SentMessage | undefined>
   /** Removes the session's rows older than `maxAgeMs`. */
@@ -77,6 +91,8 @@ export class SentMessages {
   readonly #table: Table<StoredSentMessage>
   /** session id → (message id → sentAt), oldest first. */
   readonly #indexes = new Map<string, Map<string, number>>()
+  /** session id → the limits its `forSession` gave (a key write carries no limits of its own). */
+  readonly #limits = new Map<string, SentMessageLimits>()
 
   constructor(root: RootDatabase, table: Table<StoredSentMessage>) {
     this.#root = root
@@ -117,27 +133,38 @@ export class SentMessages {
     )
   }
 
+  /**
+   * Inside a write transaction: keeps `sent` as session `id`'s row (replacing one of the same id), dropping what the
+   * session's limits no longer allow. Without limits from `forSession` in this thread, or with `maxMessages: 0`,
+   * nothing is kept.
+   */
+  writeSync(id: string, messageId: string, sent: SentMessage): void {
+    const limits = this.#limits.get(id)
+    if (!limits || limits.maxMessages <= 0) return
+    const index = this.#index(id)
+    index.delete(messageId)
+    index.set(messageId, sent.sentAt)
+    const evicted = evictBeyondLimits(index, limits, Date.now())
+    for (const old of evicted) this.#table.removeSync(sentMessageKey(id, old))
+    if (evicted.includes(messageId)) return
+    const row: StoredSentMessage = {
+      id: messageId,
+      chats: sent.chats,
+      sentAt: sent.sentAt,
+      message: Buffer.from(sent.message).toString('base64'),
+    }
+    this.#table.putSync(sentMessageKey(id, messageId), row)
+  }
+
   forSession(id: string, limits: SentMessageLimits): SentMessageStore {
+    this.#limits.set(id, limits)
     return {
       put: async (messageId, sent) => {
         if (limits.maxMessages <= 0) return
-        const index = this.#index(id)
-        index.delete(messageId)
-        index.set(messageId, sent.sentAt)
-        const evicted = evictBeyondLimits(index, limits, Date.now())
-        const row: StoredSentMessage = {
-          id: messageId,
-          chats: sent.chats,
-          sentAt: sent.sentAt,
-          message: Buffer.from(sent.message).toString('base64'),
-        }
-        await committed(
-          this.#root.transaction(() => {
-            for (const old of evicted) this.#table.removeSync(sentMessageKey(id, old))
-            if (!evicted.includes(messageId)) this.#table.putSync(sentMessageKey(id, messageId), row)
-          }),
-        )
+        await committed(this.#root.transaction(() => this.writeSync(id, messageId, sent)))
       },
+      keyWrite: (messageId, sent) =>
+        limits.maxMessages <= 0 ? undefined : { [SENT_MESSAGE_KEY_TYPE]: { [messageId]: sent } },
       get: async messageId => {
         const row = this.#table.get(sentMessageKey(id, messageId))
         if (!row || row.id !== messageId || row.sentAt <= Date.now() - limits.maxAgeMs) return undefined

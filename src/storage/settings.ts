@@ -11,6 +11,12 @@ import { DATA_KEY_FORMAT, isDataKey } from './data-key.js'
 
 export const STORAGE_SETTINGS = {
   DATA_DIR: z.string().default('./data'),
+  /**
+   * When lmdb flushes its commits to disk (README, durability): `commit` = after every commit, overlapping the next
+   * one; `second` = once a second. A 200 means committed either way (a crash or kill -9 of the process loses
+   * nothing); a power cut or kernel crash can lose the commits not yet flushed: under `second`, up to about a second.
+   */
+  STORE_FLUSH: z.enum(['commit', 'second']).default('commit'),
   /** When set, stored credentials, Signal keys and contacts are encrypted (AES-256-GCM) with this 32-byte key. */
   DATA_KEY: secret(optional(z.string().refine(isDataKey, DATA_KEY_FORMAT))),
   /**
@@ -29,5 +35,5 @@ export const storageSettings = (values: StorageSettings): StorageSettings => pic
  * What opening the store reads (open-store.ts): storage's slice, and in cluster mode where Redis is and how leases
  * are held. Declared here, beside the slice, so that the settings of a shard name it without importing the engines.
  */
-export type StoreSettings = Pick<StorageSettings, 'DATA_DIR' | 'DATA_KEY'> &
+export type StoreSettings = Pick<StorageSettings, 'DATA_DIR' | 'DATA_KEY' | 'STORE_FLUSH'> &
   Pick<ClusterSettings, 'REDIS_URL' | 'NODE_ID' | 'CLUSTER_LEASE_TTL_MS' | 'CLUSTER_RENEW_MS'>

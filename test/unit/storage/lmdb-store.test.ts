@@ -1,10 +1,15 @@
 /**
  * @module test/unit/storage/lmdb-store
- * What only the lmdb store promises: it can be written from two worker threads at once, and a session one thread
- * registers is seen by another at once. The `Store` contract both engines keep is ../store-contract.test.ts.
+ * What only the lmdb store promises: it can be written from two worker threads at once, a session one thread
+ * registers is seen by another at once, and with STORE_FLUSH=second (flushed once a second, not per commit) a
+ * committed write still survives a `kill -9` of the process that made it. The `Store` contract both engines keep is
+ * ../store-contract.test.ts.
  */
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
+import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
 import { storeHarness } from '../../support/store-harness.js'
 
 const { tempDir, openStore } = storeHarness('lmdb-store-')
@@ -77,5 +82,32 @@ describe('lmdb store', () => {
     Atomics.notify(flags, 1)
     expect(await reply).toEqual({ seenEarly: true, seenLate: true })
     await new Promise(r => w.once('exit', r))
+  })
+
+  it('with a flush once a second, keeps a committed write through a kill -9 of its process, and through a close', async () => {
+    const dir = tempDir()
+    // a process that commits a key write, then kills itself before any flush timer could run
+    const killed = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { openLmdbStore } = await import(${JSON.stringify(path.resolve('src/storage/lmdb-store.ts'))})
+const store = openLmdbStore(${JSON.stringify(dir)}, { flush: 'second' })
+await store.auth('s1').keys.set({ session: { '15550001111.0': Buffer.from('ratchet 1') } })
+process.kill(process.pid, 'SIGKILL')`,
+      ],
+      { encoding: 'utf8' },
+    )
+    expect(killed.signal).toBe('SIGKILL')
+    const store = openLmdbStore(dir, { flush: 'second' })
+    const read = async (s: typeof store) => (await s.auth('s1').keys.get('session', ['15550001111.0']))['15550001111.0']
+    expect(await read(store)).toEqual(Buffer.from('ratchet 1'))
+    await store.auth('s1').keys.set({ session: { '15550001111.0': Buffer.from('ratchet 2') } })
+    await store.close()
+    const again = openStore(dir)
+    expect(await read(again)).toEqual(Buffer.from('ratchet 2'))
   })
 })

@@ -3,7 +3,8 @@
  * The store of sent messages that answers retry receipts: round trip (also after reopening), bounded by count
  * (oldest first, across a reopen too) and by age (never returned, then removed), nothing kept with 0, emptied by a
  * reset (credentials cleared) and by deleting the session, and sealed with DATA_KEY like the other rows (the raw
- * file shows neither the text, nor the message id, nor the recipient's number).
+ * file shows neither the text, nor the message id, nor the recipient's number). A row handed over with a Signal key
+ * write commits in that write's transaction, under the same limits.
  */
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -29,6 +30,12 @@ async function rawRows(dir: string): Promise<number> {
   } finally {
     await root.close()
   }
+}
+
+/** The id of the last transaction committed to the store in `dir` (lmdb shares the open environment). */
+function lastTxnId(dir: string): number {
+  const root = open({ path: path.join(dir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 })
+  return (root.getStats() as { lastTxnId: number }).lastTxnId
 }
 
 describe('sent messages kept for retry receipts', () => {
@@ -116,5 +123,32 @@ describe('sent messages kept for retry receipts', () => {
     ]) {
       expect(raw.includes(Buffer.from(needle)), needle).toBe(false)
     }
+  })
+
+  it("rides in a Signal key write: the keys and the row commit in that write's one transaction", async () => {
+    const dir = tempDir()
+    const store = openStore(dir)
+    const kept = store.sentMessages('s1', limits)
+    const keys = store.auth('s1').keys
+    const before = lastTxnId(dir)
+    await keys.set({
+      session: { '15550007788.0': Buffer.from('ratchet') },
+      ...kept.keyWrite!('M1', sent('with the keys')),
+    })
+    expect(lastTxnId(dir)).toBe(before + 1)
+    expect(textOf((await kept.get('M1'))?.message)).toBe('with the keys')
+    expect((await keys.get('session', ['15550007788.0']))['15550007788.0']).toEqual(Buffer.from('ratchet'))
+    // the row is not a Signal key
+    expect(await keys.get('gateway-sent-message' as 'session', ['M1'])).toEqual({})
+    // the same limits as put(): the oldest goes first
+    const t0 = Date.now()
+    for (let i = 2; i <= 4; i++) await keys.set({ ...kept.keyWrite!(`M${i}`, sent(`message ${i}`, t0 + i)) })
+    expect(await kept.get('M1')).toBeUndefined()
+    for (const id of ['M2', 'M3', 'M4']) expect(await kept.get(id)).toBeDefined()
+  })
+
+  it('gives no key write to make with maxMessages 0', () => {
+    const kept = openStore(tempDir()).sentMessages('s1', { maxAgeMs: DAY, maxMessages: 0 })
+    expect(kept.keyWrite!('M1', sent('not kept'))).toBeUndefined()
   })
 })

@@ -18,11 +18,13 @@
  * out, nothing it read is cached, and ids written meanwhile are answered with what was written.
  */
 import type { SignalDataSet, SignalDataTypeMap, SignalKeyStore } from '@whiskeysockets/baileys'
+import { SENT_MESSAGE_KEY_TYPE } from '../../../storage/sent-messages.js'
 
 /** Entries per session; past it the least recently used go first (and are read from the store again if needed). */
 export const KEY_CACHE_MAX_ENTRIES = 1024
 
-const UNCACHED_TYPES: ReadonlySet<string> = new Set(['pre-key'])
+/** Pre-keys (written once, read at most once) and the sent messages that ride in a key write (retry-messages.ts). */
+const UNCACHED_TYPES: ReadonlySet<string> = new Set(['pre-key', SENT_MESSAGE_KEY_TYPE])
 /** A key known to be absent from the store. */
 const ABSENT = Symbol('absent')
 

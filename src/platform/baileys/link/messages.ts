@@ -119,16 +119,22 @@ export function makeMessages(link: LinkSocket, channels: Pick<ChannelOps, 'chann
           messageId: id,
           ...(await poolMediaOptions(link, sock, prepared, inSlot)),
         }
-        const sent = await sendWithAck(link, sock, id, () => sock.sendMessage(jid, prepared, options))
-        // Baileys' own record of it is lost (tc-token.ts): without this, every send issues our privacy token again
-        if (destination.kind === 'phone') {
-          await markTcTokenIssued(sock, jid, sent?.message).catch((err: unknown) =>
-            link.log.debug({ err, jid }, 'could not record the privacy-token issuance'),
-          )
-        }
-        // kept before the 200, so a recipient's retry receipt is answered even after a crash (link/retry-messages.ts)
+        // kept before the 200, so a recipient's retry receipt is answered even after a crash; the row commits with
+        // the send's Signal keys where the store can (link/retry-messages.ts)
         const chats = destination.kind === 'phone' ? [jid, phoneJid(destination.phone)] : [jid]
-        await link.retries.remember(id, chats, sent?.message)
+        link.retries.expect(id, chats)
+        try {
+          const sent = await sendWithAck(link, sock, id, () => sock.sendMessage(jid, prepared, options))
+          // Baileys' own record of it is lost (tc-token.ts): without this, every send issues our privacy token again
+          if (destination.kind === 'phone') {
+            await markTcTokenIssued(sock, jid, sent?.message).catch((err: unknown) =>
+              link.log.debug({ err, jid }, 'could not record the privacy-token issuance'),
+            )
+          }
+          await link.retries.remember(id, chats, sent?.message)
+        } finally {
+          link.retries.forget(id)
+        }
         return { messageId: id }
       } catch (err) {
         // Baileys fetches the group's metadata before a group send: an unknown group (404) or one we are not in (403)

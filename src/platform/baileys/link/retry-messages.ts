@@ -10,12 +10,22 @@
  * Only the chat a message went to may have it again: Baileys re-encrypts for whoever the receipt came from, so the
  * receipt's chat (without device; a contact's LID and phone JID count as one) must be one the message was sent to.
  * Statuses and channel posts are not kept (channel posts are not encrypted; a status has no one chat to check).
+ *
+ * One commit per send (issue 28): Baileys relays a message inside a key-store transaction that commits the advanced
+ * Signal state after the stanza is written, and from inside it records the message in its retry manager
+ * (`addRecentMessage`, Baileys 7.0.0-rc14). A message the gateway is sending (`expect`) is added to that transaction
+ * there, as an entry the store writes to its sent-message table in the same commit (`SentMessageStore.keyWrite`);
+ * `sendMessage` resolves only after that commit, so the row is committed before the ack is even awaited, and no
+ * second transaction follows the ack. A store that cannot join a key write (or a send outside a transaction) still
+ * writes the row after the ack (`remember`). A row so kept may belong to a message whose ack then failed: it was
+ * written to the platform all the same, so a retry receipt for it deserves the answer.
  */
 import {
   isLidUser,
   isPnUser,
   jidNormalizedUser,
   proto,
+  type SignalDataSet,
   type WAMessageKey,
   type WASocket,
 } from '@whiskeysockets/baileys'
@@ -25,11 +35,20 @@ import type { SentMessageStore } from '../../../storage/sent-messages.js'
 /** How often expired rows are removed while a link is open (at most; sooner when the age limit is shorter). */
 const PRUNE_EVERY_MS = 60_000
 
+/** The part of Baileys' MessageRetryManager (`sock.messageRetryManager`) the key-write join wraps. */
+interface RecentMessages {
+  addRecentMessage(to: string, id: string, message: proto.IMessage): void
+}
+
 export class RetryMessages {
   readonly #store: SentMessageStore | undefined
   readonly #log: Logger
   #timer: NodeJS.Timeout | undefined
   #sock: WASocket | undefined
+  /** Messages being sent that are to be kept: id → the chats (without device) they go to. */
+  readonly #expected = new Map<string, string[]>()
+  /** Ids whose row went into the send's own key commit. */
+  readonly #joined = new Set<string>()
 
   constructor(store: SentMessageStore | undefined, log: Logger) {
     this.#store = store
@@ -42,6 +61,7 @@ export class RetryMessages {
    */
   start(sock: WASocket, maxAgeMs: number): void {
     this.#sock = sock
+    this.#joinKeyWrites(sock)
     if (!this.#store || this.#timer) return
     const prune = () => {
       this.#store?.prune().catch(err => this.#log.warn({ err }, 'pruning sent messages failed'))
@@ -61,16 +81,48 @@ export class RetryMessages {
    * it twice).
    */
   async remember(messageId: string, chats: string[], message: proto.IMessage | null | undefined): Promise<void> {
+    this.#expected.delete(messageId)
+    // committed with the send's keys, before sendMessage resolved
+    if (this.#joined.delete(messageId)) return
     if (!this.#store || !message) return
     try {
       const bytes = proto.Message.encode(message).finish()
-      await this.#store.put(messageId, {
-        message: bytes,
-        chats: [...new Set(chats.map(jidNormalizedUser))],
-        sentAt: Date.now(),
-      })
+      await this.#store.put(messageId, { message: bytes, chats: chatsOf(chats), sentAt: Date.now() })
     } catch (err) {
       this.#log.warn({ err, messageId }, 'keeping the sent message for retries failed')
+    }
+  }
+
+  /** Before a send: its row may join the send's key commit (`remember` after the ack either way; `forget` at the end). */
+  expect(messageId: string, chats: string[]): void {
+    if (this.#store?.keyWrite) this.#expected.set(messageId, chatsOf(chats))
+  }
+
+  /** After a send, whatever became of it. */
+  forget(messageId: string): void {
+    this.#expected.delete(messageId)
+    this.#joined.delete(messageId)
+  }
+
+  /** Wraps the socket's `addRecentMessage` so that an expected message's row joins the relay's key transaction. */
+  #joinKeyWrites(sock: WASocket): void {
+    const store = this.#store
+    const manager = (sock as { messageRetryManager?: RecentMessages | null }).messageRetryManager
+    if (!store?.keyWrite || !manager) return
+    const add = manager.addRecentMessage.bind(manager)
+    manager.addRecentMessage = (to, id, message) => {
+      add(to, id, message)
+      const chats = this.#expected.get(id)
+      // only inside the relay's transaction: a write there is recorded at once and committed with the keys
+      if (!chats || !sock.authState.keys.isInTransaction?.()) return
+      this.#expected.delete(id)
+      const data = store.keyWrite!(id, { message: proto.Message.encode(message).finish(), chats, sentAt: Date.now() })
+      if (!data) return // the store keeps nothing
+      this.#joined.add(id)
+      Promise.resolve(sock.authState.keys.set(data as unknown as SignalDataSet)).catch((err: unknown) => {
+        this.#joined.delete(id)
+        this.#log.warn({ err, messageId: id }, 'keeping the sent message for retries failed')
+      })
     }
   }
 
@@ -108,3 +160,6 @@ export class RetryMessages {
     return other ? [jid, jidNormalizedUser(other)] : [jid]
   }
 }
+
+/** The chats a message went to, without device, each once. */
+const chatsOf = (chats: string[]): string[] => [...new Set(chats.map(jidNormalizedUser))]

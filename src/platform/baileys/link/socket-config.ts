@@ -21,6 +21,7 @@ import { linkAgents, type LinkAgents } from '../link-agents.js'
 import { installCryptoKeyObjects } from '../patches/crypto-keys.js'
 import { setPlatformSignatureCheck } from '../patches/signature-check.js'
 import { installSignalQueueContext } from '../patches/signal-queue-context.js'
+import { DeferredLogger } from './deferred-logger.js'
 import { cachedKeyStore } from './key-cache.js'
 import { lazyRetryManagerCaches, socketCaches } from './lazy-caches.js'
 import { routineAwareLogger } from './routine-logs.js'
@@ -52,8 +53,12 @@ export function openBaileysSocket(
   const { auth, sandbox } = options
   // the parent already names the session (`session: <id>`)
   const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
-  // what Baileys logs as errors and warnings in a normal pairing or restart goes to the session's log at its own level
-  const baileysLogger = routineAwareLogger(logger, () => options.logger.child({ component: 'baileys' }))
+  // what Baileys logs as errors and warnings in a normal pairing or restart goes to the session's log at its own level;
+  // the child loggers Baileys makes (one per message it builds) are made in pino only if a line is written
+  // (deferred-logger.ts)
+  const baileysLogger = routineAwareLogger(DeferredLogger.of(logger) as unknown as Logger, () =>
+    options.logger.child({ component: 'baileys' }),
+  )
   const transport: Record<string, unknown> = {}
   setPlatformSignatureCheck(options.settings.VERIFY_PLATFORM_SIGNATURES)
   installSignalQueueContext()
@@ -83,6 +88,9 @@ export function openBaileysSocket(
       browser: BROWSER,
       syncFullHistory: false,
       markOnlineOnConnect: true,
+      // Baileys would replay every message we send as a `messages.upsert` of our own (through its event buffer and
+      // a mutex), and our app-state changes likewise; nothing here listens to either (issue 28: CPU per send)
+      emitOwnEvents: false,
       cachedGroupMetadata,
       // a recipient's retry receipt for a message Baileys no longer holds in memory (link/retry-messages.ts)
       getMessage,

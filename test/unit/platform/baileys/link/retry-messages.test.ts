@@ -1,14 +1,18 @@
 /**
  * Baileys' `getMessage` as the link answers it (src/platform/baileys/link/retry-messages.ts): a kept message goes back only to
  * the chat it was sent to: any device of that contact, under its phone JID or its LID (through the LID mapping), or
- * the group; a receipt from any other chat gets nothing, and so does one for a message not kept.
+ * the group; a receipt from any other chat gets nothing, and so does one for a message not kept. A message being
+ * sent is kept in the commit of its own relay's key transaction (Baileys' real `addTransactionCapability` over the
+ * link's key cache and the lmdb store): one transaction for the keys and the row, none after the ack.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { proto, WASocket } from '@whiskeysockets/baileys'
+import { addTransactionCapability, type proto, type WASocket } from '@whiskeysockets/baileys'
+import { open } from 'lmdb'
 import pino from 'pino'
 import { afterAll, describe, expect, it } from 'vitest'
+import { cachedKeyStore } from '../../../../../src/platform/baileys/link/key-cache.js'
 import { RetryMessages } from '../../../../../src/platform/baileys/link/retry-messages.js'
 import { openLmdbStore } from '../../../../../src/storage/lmdb-store.js'
 
@@ -77,5 +81,72 @@ describe('getMessage for retry receipts', () => {
     const r = new RetryMessages(undefined, pino({ level: 'silent' }))
     await r.remember('M4', [BOB_PN], { conversation: 'not kept' })
     expect(await r.getMessage({ remoteJid: BOB_PN, id: 'M4', fromMe: true })).toBeUndefined()
+  })
+})
+
+describe("a message kept in its own send's key commit", () => {
+  const silent = pino({ level: 'silent' })
+  /** The id of the store's last committed transaction (lmdb shares the open environment). */
+  const lastTxnId = () =>
+    (open({ path: path.join(dir, 'gateway.mdb'), noSubdir: true, maxDbs: 8 }).getStats() as { lastTxnId: number })
+      .lastTxnId
+
+  /** A socket as far as the join sees it: Baileys' transactional key store over ours, and its retry manager. */
+  function sendingSocket(session: string) {
+    const keys = addTransactionCapability(cachedKeyStore(store.auth(session).keys), silent, {
+      maxCommitRetries: 1,
+      delayBetweenTriesMs: 1,
+    })
+    const recorded: string[] = []
+    const messageRetryManager = {
+      addRecentMessage: (_to: string, id: string, _message: proto.IMessage) => void recorded.push(id),
+    }
+    const socket = { ...sock, authState: { creds: {}, keys }, messageRetryManager } as unknown as WASocket
+    const r = new RetryMessages(store.sentMessages(session, { maxAgeMs: 60_000, maxMessages: 10 }), silent)
+    r.start(socket, 60_000)
+    /** What Baileys' relayMessage does: in one key transaction, the ratchet's write, then the message recorded. */
+    const relay = (id: string, message: proto.IMessage) =>
+      keys.transaction(async () => {
+        await keys.set({ session: { '100000000000002.0': Buffer.from(`ratchet after ${id}`) } })
+        messageRetryManager.addRecentMessage(BOB_LID, id, message)
+      }, 'me')
+    return { r, keys, relay, recorded }
+  }
+
+  it('commits the row with the Signal keys, in one transaction, and writes nothing after the ack', async () => {
+    const { r, keys, relay, recorded } = sendingSocket('s5')
+    const before = lastTxnId()
+    r.expect('M5', [BOB_LID, BOB_PN])
+    await relay('M5', { conversation: 'in one commit' })
+    expect(lastTxnId()).toBe(before + 1)
+    expect(recorded).toEqual(['M5']) // Baileys' own record still made
+    await r.remember('M5', [BOB_LID, BOB_PN], { conversation: 'in one commit' }) // after the ack
+    r.forget('M5')
+    expect(lastTxnId()).toBe(before + 1)
+    expect((await r.getMessage({ remoteJid: BOB_PN, id: 'M5', fromMe: true }))?.conversation).toBe('in one commit')
+    expect((await keys.get('session', ['100000000000002.0']))['100000000000002.0']).toEqual(
+      Buffer.from('ratchet after M5'),
+    )
+    r.stop()
+  })
+
+  it('keeps a message relayed without being expected only when remembered, in a write of its own', async () => {
+    const { r, relay } = sendingSocket('s6')
+    await relay('M6', { conversation: 'not expected' })
+    expect(await r.getMessage({ remoteJid: BOB_LID, id: 'M6', fromMe: true })).toBeUndefined()
+    const before = lastTxnId()
+    await r.remember('M6', [BOB_LID], { conversation: 'not expected' })
+    expect(lastTxnId()).toBe(before + 1)
+    expect((await r.getMessage({ remoteJid: BOB_LID, id: 'M6', fromMe: true }))?.conversation).toBe('not expected')
+    r.stop()
+  })
+
+  it('keeps nothing for a send that was forgotten before Baileys relayed it', async () => {
+    const { r, relay } = sendingSocket('s7')
+    r.expect('M7', [BOB_LID])
+    r.forget('M7') // the send failed before the relay (a media upload, a closed socket)
+    await relay('M7', { conversation: 'never sent' })
+    expect(await r.getMessage({ remoteJid: BOB_LID, id: 'M7', fromMe: true })).toBeUndefined()
+    r.stop()
   })
 })
