@@ -19,7 +19,10 @@ export interface OpenedStore {
 
 export function openStore(settings: StoreSettings, logger?: Logger): OpenedStore {
   if (!settings.REDIS_URL)
-    return { store: openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY, flush: settings.STORE_FLUSH }), leases: undefined }
+    return {
+      store: openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY, flush: settings.STORE_FLUSH }),
+      leases: undefined,
+    }
   let lastError = ''
   const onError = (err: unknown) => {
     // node-redis retries by itself; say so once per distinct failure, not on every retry

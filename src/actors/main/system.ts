@@ -63,7 +63,8 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const log = logger.child({ component: 'actors' })
   const ownsStore = options.store === undefined
   if (ownsStore) await compactAtBoot(settings.DATA_DIR, log)
-  const store = options.store ?? openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY, flush: settings.STORE_FLUSH }) // cluster mode passes Redis
+  const store =
+    options.store ?? openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY, flush: settings.STORE_FLUSH }) // cluster mode passes Redis
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)
