@@ -24,6 +24,7 @@
 import https from 'node:https'
 import type { AuthenticationState, BinaryNode, proto, SignalDataTypeMap, WASocket } from '@whiskeysockets/baileys'
 import pino from 'pino'
+import type { Target } from './target.js'
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback)
 const SANDBOX_URL = process.env.SANDBOX_URL ?? ''
@@ -37,18 +38,6 @@ if (!SANDBOX_URL) throw new Error('SANDBOX_URL is required')
 const dist = (file: string) => new URL(`../../dist/${file}`, import.meta.url).href
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 const contactPhone = (k: number) => String(CONTACT_BASE + k)
-
-/** What the runner measures: a paired sender, its CPU so far, and who it is. */
-export interface Target {
-  runtime: string
-  pairSeconds: number
-  /** Sends loop k's text and resolves with its message id once acknowledged (Baileys: the server ack; gateway: 200). */
-  send(k: number, text: string): Promise<string>
-  /** CPU ms used so far by what is measured, in all and by kind of thread where known. */
-  cpu(): { ms: number; byThread?: Record<string, number> }
-  rssMb(): number
-  close(): void
-}
 
 async function baileysTarget(): Promise<Target> {
   if (process.env.BARE_GATEWAY_PATCHES === '1') {

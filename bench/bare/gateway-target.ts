@@ -7,7 +7,7 @@
  */
 import { cpuSeconds, cpuSecondsByThread, rssMb } from '../lib/proc.js'
 import { headersOf, pairSessions } from '../lib/sessions.js'
-import type { Target } from './client.js'
+import type { Target } from './target.js'
 
 /** What each Node thread name is in the gateway (see `cpuSecondsByThread`). */
 const THREAD_KINDS: Record<string, string> = {

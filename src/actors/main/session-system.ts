@@ -34,7 +34,7 @@ export interface SessionSystem {
    * A view-only token for session `id`'s QR (view-tokens.ts), good until its QR window closes; the caller has
    * authenticated the session. Throws SESSION_NOT_FOUND, or SESSION_ALREADY_PAIRED when there is no QR to show.
    */
-  issueViewToken(id: string): ViewToken
+  createViewLink(id: string): ViewToken
   /** The QR a view token shows; throws VIEW_LINK_NOT_FOUND (unknown, expired, revoked) or VIEW_LINK_USED (paired). */
   viewQr(token: string): QrView
   /** Restarts QR pairing: logs a paired device out, clears credentials, new QR, new QR deadline. */

@@ -242,7 +242,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   return {
     createSession,
     authenticate: (id, sessionId) => cache.authenticate(id, sessionId),
-    issueViewToken: id => {
+    createViewLink: id => {
       assertOpen()
       return viewTokens.issue(id)
     },

@@ -131,7 +131,7 @@ export class FakeSystem implements SessionSystem {
     return CANNED[(command as SessionCommand).type] as ReplyValue<C>
   }
 
-  issueViewToken(id: string): ViewToken {
+  createViewLink(id: string): ViewToken {
     return this.viewTokens.issue(id)
   }
 

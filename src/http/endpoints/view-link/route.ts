@@ -52,7 +52,7 @@ export function viewLinkRoutes(deps: EndpointDeps): Router {
   router.post(
     VIEW_LINK_PATH,
     sessionRoute(deps, {}, ({ session, req, res }) => {
-      const { token, expiresAt } = system.issueViewToken(session.id)
+      const { token, expiresAt } = system.createViewLink(session.id)
       const fragment = new URLSearchParams({ [VIEW_FRAGMENT_KEY]: token })
       res.setHeader('Cache-Control', 'no-store')
       return {

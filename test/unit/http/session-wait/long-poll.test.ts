@@ -170,7 +170,7 @@ describe('the bounds of waiting requests', () => {
     expect(refused.headers['retry-after']).toBe('2')
     expect((await request(t.server).get('/session').set(auth)).status).toBe(200)
     // whoever holds a view link waits on its own budget: it cannot take the session's own waits, nor they its
-    const { token } = t.system.issueViewToken(s.id)
+    const { token } = t.system.createViewLink(s.id)
     const qr = await request(t.server).get('/session/qr').set('view-token', token)
     const view = sent(
       request(t.server).get('/session/qr?wait=30').set('view-token', token).set('if-none-match', qr.headers.etag!),
@@ -258,7 +258,7 @@ describe('GET /session/qr?wait (the QR page)', () => {
   it('answers a rotation at once, then 410 once the phone paired the session', async () => {
     const t = await serve()
     const s = t.system.add('s-qr', 'secret-qr', { isConnected: false, qrcode: 'QR1', qrDeadline: Date.now() + 60_000 })
-    const { token } = t.system.issueViewToken(s.id)
+    const { token } = t.system.createViewLink(s.id)
     const first = await request(t.server).get('/session/qr').set('view-token', token)
     expect(first.body.qrcode).toBe('QR1')
     expect(first.headers['cache-control']).toBe('no-store')
