@@ -137,3 +137,15 @@ export function appWith(o: Options = {}) {
   app.use(errorHandler(pino({ level: 'silent' })))
   return { app, checked, auth }
 }
+
+/** `app` on a free loopback port. */
+export async function listening(app: express.Express): Promise<{ server: http.Server; port: number }> {
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise(r => server.once('listening', r))
+  return { server, port: (server.address() as AddressInfo).port }
+}
+
+/** Resolves once the owner received a request for `url` (or after 2 s). */
+export async function ownerSaw(url: string): Promise<void> {
+  for (let i = 0; i < 100 && !seen.some(s => s.url === url); i++) await new Promise(r => setTimeout(r, 20))
+}

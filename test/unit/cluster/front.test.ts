@@ -10,7 +10,6 @@
  * answer gives 503; a client that hangs up aborts the forwarded request.
  */
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { PEER_CLIENT_HEADER, PEER_HEADER, PeerAuth, peerRequestOf } from '../../../src/cluster/peer-auth.js'
@@ -18,6 +17,8 @@ import type { Route } from '../../../src/cluster/routing.js'
 import { MOVING_HEADER } from '../../../src/http/errors.js'
 import {
   appWith,
+  listening,
+  ownerSaw,
   ownerNode,
   ownerState,
   SECRET,
@@ -173,14 +174,11 @@ describe('cluster front', () => {
 
   it("caps one session's requests crossing at once", async () => {
     const { app } = appWith({ perSessionInFlight: 1 })
-    const server = app.listen(0, '127.0.0.1')
-    await new Promise(r => server.once('listening', r))
-    const port = (server.address() as AddressInfo).port
+    const { server, port } = await listening(app)
     const slow = http.request({ port, host: '127.0.0.1', path: '/message/slow', method: 'POST', headers: SESSION })
     slow.on('error', () => undefined)
     slow.end('{}')
-    for (let i = 0; i < 100 && !seen.some(s => s.url === '/message/slow'); i++)
-      await new Promise(r => setTimeout(r, 20))
+    await ownerSaw('/message/slow')
     const second = await fetch(`http://127.0.0.1:${port}/session`, { headers: SESSION })
     expect(second.status).toBe(429)
     expect(await second.json()).toEqual({
@@ -194,14 +192,11 @@ describe('cluster front', () => {
   it("crosses a waiting GET /session on connections of its own, outside the session's in-flight cap", async () => {
     // one connection to the owner and one request of the session in flight, both held by a send that hangs
     const { app } = appWith({ perSessionInFlight: 1, socketsPerPeer: 1 })
-    const server = app.listen(0, '127.0.0.1')
-    await new Promise(r => server.once('listening', r))
-    const port = (server.address() as AddressInfo).port
+    const { server, port } = await listening(app)
     const slow = http.request({ port, host: '127.0.0.1', path: '/message/slow', method: 'POST', headers: SESSION })
     slow.on('error', () => undefined)
     slow.end('{}')
-    for (let i = 0; i < 100 && !seen.some(s => s.url === '/message/slow'); i++)
-      await new Promise(r => setTimeout(r, 20))
+    await ownerSaw('/message/slow')
     const wait = await fetch(`http://127.0.0.1:${port}/session?wait=5`, {
       headers: { ...SESSION, 'if-none-match': '"current"' },
     })
@@ -216,15 +211,12 @@ describe('cluster front', () => {
 
   it("lets at most SESSION_WAITS_PER_SESSION of one session's waits cross at once", async () => {
     const { app } = appWith({ waitsPerSession: 1 })
-    const server = app.listen(0, '127.0.0.1')
-    await new Promise(r => server.once('listening', r))
-    const port = (server.address() as AddressInfo).port
+    const { server, port } = await listening(app)
     const headers = { ...SESSION, 'if-none-match': '"current"' }
     const held = http.request({ port, host: '127.0.0.1', path: '/session?wait=30', headers })
     held.on('error', () => undefined)
     held.end()
-    for (let i = 0; i < 100 && !seen.some(s => s.url === '/session?wait=30'); i++)
-      await new Promise(r => setTimeout(r, 20))
+    await ownerSaw('/session?wait=30')
     const second = await fetch(`http://127.0.0.1:${port}/session?wait=30`, { headers })
     expect(second.status).toBe(429)
     expect(second.headers.get('retry-after')).toBe('2')
@@ -271,14 +263,11 @@ describe('cluster front', () => {
 
   it('aborts the forwarded request when the client hangs up', async () => {
     const before = ownerState.closed
-    const server = appWith().app.listen(0, '127.0.0.1')
-    await new Promise(r => server.once('listening', r))
-    const port = (server.address() as AddressInfo).port
+    const { server, port } = await listening(appWith().app)
     const req = http.request({ port, host: '127.0.0.1', path: '/message/slow', method: 'POST', headers: SESSION })
     req.on('error', () => undefined)
     req.end('{}')
-    for (let i = 0; i < 100 && !seen.some(s => s.url === '/message/slow'); i++)
-      await new Promise(r => setTimeout(r, 20))
+    await ownerSaw('/message/slow')
     req.destroy()
     for (let i = 0; i < 100 && ownerState.closed === before; i++) await new Promise(r => setTimeout(r, 20))
     expect(ownerState.closed).toBe(before + 1)
