@@ -15,6 +15,7 @@
  *   BENCH_LEAN_SEND_S (30), BENCH_LEAN_IDLE0_S (30), BENCH_LEAN_IDLE_S (60), BENCH_LEAN_SETTLE_S (30)
  */
 import { execFileSync } from 'node:child_process'
+import { deliveredOf } from './lib/delivered.js'
 import { cpuSeconds, cpuSecondsByThread, rssMb } from './lib/proc.js'
 import { BenchReport, percentile } from './lib/results.js'
 import { headersOf, pairSessions, type BenchSession } from './lib/sessions.js'
@@ -122,19 +123,7 @@ async function burst(
     [...cpuSecondsByThread(pid)].map(([name, s]) => [name, (s - (threads0.get(name) ?? 0)) * 1000]),
   )
   const ok = latencies.length
-  let delivered = 0
-  for (const deadline = Date.now() + ARRIVE_WAIT_S * 1000; ; ) {
-    delivered = 0
-    for (const [phone, ids] of sent) {
-      const inbox = (await (await fetch(`${sandboxUrl}/accounts/${phone}/inbox`)).json()) as {
-        messages?: { id: string }[]
-      }
-      const got = new Set((inbox.messages ?? []).map(m => m.id))
-      delivered += ids.filter(id => got.has(id)).length
-    }
-    if (delivered >= ok || Date.now() > deadline) break
-    await sleep(2)
-  }
+  const delivered = await deliveredOf(sandboxUrl, sent, ok, ARRIVE_WAIT_S, 2)
   return {
     okPerS: ok / seconds,
     ok,

@@ -16,13 +16,15 @@
  * throughput, since CPU per message depends on it. RATE=0: closed loops, as fast as each goes.
  *
  * Why no static imports from the project: the file runs unchanged on Node (type stripping) and on Bun; what it takes
- * from the gateway comes from its build (`dist/`, `npm run build`), loaded at run time.
+ * from the gateway comes from its build (`dist/`, `npm run build`), loaded at run time, and its key store is the
+ * tests' (test/support/memory-keys.ts, type imports only) and its count of delivered texts bench:lean's
+ * (../lib/delivered.ts, no imports), each loaded by its path.
  * Env: SANDBOX_URL (required), TARGET=baileys|gateway, BARE_GATEWAY_PATCHES=1, N=20, LOOPS=20, SEND_S=15, RATE=0,
  * PHONE_BASE=15550310000, CONTACT_BASE=15550000100 (loop k writes to CONTACT_BASE + k, as the peer bench's distinct
  * mode does); for TARGET=gateway also GATEWAY_URL and GATEWAY_PID.
  */
 import https from 'node:https'
-import type { AuthenticationState, BinaryNode, proto, SignalDataTypeMap, WASocket } from '@whiskeysockets/baileys'
+import type { AuthenticationState, BinaryNode, proto, WASocket } from '@whiskeysockets/baileys'
 import pino from 'pino'
 import type { Target } from './target.js'
 
@@ -51,33 +53,11 @@ async function baileysTarget(): Promise<Target> {
   }
   const { default: makeWASocket, Browsers, generateMessageIDV2, initAuthCreds, jidNormalizedUser } = baileys
 
-  /** Keys in plain maps: the cheapest store there is, so the figure is Baileys' own cost. */
-  function memoryAuth(): AuthenticationState {
-    const store = new Map<string, Map<string, unknown>>()
-    return {
-      creds: initAuthCreds(),
-      keys: {
-        get: async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
-          const out: { [id: string]: SignalDataTypeMap[T] } = {}
-          for (const id of ids) {
-            const value = store.get(type)?.get(id)
-            if (value !== undefined) out[id] = value as SignalDataTypeMap[T]
-          }
-          return out
-        },
-        set: async data => {
-          for (const [type, entries] of Object.entries(data)) {
-            let bucket = store.get(type)
-            if (!bucket) store.set(type, (bucket = new Map()))
-            for (const [id, value] of Object.entries(entries ?? {})) {
-              if (value === null || value === undefined) bucket.delete(id)
-              else bucket.set(id, value)
-            }
-          }
-        },
-      },
-    }
-  }
+  // Keys in plain maps, the cheapest store there is, so the figure is Baileys' own cost (loaded by path, see its file)
+  const { memoryKeys } = (await import(
+    new URL('../../test/support/memory-keys.ts', import.meta.url).href
+  )) as typeof import('../../test/support/memory-keys.js')
+  const memoryAuth = (): AuthenticationState => ({ creds: initAuthCreds(), keys: memoryKeys() })
 
   const trust = (await (await fetch(`${SANDBOX_URL}/trust`)).json()) as {
     wsUrl: string
@@ -187,25 +167,13 @@ async function baileysTarget(): Promise<Target> {
   }
 }
 
+// the count of delivered texts is bench:lean's (loaded by path, see the top of this file)
+const { deliveredOf } = (await import(
+  new URL('../lib/delivered.ts', import.meta.url).href
+)) as typeof import('../lib/delivered.js')
+
 const privacyTokenIssues = async (): Promise<number> =>
   ((await (await fetch(`${SANDBOX_URL}/stats`)).json()) as { privacyTokenIssues?: number }).privacyTokenIssues ?? 0
-
-/** How many of `sent` (contact phone → message ids) are in the contacts' inboxes, waiting up to 30 s for stragglers. */
-async function deliveredOf(sent: Map<string, string[]>, total: number): Promise<number> {
-  let delivered = 0
-  for (const deadline = Date.now() + 30_000; ; ) {
-    delivered = 0
-    for (const [phone, ids] of sent) {
-      const inbox = (await (await fetch(`${SANDBOX_URL}/accounts/${phone}/inbox`)).json()) as {
-        messages?: { id: string }[]
-      }
-      const got = new Set((inbox.messages ?? []).map(m => m.id))
-      delivered += ids.filter(id => got.has(id)).length
-    }
-    if (delivered >= total || Date.now() > deadline) return delivered
-    await sleep(1000)
-  }
-}
 
 const target: Target =
   process.env.TARGET === 'gateway'
@@ -257,7 +225,7 @@ await sleep(1000) // what the last acks set off (receipts, commits) belongs to t
 const cpu1 = target.cpu()
 const burstToUs = monotonicUs()
 const tokens = (await privacyTokenIssues()) - tokens0
-const delivered = await deliveredOf(sent, latencies.length)
+const delivered = await deliveredOf(SANDBOX_URL, sent, latencies.length, 30, 1)
 latencies.sort((a, b) => a - b)
 const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0
 const per = (ms: number) => Number((ms / Math.max(1, latencies.length)).toFixed(3))

@@ -10,12 +10,12 @@ import type {
   AuthenticationState,
   ConnectionState,
   Contact,
-  SignalDataTypeMap,
   UserFacingSocketConfig,
   WASocket,
 } from '@whiskeysockets/baileys'
 import pino from 'pino'
 import { silenceLibsignalChatter } from '../../../src/sandbox/index.js'
+import { memoryKeys } from '../memory-keys.js'
 
 silenceLibsignalChatter()
 
@@ -25,35 +25,10 @@ export interface Trust {
   caCert: string
 }
 
-/** Auth state kept in memory: creds + a plain map per key type. */
+/** Auth state kept in memory: fresh creds and the key store of ../memory-keys.ts. */
 export function memoryAuth(): { state: AuthenticationState; creds: AuthenticationCreds } {
   const creds = initAuthCreds()
-  const store = new Map<string, Map<string, unknown>>()
-  const state: AuthenticationState = {
-    creds,
-    keys: {
-      get: async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
-        const bucket = store.get(type)
-        const out: { [id: string]: SignalDataTypeMap[T] } = {}
-        for (const id of ids) {
-          const value = bucket?.get(id)
-          if (value !== undefined) out[id] = value as SignalDataTypeMap[T]
-        }
-        return out
-      },
-      set: async data => {
-        for (const [type, entries] of Object.entries(data)) {
-          let bucket = store.get(type)
-          if (!bucket) store.set(type, (bucket = new Map()))
-          for (const [id, value] of Object.entries(entries ?? {})) {
-            if (value === null || value === undefined) bucket.delete(id)
-            else bucket.set(id, value)
-          }
-        }
-      },
-    },
-  }
-  return { state, creds }
+  return { state: { creds, keys: memoryKeys() }, creds }
 }
 
 export async function fetchTrust(baseUrl: string): Promise<Trust> {
