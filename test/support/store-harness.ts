@@ -1,6 +1,6 @@
 /**
- * Stores for storage tests on real lmdb files in temp folders: every store a test opens is closed, and every folder
- * removed, after that test.
+ * Stores for storage tests on real lmdb files in temp folders (or on Redis, handed to `keep`): every store a test
+ * opens is closed, and every folder removed, after that test.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -13,6 +13,8 @@ import type { Store } from '../../src/storage/types.js'
 export function storeHarness(prefix: string): {
   tempDir(): string
   openStore(dir: string, dataKey?: string): Store
+  /** A store opened some other way (on Redis), closed after the test as the others are. */
+  keep(store: Store): Store
   /** Closes the stores opened so far (to reopen the folder, or read its raw file). */
   closeAll(): Promise<void>
 } {
@@ -33,6 +35,10 @@ export function storeHarness(prefix: string): {
     },
     openStore(dir, dataKey) {
       const store = openLmdbStore(dir, { dataKey })
+      stores.push(store)
+      return store
+    },
+    keep(store) {
       stores.push(store)
       return store
     },

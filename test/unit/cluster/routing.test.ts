@@ -9,30 +9,18 @@
  * anyone without CLUSTER_SECRET, changed, renamed or replayed after its time is no node, and a lease naming such
  * a node sends nothing anywhere.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterEach, expect, it } from 'vitest'
 import { NODES_KEY, NodeDirectory } from '../../../src/cluster/nodes.js'
 import { ClusterRoutes } from '../../../src/cluster/routing.js'
 import { PeerAuth } from '../../../src/cluster/peer-auth.js'
 import { acquireLease } from '../../../src/storage/redis/lease.js'
 import { homeOf } from '../../../src/cluster/placement.js'
-import { connectRedis, type RedisConnection } from '../../../src/storage/redis/connection.js'
 import { REGISTRY_KEY } from '../../../src/storage/redis/keys.js'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
+import { redisHarness } from '../../support/redis-harness.js'
+import { describeWithRedis } from '../../support/redis-server.js'
 
 describeWithRedis('cluster nodes and routes', () => {
-  let redis: RedisServer
-  let conn: RedisConnection
-  beforeAll(async () => {
-    redis = await startRedisServer()
-    conn = await connectRedis(redis.url)
-  })
-  afterAll(async () => {
-    await conn?.close()
-    await redis?.stop()
-  })
-  afterEach(async () => {
-    await conn.command(['FLUSHALL'])
-  })
+  const redis = redisHarness()
 
   let clock = 0
   let wallClock: number | undefined
@@ -43,7 +31,7 @@ describeWithRedis('cluster nodes and routes', () => {
     new NodeDirectory(
       async () => {
         if (redisDown.value) throw new Error('Redis unreachable')
-        return conn
+        return redis.conn
       },
       {
         node,
@@ -73,7 +61,7 @@ describeWithRedis('cluster nodes and routes', () => {
     ])
     await new Promise(r => setTimeout(r, 3 * 50 + 50)) // node-a's heartbeat (3 × 50 ms) expires
     expect((await b.beat()).map(n => n.node)).toEqual(['node-b'])
-    expect((await conn.command(['SMEMBERS', NODES_KEY])) as Buffer[]).toHaveLength(1)
+    expect((await redis.conn.command(['SMEMBERS', NODES_KEY])) as Buffer[]).toHaveLength(1)
   })
 
   it('comes back quiet after a gap past its leases, and takes sessions again after the quiet period', async () => {
@@ -164,7 +152,7 @@ describeWithRedis('cluster nodes and routes', () => {
     await a.beat()
     const local = new Set<string>(['here-1'])
     const routes = new ClusterRoutes(
-      async () => conn,
+      async () => redis.conn,
       a,
       id => local.has(id),
       () => local.size,
@@ -175,9 +163,9 @@ describeWithRedis('cluster nodes and routes', () => {
     }
     const freeThere = homed('node-b')
     const freeHere = homed('node-a')
-    await conn.command(['HSET', REGISTRY_KEY, 's-b', 'row', freeThere, 'row', freeHere, 'row', 's-dead', 'row'])
-    await acquireLease(conn, 's-b', 'node-b', 60_000)
-    await acquireLease(conn, 's-dead', 'node-c', 60_000) // node-c never beats: dead or paused
+    await redis.conn.command(['HSET', REGISTRY_KEY, 's-b', 'row', freeThere, 'row', freeHere, 'row', 's-dead', 'row'])
+    await acquireLease(redis.conn, 's-b', 'node-b', 60_000)
+    await acquireLease(redis.conn, 's-dead', 'node-c', 60_000) // node-c never beats: dead or paused
     const toB = { to: 'node', peer: { node: 'node-b', url: 'http://node-b:3000' } }
     expect(await routes.locate('s-b')).toMatchObject(toB)
     expect(await routes.locate(freeThere)).toMatchObject(toB)
@@ -193,7 +181,7 @@ describeWithRedis('cluster nodes and routes', () => {
     await b.beat()
     await a.beat()
     const routes = new ClusterRoutes(
-      async () => conn,
+      async () => redis.conn,
       a,
       () => false,
       () => 4,
@@ -205,8 +193,8 @@ describeWithRedis('cluster nodes and routes', () => {
 
   /** Writes a heartbeat record as someone with write access to Redis would, and lists it as a node. */
   const plant = async (name: string, record: unknown) => {
-    await conn.command(['SET', `gw:node:${name}`, JSON.stringify(record), 'PX', '60000'])
-    await conn.command(['SADD', NODES_KEY, name])
+    await redis.conn.command(['SET', `gw:node:${name}`, JSON.stringify(record), 'PX', '60000'])
+    await redis.conn.command(['SADD', NODES_KEY, name])
   }
   const liveNames = (d: NodeDirectory) =>
     d
@@ -231,7 +219,7 @@ describeWithRedis('cluster nodes and routes', () => {
     await other.beat()
     await b.beat()
     expect(liveNames(b)).toEqual(['node-b'])
-    const members = ((await conn.command(['SMEMBERS', NODES_KEY])) as Buffer[]).map(String)
+    const members = ((await redis.conn.command(['SMEMBERS', NODES_KEY])) as Buffer[]).map(String)
     expect(members.sort()).toEqual(['node-b'])
   })
 
@@ -239,7 +227,7 @@ describeWithRedis('cluster nodes and routes', () => {
     const a = directory('node-a', () => 0, 10_000)
     const b = directory('node-b', () => 0, 10_000)
     await a.beat()
-    const genuine = JSON.parse(String(await conn.command(['GET', 'gw:node:node-a'])))
+    const genuine = JSON.parse(String(await redis.conn.command(['GET', 'gw:node:node-a'])))
     await b.beat()
     expect(liveNames(b)).toEqual(['node-a', 'node-b'])
     // the address changed to the attacker's: the MAC no longer holds
@@ -265,14 +253,14 @@ describeWithRedis('cluster nodes and routes', () => {
     const a = directory('node-a', () => 0, 10_000)
     await a.beat()
     const routes = new ClusterRoutes(
-      async () => conn,
+      async () => redis.conn,
       a,
       () => false,
       () => 0,
     )
     await plant('evil', { node: 'evil', url: 'http://127.0.0.1:9', sessions: 0, accepting: true, expiresAt: 9e15 })
-    await conn.command(['HSET', REGISTRY_KEY, 's-1', 'row'])
-    await conn.command(['SET', 'gw:{s-1}:lease', 'evil|7', 'PX', '60000'])
+    await redis.conn.command(['HSET', REGISTRY_KEY, 's-1', 'row'])
+    await redis.conn.command(['SET', 'gw:{s-1}:lease', 'evil|7', 'PX', '60000'])
     await a.beat()
     expect(await routes.locate('s-1')).toEqual({ to: 'moving' })
     expect(routes.peer('evil')).toBeUndefined()

@@ -3,23 +3,21 @@
  * The default mode never loads the Redis client: a process that opens its store without REDIS_URL (lmdb) has no
  * module of node-redis loaded, while one with REDIS_URL does. Each case runs in a fresh Node process.
  */
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
+import { runToExit } from '../../support/fresh-process.js'
+import { redisHarness } from '../../support/redis-harness.js'
+import { describeWithRedis } from '../../support/redis-server.js'
 
 const root = path.resolve(import.meta.dirname, '../../..')
-let redis: RedisServer
+const redis = redisHarness()
 let dir: string
-beforeAll(async () => {
-  redis = await startRedisServer()
+beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-client-'))
 })
-afterAll(async () => {
-  await redis?.stop()
+afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
@@ -36,22 +34,10 @@ async function redisLoaded(redisUrl: string | undefined): Promise<boolean> {
     leases?.stop()
     await store.close()
     console.log(JSON.stringify({ loaded, sessions: 1 }))`
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let out = ''
-  let err = ''
-  child.stdout.on('data', d => {
-    out += d
-  })
-  child.stderr.on('data', d => {
-    err += d
-  })
-  const [code] = await once(child, 'exit')
-  expect(err).toBe('')
-  expect(code).toBe(0)
-  return (JSON.parse(out.trim()) as { loaded: boolean }).loaded
+  const run = await runToExit(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script])
+  expect(run.stderr).toBe('')
+  expect(run.code).toBe(0)
+  return (JSON.parse(run.stdout.trim()) as { loaded: boolean }).loaded
 }
 
 describeWithRedis('the Redis client', () => {

@@ -7,23 +7,16 @@
  * writes nothing.
  */
 import { randomBytes } from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { initAuthCreds, proto, type SignalDataSet } from '@whiskeysockets/baileys'
-import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
 import { openRedisStore } from '../../../src/storage/redis/redis-store.js'
 import type { Store } from '../../../src/storage/types.js'
-import { describeWithRedis, redisTestsRun, startRedisServer, type RedisServer } from '../../support/redis-server.js'
+import { redisHarness } from '../../support/redis-harness.js'
+import { describeWithRedis } from '../../support/redis-server.js'
+import { storeHarness } from '../../support/store-harness.js'
 
-let redis: RedisServer
-beforeAll(async () => {
-  if (redisTestsRun) redis = await startRedisServer()
-})
-afterAll(async () => {
-  await redis?.stop()
-})
+const redis = redisHarness() // emptied after each test, once its stores are closed
+const stores = storeHarness('contract-')
 
 interface Engine {
   name: string
@@ -32,40 +25,9 @@ interface Engine {
   open(place: string, dataKey?: string): Store
 }
 
-const dirs: string[] = []
-const opened: Store[] = []
-afterEach(async () => {
-  for (const s of opened.splice(0)) await s.close()
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
-})
-const closeAll = async () => {
-  for (const s of opened.splice(0)) await s.close()
-}
-
-let db = 0
 const engines: Engine[] = [
-  {
-    name: 'lmdb',
-    place() {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-'))
-      dirs.push(dir)
-      return dir
-    },
-    open(dir, dataKey) {
-      const store = openLmdbStore(dir, { dataKey })
-      opened.push(store)
-      return store
-    },
-  },
-  {
-    name: 'redis',
-    place: () => `${redis.url}/${(db = (db + 1) % 16)}`, // a database of its own per test (FLUSHed first)
-    open(url, dataKey) {
-      const store = openRedisStore(url, { dataKey })
-      opened.push(store)
-      return store
-    },
-  },
+  { name: 'lmdb', place: stores.tempDir, open: stores.openStore },
+  { name: 'redis', place: () => redis.url, open: (url, dataKey) => stores.keep(openRedisStore(url, { dataKey })) },
 ]
 
 const record = (id: string, qrDeadline: number | null = null) => ({
@@ -80,19 +42,8 @@ for (const engine of engines) {
     const dataKey = keyed ? randomBytes(32).toString('base64') : undefined
     const describeOn = engine.name === 'redis' ? describeWithRedis : describe
     describeOn(`${engine.name} store${keyed ? ' with DATA_KEY' : ''}`, () => {
-      const fresh = async (): Promise<string> => {
-        const place = engine.place()
-        if (engine.name === 'redis') {
-          const { connectRedis } = await import('../../../src/storage/redis/connection.js')
-          const conn = await connectRedis(place)
-          await conn.command(['FLUSHDB'])
-          await conn.close()
-        }
-        return place
-      }
-
       it('keeps sessions, creds, keys and contacts after close and reopen', async () => {
-        const place = await fresh()
+        const place = engine.place()
         const store = engine.open(place, dataKey)
         const creds = initAuthCreds()
         await store.putSession(record('s1', 123))
@@ -103,7 +54,7 @@ for (const engine of engines) {
           'app-state-sync-key': { k1: proto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from([9, 9]) }) },
         })
         await store.contacts('s1').upsert([{ id: '5511@s.whatsapp.net', name: 'Ana', phone: '5511' }])
-        await closeAll()
+        await stores.closeAll()
 
         const again = engine.open(place, dataKey)
         expect((await again.listSessions()).map(s => s.id).sort()).toEqual(['s1', 's2'])
@@ -124,7 +75,7 @@ for (const engine of engines) {
       })
 
       it('deletes keys set to null and keeps sessions apart', async () => {
-        const store = engine.open(await fresh(), dataKey)
+        const store = engine.open(engine.place(), dataKey)
         const keys = store.auth('a').keys
         await keys.set({ session: { x: Buffer.from([1]), y: Buffer.from([2]) } })
         await store.auth('ab').keys.set({ session: { x: Buffer.from([7]) } })
@@ -140,7 +91,7 @@ for (const engine of engines) {
       })
 
       it('deleteSession removes the record and everything the session owns, and nothing else', async () => {
-        const store = engine.open(await fresh(), dataKey)
+        const store = engine.open(engine.place(), dataKey)
         for (const id of ['gone', 'kept']) {
           await store.putSession(record(id))
           await store.auth(id).writeCreds(initAuthCreds())
@@ -164,7 +115,7 @@ for (const engine of engines) {
       })
 
       it('keeps sent messages within their count and age, across a reopen, and drops them on a reset', async () => {
-        const place = await fresh()
+        const place = engine.place()
         const limits = { maxAgeMs: 60_000, maxMessages: 2 }
         const sent = (n: number, sentAt = Date.now()) => ({
           message: Buffer.from([n]),
@@ -175,21 +126,21 @@ for (const engine of engines) {
         const box = store.sentMessages('s', limits)
         await box.put('m1', sent(1))
         await box.put('m2', sent(2))
-        await closeAll()
-        const again = engine.open(place, dataKey).sentMessages('s', limits)
+        await stores.closeAll()
+        const reopened = engine.open(place, dataKey)
+        const again = reopened.sentMessages('s', limits)
         await again.put('m3', sent(3))
         expect(await again.get('m1')).toBeUndefined() // the oldest went first
         expect(Buffer.from((await again.get('m2'))!.message)).toEqual(Buffer.from([2]))
         expect((await again.get('m3'))!.chats).toEqual(['b@s.whatsapp.net'])
         await again.put('old', sent(4, Date.now() - 120_000))
         expect(await again.get('old')).toBeUndefined()
-        const store2 = opened[opened.length - 1]!
-        await store2.auth('s').clear()
+        await reopened.auth('s').clear()
         expect(await again.get('m3')).toBeUndefined()
       })
 
       it('writes a keys.set() batch whole or not at all', async () => {
-        const store = engine.open(await fresh(), dataKey)
+        const store = engine.open(engine.place(), dataKey)
         const keys = store.auth('s').keys
         await keys.set({ session: { a: Buffer.from([1]) } })
         // One value of the batch cannot be stored (JSON has no BigInt): nothing of the batch may land.

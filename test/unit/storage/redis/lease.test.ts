@@ -6,7 +6,7 @@
  * owner wrote it; a keeper whose renewals are refused, or whose deadline passed (monotonic clock), reports the
  * lease lost and refuses writes itself.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterEach, expect, it } from 'vitest'
 import { initAuthCreds } from '@whiskeysockets/baileys'
 import {
   acquireLease,
@@ -17,33 +17,25 @@ import {
 } from '../../../../src/storage/redis/lease.js'
 import { FencedWriteError, type Fence, type FenceToken } from '../../../../src/storage/redis/fencing.js'
 import { LeaseDeadline } from '../../../../src/storage/redis/lease-deadline.js'
-import { connectRedis, text, type RedisConnection } from '../../../../src/storage/redis/connection.js'
+import { text } from '../../../../src/storage/redis/connection.js'
 import { sessionKeys } from '../../../../src/storage/redis/keys.js'
 import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
 import { takeThreadCounts } from '../../../../src/metrics/thread-counters.js'
 import type { Store } from '../../../../src/storage/types.js'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../../support/redis-server.js'
+import { redisHarness } from '../../../support/redis-harness.js'
+import { describeWithRedis } from '../../../support/redis-server.js'
 
-let redis: RedisServer
-let conn: RedisConnection
-beforeAll(async () => {
-  redis = await startRedisServer()
-  conn = await connectRedis(redis.url)
-})
-afterAll(async () => {
-  await conn?.close()
-  await redis?.stop()
-})
+const redis = redisHarness()
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
   for (const c of cleanups.splice(0)) await c()
-  await conn.command(['FLUSHALL'])
 })
 
 /** Makes Redis itself expire the lease now (as if its TTL ran out while its holder was paused), and waits for it. */
 async function expireNow(id: string): Promise<void> {
-  await conn.command(['PEXPIRE', sessionKeys(id).lease, '1'])
-  while (Number(await conn.command(['EXISTS', sessionKeys(id).lease])) === 1) await new Promise(r => setTimeout(r, 5))
+  await redis.conn.command(['PEXPIRE', sessionKeys(id).lease, '1'])
+  while (Number(await redis.conn.command(['EXISTS', sessionKeys(id).lease])) === 1)
+    await new Promise(r => setTimeout(r, 5))
 }
 
 const fencedStore = (fence: Fence): Store => {
@@ -65,40 +57,42 @@ const fencedCount = () =>
 
 describeWithRedis('leases', () => {
   it('acquiring bumps the epoch; a second node waits for the expiry, then takes over with a higher epoch', async () => {
-    const first = await acquireLease(conn, 's', 'node-a', 60_000)
+    const first = await acquireLease(redis.conn, 's', 'node-a', 60_000)
     expect(first).toBe(1)
-    expect(text(await conn.command(['GET', sessionKeys('s').lease]))).toBe('node-a|1')
-    const held = await acquireLease(conn, 's', 'node-b', 60_000).catch((err: unknown) => err)
+    expect(text(await redis.conn.command(['GET', sessionKeys('s').lease]))).toBe('node-a|1')
+    const held = await acquireLease(redis.conn, 's', 'node-b', 60_000).catch((err: unknown) => err)
     expect(held).toBeInstanceOf(LeaseHeldError)
     expect((held as Error).message).toMatch(/node-a/)
     await expireNow('s')
-    const second = await acquireLease(conn, 's', 'node-b', 60_000)
+    const second = await acquireLease(redis.conn, 's', 'node-b', 60_000)
     expect(second).toBe(2)
     // the old owner can neither extend nor drop the new owner's lease
-    expect(await renewLease(conn, 's', { node: 'node-a', epoch: 1 }, 60_000)).toBe(false)
-    expect(await releaseLease(conn, 's', { node: 'node-a', epoch: 1 })).toBe(false)
-    expect(text(await conn.command(['GET', sessionKeys('s').lease]))).toBe('node-b|2')
-    expect(await renewLease(conn, 's', { node: 'node-b', epoch: 2 }, 60_000)).toBe(true)
-    expect(await releaseLease(conn, 's', { node: 'node-b', epoch: 2 })).toBe(true)
-    expect(await acquireLease(conn, 's', 'node-a', 60_000)).toBe(3) // released: free at once, epoch still grows
+    expect(await renewLease(redis.conn, 's', { node: 'node-a', epoch: 1 }, 60_000)).toBe(false)
+    expect(await releaseLease(redis.conn, 's', { node: 'node-a', epoch: 1 })).toBe(false)
+    expect(text(await redis.conn.command(['GET', sessionKeys('s').lease]))).toBe('node-b|2')
+    expect(await renewLease(redis.conn, 's', { node: 'node-b', epoch: 2 }, 60_000)).toBe(true)
+    expect(await releaseLease(redis.conn, 's', { node: 'node-b', epoch: 2 })).toBe(true)
+    expect(await acquireLease(redis.conn, 's', 'node-a', 60_000)).toBe(3) // released: free at once, epoch still grows
   })
 
   it('lets the same node name take its own lease over (a restart), with a new epoch', async () => {
-    expect(await acquireLease(conn, 's', 'node-a', 60_000)).toBe(1)
-    expect(await acquireLease(conn, 's', 'node-a', 60_000)).toBe(2)
-    expect(await acquireLease(conn, 's', 'node-a2', 60_000).catch((e: unknown) => e)).toBeInstanceOf(LeaseHeldError)
+    expect(await acquireLease(redis.conn, 's', 'node-a', 60_000)).toBe(1)
+    expect(await acquireLease(redis.conn, 's', 'node-a', 60_000)).toBe(2)
+    expect(await acquireLease(redis.conn, 's', 'node-a2', 60_000).catch((e: unknown) => e)).toBeInstanceOf(
+      LeaseHeldError,
+    )
   })
 })
 
 describeWithRedis('fenced writes', () => {
   it('refuses a write with a stale epoch, counts it, and leaves every key as the new owner wrote it', async () => {
     takeThreadCounts()
-    const epochA = await acquireLease(conn, 's', 'node-a', 60_000)
+    const epochA = await acquireLease(redis.conn, 's', 'node-a', 60_000)
     const a = fixed({ node: 'node-a', epoch: epochA })
     const storeA = fencedStore(a)
     await storeA.auth('s').keys.set({ session: { x: Buffer.from([1]) } })
     await expireNow('s') // node-a is "paused" past its lease
-    const epochB = await acquireLease(conn, 's', 'node-b', 60_000)
+    const epochB = await acquireLease(redis.conn, 's', 'node-b', 60_000)
     const storeB = fencedStore(fixed({ node: 'node-b', epoch: epochB }))
     const credsB = initAuthCreds()
     await storeB.auth('s').writeCreds(credsB)
@@ -125,16 +119,16 @@ describeWithRedis('fenced writes', () => {
   })
 
   it('refuses a removal or a registry write from a node that lost the lease: the session and its data stay', async () => {
-    const epochA = await acquireLease(conn, 's', 'node-a', 60_000)
+    const epochA = await acquireLease(redis.conn, 's', 'node-a', 60_000)
     const storeA = fencedStore(fixed({ node: 'node-a', epoch: epochA }))
     const unpaired = { id: 's', secretHash: 'h', createdAt: 1, qrDeadline: Date.now() + 60_000 }
     await storeA.putSession(unpaired)
     await expireNow('s') // node-a frozen past its lease; node-b adopts the session and the phone pairs it there
-    const storeB = fencedStore(fixed({ node: 'node-b', epoch: await acquireLease(conn, 's', 'node-b', 60_000) }))
+    const storeB = fencedStore(fixed({ node: 'node-b', epoch: await acquireLease(redis.conn, 's', 'node-b', 60_000) }))
     await storeB.auth('s').writeCreds(initAuthCreds())
     const paired = { ...unpaired, qrDeadline: null }
     await storeB.putSession(paired)
-    expect(Number(await conn.command(['ZCARD', 'gw:unpaired']))).toBe(0)
+    expect(Number(await redis.conn.command(['ZCARD', 'gw:unpaired']))).toBe(0)
 
     // node-a wakes past the QR deadline it knew: its deletion, its reset and its old row are all refused
     await expect(storeA.deleteSession('s')).rejects.toBeInstanceOf(FencedWriteError)
@@ -143,29 +137,29 @@ describeWithRedis('fenced writes', () => {
     await expect(storeA.putSession(unpaired)).rejects.toBeInstanceOf(FencedWriteError)
     expect(await storeB.getSession('s')).toEqual(paired)
     expect(await storeB.auth('s').readCreds()).toBeDefined()
-    expect(Number(await conn.command(['ZCARD', 'gw:unpaired']))).toBe(0)
+    expect(Number(await redis.conn.command(['ZCARD', 'gw:unpaired']))).toBe(0)
     // the holder's own deletion goes through, epoch and owner included
     await storeB.deleteSession('s')
     expect(await storeB.getSession('s')).toBeUndefined()
-    const left = ((await conn.command(['KEYS', 'gw:{s}:*'])) as Buffer[]).map(String)
+    const left = ((await redis.conn.command(['KEYS', 'gw:{s}:*'])) as Buffer[]).map(String)
     expect(left).toEqual(['gw:{s}:lease']) // given back by its holder right after (actors/session/lifecycle.ts)
   })
 
   it('refuses a write with the right epoch once the lease is gone (expired, not yet taken)', async () => {
-    const epoch = await acquireLease(conn, 's', 'node-a', 60_000)
+    const epoch = await acquireLease(redis.conn, 's', 'node-a', 60_000)
     const store = fencedStore(fixed({ node: 'node-a', epoch }))
     await expireNow('s')
     const err = await Promise.resolve(store.auth('s').keys.set({ session: { x: Buffer.from([1]) } })).catch(
       (e: unknown) => e,
     )
     expect((err as FencedWriteError).reason).toBe('lease-lost')
-    expect(Number(await conn.command(['EXISTS', sessionKeys('s').keys]))).toBe(0)
+    expect(Number(await redis.conn.command(['EXISTS', sessionKeys('s').keys]))).toBe(0)
   })
 })
 
 describeWithRedis('LeaseKeeper', () => {
   it('holds, renews and releases; writes through it need the lease', async () => {
-    const keeper = new LeaseKeeper(async () => conn, { node: 'node-a', ttlMs: 60_000, renewMs: 60_000 })
+    const keeper = new LeaseKeeper(async () => redis.conn, { node: 'node-a', ttlMs: 60_000, renewMs: 60_000 })
     cleanups.push(() => keeper.stop())
     const store = fencedStore(keeper)
     await expect(store.auth('s').keys.set({ session: { x: Buffer.from([1]) } })).rejects.toBeInstanceOf(
@@ -177,20 +171,20 @@ describeWithRedis('LeaseKeeper', () => {
     await keeper.renewAll()
     expect(keeper.held()).toEqual(['s'])
     await keeper.release('s')
-    expect(Number(await conn.command(['EXISTS', sessionKeys('s').lease]))).toBe(0)
+    expect(Number(await redis.conn.command(['EXISTS', sessionKeys('s').lease]))).toBe(0)
     await expect(store.auth('s').keys.set({ session: { x: Buffer.from([2]) } })).rejects.toBeInstanceOf(
       FencedWriteError,
     )
   })
 
   it('reports a lease lost when its renewal is refused (taken over), and refuses writes from then on', async () => {
-    const keeper = new LeaseKeeper(async () => conn, { node: 'node-a', ttlMs: 60_000, renewMs: 60_000 })
+    const keeper = new LeaseKeeper(async () => redis.conn, { node: 'node-a', ttlMs: 60_000, renewMs: 60_000 })
     cleanups.push(() => keeper.stop())
     const lost: string[] = []
     keeper.onLost(id => lost.push(id))
     await keeper.acquire('s')
-    await conn.command(['DEL', sessionKeys('s').lease]) // as if it expired while node-a was paused
-    await acquireLease(conn, 's', 'node-b', 60_000)
+    await redis.conn.command(['DEL', sessionKeys('s').lease]) // as if it expired while node-a was paused
+    await acquireLease(redis.conn, 's', 'node-b', 60_000)
     await keeper.renewAll()
     expect(lost).toEqual(['s'])
     expect(keeper.held()).toEqual([])
@@ -199,7 +193,7 @@ describeWithRedis('LeaseKeeper', () => {
 
   it('stops at its deadline on the monotonic clock when renewals cannot get through', async () => {
     let clock = 1_000
-    const keeper = new LeaseKeeper(async () => conn, {
+    const keeper = new LeaseKeeper(async () => redis.conn, {
       node: 'node-a',
       ttlMs: 10_000,
       renewMs: 60_000,

@@ -5,50 +5,30 @@
  * without; a re-run skips what is already there; a wrong DATA_KEY stops it with one line and exit 1, before
  * anything is written.
  */
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { randomBytes } from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
 import { openLmdbStore } from '../../../../src/storage/lmdb-store.js'
 import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
 import { hashEntries } from '../../../../src/storage/redis/hash-entries.js'
 import { sessionKeys } from '../../../../src/storage/redis/keys.js'
-import { connectRedis, type RedisConnection } from '../../../../src/storage/redis/connection.js'
 import { migrateLmdbToRedis } from '../../../../src/storage/redis/migrate.js'
-import type { Store } from '../../../../src/storage/types.js'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../../support/redis-server.js'
+import { runToExit } from '../../../support/fresh-process.js'
+import { redisHarness } from '../../../support/redis-harness.js'
+import { describeWithRedis } from '../../../support/redis-server.js'
+import { storeHarness } from '../../../support/store-harness.js'
 
-const root = path.resolve(import.meta.dirname, '../../../..')
-let redis: RedisServer
-let raw: RedisConnection
-const dirs: string[] = []
-const stores: Store[] = []
-beforeAll(async () => {
-  redis = await startRedisServer()
-  raw = await connectRedis(redis.url)
-})
-afterAll(async () => {
-  await raw?.close()
-  await redis?.stop()
-})
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close()
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
-  await raw.command(['FLUSHALL'])
-})
+const redis = redisHarness()
+const { tempDir, keep } = storeHarness('migrate-')
 
 const CONTACT = { id: '15550004444@s.whatsapp.net', name: 'Perpetua Migrant', phone: '15550004444' }
 const LIMITS = { maxAgeMs: 3_600_000, maxMessages: 10 }
 
 /** A DATA_DIR with two sessions (one paired with everything, one awaiting its QR); returns what to compare. */
 async function dataDirWithSessions(dataKey?: string) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrate-'))
-  dirs.push(dir)
+  const dir = tempDir()
   const store = openLmdbStore(dir, { dataKey })
   const creds = initAuthCreds()
   const signal = randomBytes(48)
@@ -77,8 +57,7 @@ async function dataDirWithSessions(dataKey?: string) {
 }
 
 async function expectSameInRedis(dataKey: string | undefined, creds: ReturnType<typeof initAuthCreds>, signal: Buffer) {
-  const store = openRedisStore(redis.url, { dataKey })
-  stores.push(store)
+  const store = keep(openRedisStore(redis.url, { dataKey }))
   expect((await store.listSessions()).sort((a, b) => a.id.localeCompare(b.id))).toEqual([
     { id: 'paired', secretHash: 'b'.repeat(64), createdAt: 10, qrDeadline: null, unpairedSince: 5 },
     { id: 'waiting', secretHash: 'c'.repeat(64), createdAt: 20, qrDeadline: 99_999 },
@@ -109,13 +88,14 @@ async function expectSameInRedis(dataKey: string | undefined, creds: ReturnType<
 
 async function allRedisBytes(): Promise<Buffer> {
   const parts: Buffer[] = []
-  for (const key of (await raw.command(['KEYS', '*'])) as Buffer[]) {
+  for (const key of (await redis.conn.command(['KEYS', '*'])) as Buffer[]) {
     parts.push(key)
-    const type = String(await raw.command(['TYPE', key.toString()]))
-    if (type === 'string') parts.push((await raw.command(['GET', key.toString()])) as Buffer)
-    else if (type === 'zset') parts.push(...((await raw.command(['ZRANGE', key.toString(), '0', '-1'])) as Buffer[]))
+    const type = String(await redis.conn.command(['TYPE', key.toString()]))
+    if (type === 'string') parts.push((await redis.conn.command(['GET', key.toString()])) as Buffer)
+    else if (type === 'zset')
+      parts.push(...((await redis.conn.command(['ZRANGE', key.toString(), '0', '-1'])) as Buffer[]))
     else
-      for (const [field, value] of hashEntries(await raw.command(['HGETALL', key.toString()])))
+      for (const [field, value] of hashEntries(await redis.conn.command(['HGETALL', key.toString()])))
         parts.push(Buffer.from(field), value)
   }
   return Buffer.concat(parts)
@@ -131,22 +111,10 @@ async function lmdbCredsBytes(dir: string, id: string): Promise<Buffer> {
   }
 }
 
-function runCli(args: string[], env: Record<string, string>) {
-  const child = spawn('npm', ['run', '--silent', 'migrate:redis', '--', ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_KEY: '', REDIS_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const runCli = (args: string[], env: Record<string, string>) =>
+  runToExit('npm', ['run', '--silent', 'migrate:redis', '--', ...args], {
+    env: { DATA_KEY: '', REDIS_URL: '', ...env },
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', d => {
-    stdout += d
-  })
-  child.stderr.on('data', d => {
-    stderr += d
-  })
-  return once(child, 'exit').then(([code]) => ({ code: code as number, stdout, stderr }))
-}
 
 describeWithRedis('migration from the embedded store to Redis', () => {
   it('moves every session sealed with DATA_KEY through the command, byte for byte, nothing in the clear', async () => {
@@ -156,7 +124,7 @@ describeWithRedis('migration from the embedded store to Redis', () => {
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^migrated 2 sessions \(\d+ rows\), skipped 0 already in Redis$/m)
-    expect((await raw.command(['GET', sessionKeys('paired').creds])) as Buffer).toEqual(
+    expect((await redis.conn.command(['GET', sessionKeys('paired').creds])) as Buffer).toEqual(
       await lmdbCredsBytes(dir, 'paired'),
     )
     await expectSameInRedis(key, creds, signal)
@@ -187,7 +155,7 @@ describeWithRedis('migration from the embedded store to Redis', () => {
     })
     expect(run.code).toBe(1)
     expect(run.stderr).toBe('migration failed: DATA_KEY does not match the key this DATA_DIR was written with\n')
-    expect((await raw.command(['KEYS', '*'])) as Buffer[]).toEqual([])
+    expect((await redis.conn.command(['KEYS', '*'])) as Buffer[]).toEqual([])
     const missing = await runCli([], {})
     expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/^migration failed: --data-dir is missing; usage: npm run migrate:redis/)

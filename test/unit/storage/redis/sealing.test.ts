@@ -6,37 +6,21 @@
  * of its data behind (its own key goes too). Without DATA_KEY the store reads and writes in the clear, like lmdb.
  */
 import { randomBytes } from 'node:crypto'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
 import { hashEntries } from '../../../../src/storage/redis/hash-entries.js'
-import { connectRedis, type RedisConnection } from '../../../../src/storage/redis/connection.js'
 import { sessionKeys } from '../../../../src/storage/redis/keys.js'
 import { KEY_MISSING, WRONG_KEY } from '../../../../src/storage/key-check.js'
 import { DataKeyError } from '../../../../src/storage/data-key.js'
 import type { Store } from '../../../../src/storage/types.js'
-import { describeWithRedis, startRedisServer, type RedisServer } from '../../../support/redis-server.js'
+import { redisHarness } from '../../../support/redis-harness.js'
+import { describeWithRedis } from '../../../support/redis-server.js'
+import { storeHarness } from '../../../support/store-harness.js'
 
-let redis: RedisServer
-let raw: RedisConnection
-beforeAll(async () => {
-  redis = await startRedisServer()
-  raw = await connectRedis(redis.url)
-})
-afterAll(async () => {
-  await raw?.close()
-  await redis?.stop()
-})
-const stores: Store[] = []
-const open = (dataKey?: string) => {
-  const store = openRedisStore(redis.url, { dataKey })
-  stores.push(store)
-  return store
-}
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close()
-  await raw.command(['FLUSHALL'])
-})
+const redis = redisHarness()
+const { keep } = storeHarness('sealing-')
+const open = (dataKey?: string) => keep(openRedisStore(redis.url, { dataKey }))
 
 const KEY = randomBytes(32).toString('base64')
 const PROXY_PASSWORD = 'ProxyPw-7h3q'
@@ -65,13 +49,14 @@ async function fill(store: Store, id = 's1') {
 /** Everything Redis holds, as one buffer: key names, hash fields and values, string values. */
 async function dump(): Promise<Buffer> {
   const parts: Buffer[] = []
-  const keys = (await raw.command(['KEYS', '*'])) as Buffer[]
+  const keys = (await redis.conn.command(['KEYS', '*'])) as Buffer[]
   for (const key of keys) {
     parts.push(key)
-    const type = String(await raw.command(['TYPE', key.toString()]))
-    if (type === 'string') parts.push((await raw.command(['GET', key.toString()])) as Buffer)
+    const type = String(await redis.conn.command(['TYPE', key.toString()]))
+    if (type === 'string') parts.push((await redis.conn.command(['GET', key.toString()])) as Buffer)
     else if (type === 'hash')
-      for (const [f, v] of hashEntries(await raw.command(['HGETALL', key.toString()]))) parts.push(Buffer.from(f), v)
+      for (const [f, v] of hashEntries(await redis.conn.command(['HGETALL', key.toString()])))
+        parts.push(Buffer.from(f), v)
     else throw new Error(`unexpected ${type} at ${key.toString()}`)
   }
   return Buffer.concat(parts)
@@ -126,7 +111,7 @@ describeWithRedis('Redis store with DATA_KEY', () => {
     expect((wrong as Error).message).toBe(WRONG_KEY.replace('DATA_DIR', 'Redis'))
     const missing = await refusal(open())
     expect((missing as Error).message).toBe(KEY_MISSING.replace('DATA_DIR', 'Redis'))
-    await raw.command(['FLUSHALL'])
+    await redis.conn.command(['FLUSHALL'])
     await fill(open())
     const onPlain = await refusal(open(KEY))
     expect(onPlain).toBeInstanceOf(DataKeyError)
@@ -137,8 +122,8 @@ describeWithRedis('Redis store with DATA_KEY', () => {
     const store = open(KEY)
     await fill(store, 'a')
     await fill(store, 'b')
-    const creds = (await raw.command(['GET', sessionKeys('a').creds])) as Buffer
-    await raw.command(['SET', sessionKeys('b').creds, creds])
+    const creds = (await redis.conn.command(['GET', sessionKeys('a').creds])) as Buffer
+    await redis.conn.command(['SET', sessionKeys('b').creds, creds])
     await expect(store.auth('b').readCreds()).rejects.toThrow(/failed authentication/)
   })
 
@@ -147,13 +132,15 @@ describeWithRedis('Redis store with DATA_KEY', () => {
     await fill(store, 'gone')
     await fill(store, 'kept')
     await store.deleteSession('gone')
-    const names = ((await raw.command(['KEYS', '*'])) as Buffer[]).map(String)
+    const names = ((await redis.conn.command(['KEYS', '*'])) as Buffer[]).map(String)
     expect(names.filter(n => n.includes('{gone}'))).toEqual([])
     expect(names).toContain(sessionKeys('kept').skey)
     expect(await store.contacts('kept').all()).toEqual([CONTACT])
     // a reset removes the key too once nothing is left sealed with it
     await store.auth('kept').clear()
     await store.contacts('kept').clear()
-    expect(((await raw.command(['KEYS', '*'])) as Buffer[]).map(String).filter(n => n.includes('{kept}'))).toEqual([])
+    expect(
+      ((await redis.conn.command(['KEYS', '*'])) as Buffer[]).map(String).filter(n => n.includes('{kept}')),
+    ).toEqual([])
   })
 })
