@@ -5,8 +5,9 @@
  * 503 `server busy`. Now the hostile session holds at most MAX_PENDING_PER_SESSION of them and gets 429 with
  * Retry-After for the rest, while the neighbour's sends and reads on the same shard all succeed and arrive.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { headersOf, launchGateway, pair, type Gateway, type Session } from '../../support/system/harness.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { headersOf, pair, type Session } from '../../support/system/harness.js'
+import { gatewayWorld } from '../../support/system/paired-gateway.js'
 import {
   ALICE,
   BOB,
@@ -23,36 +24,28 @@ const FLOOD = 1_000
 const PER_SESSION = 32 // the default MAX_PENDING_PER_SESSION
 
 describe('a slow-request flood from one tenant', () => {
-  let world: Awaited<ReturnType<typeof faultWorld>>
-  let gw: Gateway
+  // One shard, so both sessions share it; the read and send rates are off, so only admission stands between the
+  // flood and the shard.
+  const world = gatewayWorld({
+    start: faultWorld,
+    env: { SHARDS: '1', READ_RATE_PER_SECOND: '0', SEND_RATE_PER_SECOND: '0' },
+  })
   let hostile: Session
   let neighbour: Session
 
   beforeAll(async () => {
-    world = await faultWorld()
-    // One shard, so both sessions share it; the read and send rates are off, so only admission stands between the
-    // flood and the shard.
-    gw = await launchGateway(world.sandbox.url, world.dataDir, {
-      SHARDS: '1',
-      READ_RATE_PER_SECOND: '0',
-      SEND_RATE_PER_SECOND: '0',
-    })
-    hostile = await gw.createSession()
-    await pair(gw, world.sandbox.url, hostile, ALICE)
-    neighbour = await gw.createSession()
-    await pair(gw, world.sandbox.url, neighbour, CAROL)
+    hostile = await world.gw.createSession()
+    await pair(world.gw, world.sandbox.url, hostile, ALICE)
+    neighbour = await world.gw.createSession()
+    await pair(world.gw, world.sandbox.url, neighbour, CAROL)
   }, 180_000)
-  afterAll(async () => {
-    await gw?.proc.stop()
-    await world?.cleanup()
-  })
 
   it('caps the flood at the session, and the neighbour on the same shard gets no 503 or 429', async () => {
     // Each stanza to the hostile account waits 10 s: no admitted read of the flood can end while the flood arrives.
     await setFaults(world.sandbox.url, { delayMs: 10_000, delayAccount: ALICE })
     const tally = { served: 0, refused: 0 }
     const flood = Array.from({ length: FLOOD }, () =>
-      fetch(`${gw.url}/group`, { headers: headersOf(hostile) }).then(async res => {
+      fetch(`${world.gw.url}/group`, { headers: headersOf(hostile) }).then(async res => {
         const answer = { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() }
         if (res.status === 200) tally.served++
         if (res.status === 429) tally.refused++
@@ -70,11 +63,14 @@ describe('a slow-request flood from one tenant', () => {
       const stamp = Date.now()
       for (let i = 0; i < 10; i++) {
         const text = `neighbour ${stamp} #${i}`
-        outcomes.push({ text, ...(await gw.call('POST', '/message', neighbour, { phone: BOB, type: 'text', text })) })
-        const groups = await gw.call('GET', '/group', neighbour)
+        outcomes.push({
+          text,
+          ...(await world.gw.call('POST', '/message', neighbour, { phone: BOB, type: 'text', text })),
+        })
+        const groups = await world.gw.call('GET', '/group', neighbour)
         expect(groups.status, JSON.stringify(groups.body)).toBe(200)
         expect(groups.body.docs).toEqual(expect.any(Array))
-        expect((await gw.session(neighbour)).status).toBe(200)
+        expect((await world.gw.session(neighbour)).status).toBe(200)
       }
     } finally {
       await clearFaults(world.sandbox.url)

@@ -7,34 +7,29 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchGateway, sandboxCall, startWorld, type Gateway } from '../../support/system/harness.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { launchGateway, sandboxCall, type Gateway } from '../../support/system/harness.js'
+import { gatewayWorld } from '../../support/system/paired-gateway.js'
 
 const LIFETIME_MS = 8_000
 const RESET_INTERVAL_MS = 2_000
 
 describe('unpaired sessions', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
-
-  beforeAll(async () => {
-    world = await startWorld()
-    gw = await launchGateway(world.sandbox.url, world.dataDir, {
+  const world = gatewayWorld({
+    env: {
       TRUST_PROXY: 'loopback',
       SESSION_QR_LIFETIME_MS: '6000',
       UNPAIRED_MAX_LIFETIME_MS: String(LIFETIME_MS),
       RESET_INTERVAL_MS: String(RESET_INTERVAL_MS),
       UNPAIRED_PER_CLIENT: '2',
-    })
-  }, 120_000)
+    },
+  })
   const others: { dataDir: string; gw?: Gateway }[] = []
   afterAll(async () => {
     for (const other of others) {
       await other.gw?.proc.stop()
       rmSync(other.dataDir, { recursive: true, force: true })
     }
-    await gw?.proc.stop()
-    await world?.cleanup()
   })
 
   const connections = async (): Promise<number> =>
@@ -42,12 +37,12 @@ describe('unpaired sessions', () => {
 
   it('a reset flood neither keeps a never-scanned session past its lifetime nor opens a connection per reset', async () => {
     const before = await connections()
-    const session = await gw.api.POST('/session', { headers: { 'x-forwarded-for': '198.51.100.7' } })
+    const session = await world.gw.api.POST('/session', { headers: { 'x-forwarded-for': '198.51.100.7' } })
     const s = session.data!
     const statuses: number[] = []
     // A reset every 50 ms: each would re-arm the 6 s QR window and open a new platform connection, were it let.
     for (let i = 0; i < 600 && statuses.at(-1) !== 404; i++) {
-      const r = await gw.call('POST', '/session/reset', s)
+      const r = await world.gw.call('POST', '/session/reset', s)
       statuses.push(r.status)
       if (r.status === 429) {
         expect(r.body).toEqual({
@@ -61,7 +56,7 @@ describe('unpaired sessions', () => {
     }
     // Deleted at the cap, although reset all along (600 × 50 ms is far past the 8 s lifetime).
     expect(statuses.at(-1)).toBe(404)
-    expect((await gw.session(s)).status).toBe(404)
+    expect((await world.gw.session(s)).status).toBe(404)
     const accepted = statuses.filter(code => code === 200).length
     expect(accepted).toBeGreaterThanOrEqual(1)
     expect(accepted).toBeLessThanOrEqual(LIFETIME_MS / RESET_INTERVAL_MS + 1)

@@ -11,12 +11,13 @@
  * the poller saw it.
  */
 import { rmSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createGatewayClient, waitForSession } from '../../../src/client/index.js'
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
 import { startGateway } from '../../support/processes.js'
 import { parseProm, sumOf } from '../../support/prom-text.js'
-import { launchGateway, sandboxCall, startWorld, type Gateway, type Session } from '../../support/system/harness.js'
+import { sandboxCall, type Session } from '../../support/system/harness.js'
+import { gatewayWorld } from '../../support/system/paired-gateway.js'
 import { clearFaults, setFaults } from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -24,23 +25,14 @@ const ALICE = '15550000001'
 /** A change answered later than this after a 5 ms poller saw it fails the test. */
 const PROMPT_MS = 100
 
-let world: Awaited<ReturnType<typeof startWorld>>
-let gw: Gateway
-
-beforeAll(async () => {
-  world = await startWorld()
-  gw = await launchGateway(world.sandbox.url, world.dataDir, {
+const world = gatewayWorld({
+  env: {
     SESSION_WAITS_PER_SESSION: '2',
     SESSION_WAITS_PER_CLIENT: '3',
     SESSION_WAITS_PER_PROCESS: '4',
     // the tests play two clients from loopback: X-Forwarded-For is believed from there
     TRUST_PROXY: 'loopback',
-  })
-}, 120_000)
-
-afterAll(async () => {
-  await gw?.proc.stop()
-  await world?.cleanup()
+  },
 })
 
 const auth = (s: Session) => ({ id: s.id, 'session-id': s.sessionId })
@@ -72,16 +64,16 @@ async function ask(url: string, s: Session, held?: string, wait?: number, header
 
 /** A new session once it shows its first QR: its state then holds still until the QR rotates, a minute later. */
 async function newSessionWithQr(): Promise<Session> {
-  const session = await gw.createSession()
-  await waitForSession(createGatewayClient(gw.url), session, s => s.qrcode !== '', { timeoutMs: 60_000 })
+  const session = await world.gw.createSession()
+  await waitForSession(createGatewayClient(world.gw.url), session, s => s.qrcode !== '', { timeoutMs: 60_000 })
   return session
 }
 
 /** The ETag once the session held still for 2 s (a paired session's name and picture come after it connects). */
 async function settledEtag(s: Session): Promise<string> {
   for (;;) {
-    const now = (await ask(gw.url, s)).etag!
-    if ((await ask(gw.url, s, now, 2)).status === 304) return now
+    const now = (await ask(world.gw.url, s)).etag!
+    if ((await ask(world.gw.url, s, now, 2)).status === 304) return now
   }
 }
 
@@ -103,10 +95,10 @@ async function seenChange(url: string, s: Session, held: string): Promise<number
 
 /** Parks a wait on `held`, sets off `cause`, and measures the wait's answer against the cause and the change. */
 async function measure(s: Session, held: string, cause: () => Promise<unknown>) {
-  const answer = ask(gw.url, s, held, 30)
-  await parked(gw.url, 1)
+  const answer = ask(world.gw.url, s, held, 30)
+  await parked(world.gw.url, 1)
   const causedAt = performance.now()
-  const seen = seenChange(gw.url, s, held)
+  const seen = seenChange(world.gw.url, s, held)
   await cause()
   const [waited, seenAt] = await Promise.all([answer, seen])
   return { waited, causedAt, seenAt }
@@ -121,10 +113,10 @@ function expectPrompt({ waited, causedAt, seenAt }: Awaited<ReturnType<typeof me
 
 describe('a waiting GET /session', () => {
   it('answers a scan, a drop, a logout and a deletion as they happen, never before', async () => {
-    const session = await gw.createSession()
-    const gateway = createGatewayClient(gw.url)
+    const session = await world.gw.createSession()
+    const gateway = createGatewayClient(world.gw.url)
     const withQr = await waitForSession(gateway, session, s => s.qrcode !== '', { timeoutMs: 60_000 })
-    const qrEtag = (await ask(gw.url, session)).etag!
+    const qrEtag = (await ask(world.gw.url, session)).etag!
 
     // the phone scans: the QR goes, the session connects
     const scan = () => sandboxCall(world.sandbox.url, 'POST', '/scan', { qr: decodeQrPng(withQr.qrcode), phone: ALICE })
@@ -148,26 +140,26 @@ describe('a waiting GET /session', () => {
     await waitForSession(gateway, session, s => s.qrcode !== '', { timeoutMs: 60_000 })
 
     // deleted while waited on: 404 session not found
-    const current = (await ask(gw.url, session)).etag!
-    const deleted = ask(gw.url, session, current, 30)
-    await parked(gw.url, 1)
-    expect((await gw.call('DELETE', '/session', session)).status).toBe(200)
+    const current = (await ask(world.gw.url, session)).etag!
+    const deleted = ask(world.gw.url, session, current, 30)
+    await parked(world.gw.url, 1)
+    expect((await world.gw.call('DELETE', '/session', session)).status).toBe(200)
     expect(await deleted).toMatchObject({ status: 404, body: { statusCode: 404, message: 'session not found' } })
-    expect(await waiting(gw.url)).toBe(0)
+    expect(await waiting(world.gw.url)).toBe(0)
   }, 240_000)
 
   it("ends with 304 and the state's ETag when nothing changed; a stale ETag is answered at once", async () => {
     const session = await newSessionWithQr()
-    const now = await ask(gw.url, session)
+    const now = await ask(world.gw.url, session)
     const started = performance.now()
-    const unchanged = await ask(gw.url, session, now.etag!, 1)
+    const unchanged = await ask(world.gw.url, session, now.etag!, 1)
     expect(unchanged).toMatchObject({ status: 304, etag: now.etag, body: undefined })
     expect(unchanged.at - started).toBeGreaterThanOrEqual(950) // it did wait its second
 
     const asked = performance.now()
-    const stale = await ask(gw.url, session, '"not-the-current-one"', 30)
+    const stale = await ask(world.gw.url, session, '"not-the-current-one"', 30)
     expect(stale.status).toBe(200)
-    expect(stale.etag).toBe((await ask(gw.url, session)).etag)
+    expect(stale.etag).toBe((await ask(world.gw.url, session)).etag)
     expect(stale.at - asked).toBeLessThan(5_000) // at once, not after its 30 s
   })
 
@@ -175,25 +167,25 @@ describe('a waiting GET /session', () => {
     const [s1, s2, s3] = [await newSessionWithQr(), await newSessionWithQr(), await newSessionWithQr()]
     const a = { 'x-forwarded-for': '198.51.100.1' }
     const b = { 'x-forwarded-for': '198.51.100.2' }
-    const etag = async (s: Session) => (await ask(gw.url, s)).etag!
-    const held = [ask(gw.url, s1, await etag(s1), 30, a), ask(gw.url, s1, await etag(s1), 30, a)]
-    await parked(gw.url, 2)
-    const perSession = await ask(gw.url, s1, await etag(s1), 30, b)
+    const etag = async (s: Session) => (await ask(world.gw.url, s)).etag!
+    const held = [ask(world.gw.url, s1, await etag(s1), 30, a), ask(world.gw.url, s1, await etag(s1), 30, a)]
+    await parked(world.gw.url, 2)
+    const perSession = await ask(world.gw.url, s1, await etag(s1), 30, b)
     expect(perSession).toMatchObject({
       status: 429,
       body: { statusCode: 429, message: 'too many waiting requests for this session (2), retry in 2 s' },
     })
-    held.push(ask(gw.url, s2, await etag(s2), 30, a))
-    await parked(gw.url, 3)
-    const perClient = await ask(gw.url, s3, await etag(s3), 30, a)
+    held.push(ask(world.gw.url, s2, await etag(s2), 30, a))
+    await parked(world.gw.url, 3)
+    const perClient = await ask(world.gw.url, s3, await etag(s3), 30, a)
     expect(perClient.body).toEqual({
       statusCode: 429,
       message: 'too many waiting requests from this client (3), retry in 2 s',
     })
     // another client still gets in, up to what the process holds
-    held.push(ask(gw.url, s2, await etag(s2), 30, b))
-    await parked(gw.url, 4)
-    const perProcess = await fetch(`${gw.url}/session?wait=30`, {
+    held.push(ask(world.gw.url, s2, await etag(s2), 30, b))
+    await parked(world.gw.url, 4)
+    const perProcess = await fetch(`${world.gw.url}/session?wait=30`, {
       headers: { ...auth(s3), ...b, 'if-none-match': await etag(s3) },
     })
     expect(perProcess.status).toBe(429)
@@ -203,30 +195,30 @@ describe('a waiting GET /session', () => {
       message: 'too many waiting requests on this server, retry in 2 s',
     })
     // a plain GET /session is never refused
-    expect((await ask(gw.url, s3, undefined, undefined, a)).status).toBe(200)
-    for (const s of [s1, s2, s3]) expect((await gw.call('DELETE', '/session', s)).status).toBe(200)
+    expect((await ask(world.gw.url, s3, undefined, undefined, a)).status).toBe(200)
+    for (const s of [s1, s2, s3]) expect((await world.gw.call('DELETE', '/session', s)).status).toBe(200)
     expect((await Promise.all(held)).map(r => r.status)).toEqual([404, 404, 404, 404])
   })
 
   it('frees the slot of a client that hangs up at once', async () => {
     const session = await newSessionWithQr()
-    const { etag } = await ask(gw.url, session)
+    const { etag } = await ask(world.gw.url, session)
     const controllers = [new AbortController(), new AbortController()]
     const hungUp = controllers.map(c =>
-      fetch(`${gw.url}/session?wait=30`, {
+      fetch(`${world.gw.url}/session?wait=30`, {
         headers: { ...auth(session), 'if-none-match': etag! },
         signal: c.signal,
       }).catch(() => 'aborted'),
     )
-    await parked(gw.url, 2)
-    expect((await ask(gw.url, session, etag!, 30)).status).toBe(429)
+    await parked(world.gw.url, 2)
+    expect((await ask(world.gw.url, session, etag!, 30)).status).toBe(429)
     for (const c of controllers) c.abort()
     expect(await Promise.all(hungUp)).toEqual(['aborted', 'aborted'])
-    await parked(gw.url, 0)
+    await parked(world.gw.url, 0)
     // both slots are free again, long before the 30 s waits would have ended
-    const again = [ask(gw.url, session, etag!, 30), ask(gw.url, session, etag!, 30)]
-    await parked(gw.url, 2)
-    expect((await gw.call('DELETE', '/session', session)).status).toBe(200)
+    const again = [ask(world.gw.url, session, etag!, 30), ask(world.gw.url, session, etag!, 30)]
+    await parked(world.gw.url, 2)
+    expect((await world.gw.call('DELETE', '/session', session)).status).toBe(200)
     expect((await Promise.all(again)).map(r => r.status)).toEqual([404, 404])
   })
 })

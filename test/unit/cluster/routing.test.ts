@@ -45,6 +45,12 @@ describeWithRedis('cluster nodes and routes', () => {
         wallNow: () => wallClock ?? Date.now(),
       },
     )
+  /** The nodes `d` sees alive (placing sessions on them or not), by name. */
+  const liveNodes = (d: NodeDirectory) =>
+    d
+      .live()
+      .map(n => n.node)
+      .sort()
   afterEach(() => {
     redisDown.value = false
     wallClock = undefined
@@ -81,12 +87,7 @@ describeWithRedis('cluster nodes and routes', () => {
     expect(a.accepting).toBe(false)
     await b.beat()
     expect(b.placing()).toEqual(['node-b'])
-    expect(
-      b
-        .live()
-        .map(n => n.node)
-        .sort(),
-    ).toEqual(['node-a', 'node-b']) // alive: it still forwards
+    expect(liveNodes(b)).toEqual(['node-a', 'node-b']) // alive: it still forwards
     for (; clock < 7_001; clock += 500) {
       await a.beat()
       await b.beat()
@@ -135,12 +136,7 @@ describeWithRedis('cluster nodes and routes', () => {
     await a.leave()
     await b.beat()
     expect(b.placing()).toEqual(['node-b'])
-    expect(
-      b
-        .live()
-        .map(n => n.node)
-        .sort(),
-    ).toEqual(['node-a', 'node-b'])
+    expect(liveNodes(b)).toEqual(['node-a', 'node-b'])
     await a.remove()
     expect((await b.beat()).map(n => n.node)).toEqual(['node-b'])
   })

@@ -4,20 +4,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { expectError } from '../../../../support/expect-error.js'
-import {
-  AUDIO,
-  CONTACT,
-  DOCUMENT,
-  IMAGE,
-  LOCATION,
-  PHONE,
-  sendMessage as send,
-  VIDEO,
-} from '../../../../support/message-bodies.js'
+import * as valid from '../../../../support/message-bodies.js'
 
 describe('POST /message: validation messages', () => {
   const failsWith = async (body: object, message: string) => {
-    const { res, system } = await send({ phone: PHONE, ...body })
+    const { res, system } = await valid.sendMessage({ phone: valid.PHONE, ...body })
     expectError(res, 400, message)
     expect(system.commands).toHaveLength(0)
   }
@@ -46,12 +37,12 @@ describe('POST /message: validation messages', () => {
   )
 
   const REQUIRED: [string, object, string[]][] = [
-    ['image', IMAGE, ['url', 'mimetype']],
-    ['video', VIDEO, ['url', 'mimetype', 'duration']],
-    ['audio', AUDIO, ['url', 'mimetype', 'duration']],
-    ['document', DOCUMENT, ['url', 'name', 'size', 'mimetype']],
-    ['location', LOCATION, ['latitude', 'longitude']],
-    ['contact', CONTACT, ['name', 'phone']],
+    ['image', valid.IMAGE, ['url', 'mimetype']],
+    ['video', valid.VIDEO, ['url', 'mimetype', 'duration']],
+    ['audio', valid.AUDIO, ['url', 'mimetype', 'duration']],
+    ['document', valid.DOCUMENT, ['url', 'name', 'size', 'mimetype']],
+    ['location', valid.LOCATION, ['latitude', 'longitude']],
+    ['contact', valid.CONTACT, ['name', 'phone']],
   ]
   it.each(REQUIRED)('requires every field of %s', async (type, full, fields) => {
     for (const field of fields) {
@@ -65,16 +56,19 @@ describe('POST /message: validation messages', () => {
 
   it('refuses wrong types: number for string, string for number, scalar for object', async () => {
     await failsWith({ type: 'text', text: 5 }, 'text must be a string')
-    await failsWith({ type: 'image', image: { ...IMAGE, url: 5 } }, 'image.url must be a string')
-    await failsWith({ type: 'image', image: { ...IMAGE, mimetype: true } }, 'image.mimetype must be a string')
-    await failsWith({ type: 'video', video: { ...VIDEO, duration: '12' } }, 'video.duration must be a number')
-    await failsWith({ type: 'document', document: { ...DOCUMENT, size: '1024' } }, 'document.size must be a number')
+    await failsWith({ type: 'image', image: { ...valid.IMAGE, url: 5 } }, 'image.url must be a string')
+    await failsWith({ type: 'image', image: { ...valid.IMAGE, mimetype: true } }, 'image.mimetype must be a string')
+    await failsWith({ type: 'video', video: { ...valid.VIDEO, duration: '12' } }, 'video.duration must be a number')
+    await failsWith(
+      { type: 'document', document: { ...valid.DOCUMENT, size: '1024' } },
+      'document.size must be a number',
+    )
     await failsWith(
       { type: 'location', location: { latitude: '1', longitude: 2 } },
       'location.latitude must be a number',
     )
     await failsWith({ type: 'image', image: 'https://media.test/a.jpg' }, 'image must be an object')
-    await failsWith({ type: 'audio', audio: [AUDIO] }, 'audio must be an object')
+    await failsWith({ type: 'audio', audio: [valid.AUDIO] }, 'audio must be an object')
     await failsWith(
       { type: 'contact', contact: { name: 1, phone: 2 } },
       'contact.name must be a string\ncontact.phone must be a string',
@@ -82,18 +76,21 @@ describe('POST /message: validation messages', () => {
   })
 
   it('refuses wrong types in optional fields when present', async () => {
-    await failsWith({ type: 'image', image: IMAGE, text: 3 }, 'text must be a string')
-    await failsWith({ type: 'video', video: { ...VIDEO, thumbnail: 3 } }, 'video.thumbnail must be a string')
+    await failsWith({ type: 'image', image: valid.IMAGE, text: 3 }, 'text must be a string')
+    await failsWith({ type: 'video', video: { ...valid.VIDEO, thumbnail: 3 } }, 'video.thumbnail must be a string')
     await failsWith(
-      { type: 'location', location: { ...LOCATION, name: 1, address: {} } },
+      { type: 'location', location: { ...valid.LOCATION, name: 1, address: {} } },
       'location.name must be a string\nlocation.address must be a string',
     )
   })
 
   it('requires durations and sizes greater than 0', async () => {
-    await failsWith({ type: 'video', video: { ...VIDEO, duration: 0 } }, 'video.duration must be greater than 0')
-    await failsWith({ type: 'audio', audio: { ...AUDIO, duration: -1 } }, 'audio.duration must be greater than 0')
-    await failsWith({ type: 'document', document: { ...DOCUMENT, size: 0 } }, 'document.size must be greater than 0')
+    await failsWith({ type: 'video', video: { ...valid.VIDEO, duration: 0 } }, 'video.duration must be greater than 0')
+    await failsWith({ type: 'audio', audio: { ...valid.AUDIO, duration: -1 } }, 'audio.duration must be greater than 0')
+    await failsWith(
+      { type: 'document', document: { ...valid.DOCUMENT, size: 0 } },
+      'document.size must be greater than 0',
+    )
   })
 
   it('refuses a zero or out-of-range latitude/longitude', async () => {
@@ -105,16 +102,20 @@ describe('POST /message: validation messages', () => {
       { type: 'location', location: { latitude: 90.5, longitude: -180.1 } },
       'location.latitude must be between -90 and 90\nlocation.longitude must be between -180 and 180',
     )
-    const { res } = await send({ phone: PHONE, type: 'location', location: { latitude: 90, longitude: -180 } })
+    const { res } = await valid.sendMessage({
+      phone: valid.PHONE,
+      type: 'location',
+      location: { latitude: 90, longitude: -180 },
+    })
     expect(res.status).toBe(200)
   })
 
   it('requires http or https media URLs', async () => {
     for (const url of ['ftp://media.test/a.jpg', 'file:///etc/passwd', 'not a url', 'javascript:alert(1)']) {
-      await failsWith({ type: 'image', image: { ...IMAGE, url } }, 'image.url must be an http or https URL')
+      await failsWith({ type: 'image', image: { ...valid.IMAGE, url } }, 'image.url must be an http or https URL')
     }
     await failsWith(
-      { type: 'video', video: { ...VIDEO, thumbnail: 'data:image/png;base64,AAAA' } },
+      { type: 'video', video: { ...valid.VIDEO, thumbnail: 'data:image/png;base64,AAAA' } },
       'video.thumbnail must be an http or https URL',
     )
   })
