@@ -1,7 +1,7 @@
 /**
  * @module scripts/generate-client/files
  * What `npm run client:generate` writes: the OpenAPI document (src/client/openapi.json, for other tools) and the
- * client's types generated from it by openapi-typescript (src/client/schema.ts). test/unit/client/drift.test.ts
+ * client's types generated from it by openapi-typescript (src/client/schema.ts). test/unit/client/schema.test.ts
  * compares the committed files with a fresh generation, so the client cannot drift from the document.
  */
 import openapiTS, { astToString } from 'openapi-typescript'

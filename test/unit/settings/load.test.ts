@@ -1,7 +1,9 @@
 /**
  * The settings (src/settings/load.ts, the slices each part declares): every bad value named on one line with what
- * it expects, SANDBOX_URL only loopback http or https, and the README's Settings table in step with the settings,
- * names and defaults. That a bad setting stops the real gateway at start is test/system/ops/settings-at-start.test.ts.
+ * it expects, SANDBOX_URL only loopback http or https, every setting in one slice, and the README's Settings table in
+ * step with the settings, names and defaults. Which slice each part is handed: test/unit/actors/settings.test.ts,
+ * test/unit/platform/settings.test.ts, test/unit/http/deps.test.ts. That a bad setting stops the real gateway at
+ * start is test/system/ops/settings-at-start.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import { loadSettings, SETTING_NAMES } from '../../../src/settings/load.js'
@@ -64,6 +66,10 @@ describe('settings', () => {
         `invalid setting SANDBOX_URL: expected http on a loopback address (127.0.0.0/8, ::1, localhost) or an https URL, got ${JSON.stringify(url)}`,
       )
     }
+  })
+
+  it('puts every setting in exactly one part', () => {
+    expect(new Set(SETTING_NAMES).size).toBe(SETTING_NAMES.length)
   })
 
   it('the README Settings table lists every setting, and only real ones', () => {

@@ -1,5 +1,5 @@
 /**
- * @module test/unit/cluster/lease
+ * @module test/unit/storage/redis/lease
  * Leases and fenced writes on a real redis-server. Acquiring bumps the epoch; a second node cannot acquire while
  * the lease lives, and takes over with a higher epoch once it expired; the old owner can then neither renew nor
  * release it. A write made with a stale epoch is refused (a typed error, counted) and leaves every key as the new

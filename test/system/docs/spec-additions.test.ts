@@ -5,9 +5,9 @@
  * does not have, must be in that one table. A message, status or endpoint added without a row fails here.
  */
 import { describe, expect, it } from 'vitest'
-import { openApiDocument } from '../../../../src/http/openapi/document.js'
-import { CLIENT_MESSAGES } from '../../../../src/protocol/messages.js'
-import { readmeSection, readRepoFile } from '../../../support/readme.js'
+import { openApiDocument } from '../../../src/http/openapi/document.js'
+import { CLIENT_MESSAGES } from '../../../src/protocol/messages.js'
+import { readmeSection, readRepoFile } from '../../support/readme.js'
 
 const table = readmeSection('What the gateway adds to the spec')
 const spec = readRepoFile('docs/SPEC.md')

@@ -1,9 +1,10 @@
 /**
- * Per-type media caps (MEDIA_MAX_BYTES_IMAGE/VIDEO/AUDIO/DOCUMENT), applied while downloading: a file over its
- * type's cap is a 400 naming the type and the cap (declared length or streamed), nothing is left on disk, a file of
- * another type under its own cap passes, and MEDIA_MAX_BYTES still bounds every type. Documents default to the
- * platform's 2 GB: one above the old 64 MiB cap is taken whole. Thumbnail URLs have their own small cap
- * (MEDIA_MAX_BYTES_THUMBNAIL): over it, the preview is made from the media itself.
+ * The media caps of a send made ready (src/media/send-media.ts; the files themselves are ./files.test.ts). Per-type
+ * caps (MEDIA_MAX_BYTES_IMAGE/VIDEO/AUDIO/DOCUMENT), applied while downloading: a file over its type's cap is a 400
+ * naming the type and the cap (declared length or streamed), nothing is left on disk, a file of another type under
+ * its own cap passes, and MEDIA_MAX_BYTES still bounds every type. Documents default to the platform's 2 GB: one
+ * above the old 64 MiB cap is taken whole. Thumbnail URLs have their own small cap (MEDIA_MAX_BYTES_THUMBNAIL): over
+ * it, the preview is made from the media itself.
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import http from 'node:http'

@@ -1,10 +1,10 @@
 /**
- * @module test/unit/storage/shredding
- * A deleted or reset session's credentials and Signal keys cannot be read back from DATA_DIR. lmdb leaves freed
- * pages as they were, so with DATA_KEY every session's rows are sealed with its own key, kept outside lmdb and
- * destroyed on delete and reset (without DATA_KEY the next start compacts the file: ./compaction.test.ts). Data
- * written before session keys (sealed directly with DATA_KEY, registry in plain msgpack) still loads. The registry
- * rows are sealed and bound to their id.
+ * @module test/unit/storage/session-keys
+ * Crypto-shredding (src/storage/session-keys.ts): a deleted or reset session's credentials and Signal keys cannot
+ * be read back from DATA_DIR. lmdb leaves freed pages as they were, so with DATA_KEY every session's rows are sealed
+ * with its own key, kept outside lmdb and destroyed on delete and reset (without DATA_KEY the next start compacts
+ * the file: ./compaction.test.ts). Data written before session keys (sealed directly with DATA_KEY, registry in
+ * plain msgpack) still loads. That the registry rows are sealed and bound to their id is ./registry-row.test.ts.
  */
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -167,31 +167,5 @@ describe('with DATA_KEY: data written before session keys', () => {
     expect(await compactStore(dir)).toMatchObject({ compacted: true })
     for (const bytes of allFiles(dir)) expect(bytes.includes(legacySealed)).toBe(false)
     expect(await openStore(dir, KEY).listSessions()).toEqual([])
-  })
-})
-
-describe('with DATA_KEY: the session registry', () => {
-  it('a registry row swapped onto another session, or changed, is refused at load', async () => {
-    const dir = tempDir()
-    const store = openStore(dir, KEY)
-    await store.putSession(record('a', 'a'))
-    await store.putSession(record('b', 'b'))
-    await closeAll()
-    const raw = rawLmdb(dir)
-    const sessions = raw.openDB<Buffer, string>({ name: 'sessions', encoding: 'binary' })
-    // a's row holds a's secret hash: on b's row it would let a's secret open b
-    await sessions.put('b', Buffer.from(sessions.get('a')!))
-    await raw.close()
-    const reopened = openStore(dir, KEY)
-    expect(await reopened.getSession('a')).toEqual(record('a', 'a'))
-    await expect(reopened.getSession('b')).rejects.toBeInstanceOf(SealedValueError)
-    await expect(reopened.listSessions()).rejects.toBeInstanceOf(SealedValueError)
-  })
-
-  it('holds no secret hash in the clear', async () => {
-    const dir = tempDir()
-    await openStore(dir, KEY).putSession(record('a', 'e'))
-    await closeAll()
-    expect(fs.readFileSync(path.join(dir, 'gateway.mdb')).includes(Buffer.from('e'.repeat(64)))).toBe(false)
   })
 })

@@ -10,10 +10,10 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest'
-import { prepareSendMedia, prepareStatusMedia, type SendMediaDeps } from '../../../src/media/send-media.js'
-import { defaultThumbnail } from '../../../src/media/thumbnail.js'
-import { defaultFfmpeg, ffmpegTests, makeTestClip } from '../../support/ffmpeg.js'
-import { startTrickleServer } from '../../support/fakes/trickle-server.js'
+import { prepareSendMedia, prepareStatusMedia, type SendMediaDeps } from '../../../../src/media/send-media.js'
+import { defaultThumbnail } from '../../../../src/media/thumbnail.js'
+import { defaultFfmpeg, ffmpegTests, makeTestClip } from '../../../support/ffmpeg.js'
+import { startTrickleServer } from '../../../support/fakes/trickle-server.js'
 
 let server: http.Server
 let base: string

@@ -1,8 +1,8 @@
 /**
- * The stored Signal state after an unclean stop (src/platform/baileys/patches/signal-recovery): the run marker tells a crash from a
- * clean stop, and the recovering key store renews what a crash may have left behind the recipients (1:1 sessions,
- * our own group sender keys) while keeping what others send us decryptable. The end-to-end proof is
- * test/system/faults/kill-9.test.ts; these pin the rules.
+ * The recovering key store after an unclean stop (src/platform/baileys/patches/signal-recovery/recovering-keys.ts):
+ * it renews what a crash may have left behind the recipients (1:1 sessions, our own group sender keys) while keeping
+ * what others send us decryptable. How a crash is told from a clean stop is ./run-marker.test.ts; the end-to-end
+ * proof is test/system/faults/kill-9.test.ts; these pin the rules.
  */
 import { initAuthCreds, type SignalDataTypeMap } from '@whiskeysockets/baileys'
 import pino from 'pino'
@@ -10,12 +10,9 @@ import { describe, expect, it } from 'vitest'
 import {
   recoveringKeys,
   parseSenderKeyName,
-} from '../../../../../src/platform/baileys/patches/signal-recovery/recovering-keys.js'
-import {
-  RunMarker,
-  type RecoveryState,
-} from '../../../../../src/platform/baileys/patches/signal-recovery/run-marker.js'
-import { memoryAuthStore } from '../../../../support/fakes/memory-stores.js'
+} from '../../../../../../src/platform/baileys/patches/signal-recovery/recovering-keys.js'
+import type { RecoveryState } from '../../../../../../src/platform/baileys/patches/signal-recovery/run-marker.js'
+import { memoryAuthStore } from '../../../../../support/fakes/memory-stores.js'
 
 const log = pino({ level: 'silent' })
 const GROUP = '120363000000000001@g.us'
@@ -38,36 +35,6 @@ async function pairedStore() {
   await auth.writeCreds(creds)
   return auth
 }
-
-describe('RunMarker', () => {
-  it('tells an unclean stop from a clean one, and keeps the recovery state across clean restarts until the keys are cleared', async () => {
-    const auth = memoryAuthStore()
-    let clock = 1_000
-    const now = () => clock
-    const first = new RunMarker(auth, now)
-    expect(await first.prepare()).toEqual({ recovery: undefined, crashed: false })
-    expect(await first.prepare()).toEqual({ recovery: undefined, crashed: false }) // a reconnect of the same actor
-
-    clock = 2_000 // the process died: no release
-    const afterCrash = new RunMarker(auth, now)
-    const found = await afterCrash.prepare()
-    expect(found.crashed).toBe(true)
-    expect(found.recovery).toEqual({ staleBefore: 2_000, renewedKeys: [], renewedGroups: [] })
-    await afterCrash.saveRecovery({ staleBefore: 2_000, renewedKeys: ['k'], renewedGroups: ['g'] })
-    await afterCrash.release()
-
-    clock = 3_000 // a clean restart: no new crash, and the renewal goes on where it was
-    const clean = new RunMarker(auth, now)
-    expect(await clean.prepare()).toEqual({
-      recovery: { staleBefore: 2_000, renewedKeys: ['k'], renewedGroups: ['g'] },
-      crashed: false,
-    })
-
-    await auth.clear() // reset or logout: new keys, nothing stale; the marker is written again for the next link
-    expect(await clean.prepare()).toEqual({ recovery: undefined, crashed: false })
-    expect((await new RunMarker(auth, now).prepare()).crashed).toBe(true)
-  })
-})
 
 describe('recoveringKeys', () => {
   const setup = async () => {
