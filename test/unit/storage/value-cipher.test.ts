@@ -9,45 +9,16 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { initAuthCreds, proto } from '@whiskeysockets/baileys'
+import { proto } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
 import { SealedValueError } from '../../../src/storage/value-cipher.js'
-import type { Store } from '../../../src/storage/types.js'
 import { storeHarness } from '../../support/store-harness.js'
+import { fillSealable as fill, SEALABLE, secretsOfSealable as secretsOf } from '../../support/store-secrets.js'
 
 const { tempDir, openStore, closeAll } = storeHarness('sealed-store-')
 
 const KEY = randomBytes(32).toString('base64')
-const PROXY_PASSWORD = 'ProxyPw-7h3q'
-const PROXY = `socks5://zeb:${PROXY_PASSWORD}@proxy.test:1080`
-const CONTACT = { id: '15550009876@s.whatsapp.net', name: 'Zebediah Quux', phone: '15550009876' }
-
-/** A session with creds, a pre-key, an app-state key and a contact; returns the creds written. */
-async function fill(store: Store, id = 's1') {
-  const creds = initAuthCreds()
-  await store.putSession({ id, secretHash: 'a'.repeat(64), createdAt: 1, qrDeadline: null, proxy: PROXY })
-  await store.auth(id).writeCreds(creds)
-  await store.auth(id).keys.set({
-    'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
-    session: { [`${CONTACT.phone}.0`]: Buffer.from('signal session record') }, // key ids name contacts
-    'app-state-sync-key': { k1: proto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from([9, 9]) }) },
-  })
-  await store.contacts(id).upsert([CONTACT])
-  return creds
-}
-
-/** The secrets a leaked DATA_DIR must not show, in the spellings the store could use (raw bytes, base64, text). */
-function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
-  const keys = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private]
-  return [
-    ...keys.map(k => Buffer.from(k)),
-    ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
-    Buffer.from(creds.advSecretKey),
-    Buffer.from(CONTACT.name),
-    Buffer.from(CONTACT.phone),
-    Buffer.from(PROXY_PASSWORD), // the session's proxy credentials (README: A proxy per session)
-  ]
-}
+const CONTACT = SEALABLE.contact
 const rawFile = (dir: string): Buffer => fs.readFileSync(path.join(dir, 'gateway.mdb'))
 
 describe('sealed values', () => {

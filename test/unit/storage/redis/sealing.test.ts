@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { expect, it } from 'vitest'
-import { initAuthCreds, proto } from '@whiskeysockets/baileys'
+import { type initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
 import { hashEntries } from '../../../../src/storage/redis/hash-entries.js'
 import { sessionKeys } from '../../../../src/storage/redis/keys.js'
@@ -17,27 +17,19 @@ import type { Store } from '../../../../src/storage/types.js'
 import { redisHarness } from '../../../support/redis-harness.js'
 import { describeWithRedis } from '../../../support/redis-server.js'
 import { storeHarness } from '../../../support/store-harness.js'
+import { fillSealable, SEALABLE, secretsOfSealable } from '../../../support/store-secrets.js'
 
 const redis = redisHarness()
 const { keep } = storeHarness('sealing-')
 const open = (dataKey?: string) => keep(openRedisStore(redis.url, { dataKey }))
 
 const KEY = randomBytes(32).toString('base64')
-const PROXY_PASSWORD = 'ProxyPw-7h3q'
-const PROXY = `socks5://zeb:${PROXY_PASSWORD}@proxy.test:1080`
-const CONTACT = { id: '15550009876@s.whatsapp.net', name: 'Zebediah Quux', phone: '15550009876' }
+const CONTACT = SEALABLE.contact
 const TEXT = 'meet me at the quayside at nine'
 
+/** fillSealable's session, and a sent message. */
 async function fill(store: Store, id = 's1') {
-  const creds = initAuthCreds()
-  await store.putSession({ id, secretHash: 'f'.repeat(64), createdAt: 1, qrDeadline: null, proxy: PROXY })
-  await store.auth(id).writeCreds(creds)
-  await store.auth(id).keys.set({
-    'pre-key': { '7': { public: Buffer.from([1, 2, 3]), private: randomBytes(32) } },
-    session: { [`${CONTACT.phone}.0`]: Buffer.from('signal session record') },
-    'app-state-sync-key': { k1: proto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from([9, 9]) }) },
-  })
-  await store.contacts(id).upsert([CONTACT])
+  const creds = await fillSealable(store, id)
   await store.sentMessages(id, { maxAgeMs: 60_000, maxMessages: 10 }).put('3EB0SECRETMSGID', {
     message: proto.Message.encode({ conversation: TEXT }).finish(),
     chats: [CONTACT.id],
@@ -62,21 +54,14 @@ async function dump(): Promise<Buffer> {
   return Buffer.concat(parts)
 }
 
-function secretsOf(creds: ReturnType<typeof initAuthCreds>): Buffer[] {
-  const keys = [creds.noiseKey.private, creds.signedIdentityKey.private, creds.signedPreKey.keyPair.private]
-  return [
-    ...keys.map(k => Buffer.from(k)),
-    ...keys.map(k => Buffer.from(Buffer.from(k).toString('base64'))),
-    Buffer.from(creds.advSecretKey),
-    Buffer.from(CONTACT.name),
-    Buffer.from(CONTACT.phone),
-    Buffer.from(PROXY_PASSWORD), // the session's proxy credentials (README: A proxy per session)
-    Buffer.from(TEXT),
-    Buffer.from('3EB0SECRETMSGID'),
-    Buffer.from('signal session record'),
-    Buffer.from('f'.repeat(64)),
-  ]
-}
+/** fillSealable's secrets, the sent message's, and the registry's hash of the session's secret. */
+const secretsOf = (creds: ReturnType<typeof initAuthCreds>): Buffer[] => [
+  ...secretsOfSealable(creds),
+  Buffer.from(TEXT),
+  Buffer.from('3EB0SECRETMSGID'),
+  Buffer.from('signal session record'),
+  Buffer.from(SEALABLE.secretHash),
+]
 
 describeWithRedis('Redis store with DATA_KEY', () => {
   it('keeps nothing in the clear: no secret, number, name, text or key id anywhere in Redis', async () => {
@@ -86,7 +71,7 @@ describeWithRedis('Redis store with DATA_KEY', () => {
     expect(all.length).toBeGreaterThan(500)
     for (const secret of secretsOf(creds)) expect(all.includes(secret), secret.toString()).toBe(false)
     // and it all reads back
-    expect((await store.getSession('s1'))?.proxy).toBe(PROXY)
+    expect((await store.getSession('s1'))?.proxy).toBe(SEALABLE.proxy)
     expect((await store.auth('s1').readCreds())!.registrationId).toBe(creds.registrationId)
     expect(await store.contacts('s1').all()).toEqual([CONTACT])
     expect(Object.keys(await store.auth('s1').keys.get('session', [`${CONTACT.phone}.0`]))).toHaveLength(1)
