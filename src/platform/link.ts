@@ -132,7 +132,7 @@ export type LinkFactory = (options: LinkOptions) => PlatformLink
 /**
  * What the module a shard worker loads by path exports (`ShardWorkerData.linkModule`). Only the factory is
  * required, as `createLink`, `createBaileysLink` or the default export; a module without the hooks gets no patches,
- * no sandbox trust and a session run that guards nothing.
+ * no sandbox trust and a session run that keeps nothing.
  */
 export interface PlatformModule {
   createLink: LinkFactory
@@ -140,7 +140,7 @@ export interface PlatformModule {
   installPatches?: (logger: Logger) => void
   /** Reads the loopback sandbox's trust material (SANDBOX_URL; GET /trust of its control API). */
   fetchSandboxTrust?: (sandboxUrl: string) => Promise<SandboxTrust>
-  /** The guard of one session's stored platform state across unclean stops (one per actor, kept across its links). */
+  /** What keeps one session's stored platform state usable across unclean stops (one per actor, kept across its links). */
   createSessionRun?: (auth: AuthStore, log: Logger) => SessionRun
 }
 
@@ -152,7 +152,7 @@ export interface SessionRun {
   release(): Promise<void>
   /**
    * After a stop whose commands did not settle in time: nothing is recorded (the next start, here or on another
-   * node, takes the unclean-stop path), but whatever the guard holds for the run (cluster mode: the session's
+   * node, takes the unclean-stop path), but whatever the run holds (cluster mode: the session's
    * lease) is given back. Absent: nothing to give back.
    */
   abandon?(): Promise<void>

@@ -262,8 +262,8 @@ describeWithRedis('cluster mode exposed to a network', () => {
       expect(new Set(answered)).toEqual(new Set(['HTTP/1.1 404 Not Found']))
       const started = Date.now()
       for (let i = 0; i < 10; i++) {
-        const view = await cluster.nodes[0]!.session(onSecond)
-        expect(view).toMatchObject({ status: 200, body: { isConnected: true } })
+        const answer = await cluster.nodes[0]!.session(onSecond)
+        expect(answer).toMatchObject({ status: 200, body: { isConnected: true } })
       }
       // before: 8.9 s for one GET /session (the pool to node-2 was full of stalled bodies); now a forwarded request
       // waits for nothing but the hop

@@ -58,9 +58,9 @@ describeWithRedis('a node frozen past its lease', () => {
     expect(Number(await cluster.raw.command(['EXISTS', sessionKeys(session.id).creds]))).toBe(1)
     expect(await cluster.ownerOf(session)).toBe('node-2')
     for (const gw of [first, second]) {
-      const view = await gw.session(session)
-      expect(view).toMatchObject({ status: 200, body: { isConnected: true } })
-      expect(view.body.generatedId).toMatch(new RegExp(`^${PHONE}:`))
+      const answer = await gw.session(session)
+      expect(answer).toMatchObject({ status: 200, body: { isConnected: true } })
+      expect(answer.body.generatedId).toMatch(new RegExp(`^${PHONE}:`))
     }
     expect(await cluster.metric(0, 'gateway_cluster_fenced_writes_refused_total')).toBeGreaterThan(0)
     const sent = await reply(

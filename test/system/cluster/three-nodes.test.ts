@@ -61,8 +61,8 @@ describeWithRedis('cluster mode: three nodes', () => {
   it('answers for any session through any node: every request reaches the right session', async () => {
     const before = await cluster.ledger()
     for (const s of cluster.sessions.slice(0, 6)) {
-      const views = await Promise.all(cluster.live().map(({ gw }) => gw.session(s)))
-      for (const v of views) {
+      const answers = await Promise.all(cluster.live().map(({ gw }) => gw.session(s)))
+      for (const v of answers) {
         expect(v.status).toBe(200)
         expect(v.body).toMatchObject({ id: s.id, isConnected: true })
         expect(v.body.generatedId).toMatch(new RegExp(`^${s.phone}:`))

@@ -72,10 +72,10 @@ describe('an idle gateway', () => {
     expect(res.status).toBe(200)
     const session = (await res.json()) as { id: string; sessionId: string }
     await waitFor('the QR of the new session', async () => {
-      const view = (await (
+      const body = (await (
         await fetch(`${gateway.url}/session`, { headers: { id: session.id, 'session-id': session.sessionId } })
       ).json()) as { qrcode: string }
-      return view.qrcode || undefined
+      return body.qrcode || undefined
     })
     const threads = await shardThreads()
     expect(threads.toSorted()).toEqual([0, 1])

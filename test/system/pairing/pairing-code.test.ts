@@ -63,11 +63,11 @@ describe('pairing by code', () => {
     expect(expiresAt).toBeGreaterThan(asked)
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 180_000)
     // GET /session is the spec's: the QR keeps rotating and no code appears there
-    const view = (await gw.session(s)).body
-    expect(Object.keys(view).sort()).toEqual(
+    const body = (await gw.session(s)).body
+    expect(Object.keys(body).sort()).toEqual(
       ['generatedId', 'id', 'isConnected', 'name', 'picture', 'qrcode', 'sessionId'].sort(),
     )
-    expect(view.qrcode).not.toBe('')
+    expect(body.qrcode).not.toBe('')
 
     const linked = await enterCode(phone, r.body.code)
     expect(linked.status).toBe(200)

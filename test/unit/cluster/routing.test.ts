@@ -109,7 +109,7 @@ describeWithRedis('cluster nodes and routes', () => {
     expect(flaky.accepting).toBe(true)
   })
 
-  it('calls its view whole only after two beats in a row, at start and after Redis was unreachable', async () => {
+  it('calls what it knows of the nodes whole only after two beats in a row, at start and after Redis was unreachable', async () => {
     const d = directory('node-a', () => 0, 500)
     clock = 0
     await d.beat()

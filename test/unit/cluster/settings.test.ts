@@ -21,9 +21,9 @@ const SECRET = 'x'.repeat(32)
 
 describe('cluster settings', () => {
   it('are off by default, with leases of 15 s renewed every 5 s under the host name', () => {
-    const config = loadSettings({})
-    expect(config.REDIS_URL).toBeUndefined()
-    expect(config).toMatchObject({ NODE_ID: os.hostname(), CLUSTER_LEASE_TTL_MS: 15_000, CLUSTER_RENEW_MS: 5_000 })
+    const settings = loadSettings({})
+    expect(settings.REDIS_URL).toBeUndefined()
+    expect(settings).toMatchObject({ NODE_ID: os.hostname(), CLUSTER_LEASE_TTL_MS: 15_000, CLUSTER_RENEW_MS: 5_000 })
     expect(loadSettings({ REDIS_URL: '' }).REDIS_URL).toBeUndefined()
   })
 

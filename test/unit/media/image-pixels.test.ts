@@ -54,11 +54,11 @@ afterEach(async () => {
 })
 
 const depsWith = (warnings: Array<{ err: Error }> = []): SendMediaDeps => {
-  const config = loadSettings({ MEDIA_ALLOW_PRIVATE_URLS: 'true' })
+  const settings = loadSettings({ MEDIA_ALLOW_PRIVATE_URLS: 'true' })
   return {
-    download: { ...downloadOptionsFromSettings(config), tempDir },
-    ffmpeg: ffmpegOptionsFromSettings(config),
-    maxPixels: config.MEDIA_MAX_PIXELS,
+    download: { ...downloadOptionsFromSettings(settings), tempDir },
+    ffmpeg: ffmpegOptionsFromSettings(settings),
+    maxPixels: settings.MEDIA_MAX_PIXELS,
     logger: { warn: (obj: { err: Error }) => warnings.push(obj) } as unknown as SendMediaDeps['logger'],
   }
 }

@@ -18,7 +18,7 @@ const channelBody = (c: Channel): Channel => ({
 
 /** Each media object is rebuilt with exactly its spec fields; objects absent for the type stay absent. */
 function messageBody(m: ChannelMessage): ChannelMessage {
-  const view: ChannelMessage = {
+  const body: ChannelMessage = {
     id: m.id,
     serverId: m.serverId,
     url: m.url,
@@ -26,18 +26,18 @@ function messageBody(m: ChannelMessage): ChannelMessage {
     text: m.text,
     created: m.created,
   }
-  if (m.image) view.image = { url: m.image.url, thumbnail: m.image.thumbnail, mimetype: m.image.mimetype }
+  if (m.image) body.image = { url: m.image.url, thumbnail: m.image.thumbnail, mimetype: m.image.mimetype }
   if (m.video) {
-    view.video = {
+    body.video = {
       url: m.video.url,
       thumbnail: m.video.thumbnail,
       duration: m.video.duration,
       mimetype: m.video.mimetype,
     }
   }
-  if (m.sticker) view.sticker = { url: m.sticker.url, mimetype: m.sticker.mimetype }
-  if (m.polling) view.polling = { name: m.polling.name, options: [...m.polling.options] }
-  return view
+  if (m.sticker) body.sticker = { url: m.sticker.url, mimetype: m.sticker.mimetype }
+  if (m.polling) body.polling = { name: m.polling.name, options: [...m.polling.options] }
+  return body
 }
 
 export function channelRoutes(deps: AppDeps): Router {

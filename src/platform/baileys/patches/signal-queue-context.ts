@@ -14,7 +14,7 @@
  * mechanism with one session; test/system/messages/contact-burst.test.ts the bursts).
  *
  * How: `SessionCipher` queues every job through its `queueJob` method, which is wrapped to bind the job to the
- * caller's context. `SessionBuilder.initOutgoing` calls the queue function directly, so it runs with a view of its
+ * caller's context. `SessionBuilder.initOutgoing` calls the queue function directly, so it runs with a proxy of its
  * storage whose methods execute in the caller's context. No node_modules edit; installed once per thread, before
  * the first socket opens (socket-config.ts).
  */
@@ -38,7 +38,7 @@ interface BuilderPrototype extends Prototype {
   initOutgoing: (this: { storage: object }, device: unknown) => Promise<void>
 }
 
-/** A view of `storage` whose methods all run in the async context of `scope`, wherever they are called from. */
+/** A proxy of `storage` whose methods all run in the async context of `scope`, wherever they are called from. */
 function storageIn(scope: AsyncResource, storage: object): object {
   return new Proxy(storage, {
     get(target, key) {

@@ -2,15 +2,15 @@
  * @module platform/baileys/patches/timeout-helpers
  * Baileys' time-out helpers (`Utils/generics.js`) did work on every call that only a time-out needs.
  *
- * Why: `promiseTimeout` guards every frame the socket writes (`sendRawMessage`: the message itself, the ack of each
+ * Why: `promiseTimeout` times every frame the socket writes (`sendRawMessage`: the message itself, the ack of each
  * receipt, every query) and every query's wait. Per call it ran `new Error().stack` twice (its own and that of the
  * `delayCancellable` it used), turning the stack into text at once (through the source-map support when it is on)
- * for a Boom built only if the time-out fires, and when the guarded work ended in time its `cancel` built a
+ * for a Boom built only if the time-out fires, and when the timed work ended in time its `cancel` built a
  * `Cancelled` Boom, stack included, to reject a promise that `promiseTimeout` then ignored. With its Booms that was
  * ~17 % of a shard's CPU per sent message (issue 19).
  *
  * How (a rewrite of `generics.js` as it loads, `source-hook.ts`):
- * - `promiseTimeout` keeps the same contract with a plain timer: the guarded promise settles as before; after `ms`
+ * - `promiseTimeout` keeps the same contract with a plain timer: the timed promise settles as before; after `ms`
  *   it rejects with the same `Timed Out` Boom (status 408), whose `data.stack` is the caller's stack; the timer is
  *   cleared when the promise settles. No `Cancelled` Boom is made, since no one could observe it.
  * - `delayCancellable` (a public Baileys export, whose callers can see the `Cancelled` rejection) is unchanged but

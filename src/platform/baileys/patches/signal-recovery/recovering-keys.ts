@@ -49,7 +49,7 @@ export function parseSenderKeyName(name: string): { group: string; user: string;
   return { group: parts.join('::'), user: signalUser.split('_')[0]!, device }
 }
 
-export interface GuardOptions {
+export interface RecoveryOptions {
   state: RecoveryState
   /** Persists `state` after a renewal. */
   save: (state: RecoveryState) => Promise<void>
@@ -57,7 +57,7 @@ export interface GuardOptions {
   now?: () => number
 }
 
-export function recoveringKeys(auth: AuthStore, options: GuardOptions): SignalKeyStore {
+export function recoveringKeys(auth: AuthStore, options: RecoveryOptions): SignalKeyStore {
   const { state, save, log } = options
   const now = options.now ?? Date.now
   const keys = auth.keys

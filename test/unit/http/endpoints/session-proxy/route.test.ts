@@ -1,7 +1,7 @@
 /**
  * GET, PUT and DELETE /session/proxy on a fake session system: the answers show the proxy without its password and
- * say when a change applies, bad and refused proxies get the 400 the README lists, and the endpoints are guarded
- * like every session endpoint.
+ * say when a change applies, bad and refused proxies get the 400 the README lists, and the endpoints are
+ * authenticated like every session endpoint.
  */
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
@@ -51,7 +51,7 @@ describe('/session/proxy', () => {
     expect(system.commands).toEqual([])
   })
 
-  it('is guarded like every session endpoint', async () => {
+  it('is authenticated like every session endpoint', async () => {
     const { app } = makeApp()
     expectError(await request(app).get('/session/proxy'), 400, 'invalid header')
     expectError(

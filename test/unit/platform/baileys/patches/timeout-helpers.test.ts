@@ -15,7 +15,7 @@ import { inFreshProcess } from '../../../../support/fresh-process.js'
 
 /**
  * Ten calls that end in time: how many of the helpers' stacks were made text, how many errors were made, and how many timers are
- * left; then what a guarded rejection and a 10 ms time-out reject with.
+ * left; then what a timed rejection and a 10 ms time-out reject with.
  */
 const probe = (setup: string) => `
 ${setup}
@@ -33,11 +33,11 @@ const values = []
 for (let i = 0; i < 10; i++) values.push(await promiseTimeout(1000, resolve => resolve(i)))
 await new Promise(r => setImmediate(r))
 const whileOk = { formatted, errors, timersLeft: timers() - timersBefore, values }
-const guarded = await promiseTimeout(1000, (_, reject) => reject(new Error('refused'))).catch(e => e.message)
+const rejected = await promiseTimeout(1000, (_, reject) => reject(new Error('refused'))).catch(e => e.message)
 const thrown = await promiseTimeout(1000, () => { throw new Error('thrown') }).catch(e => e.message)
 const err = await promiseTimeout(10, () => {}).catch(e => e)
 const stack = err.data?.stack
-console.log(JSON.stringify({ whileOk, guarded, thrown, message: err.message, status: err.output?.statusCode, isBoom: err.isBoom, stack: typeof stack === 'string' ? stack : null, timersAfter: timers() - timersBefore }))
+console.log(JSON.stringify({ whileOk, rejected, thrown, message: err.message, status: err.output?.statusCode, isBoom: err.isBoom, stack: typeof stack === 'string' ? stack : null, timersAfter: timers() - timersBefore }))
 `
 
 describe('timeout-helpers patch', () => {
@@ -68,7 +68,13 @@ installSourcePatches([timeoutHelpersPatch])`),
     expect(unpatched.timersLeft).toBe(0)
     expect(after.whileOk).toEqual({ formatted: 0, errors: 0, timersLeft: 0, values: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] })
     for (const r of [before, after]) {
-      expect(r).toMatchObject({ guarded: 'refused', thrown: 'thrown', message: 'Timed Out', status: 408, isBoom: true })
+      expect(r).toMatchObject({
+        rejected: 'refused',
+        thrown: 'thrown',
+        message: 'Timed Out',
+        status: 408,
+        isBoom: true,
+      })
       expect(r.stack).toMatch(/^Error\n\s+at promiseTimeout /)
       expect(r.timersAfter).toBe(0)
     }

@@ -63,7 +63,7 @@ describe('recoveringKeys', () => {
     const read = await keys.get('session', ['bob.0', 'carol.0'])
     expect(closedOf(read['bob.0'])).toEqual([9_000, 700]) // no open session left: Baileys fetches a new bundle
     expect(closedOf(read['carol.0'])).toEqual([-1]) // made after the stop: in use
-    const stored = await auth.keys.get('session', ['bob.0']) // written back: a later read outside the guard agrees
+    const stored = await auth.keys.get('session', ['bob.0']) // written back: a later read of the plain store agrees
     expect(closedOf(stored['bob.0'])).toEqual([9_000, 700])
   })
 
