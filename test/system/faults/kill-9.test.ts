@@ -4,9 +4,9 @@
  * still answers GET /session with its credentials, and the recipient's phone shows every send answered 200 exactly
  * once and no send twice (a send cut by the kill may or may not have arrived; it never arrives twice).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchGateway, pair, inbox, type Gateway, type Session } from '../../support/system/harness.js'
-import { pairedGateway } from '../../support/system/paired-gateway.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { launchGateway, pair, inbox, type Session } from '../../support/system/harness.js'
+import { gatewayWorld, pairedGateway } from '../../support/system/paired-gateway.js'
 import {
   ALICE,
   BOB,
@@ -20,25 +20,18 @@ import {
 import { waitFor } from '../../support/wait-for.js'
 
 describe('kill -9 during a burst of sends, then a start', () => {
-  let world: Awaited<ReturnType<typeof faultWorld>>
-  let gw: Gateway
+  const world = gatewayWorld({ start: faultWorld })
   const paired: { session: Session; phone: string; generatedId: string }[] = []
   let waiting: Session
 
   beforeAll(async () => {
-    world = await faultWorld()
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
     for (const phone of [ALICE, CAROL, DAVE]) {
-      const session = await gw.createSession()
-      const up = await pair(gw, world.sandbox.url, session, phone)
+      const session = await world.gw.createSession()
+      const up = await pair(world.gw, world.sandbox.url, session, phone)
       paired.push({ session, phone, generatedId: up.generatedId })
     }
-    waiting = await gw.createSession()
+    waiting = await world.gw.createSession()
   }, 300_000)
-  afterAll(async () => {
-    await gw?.proc.stop()
-    await world?.cleanup()
-  })
 
   it('comes back with every session connected and storage intact; nothing sent twice', async () => {
     let answered!: () => void
@@ -47,7 +40,7 @@ describe('kill -9 during a burst of sends, then a start', () => {
     })
     const send = async (s: Session, text: string): Promise<SendOutcome> => {
       try {
-        const outcome = { text, ...(await gw.call('POST', '/message', s, { phone: BOB, type: 'text', text })) }
+        const outcome = { text, ...(await world.gw.call('POST', '/message', s, { phone: BOB, type: 'text', text })) }
         if (outcome.status === 200) answered()
         return outcome
       } catch {
@@ -61,16 +54,16 @@ describe('kill -9 during a burst of sends, then a start', () => {
     // Kill as soon as the platform acknowledged the first message of the burst: the rest are on their way. (Waiting
     // to see it in the recipient's inbox let a whole burst finish before the kill now and then.)
     await Promise.race([firstAnswer, Promise.all(burst)])
-    expect(await gw.proc.stop('SIGKILL')).toBe(null)
+    expect(await world.gw.proc.stop('SIGKILL')).toBe(null)
     const outcomes = await Promise.all(burst)
     expect(outcomes.some(o => o.status === 0)).toBe(true) // the kill really cut the burst
 
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
+    world.gw = await launchGateway(world.sandbox.url, world.dataDir)
     for (const p of paired) {
-      const back = await connected(gw, p.session, 120_000)
+      const back = await connected(world.gw, p.session, 120_000)
       expect(back.generatedId).toBe(p.generatedId)
     }
-    const stillWaiting = await gw.session(waiting)
+    const stillWaiting = await world.gw.session(waiting)
     expect(stillWaiting.status).toBe(200)
     expect(stillWaiting.body).toMatchObject({ isConnected: false, generatedId: '' })
 

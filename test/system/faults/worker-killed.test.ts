@@ -7,9 +7,10 @@
  */
 import { createServer, type Server } from 'node:http'
 import { once } from 'node:events'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { ERRORS } from '../../../src/protocol/errors.js'
-import { inbox, launchGateway, pair, type Gateway, type Session } from '../../support/system/harness.js'
+import { inbox, pair, type Session } from '../../support/system/harness.js'
+import { gatewayWorld } from '../../support/system/paired-gateway.js'
 import { ALICE, BOB, CAROL, auditDelivery, connected, faultWorld, sessionOnShard } from '../../support/system/faults.js'
 import { sandboxDevices } from '../../support/system/sandbox-devices.js'
 import { waitFor } from '../../support/wait-for.js'
@@ -27,26 +28,19 @@ async function stallingMediaHost(): Promise<{ url: string; server: Server; reque
 }
 
 describe('a worker thread dies in a running gateway', () => {
-  let world: Awaited<ReturnType<typeof faultWorld>>
-  let gw: Gateway
+  const world = gatewayWorld({ start: faultWorld, env: { GATEWAY_TEST_HOOKS: 'true', SHARDS: '2' } })
   let victim: Session
   let bystander: Session
 
   beforeAll(async () => {
-    world = await faultWorld()
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { GATEWAY_TEST_HOOKS: 'true', SHARDS: '2' })
-    victim = await sessionOnShard(gw, 0, 2)
-    bystander = await sessionOnShard(gw, 1, 2)
-    await pair(gw, world.sandbox.url, victim, ALICE)
-    await pair(gw, world.sandbox.url, bystander, CAROL)
+    victim = await sessionOnShard(world.gw, 0, 2)
+    bystander = await sessionOnShard(world.gw, 1, 2)
+    await pair(world.gw, world.sandbox.url, victim, ALICE)
+    await pair(world.gw, world.sandbox.url, bystander, CAROL)
   }, 240_000)
-  afterAll(async () => {
-    await gw?.proc.stop()
-    await world?.cleanup()
-  })
 
   it('blinks only its own sessions, fails their in-flight request clearly, and restores them from storage', async () => {
-    const before = (await gw.session(victim)).body
+    const before = (await world.gw.session(victim)).body
     /** Logins at the platform of each account's one device so far. */
     const logins = async () => {
       const devices = await sandboxDevices(world.sandbox.url)
@@ -58,25 +52,25 @@ describe('a worker thread dies in a running gateway', () => {
     expect(loginsBefore.bystander).toHaveLength(1)
     const stall = await stallingMediaHost()
     try {
-      const inFlight = gw.call('POST', '/message', victim, {
+      const inFlight = world.gw.call('POST', '/message', victim, {
         phone: BOB,
         type: 'image',
         image: { url: stall.url, mimetype: 'image/jpeg' },
       })
       await stall.requested // the download is under way on shard 0
-      gw.proc.child.kill('SIGUSR2')
+      world.gw.proc.child.kill('SIGUSR2')
 
       const lost = await inFlight
       expect(lost).toEqual({ status: 500, body: { statusCode: 500, message: ERRORS.WORKER_CRASHED.message } })
       // The bystander on the other thread never blinks and can send while shard 0 restores.
-      expect((await gw.session(bystander)).body.isConnected).toBe(true)
+      expect((await world.gw.session(bystander)).body.isConnected).toBe(true)
       const duringText = `bystander ${Date.now()}`
-      const during = await gw.call('POST', '/message', bystander, { phone: BOB, type: 'text', text: duringText })
+      const during = await world.gw.call('POST', '/message', bystander, { phone: BOB, type: 'text', text: duringText })
       expect(during.status).toBe(200)
 
-      const back = await connected(gw, victim, 120_000)
+      const back = await connected(world.gw, victim, 120_000)
       expect(back.generatedId).toBe(before.generatedId)
-      expect((await gw.session(bystander)).body.isConnected).toBe(true)
+      expect((await world.gw.session(bystander)).body.isConnected).toBe(true)
       // The victim's link dropped and logged in again as the same device; the bystander's never dropped.
       const loginsAfter = await logins()
       expect(loginsAfter.victim).toHaveLength(1)
@@ -87,7 +81,7 @@ describe('a worker thread dies in a running gateway', () => {
       const after = await waitFor(
         'a send from the restored session',
         async () => {
-          const r = await gw.call('POST', '/message', victim, { phone: BOB, type: 'text', text: afterText })
+          const r = await world.gw.call('POST', '/message', victim, { phone: BOB, type: 'text', text: afterText })
           return r.status === 200 ? r : undefined
         },
         60_000,

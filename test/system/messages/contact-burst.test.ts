@@ -5,29 +5,23 @@
  * the next message reused its counter; the phone refused it ("Key used already"), about one burst in three
  * (src/platform/baileys/patches/signal-queue-context.ts; test/unit/platform/baileys/patches/signal-queue-context.test.ts pins the mechanism).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { ALICE, BOB, CAROL, DAVE, auditDelivery, faultWorld, type SendOutcome } from '../../support/system/faults.js'
-import { launchGateway, pair, type Gateway, type Session } from '../../support/system/harness.js'
+import { pair, type Session } from '../../support/system/harness.js'
+import { gatewayWorld } from '../../support/system/paired-gateway.js'
 
 describe('bursts from several sessions to one contact', () => {
-  let world: Awaited<ReturnType<typeof faultWorld>>
-  let gw: Gateway
+  // one shard: every session in the same thread, sharing libsignal's queue for Bob's address
+  const world = gatewayWorld({ start: faultWorld, env: { SHARDS: '1' } })
   const senders: Session[] = []
 
   beforeAll(async () => {
-    world = await faultWorld()
-    // one shard: every session in the same thread, sharing libsignal's queue for Bob's address
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { SHARDS: '1' })
     for (const phone of [ALICE, CAROL, DAVE]) {
-      const session = await gw.createSession()
-      await pair(gw, world.sandbox.url, session, phone)
+      const session = await world.gw.createSession()
+      await pair(world.gw, world.sandbox.url, session, phone)
       senders.push(session)
     }
   }, 300_000)
-  afterAll(async () => {
-    await gw?.proc.stop()
-    await world?.cleanup()
-  })
 
   it('every message answered 200 arrives, once, burst after burst', async () => {
     const outcomes: SendOutcome[] = []
@@ -38,7 +32,7 @@ describe('bursts from several sessions to one contact', () => {
           senders.flatMap((session, k) =>
             Array.from({ length: 10 }, async (_, i) => {
               const text = `burst ${stamp} s${k} #${i}`
-              return { text, ...(await gw.call('POST', '/message', session, { phone: BOB, type: 'text', text })) }
+              return { text, ...(await world.gw.call('POST', '/message', session, { phone: BOB, type: 'text', text })) }
             }),
           ),
         )),

@@ -5,50 +5,30 @@
  * platform fails it and the session keeps awaiting pairing (its QR still links); the code is answered only after the
  * platform accepted it, and a refusal is no code; the QR page's view shows the code and not the number.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type Gateway,
-  inbox,
-  launchGateway,
-  pair,
-  type Reply,
-  reply,
-  sandboxCall,
-  type Session,
-  startWorld,
-  withSession,
-} from '../../support/system/harness.js'
+import { describe, expect, it } from 'vitest'
+import { inbox, pair, type Reply, reply, sandboxCall, type Session, withSession } from '../../support/system/harness.js'
+import { gatewayWorld } from '../../support/system/paired-gateway.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550000001'
 const CODE = /^[1-9A-HJ-NP-TV-Z]{4}-[1-9A-HJ-NP-TV-Z]{4}$/
 
 describe('pairing by code', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
+  // every test asks for several codes in a row: the per-session rate is the unit tests' (route.test.ts)
+  const world = gatewayWorld({ env: { PAIRING_CODE_INTERVAL_MS: '0' } })
   const sandbox = (method: string, route: string, body?: unknown) => sandboxCall(world.sandbox.url, method, route, body)
 
-  beforeAll(async () => {
-    world = await startWorld()
-    // every test asks for several codes in a row: the per-session rate is the unit tests' (route.test.ts)
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { PAIRING_CODE_INTERVAL_MS: '0' })
-  }, 120_000)
-  afterAll(async () => {
-    await gw?.proc.stop()
-    await world?.cleanup()
-  })
-
   const requestCode = (s: Session, phone: string): Promise<Reply> =>
-    reply(gw.api.POST('/session/pairing-code', withSession(s, { body: { phone } })))
+    reply(world.gw.api.POST('/session/pairing-code', withSession(s, { body: { phone } })))
   /** A new session, once it shows its first QR (its connection is registered with the platform). */
   async function awaitingPairing(): Promise<Session> {
-    const s = await gw.createSession()
-    await waitFor('a QR', async () => (await gw.session(s)).body.qrcode || undefined, 60_000)
+    const s = await world.gw.createSession()
+    await waitFor('a QR', async () => (await world.gw.session(s)).body.qrcode || undefined, 60_000)
     return s
   }
   const enterCode = (phone: string, code: string) => sandbox('POST', '/link-code', { phone, code })
   const connected = (s: Session) =>
-    waitFor('connected', async () => ((await gw.session(s)).body.isConnected ? true : undefined), 60_000)
+    waitFor('connected', async () => ((await world.gw.session(s)).body.isConnected ? true : undefined), 60_000)
   const hellos = async (): Promise<number> => (await sandbox('GET', '/stats')).body.linkCodeHellos ?? 0
 
   it('the right code links: the session turns connected as after a scan, and sends', async () => {
@@ -63,7 +43,7 @@ describe('pairing by code', () => {
     expect(expiresAt).toBeGreaterThan(asked)
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 180_000)
     // GET /session is the spec's: the QR keeps rotating and no code appears there
-    const body = (await gw.session(s)).body
+    const body = (await world.gw.session(s)).body
     expect(Object.keys(body).sort()).toEqual(
       ['generatedId', 'id', 'isConnected', 'name', 'picture', 'qrcode', 'sessionId'].sort(),
     )
@@ -72,9 +52,9 @@ describe('pairing by code', () => {
     const linked = await enterCode(phone, r.body.code)
     expect(linked.status).toBe(200)
     await connected(s)
-    expect((await gw.session(s)).body.generatedId).toBe(`${phone}:${linked.body.device}@s.whatsapp.net`)
+    expect((await world.gw.session(s)).body.generatedId).toBe(`${phone}:${linked.body.device}@s.whatsapp.net`)
     const sent = await reply(
-      gw.api.POST('/message', withSession(s, { body: { phone: ALICE, type: 'text', text: 'linked by code' } })),
+      world.gw.api.POST('/message', withSession(s, { body: { phone: ALICE, type: 'text', text: 'linked by code' } })),
     )
     expect(sent.status).toBe(200)
     const received = await waitFor('the text at Alice', async () =>
@@ -96,7 +76,7 @@ describe('pairing by code', () => {
       status: 400,
       body: { error: "wrong code: the phone could not open the device's key bundle" },
     })
-    const after = (await gw.session(s)).body
+    const after = (await world.gw.session(s)).body
     expect([after.isConnected, after.qrcode !== '']).toEqual([false, true])
     expect((await enterCode(phone, code)).status).toBe(200)
     await connected(s)
@@ -105,11 +85,13 @@ describe('pairing by code', () => {
   it('after a wrong code the QR still links: the gateway shows it with the key the exchange changed', async () => {
     const phone = '15550000033'
     const s = await awaitingPairing()
-    const before = (await gw.session(s)).body.qrcode
+    const before = (await world.gw.session(s)).body.qrcode
     const { code } = (await requestCode(s, phone)).body
     expect((await enterCode(phone, code === 'ABCD-EFGH' ? 'ABCD-EFGJ' : 'ABCD-EFGH')).status).toBe(400)
-    await waitFor('the QR made again', async () => ((await gw.session(s)).body.qrcode !== before ? true : undefined))
-    await pair(gw, world.sandbox.url, s, phone) // scans the QR shown now; throws if the phone's scan is refused
+    await waitFor('the QR made again', async () =>
+      (await world.gw.session(s)).body.qrcode !== before ? true : undefined,
+    )
+    await pair(world.gw, world.sandbox.url, s, phone) // scans the QR shown now; throws if the phone's scan is refused
   })
 
   it('an expired code fails as the platform fails it, and the session keeps awaiting pairing', async () => {
@@ -125,7 +107,7 @@ describe('pairing by code', () => {
     } finally {
       await sandbox('DELETE', '/faults')
     }
-    const after = (await gw.session(s)).body
+    const after = (await world.gw.session(s)).body
     expect([after.isConnected, after.qrcode !== '']).toEqual([false, true])
     // a new code (the old one is gone) still links it
     const fresh = (await requestCode(s, phone)).body
@@ -145,7 +127,7 @@ describe('pairing by code', () => {
       })
       await waitFor('the companion_hello at the platform', async () => ((await hellos()) > seen ? true : undefined))
       // the platform holds its answer: the gateway answers other requests meanwhile, but not this one
-      expect((await gw.session(s)).status).toBe(200)
+      expect((await world.gw.session(s)).status).toBe(200)
       expect(settled).toBe(false)
       await sandbox('POST', '/faults', { holdLinkCodes: false })
       const accepted = await held
@@ -167,7 +149,7 @@ describe('pairing by code', () => {
         status: 400,
         body: { error: 'no device is waiting for a code for this number' },
       })
-      const after = (await gw.session(refused)).body
+      const after = (await world.gw.session(refused)).body
       expect([after.isConnected, after.qrcode !== '']).toEqual([false, true])
     } finally {
       await sandbox('DELETE', '/faults')
@@ -177,9 +159,9 @@ describe('pairing by code', () => {
   it("the QR page's view shows the pending code and its expiry, never the number", async () => {
     const phone = '15550000037'
     const s = await awaitingPairing()
-    const link = await reply(gw.api.POST('/session/view-link', withSession(s)))
+    const link = await reply(world.gw.api.POST('/session/view-link', withSession(s)))
     const token = new URLSearchParams(new URL(link.body.url).hash.slice(1)).get('view')!
-    const viewQr = () => gw.raw('GET', '/session/qr', { 'view-token': token })
+    const viewQr = () => world.gw.raw('GET', '/session/qr', { 'view-token': token })
     expect((await viewQr()).body.pairingCode).toBeNull()
     const { code, expiresAt } = (await requestCode(s, phone)).body
     const shown = await waitFor('the code on the view', async () => {

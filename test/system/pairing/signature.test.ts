@@ -9,7 +9,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SandboxProcess } from '../../support/processes.js'
-import { launchGateway, pair, sandboxCall, startWorld, type Gateway } from '../../support/system/harness.js'
+import { launchGateway, pair, sandboxCall, type Gateway } from '../../support/system/harness.js'
+import { gatewayWorld } from '../../support/system/paired-gateway.js'
 import { scanNextQr, startSandboxWithEnv } from '../../support/system/signature.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -18,21 +19,11 @@ const BOB = '15550000002'
 const CAROL = '15550000003'
 
 describe('signature checks against the normal sandbox', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
-
-  beforeAll(async () => {
-    world = await startWorld()
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { LOG_LEVEL: 'info' })
-  }, 120_000)
-  afterAll(async () => {
-    await gw?.proc.stop()
-    await world?.cleanup()
-  })
+  const world = gatewayWorld({ env: { LOG_LEVEL: 'info' } })
 
   it('the normal sandbox connects and pairs with the check on', async () => {
-    const session = await gw.createSession()
-    const connected = await pair(gw, world.sandbox.url, session, ALICE)
+    const session = await world.gw.createSession()
+    const connected = await pair(world.gw, world.sandbox.url, session, ALICE)
     expect(connected).toMatchObject({
       isConnected: true,
       generatedId: expect.stringMatching(/^15550000001:\d+@s\.whatsapp\.net$/),
@@ -40,36 +31,36 @@ describe('signature checks against the normal sandbox', () => {
   })
 
   it('a paired session whose reconnect meets a wrong chain stays disconnected, and reconnects once it is right', async () => {
-    const session = await gw.createSession()
-    await pair(gw, world.sandbox.url, session, CAROL)
-    const refusals = () => gw.proc.output().split('noise intermediate certificate signature invalid').length - 1
+    const session = await world.gw.createSession()
+    await pair(world.gw, world.sandbox.url, session, CAROL)
+    const refusals = () => world.gw.proc.output().split('noise intermediate certificate signature invalid').length - 1
     const before = refusals()
     await sandboxCall(world.sandbox.url, 'POST', '/faults', { wrongChainKey: true, dropSessionOf: CAROL })
     await waitFor('the refusal in the gateway log', async () => refusals() > before || undefined, 60_000)
-    expect((await gw.session(session)).body).toMatchObject({ isConnected: false, qrcode: '' })
+    expect((await world.gw.session(session)).body).toMatchObject({ isConnected: false, qrcode: '' })
     await sandboxCall(world.sandbox.url, 'DELETE', '/faults')
-    await waitFor('reconnected', async () => (await gw.session(session)).body.isConnected || undefined, 120_000)
+    await waitFor('reconnected', async () => (await world.gw.session(session)).body.isConnected || undefined, 120_000)
   })
 
   it('a pair-success whose account signature is made with the wrong key is refused; the session stays unpaired', async () => {
     await sandboxCall(world.sandbox.url, 'POST', '/faults', { wrongAccountSignature: true })
-    const session = await gw.createSession()
-    const first = await scanNextQr(gw, world.sandbox.url, session, BOB)
+    const session = await world.gw.createSession()
+    const first = await scanNextQr(world.gw, world.sandbox.url, session, BOB)
     // the client closed instead of counter-signing
     expect(first.scan).toEqual({ status: 400, body: { error: 'client refused the pairing: connection closed' } })
     await waitFor(
       'the refusal in the gateway log',
-      async () => gw.proc.output().includes('Failed to verify account signature') || undefined,
+      async () => world.gw.proc.output().includes('Failed to verify account signature') || undefined,
       60_000,
     )
     // Not paired, not half-paired: the session offers a fresh QR, and pairs once the phone signs correctly.
     await sandboxCall(world.sandbox.url, 'DELETE', '/faults')
-    const second = await scanNextQr(gw, world.sandbox.url, session, BOB, first.png)
+    const second = await scanNextQr(world.gw, world.sandbox.url, session, BOB, first.png)
     expect(second.scan.status).toBe(200)
     const connected = await waitFor(
       'isConnected',
       async () => {
-        const r = await gw.session(session)
+        const r = await world.gw.session(session)
         return r.body.isConnected ? r.body : undefined
       },
       90_000,

@@ -13,7 +13,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readQrPng } from '../../../src/demo/qr-decode.js'
 import { findChromium, missingBrowser } from '../../support/chromium.js'
-import { launchGateway, sandboxCall, startWorld, type Gateway } from '../../support/system/harness.js'
+import { launchGateway, sandboxCall, type Gateway } from '../../support/system/harness.js'
+import { gatewayWorld } from '../../support/system/paired-gateway.js'
 import {
   errorsOf,
   openBrowser,
@@ -33,21 +34,16 @@ const chromium = await findChromium()
 if (chromium === undefined) missingBrowser()
 
 describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
-  let world: Awaited<ReturnType<typeof startWorld>>
-  let gw: Gateway
+  const world = gatewayWorld()
   let browser: Browser
 
   beforeAll(async () => {
     browser = await openBrowser(chromium!)
     console.info(`QR page tests in ${chromium!.source}`)
-    world = await startWorld()
-    gw = await launchGateway(world.sandbox.url, world.dataDir)
   }, 120_000)
 
   afterAll(async () => {
     await browser?.close()
-    await gw?.proc.stop()
-    await world?.cleanup()
   })
 
   const openPage = async (url: string) => {
@@ -82,10 +78,10 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
   }
 
   it('shows the QR through a view link, pairs from the screen, then says linked while the link stops working', async () => {
-    const session = await gw.createSession()
-    const link = await viewLink(gw, session)
+    const session = await world.gw.createSession()
+    const link = await viewLink(world.gw, session)
     expect(link.token).not.toBe(session.sessionId)
-    expect(link.url).toBe(`${gw.url}/#view=${link.token}`)
+    expect(link.url).toBe(`${world.gw.url}/#view=${link.token}`)
     const { page, errors, requests, response } = await openPage(link.url)
     expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self'.*img-src 'self' data:;/)
 
@@ -93,7 +89,7 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     expect(await statusOf(page)).toEqual({ state: 'qr', text: 'Scan this QR code with the phone.' })
     const qr = await qrOnScreen(page)
     expect(qr, 'a QR code readable in the screenshot').toBeDefined()
-    expect(qr).toBe(readQrPng((await gw.session(session)).body.qrcode))
+    expect(qr).toBe(readQrPng((await world.gw.session(session)).body.qrcode))
     await scan(qr!, '15550000001')
 
     await waitForState(page, 'linked')
@@ -105,30 +101,32 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     expect(await qrOnScreen(page), 'no QR left on the screen').toBeUndefined()
     // the page learns of the pairing the moment it happens (it waits), which is before the platform's restart after
     // pairing has brought the session's connection up again
-    await waitFor('the session connected', async () => (await gw.session(session)).body.isConnected || undefined)
+    await waitFor('the session connected', async () => (await world.gw.session(session)).body.isConnected || undefined)
 
     // The page polled with the token only; the link is dead now, and a paired session has no QR to link to.
     expect(
-      requests.filter(r => r.url.startsWith(`${gw.url}/session/qr`)).every(r => r.headers['view-token'] === link.token),
+      requests
+        .filter(r => r.url.startsWith(`${world.gw.url}/session/qr`))
+        .every(r => r.headers['view-token'] === link.token),
     ).toBe(true)
     expectNoSecret(requests, page.url(), session.sessionId)
-    const after = await gw.raw('GET', '/session/qr', { 'view-token': link.token })
+    const after = await world.gw.raw('GET', '/session/qr', { 'view-token': link.token })
     expect(after).toMatchObject({
       status: 410,
       body: { statusCode: 410, message: 'the session is linked; this view link no longer works' },
     })
-    expect((await gw.call('POST', '/session/view-link', session)).status).toBe(409)
+    expect((await world.gw.call('POST', '/session/view-link', session)).status).toBe(409)
     expect(unexpected(errors)).toEqual([])
     await page.close()
   }, 300_000)
 
   it('shows a pending pairing code under the QR; typed on the phone as read off the page, it links', async () => {
     const phone = '15550000004'
-    const session = await gw.createSession()
-    const { page, errors } = await openPage((await viewLink(gw, session)).url)
+    const session = await world.gw.createSession()
+    const { page, errors } = await openPage((await viewLink(world.gw, session)).url)
     await shownQrSrc(page)
     expect(await page.locator('#pairing-code').isHidden()).toBe(true)
-    const asked = await gw.call('POST', '/session/pairing-code', session, { phone })
+    const asked = await world.gw.call('POST', '/session/pairing-code', session, { phone })
     expect(asked.status).toBe(200)
     await page.waitForFunction(
       code => document.getElementById('pairing-code-value')?.textContent === code,
@@ -147,8 +145,8 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
   }, 300_000)
 
   it('replaces the QR the moment it rotates (waiting, not polling), and the rotated one pairs', async () => {
-    const session = await gw.createSession()
-    const { page, errors, requests } = await openPage((await viewLink(gw, session)).url)
+    const session = await world.gw.createSession()
+    const { page, errors, requests } = await openPage((await viewLink(world.gw, session)).url)
     const firstSrc = await shownQrSrc(page)
     const first = await qrOnScreen(page)
     expect(first).toBeDefined()
@@ -161,16 +159,16 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     expect(rotated).not.toBe(first)
     // The page waited for the rotation: each request held the ETag of the QR shown and asked the gateway to wait
     // (polling every 2.5 s would have sent about 24 in that minute; waiting 25 s at a time sends a few).
-    const waits = requests.slice(asked).filter(r => r.url.startsWith(`${gw.url}/session/qr`))
+    const waits = requests.slice(asked).filter(r => r.url.startsWith(`${world.gw.url}/session/qr`))
     expect(waits.length).toBeGreaterThan(0)
     expect(waits.length).toBeLessThanOrEqual(8)
     for (const r of waits) {
-      expect(r.url).toBe(`${gw.url}/session/qr?wait=25`)
+      expect(r.url).toBe(`${world.gw.url}/session/qr?wait=25`)
       expect(r.headers['if-none-match']).toMatch(/^"[A-Za-z0-9_-]{22}"$/)
     }
     const current = await waitFor(
       'the QR in GET /session',
-      async () => (await gw.session(session)).body.qrcode || undefined,
+      async () => (await world.gw.session(session)).body.qrcode || undefined,
       60_000,
     )
     expect(rotated).toBe(readQrPng(current))
@@ -182,8 +180,8 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
   }, 420_000)
 
   it('trades an id and session-id typed into the form for a view link, keeping the secret out of URL and requests', async () => {
-    const session = await gw.createSession()
-    const { page, requests } = await openPage(`${gw.url}/`)
+    const session = await world.gw.createSession()
+    const { page, requests } = await openPage(`${world.gw.url}/`)
     expect(await statusOf(page)).toMatchObject({ state: 'idle' })
     await page.fill('#id', session.id)
     await page.fill('#session-id', session.sessionId)
@@ -193,26 +191,26 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
     expect(new URL(page.url()).hash).toMatch(/^#view=[A-Za-z0-9_-]{32}$/)
     // One request carried the secret: the trade itself. Every poll after it carried only the token.
     const withSecret = requests.filter(r => r.headers['session-id'] !== undefined)
-    expect(withSecret.map(r => r.url)).toEqual([`${gw.url}/session/view-link`])
+    expect(withSecret.map(r => r.url)).toEqual([`${world.gw.url}/session/view-link`])
     expectNoSecret(
       requests.filter(r => !withSecret.includes(r)),
       page.url(),
       session.sessionId,
     )
-    expect(requests.some(r => r.url === `${gw.url}/session/qr`)).toBe(true)
+    expect(requests.some(r => r.url === `${world.gw.url}/session/qr`)).toBe(true)
     await page.close()
   }, 300_000)
 
   it('refuses an old link carrying the secret, wipes it from the address bar and never uses it', async () => {
-    const session = await gw.createSession()
+    const session = await world.gw.createSession()
     for (const url of [
-      secretLink(gw.url, session),
-      `${gw.url}/?${new URLSearchParams({ id: session.id, 'session-id': session.sessionId })}`,
+      secretLink(world.gw.url, session),
+      `${world.gw.url}/?${new URLSearchParams({ id: session.id, 'session-id': session.sessionId })}`,
     ]) {
       const { page, requests } = await openPage(url)
       await waitForState(page, 'secret-link', 60_000)
       expect((await statusOf(page)).text).toMatch(/^This link carried the session-id, which gives the whole API/)
-      expect(page.url()).toBe(`${gw.url}/`)
+      expect(page.url()).toBe(`${world.gw.url}/`)
       expect(await page.locator('#qr').isHidden()).toBe(true)
       // Only the page itself was fetched with the secret in it (the query form: the browser sent it, nothing else did).
       expect(
@@ -224,8 +222,8 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
   }, 120_000)
 
   it('explains a wrong session-id typed into the form and shows no QR', async () => {
-    const session = await gw.createSession()
-    const { page } = await openPage(`${gw.url}/`)
+    const session = await world.gw.createSession()
+    const { page } = await openPage(`${world.gw.url}/`)
     await page.fill('#id', session.id)
     await page.fill('#session-id', 'not-the-secret')
     await page.click('button[type=submit]')
@@ -238,7 +236,7 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
   }, 120_000)
 
   it('refuses inline script (strict CSP)', async () => {
-    const { page, errors } = await openPage(`${gw.url}/`)
+    const { page, errors } = await openPage(`${world.gw.url}/`)
     await page.evaluate(() => {
       const s = document.createElement('script')
       s.textContent = 'document.body.dataset.injected = "yes"'
@@ -254,11 +252,11 @@ describe.skipIf(chromium === undefined)('the QR page in Chromium', () => {
   }, 120_000)
 
   it('turns from the QR to "expired or withdrawn" when the session goes away (deleted, or expired unscanned)', async () => {
-    const session = await gw.createSession()
-    const { page } = await openPage((await viewLink(gw, session)).url)
+    const session = await world.gw.createSession()
+    const { page } = await openPage((await viewLink(world.gw, session)).url)
     await shownQrSrc(page)
     // The same 404 the link answers once an unscanned QR expires (test/system/qr-page/view-link.test.ts), without the wait.
-    expect((await gw.call('DELETE', '/session', session)).status).toBe(200)
+    expect((await world.gw.call('DELETE', '/session', session)).status).toBe(200)
     await waitForState(page, 'not-found', 60_000)
     expect((await statusOf(page)).text).toMatch(/^This view link has expired or was withdrawn/)
     expect(await page.locator('#qr').isHidden()).toBe(true)
