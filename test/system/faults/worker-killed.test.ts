@@ -34,9 +34,14 @@ describe('a worker thread dies in a running gateway', () => {
 
   beforeAll(async () => {
     world = await faultWorld()
-    gw = await launchGateway(world.sandbox.url, world.dataDir, { GATEWAY_TEST_HOOKS: 'true', SHARDS: '2' })
-    victim = await sessionOnShard(gw, 0, 2)
-    bystander = await sessionOnShard(gw, 1, 2)
+    // SHARD_FILL 1: the second shard's thread starts with the second session
+    gw = await launchGateway(world.sandbox.url, world.dataDir, {
+      GATEWAY_TEST_HOOKS: 'true',
+      SHARDS: '2',
+      SHARD_FILL: '1',
+    })
+    victim = await sessionOnShard(gw, 0)
+    bystander = await sessionOnShard(gw, 1)
     await pair(gw, world.sandbox.url, victim, ALICE)
     await pair(gw, world.sandbox.url, bystander, CAROL)
   }, 240_000)
