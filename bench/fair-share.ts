@@ -13,7 +13,7 @@
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
-import { shardOf } from '../src/protocol/shard.js'
+import { parseProm, sumOf } from '../test/support/prom-text.js'
 import { runLoad, type LoadResult } from './lib/http-load.js'
 import { BenchReport, median } from './lib/results.js'
 import { createSession, headersOf, pairSessions, type BenchSession } from './lib/sessions.js'
@@ -59,6 +59,10 @@ function flood(spec: {
   )
 }
 
+/** Shard threads running, from the gateway's /metrics. */
+const shardThreads = async (url: string) =>
+  sumOf(parseProm(await (await fetch(`${url}/metrics`)).text()), 'gateway_shard_threads')
+
 const add = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v
 }
@@ -71,11 +75,12 @@ await withWorld(
   async ({ gateway, sandbox }) => {
     console.log('pairing 4 sessions...')
     const paired = await pairSessions({ gatewayUrl: gateway.url, sandboxUrl: sandbox.url, count: 4 })
-    // Two sessions on one shard: the quiet one and the hostile one are neighbours.
-    const onShard = (k: number) => paired.filter(s => shardOf(s.id, SHARDS) === k)
-    const [quiet, hostile] = (onShard(0).length >= 2 ? onShard(0) : onShard(1)) as [BenchSession, BenchSession]
-    let unpaired = await createSession(gateway.url)
-    while (shardOf(unpaired.id, SHARDS) !== shardOf(quiet.id, SHARDS)) unpaired = await createSession(gateway.url)
+    // All on one shard (fewer than SHARD_FILL sessions: the second shard's thread never starts), so the quiet
+    // session and the hostile ones are neighbours on one thread.
+    const [quiet, hostile] = paired as [BenchSession, BenchSession]
+    const unpaired = await createSession(gateway.url)
+    const threads = await shardThreads(gateway.url)
+    if (threads !== 1) throw new Error(`expected the sessions on one shard thread, found ${threads}`)
 
     const probe = (seconds: number) =>
       Promise.all([

@@ -15,6 +15,12 @@ export const ACTOR_SETTINGS = {
   /** Worker threads hosting session actors; a session always lives on the same one. */
   SHARDS: int(Math.max(2, os.availableParallelism()), 1),
   /**
+   * Sessions a shard's thread takes before the next shard's thread starts (actors/main/shard-placement.ts): a thread
+   * costs about 60–70 MB whether it runs 1 session or 500. A shard whose thread has been busy for 10 s starts the
+   * next one sooner. Once every shard runs, new sessions go to the one holding fewest.
+   */
+  SHARD_FILL: int(500, 1),
+  /**
    * The young generation of each shard thread's heap, MB (V8's new space, where short-lived objects start, is two
    * thirds of it). Left alone V8 grows a busy thread's new space to 64 MB and an idle one keeps it; this caps it
    * (BENCHMARKS.md, issue 19).

@@ -42,6 +42,11 @@ export function registerActorMetrics(registry: Registry, ops: OpsSource): void {
   shardGauge('gateway_shard_queue_depth', "Tasks waiting in the shard's piscina queue", s => s.queued)
   shardGauge('gateway_shard_tasks_in_flight', 'Tasks sent to the shard and not yet answered', s => s.inFlight)
   shardGauge('gateway_shard_threads', 'Worker threads of the shard (1 when up)', s => s.threads)
+  shardGauge(
+    'gateway_shard_sessions',
+    'Sessions the shard runs (a shard starts once the running ones hold SHARD_FILL)',
+    s => s.sessions,
+  )
 
   const taskTime = (name: string, help: string, pick: 'waitTimeMs' | 'runTimeMs') =>
     new Gauge({

@@ -79,6 +79,8 @@ export type TelemetryMessage =
 /** Load of one shard; run/wait times are piscina's histograms (ms; run time includes the mailbox wait). */
 export interface ShardStats {
   shard: number
+  /** Sessions placed on the shard (actors/main/shard-placement.ts). */
+  sessions: number
   inFlight: number
   queued: number
   completed: number

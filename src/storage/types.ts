@@ -25,6 +25,12 @@ export interface SessionRecord {
    * with DATA_KEY like the rest of the row, never logged or answered whole. Absent: the default proxy, if any.
    */
   proxy?: string
+  /**
+   * The shard (worker thread) the session runs on in a single process, chosen when it was created
+   * (actors/main/shard-placement.ts); absent in cluster mode and in rows written before it existed (then
+   * `hash(id) mod SHARDS`, protocol/shard.ts).
+   */
+  shard?: number
 }
 
 /** One address-book entry, learned from the phone (app-state contact sync) or history sync. */

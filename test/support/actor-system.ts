@@ -32,11 +32,13 @@ export async function startSystem(
   env: Record<string, string> = {},
   dataDir = tempDataDir(),
 ): Promise<ShardedSessionSystem> {
-  // These tests create many sessions as one caller (sessionOnShard retries until the hash lands on a shard): the cap
+  // These tests create many sessions as one caller (sessionOnShard creates until one lands on a shard): the cap
   // of unpaired sessions per client would make them flaky; test/system/faults/unpaired-sessions.test.ts covers it.
+  // SHARD_FILL 1: each shard takes its turn, so sessionOnShard reaches every shard (placement.test.ts tests the fill).
   const settings = loadSettings({
     DATA_DIR: dataDir,
     SHARDS: '2',
+    SHARD_FILL: '1',
     LOG_LEVEL: 'silent',
     TYPING_MS: '300',
     UNPAIRED_PER_CLIENT: '0',
@@ -89,7 +91,7 @@ export async function pairedSession(system: ShardedSessionSystem): Promise<Sessi
   return s
 }
 
-/** Creates sessions until one lands on `shard`. */
+/** Creates sessions until one lands on `shard` (with SHARD_FILL 1, within SHARDS tries). */
 export async function sessionOnShard(system: ShardedSessionSystem, shard: number): Promise<Session> {
   for (;;) {
     const s = await system.createSession()

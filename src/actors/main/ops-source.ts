@@ -4,6 +4,7 @@
  * announcements, sessions by state from the snapshot cache, load from piscina, counters and loop delays from the
  * telemetry receiver.
  */
+import type { ShardStats } from '../../protocol/thread.js'
 import type { ShardPool } from './shard-pool.js'
 import type { SnapshotCache } from './snapshot-cache.js'
 import type { OpsSource } from '../../metrics/source.js'
@@ -11,6 +12,8 @@ import type { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
 
 export interface SystemOpsParts {
   pools: readonly ShardPool[]
+  /** Load and sessions of each shard. */
+  stats(): ShardStats[]
   cache: SnapshotCache
   telemetry: TelemetryReceiver
   /** Shards whose thread must announce its restore before the gateway is ready (the others hold no session, or
@@ -20,7 +23,7 @@ export interface SystemOpsParts {
   isClosing(): boolean
 }
 
-export function systemOps({ pools, cache, telemetry, mustRestore, isClosing }: SystemOpsParts): OpsSource {
+export function systemOps({ pools, stats, cache, telemetry, mustRestore, isClosing }: SystemOpsParts): OpsSource {
   return {
     readiness() {
       if (isClosing()) return { ready: false, status: 'stopping' }
@@ -30,7 +33,7 @@ export function systemOps({ pools, cache, telemetry, mustRestore, isClosing }: S
       return up ? { ready: true } : { ready: false, status: 'starting' }
     },
     sessionStates: () => cache.countByState(),
-    shardStats: () => pools.map(pool => pool.stats()),
+    shardStats: stats,
     counters: () => telemetry.counters(),
     loopDelays: () => telemetry.loopDelays(),
   }

@@ -13,7 +13,8 @@
  * not given to piscina — aborting a running piscina task terminates its thread and every session on it — but sent
  * to the worker on the control channel, where the actor drops or cancels the command.
  */
-import { BroadcastChannel } from 'node:worker_threads'
+import type { EventLoopUtilization } from 'node:perf_hooks'
+import { BroadcastChannel, type Worker } from 'node:worker_threads'
 import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 import { fromWire, GatewayError } from '../../protocol/errors.js'
@@ -32,6 +33,10 @@ let lastTaskId = 0
 
 /** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
 const SHARD_SHUTDOWN_MS = 10_000
+/** A thread that ran JavaScript this share of a load sample's interval was busy in it. */
+const BUSY_UTILIZATION = 0.75
+/** Busy samples in a row before the shard counts as busy (one busy second, e.g. a burst of pairings, is not). */
+const BUSY_SAMPLES = 2
 
 export interface ShardPoolOptions {
   data: ShardWorkerData
@@ -49,6 +54,9 @@ export class ShardPool {
   readonly #logger: Logger
   readonly #limit: number
   #inFlight = 0
+  /** The last load sample: the thread it was taken of, and its event-loop utilization then. */
+  #sampled: { thread: Worker; elu: EventLoopUtilization } | undefined
+  #busySamples = 0
 
   #destroying = false
 
@@ -96,6 +104,26 @@ export class ShardPool {
     this.#pool = pool
   }
 
+  /**
+   * Takes a load sample: how much of the time since the last one the shard's thread spent running (its event-loop
+   * utilization, read from this thread without disturbing it). A replaced thread starts a new series.
+   */
+  sampleLoad(): void {
+    const thread = this.#pool?.threads[0]
+    if (!thread) return
+    const elu = thread.performance.eventLoopUtilization()
+    const since = this.#sampled?.thread === thread ? this.#sampled.elu : undefined
+    this.#sampled = { thread, elu }
+    if (!since) return
+    const { utilization } = thread.performance.eventLoopUtilization(elu, since)
+    this.#busySamples = utilization >= BUSY_UTILIZATION ? this.#busySamples + 1 : 0
+  }
+
+  /** Whether the thread was busy in the last BUSY_SAMPLES load samples. */
+  get busy(): boolean {
+    return this.#busySamples >= BUSY_SAMPLES
+  }
+
   get inFlight(): number {
     return this.#inFlight
   }
@@ -105,7 +133,7 @@ export class ShardPool {
   }
 
   /** Load of the shard; run/wait times are piscina's histograms (ms; run time includes the mailbox wait). */
-  stats(): ShardStats {
+  stats(): Omit<ShardStats, 'sessions'> {
     const pool = this.#pool
     if (!pool) {
       return {

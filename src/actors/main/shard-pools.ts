@@ -1,20 +1,23 @@
 /**
  * @module actors/main/shard-pools
- * The session system's threads: one `ShardPool` per shard (shard-pool.ts), how a session finds its shard, what
- * happens when a shard's thread dies (its sessions show as reconnecting; one process restores them from storage
+ * The session system's threads: one `ShardPool` per shard (shard-pool.ts), which shard runs each session
+ * (shard-placement.ts: a thread starts only once the running ones are full or busy), what happens when a shard's thread dies (its sessions show as reconnecting; one process restores them from storage
  * itself, a cluster node starts its own sessions of that shard again), and shutting them all down on SIGTERM
  * (each shard closes its sockets without logging out, within SHARD_SHUTDOWN_MS, then the pools are destroyed).
  */
 import type { Logger } from 'pino'
 import type { ShardSettings } from '../settings.js'
 import { newMediaSlotMemories } from '../../media/media-slots.js'
-import { shardOf } from '../../protocol/shard.js'
 import type { SessionPolicy } from '../../protocol/session-policy.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
+import type { ShardStats } from '../../protocol/thread.js'
 import { ShardPool } from './shard-pool.js'
+import { ShardPlacement } from './shard-placement.js'
 
 /** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
 const SHARD_SHUTDOWN_MS = 10_000
+/** How often each running shard's load is sampled (shard-pool.ts: busy after two busy samples in a row). */
+const LOAD_SAMPLE_MS = 5_000
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -37,14 +40,14 @@ export interface ShardPoolsOptions {
 
 export class ShardPools {
   readonly all: ShardPool[]
-  readonly #shards: number
+  readonly placement: ShardPlacement
   readonly #log: Logger
+  readonly #sampler: NodeJS.Timeout
 
   constructor(o: ShardPoolsOptions) {
     const filename = workerFilename()
     const mediaSlots = newMediaSlotMemories(o.settings.SHARDS)
     const linkModule = o.linkModule ?? defaultLinkModule()
-    this.#shards = o.settings.SHARDS
     this.#log = o.log
     this.all = Array.from(
       { length: o.settings.SHARDS },
@@ -64,11 +67,20 @@ export class ShardPools {
           onThreadLost: o.onThreadLost,
         }),
     )
+    this.placement = new ShardPlacement({
+      shards: o.settings.SHARDS,
+      fill: o.settings.SHARD_FILL,
+      isRunning: shard => this.all[shard]!.started,
+      isBusy: shard => this.all[shard]!.busy,
+    })
+    this.#sampler = setInterval(() => {
+      for (const pool of this.all) pool.sampleLoad()
+    }, LOAD_SAMPLE_MS).unref()
   }
 
-  /** The shard that owns session `id` (`hash(id) mod SHARDS`). */
+  /** The shard that runs session `id` (placed now if it was not yet: shard-placement.ts). */
   shardOf(id: string): number {
-    return shardOf(id, this.#shards)
+    return this.placement.shardOf(id)
   }
 
   /** The pool of the shard that owns session `id`. */
@@ -76,8 +88,15 @@ export class ShardPools {
     return this.all[this.shardOf(id)]!
   }
 
+  /** Per-shard load and sessions, for metrics and tests. */
+  stats(): ShardStats[] {
+    const sessions = this.placement.sessions()
+    return this.all.map(pool => ({ ...pool.stats(), sessions: sessions[pool.shard]! }))
+  }
+
   /** SIGTERM: every started shard closes its sockets without logging out, then every pool is destroyed. */
   async shutdown(): Promise<void> {
+    clearInterval(this.#sampler)
     await Promise.allSettled(
       this.all
         .filter(pool => pool.started)

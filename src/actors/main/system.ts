@@ -2,7 +2,8 @@
  * @module actors/main/system
  * The real session system (`ShardedSessionSystem`, a `SessionSystem`): sessions sharded over SHARDS worker threads,
  * a snapshot cache on the main thread for GET /session, and the session lifecycle calls. A shard's thread starts
- * with the first session it holds (at boot for the shards that have stored sessions), not before.
+ * with the first session placed on it (at boot for the shards that have stored sessions), not before, and a new
+ * session goes to a running thread until those are full or busy (shard-placement.ts).
  *
  * @example
  * const system = await createShardedSessionSystem({ settings, logger })
@@ -27,6 +28,7 @@ import type { SessionSystem } from './session-system.js'
 import { localSessions, type LocalSessions } from './local-sessions.js'
 import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './creation.js'
 import { CLUSTER_POLICY, EMBEDDED_POLICY } from '../../protocol/session-policy.js'
+import { shardOfRecord } from '../../protocol/shard.js'
 import { ViewTokens, type ViewTokenMinter } from './view-tokens.js'
 import { sessionChanges } from './session-changes.js'
 import { systemOps } from './ops-source.js'
@@ -84,7 +86,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     linkModule: options.linkModule,
     onThreadLost: lost => {
       telemetry.threadLost(lost)
-      const inShard = (id: string) => shards.shardOf(id) === lost
+      const inShard = (id: string) => shards.placement.has(id) && shards.shardOf(id) === lost
       cache.markDisconnected(inShard)
       if (!clustered) {
         mustRestore.add(lost) // the replacement thread restores the shard: not ready until it has
@@ -98,6 +100,11 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     },
   })
   const pools = shards.all
+  // Stored sessions run where their rows say (the shard's own restore reads the same rows); gone ones free their place.
+  for (const record of records) shards.placement.place(record.id, shardOfRecord(record, settings.SHARDS))
+  cache.onChange(event => {
+    if (event.type === 'deleted') shards.placement.forget(event.id)
+  })
   // Shards whose thread must announce its restore before /readyz says ready: those that start with sessions in
   // the store (a record whose QR deadline passed too: its shard deletes it), and those that lost a thread. A shard
   // started later by its first new session has nothing to restore and never holds readiness back.
@@ -196,8 +203,11 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       unpairedSince: now,
       qrDeadline: now + Math.min(settings.SESSION_QR_LIFETIME_MS, settings.UNPAIRED_MAX_LIFETIME_MS),
       ...(proxy === undefined ? {} : { proxy }),
+      // one process: the shard is written with the row, so the thread's own restore finds it there after a crash
+      ...(clustered ? {} : { shard: shards.placement.choose() }),
     }
     await creation.register(record, client)
+    if (record.shard !== undefined) shards.placement.place(id, record.shard)
     await creation.start(record, node)
     return { id, sessionId }
   }
@@ -257,7 +267,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       return closing
     },
     shardOf: id => shards.shardOf(id),
-    stats: () => pools.map(p => p.stats()),
+    stats: () => shards.stats(),
     terminateShardThread: async shard => {
       await pools[shard]?.terminateThread()
     },
@@ -268,6 +278,13 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     connecting: local.connecting,
     adopt: local.adopt,
     release: local.release,
-    ops: systemOps({ pools, cache, telemetry, mustRestore, isClosing: () => closing !== undefined }),
+    ops: systemOps({
+      pools,
+      stats: () => shards.stats(),
+      cache,
+      telemetry,
+      mustRestore,
+      isClosing: () => closing !== undefined,
+    }),
   }
 }

@@ -1,8 +1,8 @@
 /**
  * @module actors/worker/shard-host
  * The worker-thread side of one shard: the actors of the sessions this shard owns, keyed by id. On start it
- * restores every registered session whose shard is this one — which is also how a replacement thread, started by
- * piscina after a crash, brings its sessions back from storage.
+ * restores every registered session whose row names this shard (protocol/shard.ts) — which is also how a
+ * replacement thread, started by piscina after a crash, brings its sessions back from storage.
  */
 import type { Logger } from 'pino'
 import { GatewayError } from '../../protocol/errors.js'
@@ -11,7 +11,7 @@ import type { MediaSendBounds } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from './publisher.js'
 import { SessionActor } from '../session/session-actor.js'
 import type { SessionSettings, ShardPlatform } from '../session/deps.js'
-import { shardOf } from '../../protocol/shard.js'
+import { shardOfRecord } from '../../protocol/shard.js'
 import type { ActorCommand } from '../../protocol/commands.js'
 import type { SessionPolicy } from '../../protocol/session-policy.js'
 
@@ -64,7 +64,7 @@ export class ShardHost {
     const { store, shard, shards, logger, settings } = this.#deps
     // In cluster mode the main thread places sessions on nodes and starts each one it adopts (cluster/ownership.ts).
     if (!this.#deps.policy.restoresStored) return
-    const mine = (await store.listSessions()).filter(r => shardOf(r.id, shards) === shard)
+    const mine = (await store.listSessions()).filter(r => shardOfRecord(r, shards) === shard)
     logger.info({ sessions: mine.length }, 'restoring sessions of this shard')
     let next = 0
     const lane = async (): Promise<void> => {
@@ -128,7 +128,7 @@ export class ShardHost {
     const actor = this.#actors.get(id)
     if (actor || this.#shuttingDown || this.#released.has(id)) return actor
     const record = await this.#deps.store.getSession(id)
-    if (!record || shardOf(id, this.#deps.shards) !== this.#deps.shard) return undefined
+    if (!record || shardOfRecord(record, this.#deps.shards) !== this.#deps.shard) return undefined
     await this.#ensure(record)
     return this.#actors.get(id)
   }

@@ -5,7 +5,7 @@
  * phone really received against what the API answered (nothing twice, nothing answered 200 and missing).
  */
 import { expect } from 'vitest'
-import { shardOf } from '../../../src/protocol/shard.js'
+import { parseProm, sumOf } from '../prom-text.js'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
 import { inbox, sandboxCall, startWorld, type Gateway, type Session } from './harness.js'
 import { waitFor } from '../wait-for.js'
@@ -46,13 +46,28 @@ export function sessionWhere(gw: Gateway, s: Session, what: string, test: (body:
 export const connected = (gw: Gateway, s: Session, timeoutMs?: number) =>
   sessionWhere(gw, s, `${s.id} connected`, b => b.isConnected === true, timeoutMs)
 
-/** Creates sessions until one lands on `shard` (the others are deleted again). */
-export async function sessionOnShard(gw: Gateway, shard: number, shards: number): Promise<Session> {
-  for (;;) {
-    const s = await gw.createSession()
-    if (shardOf(s.id, shards) === shard) return s
-    await gw.call('DELETE', '/session', s)
+/** Sessions placed on `shard`, as the gateway's /metrics says. */
+const sessionsOn = async (gw: Gateway, shard: number) =>
+  sumOf(parseProm(await (await fetch(`${gw.url}/metrics`)).text()), 'gateway_shard_sessions', { shard: String(shard) })
+
+/**
+ * Creates sessions until one lands on `shard`, one at a time, reading where each went from `gateway_shard_sessions`;
+ * the others are deleted once it has (deleted at once, each would free the place the next one then takes). Start
+ * the gateway with SHARD_FILL 1 to reach a shard other than the first.
+ */
+export async function sessionOnShard(gw: Gateway, shard: number): Promise<Session> {
+  const elsewhere: Session[] = []
+  try {
+    for (let tries = 0; tries < 20; tries++) {
+      const before = await sessionsOn(gw, shard)
+      const s = await gw.createSession()
+      if ((await sessionsOn(gw, shard)) > before) return s
+      elsewhere.push(s)
+    }
+  } finally {
+    for (const s of elsewhere) await gw.call('DELETE', '/session', s)
   }
+  throw new Error(`no session landed on shard ${shard} in 20 tries (SHARD_FILL?)`)
 }
 
 export interface SendOutcome {

@@ -56,15 +56,16 @@ describe("three drip-fed tenants and a fourth tenant's media", () => {
     drip = await startDripServer({ bytesPerSecond: 8 })
     gw = await launchGateway(world.sandbox.url, world.dataDir, {
       SHARDS: '2',
+      SHARD_FILL: '1', // sessions on both shards from the second on
       MEDIA_TIMEOUT_MS: String(MEDIA_TIMEOUT_MS),
     })
     drippers = []
     for (const { phone, shard } of DRIP_SENDERS) {
-      const s = await sessionOnShard(gw, shard, 2)
+      const s = await sessionOnShard(gw, shard)
       await pair(gw, world.sandbox.url, s, phone)
       drippers.push(s)
     }
-    neighbour = await sessionOnShard(gw, NEIGHBOUR.shard, 2)
+    neighbour = await sessionOnShard(gw, NEIGHBOUR.shard)
     await pair(gw, world.sandbox.url, neighbour, NEIGHBOUR.phone)
   }, 240_000)
   afterAll(async () => {

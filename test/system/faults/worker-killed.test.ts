@@ -28,13 +28,14 @@ async function stallingMediaHost(): Promise<{ url: string; server: Server; reque
 }
 
 describe('a worker thread dies in a running gateway', () => {
-  const world = gatewayWorld({ start: faultWorld, env: { GATEWAY_TEST_HOOKS: 'true', SHARDS: '2' } })
+  // SHARD_FILL 1: the second shard's thread starts with the second session
+  const world = gatewayWorld({ start: faultWorld, env: { GATEWAY_TEST_HOOKS: 'true', SHARDS: '2', SHARD_FILL: '1' } })
   let victim: Session
   let bystander: Session
 
   beforeAll(async () => {
-    victim = await sessionOnShard(world.gw, 0, 2)
-    bystander = await sessionOnShard(world.gw, 1, 2)
+    victim = await sessionOnShard(world.gw, 0)
+    bystander = await sessionOnShard(world.gw, 1)
     await pair(world.gw, world.sandbox.url, victim, ALICE)
     await pair(world.gw, world.sandbox.url, bystander, CAROL)
   }, 240_000)

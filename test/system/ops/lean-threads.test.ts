@@ -79,6 +79,9 @@ describe('an idle gateway', () => {
     })
     const threads = await shardThreads()
     expect(threads.toSorted()).toEqual([0, 1])
+    // More sessions go to the thread already running (below SHARD_FILL): still one shard thread
+    for (let i = 0; i < 5; i++) expect((await fetch(`${gateway.url}/session`, { method: 'POST' })).status).toBe(200)
+    expect(await shardThreads()).toEqual(threads)
     const shardModules = [...modules().entries()].filter(([thread]) => thread !== 0)
     expect(shardModules).toHaveLength(1)
     expect(shardModules[0]![1].some(url => PLATFORM.test(url))).toBe(true)
