@@ -16,8 +16,8 @@ export const ACTOR_SETTINGS = {
   SHARDS: int(Math.max(2, os.availableParallelism()), 1),
   /**
    * Sessions a shard's thread takes before the next shard's thread starts (actors/main/shard-placement.ts): a thread
-   * costs about 60–70 MB whether it runs 1 session or 500. A shard whose thread has been busy for 10 s starts the
-   * next one sooner. Once every shard runs, new sessions go to the one holding fewest.
+   * costs about 60–70 MB whether it runs 1 session or 500. A shard whose thread has been busy for a minute starts
+   * the next one sooner. Once every shard runs, new sessions go to the one holding fewest.
    */
   SHARD_FILL: int(500, 1),
   /**

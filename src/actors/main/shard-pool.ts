@@ -35,8 +35,12 @@ let lastTaskId = 0
 const SHARD_SHUTDOWN_MS = 10_000
 /** A thread that ran JavaScript this share of a load sample's interval was busy in it. */
 const BUSY_UTILIZATION = 0.75
-/** Busy samples in a row before the shard counts as busy (one busy second, e.g. a burst of pairings, is not). */
-const BUSY_SAMPLES = 2
+/**
+ * Busy samples in a row (5 s apart: shard-pools.ts) before the shard counts as busy: a minute of sustained load.
+ * Pairing 200 sessions at once keeps a thread busy for 25-30 s, and with a shorter window started a second thread
+ * that then idled beside the first (the side-by-side at N = 200, BENCHMARKS.md "Issue 28").
+ */
+const BUSY_SAMPLES = 12
 
 export interface ShardPoolOptions {
   data: ShardWorkerData
