@@ -128,7 +128,12 @@ export class ShardHost {
     const actor = this.#actors.get(id)
     if (actor || this.#shuttingDown || this.#released.has(id)) return actor
     const record = await this.#deps.store.getSession(id)
-    if (!record || shardOfRecord(record, this.#deps.shards) !== this.#deps.shard) return undefined
+    if (!record) return undefined
+    // One process: this shard restores the rows that name it, so it starts only those (the main thread routes by the
+    // same rows). A cluster node places the sessions it adopts in memory (rows name no shard there): the main
+    // thread's routing is the placement, and a command that overtakes the start after a thread crash starts it here.
+    if (this.#deps.policy.restoresStored && shardOfRecord(record, this.#deps.shards) !== this.#deps.shard)
+      return undefined
     await this.#ensure(record)
     return this.#actors.get(id)
   }
