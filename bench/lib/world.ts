@@ -20,8 +20,16 @@ export interface BenchWorld {
   stop(): Promise<void>
 }
 
-/** Gateway settings every bench wants: private (loopback) media URLs allowed, no POST /session rate limit. */
-const BENCH_ENV = { MEDIA_ALLOW_PRIVATE_URLS: 'true', SESSION_CREATE_PER_MINUTE: '0' }
+/**
+ * Gateway settings every bench wants: private (loopback) media URLs allowed, and none of the admission limits on
+ * POST /session (its rate, unpaired sessions per client, sessions per server): one bench client creates whole fleets.
+ */
+const BENCH_ENV = {
+  MEDIA_ALLOW_PRIVATE_URLS: 'true',
+  SESSION_CREATE_PER_MINUTE: '0',
+  UNPAIRED_PER_CLIENT: '0',
+  MAX_SESSIONS: '0',
+}
 
 export interface WorldOptions {
   /** Run the sandbox at this CPU priority (19: the figure is the gateway's own, not the sandbox taking its cores). */
