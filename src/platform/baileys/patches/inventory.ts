@@ -18,6 +18,7 @@ import { installRandomPool } from './random-pool.js'
 import { installSignalQueueContext } from './signal-queue-context.js'
 import { installSourcePatches, patchState, type SourcePatch } from './source-hook.js'
 import { timeoutHelpersPatch } from './timeout-helpers.js'
+import { installX25519Keygen } from './x25519-keygen.js'
 
 export interface PlatformPatch {
   name: string
@@ -25,7 +26,7 @@ export interface PlatformPatch {
   target: '@whiskeysockets/baileys' | 'libsignal' | 'node'
   /** The version it was written and tested against; another installed version leaves it out. */
   writtenFor: string
-  why: 'CPU per message' | 'correctness' | 'security' | 'memory'
+  why: 'CPU per message' | 'CPU per pairing' | 'correctness' | 'security' | 'memory'
   /** What it measured, where it was measured (BENCHMARKS.md). */
   gain: string
   /** A rewrite of a source file as it loads. */
@@ -86,6 +87,14 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     why: 'CPU per message',
     gain: '−0.08 ms gateway CPU per text (medians of two sittings of paired rounds, 6 of 10 rounds lower; issue 28)',
     installedBy: 'link/socket-config.ts (per socket: link/deferred-logger.ts, the logger Baileys gets)',
+  },
+  {
+    name: 'X25519 key pairs',
+    target: 'libsignal',
+    writtenFor: '6.0.0',
+    why: 'CPU per pairing',
+    gain: 'a key pair 80 → 45 µs (~812 a pairing): gateway CPU per pairing 132 → 102 ms, pairings/s 7.85 → 10.1 (bench:pairing, medians of 3 alternating runs; issue 28)',
+    install: installX25519Keygen,
   },
   {
     name: 'signal queue context',
