@@ -61,13 +61,15 @@ export class LTHashAntiTampering {
   }
 }
 
-/** Rewrites `from 'whatsapp-rust-bridge'` in one Baileys file to this module, or undefined when not found once. */
+/** The bridge's name in quotes, as the import lines have it (built, so the build's import scan does not read the
+ * lines below as imports of ours). */
+const BRIDGE = `'${'whatsapp-rust-bridge'}'`
+
+/** Rewrites the import of the bridge in one Baileys file to this module, or undefined when not found once. */
 function rewriteImport(expected: string) {
   return (source: string): string | undefined => {
     const parts = source.split(expected)
-    return parts.length === 2
-      ? parts.join(expected.replace(`'whatsapp-rust-bridge'`, `'${import.meta.url}'`))
-      : undefined
+    return parts.length === 2 ? parts.join(expected.replace(BRIDGE, `'${import.meta.url}'`)) : undefined
   }
 }
 
@@ -78,7 +80,7 @@ const patchOf = (file: string, line: string): SourcePatch => ({
 })
 
 export const wasmBridgePatches: readonly SourcePatch[] = [
-  patchOf('lib/Utils/crypto.js', `export { md5, hkdf } from 'whatsapp-rust-bridge';`),
-  patchOf('lib/Utils/chat-utils.js', `import { expandAppStateKeys } from 'whatsapp-rust-bridge';`),
-  patchOf('lib/Utils/lt-hash.js', `import { LTHashAntiTampering } from 'whatsapp-rust-bridge';`),
+  patchOf('lib/Utils/crypto.js', `export { md5, hkdf } from ${BRIDGE};`),
+  patchOf('lib/Utils/chat-utils.js', `import { expandAppStateKeys } from ${BRIDGE};`),
+  patchOf('lib/Utils/lt-hash.js', `import { LTHashAntiTampering } from ${BRIDGE};`),
 ]
