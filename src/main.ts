@@ -15,6 +15,7 @@ import { startupFailed } from './security/startup-failure.js'
 import { startupWarnings } from './startup-warnings.js'
 import { enginesNode, nodeVersionWarning } from './node-version.js'
 import { installTestHooks } from './test-hooks.js'
+import { startIdleHeapReducer } from './actors/idle-heap.js'
 import { openClusterNode } from './cluster/node.js'
 
 // A bad setting stops the process with one line on stderr, before anything starts.
@@ -46,6 +47,8 @@ const system = await createShardedSessionSystem({
 const cluster = await clusterNode?.start(system).catch(startupFailed)
 const app = createApp({ system, settings: appSettings(settings), logger, ...(cluster ? { cluster } : {}) })
 installTestHooks(settings, system, logger)
+// Once the HTTP thread falls quiet after work, it gives back the young generation that work grew (idle-heap.ts).
+startIdleHeapReducer()
 const tls =
   settings.TLS_CERT_FILE && settings.TLS_KEY_FILE
     ? { certFile: settings.TLS_CERT_FILE, keyFile: settings.TLS_KEY_FILE }

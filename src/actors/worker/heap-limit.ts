@@ -1,7 +1,7 @@
 /**
  * @module actors/worker/heap-limit
  * One full garbage collection in a shard thread once its platform client is loaded (issue 19: memory per idle
- * session).
+ * session), and the memory-reducing collection any thread runs once it falls quiet (`idle-heap.ts`).
  *
  * Until an isolate's first full collection V8 has computed no old-generation limit: it lets the old generation grow
  * to a large initial limit (up to 256 MB) and collects only the young generation meanwhile, and its memory reducer,
@@ -15,31 +15,41 @@
 import v8 from 'node:v8'
 import vm from 'node:vm'
 
+/** V8's `gc()` with its options (`--expose-gc`): `last-resort` is the collection V8 runs on memory pressure. */
+type Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'regular' | 'last-resort' }) => void
+
 export function collectGarbageOnce(): void {
-  const exposed = (globalThis as { gc?: () => void }).gc
-  if (typeof exposed === 'function') {
-    exposed() // started with --expose-gc
-    return
-  }
+  takeGcFunction()?.()
+}
+
+/**
+ * The memory-reducing collection: full collections until nothing more is freed, with V8's flag to reduce its
+ * footprint, so the young generation shrinks back to its smallest size and pooled pages go back to the system.
+ */
+export function collectGarbageReducingMemory(): void {
+  takeGcFunction()?.({ type: 'major', execution: 'sync', flavor: 'last-resort' })
+}
+
+let taken: Gc | undefined
+
+function takeGcFunction(): Gc | undefined {
+  const exposed = (globalThis as { gc?: Gc }).gc
+  if (typeof exposed === 'function') return exposed // started with --expose-gc
+  if (taken) return taken
   // The flag is process-wide: another shard thread loading its platform at the same moment may switch it off between
   // our two steps, so the function is asked for without throwing, and asked again (the steps take microseconds).
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const gc = takeGc()
-    if (gc) {
-      gc()
-      return
-    }
-  }
+  for (let attempt = 0; attempt < 3 && !taken; attempt++) taken = takeGc()
+  return taken
 }
 
 /**
  * Node offers a collection only behind --expose-gc: the flag is on just long enough to take the function from a
  * fresh context, so neither this context nor those of threads started later get a global `gc`.
  */
-function takeGc(): (() => void) | undefined {
+function takeGc(): Gc | undefined {
   v8.setFlagsFromString('--expose-gc')
   try {
-    return vm.runInNewContext('typeof gc === "function" ? gc : undefined') as (() => void) | undefined
+    return vm.runInNewContext('typeof gc === "function" ? gc : undefined') as Gc | undefined
   } finally {
     v8.setFlagsFromString('--no-expose-gc')
   }

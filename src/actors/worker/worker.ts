@@ -19,6 +19,7 @@ import {
   type ShardWorkerData,
 } from '../../protocol/thread.js'
 import { startThreadTelemetry } from '../../metrics/thread-telemetry.js'
+import { startIdleHeapReducer } from '../idle-heap.js'
 import { createRootLogger } from '../../logger.js'
 import { MediaSlots } from '../../media/media-slots.js'
 import { closeThreadMediaPool } from '../../platform/baileys/media/media-pool.js'
@@ -68,6 +69,8 @@ const host = new ShardHost({
 const restored = host.restore().catch(err => logger.error({ err }, 'restore failed'))
 // Counters and event-loop delay to the main thread once a second; /readyz waits for the restore announcement.
 const telemetry = startThreadTelemetry(data.channelName, `shard-${data.shard}`)
+// once the thread falls quiet after pairing or a burst, it gives back the heap that work grew (idle-heap.ts)
+const idleHeap = startIdleHeapReducer()
 void restored.then(() => telemetry.announceRestored(data.shard))
 
 // Aborts arrive on a channel because aborting a running piscina task would terminate the whole thread.
@@ -105,6 +108,7 @@ async function closeThread(): Promise<void> {
   control.close()
   publisher.close()
   telemetry.stop()
+  idleHeap.stop()
   await closeThreadMediaPool()
   leases?.stop()
   await store.close()

@@ -18,6 +18,7 @@ import { installRandomPool } from './random-pool.js'
 import { installSignalQueueContext } from './signal-queue-context.js'
 import { installSourcePatches, patchState, type SourcePatch } from './source-hook.js'
 import { timeoutHelpersPatch } from './timeout-helpers.js'
+import { wasmBridgePatches } from './wasm-bridge.js'
 import { installX25519Keygen } from './x25519-keygen.js'
 
 export interface PlatformPatch {
@@ -29,8 +30,8 @@ export interface PlatformPatch {
   why: 'CPU per message' | 'CPU per pairing' | 'correctness' | 'security' | 'memory'
   /** What it measured, where it was measured (BENCHMARKS.md). */
   gain: string
-  /** A rewrite of a source file as it loads. */
-  source?: SourcePatch
+  /** A rewrite of a source file as it loads (or of several, all of which must apply). */
+  source?: SourcePatch | readonly SourcePatch[]
   /** Installed once per thread by `installPlatformPatches`. */
   install?: () => void
   /** Installed elsewhere (per socket or per link): the module that does it. */
@@ -63,6 +64,14 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     why: 'CPU per message',
     gain: "generateMessageIDV2 3.0-3.2 % → 1.7-1.8 % of a shard's CPU per send (issue 19)",
     source: messageIdPatch,
+  },
+  {
+    name: 'wasm bridge',
+    target: BAILEYS,
+    writtenFor: BAILEYS_VERSION,
+    why: 'memory',
+    gain: 'the shard thread never loads whatsapp-rust-bridge (+18 MB RSS in a bare process); −7 MB RSS with 50 idle sessions (issue 28)',
+    source: wasmBridgePatches,
   },
   {
     name: 'crypto key objects',
@@ -174,9 +183,12 @@ export function installPlatformPatches(patches: readonly PlatformPatch[] = PLATF
     if (!ok) skipped.add(p.name)
     return ok
   })
-  installSourcePatches(fits.flatMap(p => (p.source ? [p.source] : [])))
+  installSourcePatches(fits.flatMap(p => sourcesOf(p)))
   for (const p of fits) p.install?.()
 }
+
+const sourcesOf = (p: PlatformPatch): readonly SourcePatch[] =>
+  p.source === undefined ? [] : 'url' in p.source ? [p.source] : p.source
 
 export interface PatchReportLine {
   patch: string
@@ -195,8 +207,12 @@ export function patchReport(patches: readonly PlatformPatch[] = PLATFORM_PATCHES
     if (skipped.has(p.name) || installed !== p.writtenFor) status = 'other version installed'
     else if (p.installedBy) status = 'installed by its caller'
     else if (p.source) {
-      const state = sources[p.source.name]
-      status = state === 'patched' ? 'active' : state === 'unexpected source' ? 'unexpected source' : 'not loaded yet'
+      const states = sourcesOf(p).map(s => sources[s.name])
+      status = states.every(s => s === 'patched')
+        ? 'active'
+        : states.includes('unexpected source')
+          ? 'unexpected source'
+          : 'not loaded yet'
     } else status = (globalThis as Record<PropertyKey, unknown>)[INSTALLED] ? 'active' : 'not loaded yet'
     return { patch: p.name, target: p.target, writtenFor: p.writtenFor, installed, status }
   })

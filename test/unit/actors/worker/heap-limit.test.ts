@@ -1,6 +1,8 @@
 /**
  * The one full collection a shard thread runs once its platform client is loaded (src/actors/worker/heap-limit.ts):
- * it collects, and leaves no global `gc` behind in this thread or in threads started later.
+ * it collects, and leaves no global `gc` behind in this thread or in threads started later. And the
+ * memory-reducing collection a quiet thread runs (actors/idle-heap.ts): it gives back the young generation that fast
+ * allocation grew.
  */
 import v8 from 'node:v8'
 import vm from 'node:vm'
@@ -53,5 +55,32 @@ describe('collectGarbageOnce', () => {
       }),
     )
     expect(results).toEqual([0, 0, 0].map(() => ({ failed: 0, gc: 'undefined' })))
+  })
+
+  it('the memory-reducing collection shrinks a young generation that fast allocation grew', async () => {
+    const module = pathToFileURL(path.join(root, 'src/actors/worker/heap-limit.ts')).href
+    // in a thread of its own, whose new space starts at its smallest (this runner's own thread has its history)
+    const body = `(async () => {
+      const { parentPort } = require('node:worker_threads')
+      const v8 = require('node:v8')
+      const { collectGarbageReducingMemory } = await import(${JSON.stringify(module)})
+      const newSpace = () => v8.getHeapSpaceStatistics().find(s => s.space_name === 'new_space').space_size
+      const start = newSpace()
+      let keep = []
+      for (let i = 0; i < 3e6; i++) { keep.push({ i }); if (keep.length > 20000) keep = [] }
+      const grown = newSpace()
+      collectGarbageReducingMemory()
+      parentPort.postMessage({ start, grown, after: newSpace(), gc: typeof gc })
+    })()`
+    const worker = new Worker(body, { eval: true, execArgv: ['--import', 'tsx'] })
+    const r = (await new Promise((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })) as { start: number; grown: number; after: number; gc: string }
+    await worker.terminate()
+    expect(r.grown).toBeGreaterThan(r.start)
+    expect(r.after).toBeLessThan(r.grown)
+    expect(r.after).toBeLessThanOrEqual(r.start)
+    expect(r.gc).toBe('undefined')
   })
 })

@@ -15,7 +15,16 @@ const mod = await import('./src/platform/baileys/module.ts')
 const { patchState } = await import('./src/platform/baileys/patches/source-hook.ts')
 console.log(JSON.stringify({ factory: typeof mod.createBaileysLink, patches: patchState() }))
 `)
-    expect(r).toEqual({ factory: 'function', patches: { 'timeout helpers': 'patched', 'message id': 'patched' } })
+    expect(r).toEqual({
+      factory: 'function',
+      patches: {
+        'timeout helpers': 'patched',
+        'message id': 'patched',
+        'wasm bridge: lib/Utils/crypto.js': 'patched',
+        'wasm bridge: lib/Utils/chat-utils.js': 'patched',
+        'wasm bridge: lib/Utils/lt-hash.js': 'patched',
+      },
+    })
   })
 
   it("the message-id patch makes Baileys' default id only when the caller gives none", () => {
