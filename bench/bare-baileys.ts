@@ -20,8 +20,9 @@
  * Builds `dist/` first (the client loads the gateway's patches and its token record from there).
  *
  * A/B of gateway builds or settings: BENCH_BARE_GATEWAYS='[{"label":"A","dir":"/path/to/tree"},{"label":"B",
- * "env":{"SETTING":"value"}}]' replaces the one `gateway` variant by one per entry (`gateway A`, `gateway B`), each
- * `node dist/main.js` of its tree (default: this one, built first) with its extra environment, in the same rotation.
+ * "env":{"SETTING":"value"},"nodeArgs":["--flag"]}]' replaces the one `gateway` variant by one per entry (`gateway A`,
+ * `gateway B`), each `node [nodeArgs] dist/main.js` of its tree (default: this one, built first) with its extra
+ * environment, in the same rotation.
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -70,6 +71,8 @@ interface GatewayBuild {
   label: string
   dir?: string
   env?: Record<string, string>
+  /** Node options before `dist/main.js` (V8 flags, e.g. a GC setting to A/B). */
+  nodeArgs?: string[]
 }
 const builds: GatewayBuild[] = process.env.BENCH_BARE_GATEWAYS
   ? (JSON.parse(process.env.BENCH_BARE_GATEWAYS) as GatewayBuild[])
@@ -84,7 +87,7 @@ const all: Variant[] = [
     args: ['-n', '19', node, '--no-warnings', '--import', 'tsx'],
     env: { TARGET: 'gateway' },
     around: async (sandboxUrl: string) => {
-      const gateway = await startBuiltGateway(sandboxUrl, b.dir ?? root, b.env)
+      const gateway = await startBuiltGateway(sandboxUrl, b.dir ?? root, b.env, b.nodeArgs)
       return { env: { GATEWAY_URL: gateway.url, GATEWAY_PID: String(gateway.pid) }, stop: gateway.stop }
     },
   })),

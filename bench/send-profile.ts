@@ -7,7 +7,8 @@
  * so read shares and per-thread splits here, and CPU per message from `bench:bare` (no profiler).
  *
  *   npm run bench:send-profile   BENCH_PROFILE_SESSIONS (20), BENCH_PROFILE_LOOPS (20), BENCH_PROFILE_SEND_S (15),
- *   BENCH_PROFILE_RATE (250), BENCH_PROFILE_TOP (15), BENCH_PROFILE_ENV ('{"SETTING":"value"}': extra gateway env)
+ *   BENCH_PROFILE_RATE (250), BENCH_PROFILE_TOP (15), BENCH_PROFILE_ENV ('{"SETTING":"value"}': extra gateway env),
+ *   BENCH_PROFILE_KEEP=1 (keep the `.cpuprofile` files, for DevTools or a closer look; the folder is printed)
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -67,7 +68,8 @@ for (const file of files.sort()) {
   report.add({ figure: `${name}: busy per acknowledged text`, value: perText, unit: 'ms', detail: 'sampled' })
   report.note(name, summary)
 }
-rmSync(profiles, { recursive: true, force: true })
+if (process.env.BENCH_PROFILE_KEEP === '1') console.log(`\nprofiles kept in ${profiles}`)
+else rmSync(profiles, { recursive: true, force: true })
 report.add({
   figure: 'gateway CPU per acknowledged text, profiler on',
   value: result.cpuMsPerAcked,

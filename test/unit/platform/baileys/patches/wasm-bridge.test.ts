@@ -14,7 +14,7 @@ const KEYS = ['indexKey', 'valueEncryptionKey', 'valueMacKey', 'snapshotMacKey',
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 
 describe('the wasm bridge answered by Node crypto', () => {
-  it('md5 and hkdf (with and without salt or info, lengths 1-255) give the bridge’s bytes', () => {
+  it('md5 and hkdf (with and without salt or info, lengths 1-255, an empty key) give the bridge’s bytes', () => {
     for (let i = 0; i < 100; i++) {
       const ikm = randomBytes(1 + (i % 70))
       const length = 1 + ((i * 37) % 255)
@@ -25,6 +25,11 @@ describe('the wasm bridge answered by Node crypto', () => {
           hex(bridge.hkdf(ikm, length, info)),
         )
     }
+    // an empty key (HKDF allows it; a KeyObject of no bytes must give the same answer)
+    const empty = new Uint8Array(0)
+    expect(hex(ours.hkdf(empty, 32, { info: 'Report Token' }))).toBe(
+      hex(bridge.hkdf(empty, 32, { info: 'Report Token' })),
+    )
   })
 
   it('the five app-state keys match', () => {
