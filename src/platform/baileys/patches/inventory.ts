@@ -54,7 +54,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: 'promiseTimeout 49-52 → 3.5 µs a call; with the lazy stacks −12 % / −6 % gateway CPU per text (BENCHMARKS.md, issue 19)',
+    gain: 'promiseTimeout 49-52 → 3.5 µs a call; with the lazy stacks −12 % / −6 % gateway CPU per text (BENCHMARKS.md, issue 19); no stack at all: its self time 2.7 % → see BENCHMARKS.md issue 28',
     source: timeoutHelpersPatch,
   },
   {
