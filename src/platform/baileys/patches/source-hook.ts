@@ -29,6 +29,21 @@ export function baileysFileUrl(file: string): string {
   return pathToFileURL(path.join(root, file)).href
 }
 
+/**
+ * A patch that points one import of a Baileys file at another module: `line`, the import as the file has it (found
+ * exactly once, else the file is left alone), with `specifier` (quoted as in the line) replaced by `url`.
+ */
+export function importRedirect(name: string, file: string, line: string, specifier: string, url: string): SourcePatch {
+  return {
+    name,
+    url: baileysFileUrl(file),
+    rewrite: source => {
+      const parts = source.split(line)
+      return parts.length === 2 ? parts.join(line.replace(specifier, `'${url}'`)) : undefined
+    },
+  }
+}
+
 const INSTALLED = Symbol.for('gateway.baileys-source-hook')
 const states = new Map<string, PatchState>()
 

@@ -12,7 +12,7 @@
  * names from this module. The unit test checks every function against the bridge itself on random inputs.
  */
 import { createHash, createSecretKey, hkdfSync } from 'node:crypto'
-import { baileysFileUrl, type SourcePatch } from './source-hook.js'
+import { importRedirect, type SourcePatch } from './source-hook.js'
 
 export function md5(buffer: Uint8Array): Uint8Array {
   return createHash('md5').update(buffer).digest()
@@ -71,19 +71,8 @@ export class LTHashAntiTampering {
  * lines below as imports of ours). */
 const BRIDGE = `'${'whatsapp-rust-bridge'}'`
 
-/** Rewrites the import of the bridge in one Baileys file to this module, or undefined when not found once. */
-function rewriteImport(expected: string) {
-  return (source: string): string | undefined => {
-    const parts = source.split(expected)
-    return parts.length === 2 ? parts.join(expected.replace(BRIDGE, `'${import.meta.url}'`)) : undefined
-  }
-}
-
-const patchOf = (file: string, line: string): SourcePatch => ({
-  name: `wasm bridge: ${file}`,
-  url: baileysFileUrl(file),
-  rewrite: rewriteImport(line),
-})
+const patchOf = (file: string, line: string): SourcePatch =>
+  importRedirect(`wasm bridge: ${file}`, file, line, BRIDGE, import.meta.url)
 
 export const wasmBridgePatches: readonly SourcePatch[] = [
   patchOf('lib/Utils/crypto.js', `export { md5, hkdf } from ${BRIDGE};`),
