@@ -20,6 +20,7 @@ console.log(JSON.stringify({ factory: typeof mod.createBaileysLink, patches: pat
       patches: {
         'timeout helpers': 'patched',
         'message id': 'patched',
+        'binary node encoder': 'patched',
         'wasm bridge: lib/Utils/crypto.js': 'patched',
         'wasm bridge: lib/Utils/chat-utils.js': 'patched',
         'wasm bridge: lib/Utils/lt-hash.js': 'patched',
