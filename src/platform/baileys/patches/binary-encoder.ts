@@ -18,12 +18,9 @@
  * was written for (its SHA-256), since the encoder mirrors that text's rules.
  */
 import { createHash } from 'node:crypto'
+import { NIBBLE, nibbleOf, packedKind, type Token, type TokenLookup, tokenLookup } from './binary-strings.js'
 import { baileysFileUrl, type SourcePatch } from './source-hook.js'
 
-interface Token {
-  dict?: number
-  index: number
-}
 /** What Baileys' encoder reads from its `opts` (its `constants` module). */
 export interface EncodeOptions {
   TAGS: Record<string, number>
@@ -42,30 +39,6 @@ let at = 0
 let busy = false
 let tags: Record<string, number> = {}
 let tokens: TokenLookup | undefined
-
-/**
- * `TOKEN_MAP[str]`, as Baileys reads it, from a Map: reading a plain object with a string made at run time (an id, a
- * jid's user part) took V8 ~130-600 ns for a string that is not a token (its runtime lookup), a Map ~40. A string
- * that is not an own key is looked up in the object as before when it names a property of its prototypes
- * (`constructor`, `toString`...), which Baileys' lookup finds too. Baileys builds its map once, as it loads.
- */
-interface TokenLookup {
-  map: Record<string, Token>
-  own: Map<string, Token>
-  inherited: Set<string>
-}
-const lookups = new WeakMap<object, TokenLookup>()
-
-function tokenLookup(map: Record<string, Token>): TokenLookup {
-  let lookup = lookups.get(map)
-  if (lookup) return lookup
-  const inherited = new Set<string>()
-  for (let proto = Object.getPrototypeOf(map); proto !== null; proto = Object.getPrototypeOf(proto))
-    for (const name of Object.getOwnPropertyNames(proto)) inherited.add(name)
-  lookup = { map, own: new Map(Object.entries(map)), inherited }
-  lookups.set(map, lookup)
-  return lookup
-}
 
 function tokenOf(str: string): Token | undefined {
   return tokens!.own.get(str) ?? (tokens!.inherited.has(str) ? tokens!.map[str] : undefined)
@@ -130,28 +103,6 @@ function writeRawString(str: string): void {
     for (let i = 0; i < length; i++) o[at + i] = str.charCodeAt(i)
   } else out.write(str, at, length, 'utf8')
   at += length
-}
-
-const NIBBLE = 1
-const HEX = 2
-
-/** NIBBLE when every character is a digit, `-` or `.`; else HEX when each is a digit or `A`-`F`; else 0. */
-function packedKind(str: string): number {
-  let kinds = NIBBLE | HEX
-  for (let i = 0; i < str.length && kinds !== 0; i++) {
-    const c = str.charCodeAt(i)
-    if (c >= 48 && c <= 57) continue
-    if (c !== 45 && c !== 46) kinds &= ~NIBBLE
-    if (c < 65 || c > 70) kinds &= ~HEX
-  }
-  return kinds & NIBBLE ? NIBBLE : kinds
-}
-
-/** A character's 4 bits: digits, then `-` 10 and `.` 11 (nibble) or `A`-`F` 10-15 (hex); the final pad is 15. */
-function nibbleOf(c: number, kind: number): number {
-  if (c <= 57 && c >= 48) return c - 48
-  if (kind === HEX) return c - 55
-  return c === 45 ? 10 : 11
 }
 
 function writePacked(str: string, kind: number): void {
