@@ -22,6 +22,7 @@ console.log(JSON.stringify({ factory: typeof mod.createBaileysLink, patches: pat
         'message id': 'patched',
         'mutex: lib/Utils/auth-utils.js': 'patched',
         'mutex: lib/Utils/make-mutex.js': 'patched',
+        'binary node encoder': 'patched',
         'wasm bridge: lib/Utils/crypto.js': 'patched',
         'wasm bridge: lib/Utils/chat-utils.js': 'patched',
         'wasm bridge: lib/Utils/lt-hash.js': 'patched',
