@@ -56,7 +56,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: 'promiseTimeout 49-52 → 3.5 µs a call; with the lazy stacks −12 % / −6 % gateway CPU per text (BENCHMARKS.md, issue 19); no stack at all: its self time 2.7 % → see BENCHMARKS.md issue 28',
+    gain: 'promiseTimeout 49-52 → 3.5 µs a call; with the lazy stacks −12 % / −6 % gateway CPU per text (BENCHMARKS.md, issue 19); no stack at all (issue 28): the 2.5 % of a shard\'s CPU per text its `new Error()` took goes; with the hkdf key and the mutex −0.49 ms gateway CPU per text (median of 5 paired rounds, lower in each; BENCHMARKS.md "Three costs on a text\'s path")',
     source: timeoutHelpersPatch,
   },
   {
@@ -88,7 +88,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'memory',
-    gain: 'the shard thread never loads whatsapp-rust-bridge (+18 MB RSS in a bare process); −7 MB RSS with 50 idle sessions (issue 28)',
+    gain: "the shard thread never loads whatsapp-rust-bridge (+18 MB RSS in a bare process); −7 MB RSS with 50 idle sessions; its hkdf (each message's reporting token) takes a KeyObject: −0.15 ms gateway CPU per text (median of 4 paired rounds, lower in each; issue 28)",
     source: wasmBridgePatches,
   },
   {
