@@ -17,6 +17,7 @@ import {
 } from '../src/platform/baileys/patches/binary-encoder.js'
 import { STANZAS } from '../test/support/binary-nodes.js'
 import { BenchReport, median } from './lib/results.js'
+import { setting } from './lib/settings.js'
 
 const FLAGS = ['--expose-gc', '--min-semi-space-size=64', '--max-semi-space-size=64']
 if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
@@ -25,8 +26,8 @@ if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
   process.exit(0)
 }
 
-const ROUNDS = Number(process.env.BENCH_ENCODE_ROUNDS ?? 9)
-const N = Number(process.env.BENCH_ENCODE_N ?? 20_000)
+const ROUNDS = setting('BENCH_ENCODE_ROUNDS', 9)
+const N = setting('BENCH_ENCODE_N', 20_000)
 const ALLOCATION_SAMPLE = 500
 
 const baileys = encodeBinaryNode as EncodeBinaryNode

