@@ -54,7 +54,10 @@ const tls =
     ? { certFile: settings.TLS_CERT_FILE, keyFile: settings.TLS_KEY_FILE }
     : undefined
 const server = createHttpServer(app, tls)
+// A PORT another process holds, or one this user may not take, is one line for the operator (startup-failure.ts).
+server.once('error', startupFailed)
 server.listen(settings.PORT, settings.HOST, () => {
+  server.off('error', startupFailed)
   logger.info(
     { port: settings.PORT, sandbox: settings.SANDBOX_URL ?? null, node: process.versions.node },
     'gateway listening',

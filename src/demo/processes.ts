@@ -23,13 +23,54 @@ export interface GatewayProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
+/** The kernel's ephemeral range's first port (Linux; elsewhere the IANA range's, which is above ours too). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0])
+    if (Number.isInteger(low) && low > 11_000) return low
+  } catch {
+    /* not Linux */
+  }
+  return 32_768
+}
+
+/** Whether nothing listens on `port` at 127.0.0.1 right now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise(resolve => {
+    const srv = createServer()
+    srv.once('error', () => resolve(false))
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)))
+  })
+}
+
+/**
+ * A port on 127.0.0.1 nobody listens on, for a child process to bind a moment later. Picked at random below the
+ * kernel's ephemeral range, never with listen(0): a port from that range is also what the kernel hands the next
+ * outgoing connection, and a test suite's hundreds of loopback connections once took one in the moment before the
+ * child bound it (EADDRINUSE). Two launches can still pick the same port; the launchers below start again on a
+ * new one when that happens.
+ */
 export async function freePort(): Promise<number> {
-  const srv = createServer()
-  srv.listen(0, '127.0.0.1')
-  await once(srv, 'listening')
-  const port = (srv.address() as { port: number }).port
-  await new Promise(r => srv.close(r))
-  return port
+  const low = 10_000
+  const span = ephemeralLow() - low
+  for (;;) {
+    const port = low + Math.floor(Math.random() * span)
+    if (await bindable(port)) return port
+  }
+}
+
+/**
+ * `start(port)` on `given`, or on a free port, picking another up to three times when the child lost its port to
+ * another process between the pick and its bind (its output says EADDRINUSE). A port the caller gave is not retried.
+ */
+export async function onFreePort<T>(given: number | undefined, start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await start(given ?? (await freePort()))
+    } catch (err) {
+      if (given !== undefined || attempt >= 3 || !String(err).includes('EADDRINUSE')) throw err
+    }
+  }
 }
 
 /**
@@ -42,8 +83,17 @@ export async function startGateway(
   nodeArgs: string[] = [],
   options: { until?: 'ready' | 'listening' } = {},
 ): Promise<GatewayProcess> {
+  const given = env.PORT ? Number(env.PORT) : undefined
+  return onFreePort(given, port => startGatewayOn(port, env, nodeArgs, options))
+}
+
+async function startGatewayOn(
+  port: number,
+  env: Record<string, string>,
+  nodeArgs: string[],
+  options: { until?: 'ready' | 'listening' },
+): Promise<GatewayProcess> {
   const probe = options.until === 'listening' ? '/healthz' : '/readyz'
-  const port = env.PORT ? Number(env.PORT) : await freePort()
   let out = ''
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts')], {
     cwd: root,
@@ -122,7 +172,14 @@ export async function startSandbox(
   world?: string,
   options: { nice?: number } = {},
 ): Promise<SandboxProcess> {
-  const p = port ?? (await freePort())
+  return onFreePort(port, p => startSandboxOn(p, world, options))
+}
+
+async function startSandboxOn(
+  p: number,
+  world: string | undefined,
+  options: { nice?: number },
+): Promise<SandboxProcess> {
   const args = ['--import', 'tsx', path.join(root, 'src/sandbox/main.ts'), '--port', String(p)]
   if (world) args.push('--world', world)
   let out = ''

@@ -37,10 +37,10 @@ let gw: Gateway | undefined
 let session: Session
 
 beforeAll(async () => {
+  scripts = mkdtempSync(path.join(os.tmpdir(), 'e2e-ffmpeg-'))
   const fx = await makeFixtures()
   world = await startWorld()
   media = await mediaServer({ '/clip.mp4': fx.video })
-  scripts = mkdtempSync(path.join(os.tmpdir(), 'e2e-ffmpeg-'))
 }, SLOW)
 afterAll(async () => {
   await gw?.proc.stop()
