@@ -17,7 +17,7 @@
  * store's key `set` writes here (`writeSync`), in the same transaction as the keys.
  *
  * @example
- * const sent = store.sentMessages(id, { maxAgeMs: 86_400_000, maxMessages: 256 })
+ * const sent = store.sentMessages(id, { maxAgeMs: 86_400_000, maxMessages: 512 })
  * await sent.put('3EB0…', { message: bytes, chats: ['15550000002@s.whatsapp.net'], sentAt: Date.now() })
  * await sent.get('3EB0…') // { message, chats, sentAt } while young enough, else undefined
  */
@@ -55,6 +55,8 @@ export interface StoredSentMessage {
 export const SENT_MESSAGE_KEY_TYPE = 'gateway-sent-message'
 
 export interface SentMessageStore {
+  /** What it keeps: how long and how many. */
+  readonly limits: SentMessageLimits
   /** Keeps a sent message (replacing one of the same id), dropping what the limits no longer allow. */
   put(messageId: string, sent: SentMessage): Promise<void>
   /**
@@ -159,6 +161,7 @@ export class SentMessages {
   forSession(id: string, limits: SentMessageLimits): SentMessageStore {
     this.#limits.set(id, limits)
     return {
+      limits,
       put: async (messageId, sent) => {
         if (limits.maxMessages <= 0) return
         await committed(this.#root.transaction(() => this.writeSync(id, messageId, sent)))

@@ -24,7 +24,7 @@ export const STORAGE_SETTINGS = {
    * long (a phone that was offline asks when the platform delivers to it, often hours later) and how many; 0 = none.
    */
   RETRY_STORE_MAX_AGE_MS: int(24 * 60 * 60_000, 1),
-  RETRY_STORE_MAX_MESSAGES: int(256, 0),
+  RETRY_STORE_MAX_MESSAGES: int(512, 0),
 }
 
 export type StorageSettings = SliceOf<typeof STORAGE_SETTINGS>

@@ -42,6 +42,7 @@ export function redisSentMessages(ready: Promise<RedisConnection>, sealing: Seal
     const k = sessionKeys(id)
     const name = (messageId: string) => `${sessionPrefix(id)}${messageId}`
     return {
+      limits,
       async put(messageId: string, sent: SentMessage) {
         if (limits.maxMessages <= 0) return
         const index = await indexOf(id)

@@ -19,6 +19,10 @@
  * second transaction follows the ack. A store that cannot join a key write (or a send outside a transaction) still
  * writes the row after the ack (`remember`). A row so kept may belong to a message whose ack then failed: it was
  * written to the platform all the same, so a retry receipt for it deserves the answer.
+ *
+ * One copy (issue 28): a message whose row joins the commit is not also given to Baileys' memory when the store
+ * keeps at least as many messages as that memory would. Until the commit is made, the message waits in
+ * `#committing` for a retry receipt that comes back first.
  */
 import {
   isLidUser,
@@ -30,7 +34,13 @@ import {
   type WASocket,
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
-import type { SentMessageStore } from '../../../storage/sent-messages.js'
+import type { SentMessage, SentMessageStore } from '../../../storage/sent-messages.js'
+
+/**
+ * Messages Baileys' retry manager keeps in memory per socket (`RECENT_MESSAGES_SIZE`, for 5 minutes; Baileys
+ * 7.0.0-rc14, `Utils/message-retry-manager.js`): a store keeping at least this many answers every retry it would.
+ */
+export const BAILEYS_RECENT_MESSAGES = 512
 
 /** How often expired rows are removed while a link is open (at most; sooner when the age limit is shorter). */
 const PRUNE_EVERY_MS = 60_000
@@ -49,6 +59,12 @@ export class RetryMessages {
   readonly #expected = new Map<string, string[]>()
   /** Ids whose row went into the send's own key commit. */
   readonly #joined = new Set<string>()
+  /**
+   * Messages whose row is in a key commit not yet made, when Baileys' memory has no copy: a retry receipt can come
+   * back before that commit (the recipient answers the stanza at once), and is answered from here until the send
+   * ends (`remember` or `forget`, both after the commit).
+   */
+  readonly #committing = new Map<string, SentMessage>()
 
   constructor(store: SentMessageStore | undefined, log: Logger) {
     this.#store = store
@@ -82,6 +98,7 @@ export class RetryMessages {
    */
   async remember(messageId: string, chats: string[], message: proto.IMessage | null | undefined): Promise<void> {
     this.#expected.delete(messageId)
+    this.#committing.delete(messageId)
     // committed with the send's keys, before sendMessage resolved
     if (this.#joined.delete(messageId)) return
     if (!this.#store || !message) return
@@ -102,25 +119,37 @@ export class RetryMessages {
   forget(messageId: string): void {
     this.#expected.delete(messageId)
     this.#joined.delete(messageId)
+    this.#committing.delete(messageId)
   }
 
-  /** Wraps the socket's `addRecentMessage` so that an expected message's row joins the relay's key transaction. */
+  /**
+   * Wraps the socket's `addRecentMessage` so that an expected message's row joins the relay's key transaction.
+   * A message so kept is not also held in Baileys' memory: that copy (an LRU entry, its own 5-minute timer, and the
+   * message object kept alive, promoted by every young collection it survives) was paid on every send only to
+   * answer retry receipts the store answers too, through `getMessage`, when it keeps at least as many messages
+   * (`BAILEYS_RECENT_MESSAGES`). A store keeping fewer, or a row whose write fails, leaves the copy to Baileys.
+   */
   #joinKeyWrites(sock: WASocket): void {
     const store = this.#store
     const manager = (sock as { messageRetryManager?: RecentMessages | null }).messageRetryManager
     if (!store?.keyWrite || !manager) return
     const add = manager.addRecentMessage.bind(manager)
+    const storeCovers = store.limits.maxMessages >= BAILEYS_RECENT_MESSAGES
     manager.addRecentMessage = (to, id, message) => {
-      add(to, id, message)
       const chats = this.#expected.get(id)
       // only inside the relay's transaction: a write there is recorded at once and committed with the keys
-      if (!chats || !sock.authState.keys.isInTransaction?.()) return
+      if (!chats || !sock.authState.keys.isInTransaction?.()) return add(to, id, message)
       this.#expected.delete(id)
-      const data = store.keyWrite!(id, { message: proto.Message.encode(message).finish(), chats, sentAt: Date.now() })
-      if (!data) return // the store keeps nothing
+      const sent: SentMessage = { message: proto.Message.encode(message).finish(), chats, sentAt: Date.now() }
+      const data = store.keyWrite!(id, sent)
+      if (!data) return add(to, id, message) // the store keeps nothing
       this.#joined.add(id)
+      if (storeCovers) this.#committing.set(id, sent)
+      else add(to, id, message)
       Promise.resolve(sock.authState.keys.set(data as unknown as SignalDataSet)).catch((err: unknown) => {
         this.#joined.delete(id)
+        this.#committing.delete(id)
+        if (storeCovers) add(to, id, message)
         this.#log.warn({ err, messageId: id }, 'keeping the sent message for retries failed')
       })
     }
@@ -129,10 +158,12 @@ export class RetryMessages {
   /** Baileys' `getMessage`: the stored message, when the key's chat is one it was sent to. */
   readonly getMessage = async (key: WAMessageKey): Promise<proto.IMessage | undefined> => {
     if (!this.#store || !key.id || !key.remoteJid) return undefined
-    const sent = await this.#store.get(key.id).catch((err: unknown) => {
-      this.#log.warn({ err, messageId: key.id }, 'reading a sent message failed')
-      return undefined
-    })
+    const sent =
+      this.#committing.get(key.id) ??
+      (await this.#store.get(key.id).catch((err: unknown) => {
+        this.#log.warn({ err, messageId: key.id }, 'reading a sent message failed')
+        return undefined
+      }))
     if (!sent) {
       this.#log.debug({ messageId: key.id }, 'retry receipt for a message no longer kept')
       return undefined

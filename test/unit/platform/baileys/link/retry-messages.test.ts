@@ -3,7 +3,8 @@
  * the chat it was sent to: any device of that contact, under its phone JID or its LID (through the LID mapping), or
  * the group; a receipt from any other chat gets nothing, and so does one for a message not kept. A message being
  * sent is kept in the commit of its own relay's key transaction (Baileys' real `addTransactionCapability` over the
- * link's key cache and the lmdb store): one transaction for the keys and the row, none after the ack.
+ * link's key cache and the lmdb store): one transaction for the keys and the row, none after the ack; and, when the
+ * store keeps at least Baileys' 512, no second copy in Baileys' memory.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -13,7 +14,7 @@ import { open } from 'lmdb'
 import pino from 'pino'
 import { afterAll, describe, expect, it } from 'vitest'
 import { cachedKeyStore } from '../../../../../src/platform/baileys/link/key-cache.js'
-import { RetryMessages } from '../../../../../src/platform/baileys/link/retry-messages.js'
+import { BAILEYS_RECENT_MESSAGES, RetryMessages } from '../../../../../src/platform/baileys/link/retry-messages.js'
 import { openLmdbStore } from '../../../../../src/storage/lmdb-store.js'
 
 const BOB_PN = '15550000002@s.whatsapp.net'
@@ -92,7 +93,7 @@ describe("a message kept in its own send's key commit", () => {
       .lastTxnId
 
   /** A socket as far as the join sees it: Baileys' transactional key store over ours, and its retry manager. */
-  function sendingSocket(session: string) {
+  function sendingSocket(session: string, maxMessages = 10) {
     const keys = addTransactionCapability(cachedKeyStore(store.auth(session).keys), silent, {
       maxCommitRetries: 1,
       delayBetweenTriesMs: 1,
@@ -102,13 +103,17 @@ describe("a message kept in its own send's key commit", () => {
       addRecentMessage: (_to: string, id: string, _message: proto.IMessage) => void recorded.push(id),
     }
     const socket = { ...sock, authState: { creds: {}, keys }, messageRetryManager } as unknown as WASocket
-    const r = new RetryMessages(store.sentMessages(session, { maxAgeMs: 60_000, maxMessages: 10 }), silent)
+    const r = new RetryMessages(store.sentMessages(session, { maxAgeMs: 60_000, maxMessages }), silent)
     r.start(socket, 60_000)
-    /** What Baileys' relayMessage does: in one key transaction, the ratchet's write, then the message recorded. */
-    const relay = (id: string, message: proto.IMessage) =>
+    /**
+     * What Baileys' relayMessage does: in one key transaction, the ratchet's write, then the message recorded;
+     * `beforeCommit` runs last inside it (a retry receipt that comes back before the commit).
+     */
+    const relay = (id: string, message: proto.IMessage, beforeCommit?: () => Promise<void>) =>
       keys.transaction(async () => {
         await keys.set({ session: { '100000000000002.0': Buffer.from(`ratchet after ${id}`) } })
         messageRetryManager.addRecentMessage(BOB_LID, id, message)
+        await beforeCommit?.()
       }, 'me')
     return { r, keys, relay, recorded }
   }
@@ -147,6 +152,62 @@ describe("a message kept in its own send's key commit", () => {
     r.forget('M7') // the send failed before the relay (a media upload, a closed socket)
     await relay('M7', { conversation: 'never sent' })
     expect(await r.getMessage({ remoteJid: BOB_LID, id: 'M7', fromMe: true })).toBeUndefined()
+    r.stop()
+  })
+
+  it("leaves Baileys' memory copy out when the store keeps at least as many messages, and still answers the retry", async () => {
+    const { r, relay, recorded } = sendingSocket('s8', BAILEYS_RECENT_MESSAGES)
+    r.expect('M8', [BOB_LID])
+    await relay('M8', { conversation: 'kept once, on disk' })
+    await r.remember('M8', [BOB_LID], { conversation: 'kept once, on disk' })
+    r.forget('M8')
+    expect(recorded).toEqual([])
+    expect((await r.getMessage({ remoteJid: BOB_LID, id: 'M8', fromMe: true }))?.conversation).toBe(
+      'kept once, on disk',
+    )
+    // what the store does not keep in the relay's commit (a message not expected) Baileys still keeps itself
+    await relay('M9', { conversation: 'not expected' })
+    expect(recorded).toEqual(['M9'])
+    r.stop()
+  })
+
+  it('answers a retry receipt that comes back before the commit, only to the chat it went to', async () => {
+    const { r, relay, recorded } = sendingSocket('s10', BAILEYS_RECENT_MESSAGES)
+    r.expect('M11', [BOB_LID])
+    const early: (string | null | undefined)[] = []
+    await relay('M11', { conversation: 'asked for at once' }, async () => {
+      early.push((await r.getMessage({ remoteJid: BOB_PN, id: 'M11', fromMe: true }))?.conversation)
+      early.push(
+        (await r.getMessage({ remoteJid: '15550000003@s.whatsapp.net', id: 'M11', fromMe: true }))?.conversation,
+      )
+    })
+    expect(early).toEqual(['asked for at once', undefined])
+    expect(recorded).toEqual([])
+    r.forget('M11') // the send ended (its ack failed, say): the committed row answers from now on
+    expect((await r.getMessage({ remoteJid: BOB_LID, id: 'M11', fromMe: true }))?.conversation).toBe(
+      'asked for at once',
+    )
+    r.stop()
+  })
+
+  it("gives the message to Baileys' memory after all when the row cannot be written", async () => {
+    const recorded: string[] = []
+    const messageRetryManager = {
+      addRecentMessage: (_to: string, id: string, _message: proto.IMessage) => void recorded.push(id),
+    }
+    const keys = {
+      isInTransaction: () => true,
+      set: async () => {
+        throw new Error('disk full')
+      },
+    }
+    const socket = { ...sock, authState: { creds: {}, keys }, messageRetryManager } as unknown as WASocket
+    const r = new RetryMessages(store.sentMessages('s9', { maxAgeMs: 60_000, maxMessages: 1_000 }), silent)
+    r.start(socket, 60_000)
+    r.expect('M10', [BOB_LID])
+    messageRetryManager.addRecentMessage(BOB_LID, 'M10', { conversation: 'write fails' })
+    await new Promise(resolve => setImmediate(resolve))
+    expect(recorded).toEqual(['M10'])
     r.stop()
   })
 })
