@@ -152,7 +152,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: "a message the store keeps (RETRY_STORE_MAX_MESSAGES ≥ Baileys' 512) is not also kept in Baileys' memory for 5 minutes (an LRU entry and a timer each): −0.09 ms gateway CPU per text (median of 5 paired rounds, lower in each), RSS after a 15 s burst −46 to −161 MB, median −123 (issue 28, BENCHMARKS.md "What survives a send")",
+    gain: "a message the store keeps (RETRY_STORE_MAX_MESSAGES ≥ Baileys' 512) is not also kept in Baileys' memory for 5 minutes (an LRU entry and a timer each): −0.09 ms gateway CPU per text (median of 5 paired rounds, lower in each), RSS after a 15 s burst −46 to −161 MB, median −123 (issue 28, BENCHMARKS.md, What survives a send)",
     installedBy: "link/retry-messages.ts (per socket: the same wrap of the retry manager's addRecentMessage)",
   },
   {
