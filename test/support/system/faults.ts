@@ -31,6 +31,10 @@ export const setFaults = (sandboxUrl: string, faults: Record<string, unknown>) =
   sandboxCall(sandboxUrl, 'POST', '/faults', faults)
 export const clearFaults = (sandboxUrl: string) => sandboxCall(sandboxUrl, 'DELETE', '/faults')
 
+/** How many retry receipts the sandbox's phones sent, by message id (fault `failDecryptOf`). */
+export const retryReceipts = async (sandboxUrl: string): Promise<Record<string, number>> =>
+  (await sandboxCall(sandboxUrl, 'GET', '/stats')).body.retryReceipts ?? {}
+
 /** Polls GET /session until `test` holds; returns that body. */
 export function sessionWhere(gw: Gateway, s: Session, what: string, test: (body: any) => boolean, timeoutMs = 90_000) {
   return waitFor(

@@ -11,9 +11,17 @@ import { randomBytes } from 'node:crypto'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
-import { inbox, launchGateway, mediaServer, sandboxCall, sha256hex } from '../../support/system/harness.js'
+import { inbox, launchGateway, mediaServer, sha256hex } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
-import { ALICE, BOB, clearFaults, connected, faultWorld, setFaults } from '../../support/system/faults.js'
+import {
+  ALICE,
+  BOB,
+  clearFaults,
+  connected,
+  faultWorld,
+  retryReceipts,
+  setFaults,
+} from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const DATA_KEY = randomBytes(32).toString('base64')
@@ -31,9 +39,6 @@ async function keptIds(dataDir: string, sessionId: string, ids: string[]): Promi
     await store.close()
   }
 }
-
-const retryReceipts = async (sandboxUrl: string): Promise<Record<string, number>> =>
-  (await sandboxCall(sandboxUrl, 'GET', '/stats')).body.retryReceipts ?? {}
 
 describe('a retry receipt that reaches the gateway after a restart', () => {
   let media: Awaited<ReturnType<typeof mediaServer>>

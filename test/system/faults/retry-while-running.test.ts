@@ -7,13 +7,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { inbox, sandboxCall } from '../../support/system/harness.js'
+import { inbox } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
-import { ALICE, BOB, clearFaults, faultWorld, setFaults } from '../../support/system/faults.js'
+import { ALICE, BOB, clearFaults, faultWorld, retryReceipts, setFaults } from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
-
-const retryReceipts = async (sandboxUrl: string): Promise<Record<string, number>> =>
-  (await sandboxCall(sandboxUrl, 'GET', '/stats')).body.retryReceipts ?? {}
 
 describe('a retry receipt while the gateway runs, default settings', () => {
   const paired = pairedGateway(ALICE, {
