@@ -11,7 +11,8 @@
  * How: each of the three files' import of the bridge is rewritten as it loads (`source-hook.ts`) to import the same
  * names from this module. The unit test checks every function against the bridge itself on random inputs.
  */
-import { createHash, createSecretKey, hkdfSync } from 'node:crypto'
+import { createHash } from 'node:crypto'
+import { hkdfSha256 } from './signal-hmac.js'
 import { importRedirect, type SourcePatch } from './source-hook.js'
 
 export function md5(buffer: Uint8Array): Uint8Array {
@@ -20,17 +21,17 @@ export function md5(buffer: Uint8Array): Uint8Array {
 
 /**
  * HKDF with SHA-256 (RFC 5869), the bridge's signature: no salt is HashLen zero bytes, no info is empty.
- * The key goes in as a KeyObject: given bytes, Node's `hkdfSync` first asks whether they are a KeyObject by a
- * check that throws and catches a TypeError, stack trace included. Baileys derives a key for every message it sends
- * (the reporting token, `Utils/reporting-utils.js`), where that check was 4 % of a shard's CPU per text (issue 28).
+ * Built on two one-shot hashes per HMAC (`signal-hmac.ts`): Baileys derives a key for every message it sends (the
+ * reporting token, `Utils/reporting-utils.js`). Node's `hkdfSync` asked "is it a KeyObject?" of raw bytes by a
+ * thrown TypeError (4 % of a shard's CPU per text); with a KeyObject it was still ~30 µs a call in a send burst's
+ * profile (issue 28).
  */
 export function hkdf(
   buffer: Uint8Array,
   expandedLength: number,
   info: { salt?: Uint8Array; info?: string },
 ): Uint8Array {
-  const key = createSecretKey(buffer)
-  return Buffer.from(hkdfSync('sha256', key, info.salt ?? EMPTY, info.info ?? '', expandedLength))
+  return hkdfSha256(buffer, expandedLength, info.salt ?? EMPTY, info.info ?? '')
 }
 
 const EMPTY = new Uint8Array(0)
