@@ -137,7 +137,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: 'libsignal',
     writtenFor: '6.0.0',
     why: 'correctness',
-    gain: 'no lost ratchet step when sessions of one thread write to one contact at once (contact-burst system test)',
+    gain: 'no lost ratchet step when sessions of one thread write to one contact at once (contact-burst system test); one AsyncResource a job instead of AsyncResource.bind: 2.1 → 0.1 µs a job (issue 28)',
     install: installSignalQueueContext,
   },
   {

@@ -55,7 +55,13 @@ export function installSignalQueueContext(): void {
   if (cipher[INSTALLED]) return
   const queueJob = cipher.queueJob
   cipher.queueJob = function (this: unknown, job: Job) {
-    return queueJob.call(this, AsyncResource.bind(job))
+    // One AsyncResource and a named function (libsignal names an unnamed job), not `AsyncResource.bind`: that also
+    // defines two deprecated accessors on each bound function, 2.1 µs and ~1.6 KB of garbage a job against 0.1 µs,
+    // for a job per device every message is encrypted to (issue 28).
+    const scope = new AsyncResource('SignalQueueJob')
+    return queueJob.call(this, function inCallerContext() {
+      return scope.runInAsyncScope(job)
+    })
   }
   const builder = SessionBuilder.prototype as unknown as BuilderPrototype
   const initOutgoing = builder.initOutgoing
