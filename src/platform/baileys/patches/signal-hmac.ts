@@ -16,7 +16,7 @@
  * calls them through that exports object, so it gets them. No node_modules edit.
  */
 import { AssertionError } from 'node:assert'
-import { hash } from 'node:crypto'
+import { hash, timingSafeEqual } from 'node:crypto'
 import { createRequire } from 'node:module'
 
 const BLOCK_BYTES = 64
@@ -125,7 +125,8 @@ const CHUNKS_OUT_OF_RANGE = () =>
 export function verifyMAC(data: Buffer, key: Buffer, mac: Buffer, length: number): void {
   const calculated = calculateMAC(key, data).subarray(0, length)
   if (mac.length !== length || calculated.length !== length) throw new Error('Bad MAC length')
-  if (!mac.equals(calculated)) throw new Error('Bad MAC')
+  // libsignal compares with `equals`; the same answer in time that does not depend on where the bytes differ
+  if (!timingSafeEqual(mac, calculated)) throw new Error('Bad MAC')
 }
 
 const fromBaileys = createRequire(createRequire(import.meta.url).resolve('@whiskeysockets/baileys/package.json'))

@@ -25,8 +25,18 @@ interface SignalCrypto {
   verifyMAC(data: Buffer, key: Buffer, mac: Buffer, length: number): void
 }
 const signalCrypto = fromBaileys('libsignal/src/crypto.js') as SignalCrypto
-// libsignal's own functions, whatever another test in this process may have installed since
-const libsignal = { ...signalCrypto }
+/** libsignal's own functions from a fresh copy of its module, whatever this process installed on the shared one. */
+function libsignalsOwn(): SignalCrypto {
+  const file = fromBaileys.resolve('libsignal/src/crypto.js')
+  const shared = fromBaileys.cache[file]
+  delete fromBaileys.cache[file]
+  try {
+    return fromBaileys(file) as SignalCrypto
+  } finally {
+    fromBaileys.cache[file] = shared
+  }
+}
+const libsignal = libsignalsOwn()
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 const thrown = (f: () => unknown): string => {
   try {
@@ -65,6 +75,9 @@ describe('HMAC-SHA-256 by one-shot hashes', () => {
   })
 
   it("libsignal's calculateMAC, deriveSecrets and verifyMAC: the same results and the same errors", () => {
+    expect(libsignal.calculateMAC).not.toBe(calculateMAC)
+    expect(libsignal.deriveSecrets).not.toBe(deriveSecrets)
+    expect(libsignal.verifyMAC).not.toBe(verifyMAC)
     for (let i = 0; i < 100; i++) {
       const key = randomBytes(i % 90)
       const data = randomBytes((i * 11) % 200)
