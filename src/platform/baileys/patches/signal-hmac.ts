@@ -69,15 +69,20 @@ export const hmacSha256 = (key: Uint8Array, data: Uint8Array): Buffer => hmacWit
 export function hkdfSha256(input: Uint8Array, length: number, salt: Uint8Array, info: Uint8Array | string): Buffer {
   if (!Number.isInteger(length) || length < 0 || length > 255 * DIGEST_BYTES)
     throw new RangeError(`HKDF output length ${length} is not between 0 and ${255 * DIGEST_BYTES}`)
-  const pseudoRandomKey = hmacKey(hmacSha256(salt, input))
   const infoBytes = typeof info === 'string' ? Buffer.from(info, 'utf8') : info
-  const out = Buffer.allocUnsafe(Math.ceil(length / DIGEST_BYTES) * DIGEST_BYTES)
+  return Buffer.concat(hkdfBlocks(input, salt, infoBytes, Math.ceil(length / DIGEST_BYTES))).subarray(0, length)
+}
+
+/** HKDF's extract, then `count` 32-byte blocks of its expand: T(i) = HMAC(PRK, T(i-1) | info | i). */
+function hkdfBlocks(input: Uint8Array, salt: Uint8Array, info: Uint8Array, count: number): Buffer[] {
+  const pseudoRandomKey = hmacKey(hmacSha256(salt, input))
+  const blocks: Buffer[] = []
   let previous: Uint8Array = EMPTY
-  for (let block = 1; block * DIGEST_BYTES <= out.length; block++) {
-    previous = hmacWith(pseudoRandomKey, previous, infoBytes, COUNTER[block]!)
-    out.set(previous, (block - 1) * DIGEST_BYTES)
+  for (let block = 1; block <= count; block++) {
+    previous = hmacWith(pseudoRandomKey, previous, info, COUNTER[block]!)
+    blocks.push(previous as Buffer)
   }
-  return out.subarray(0, length)
+  return blocks
 }
 
 const EMPTY = new Uint8Array(0)
@@ -103,14 +108,7 @@ export function deriveSecrets(input: Buffer, salt: Buffer, info: Buffer, chunks?
   if (salt.byteLength !== 32) throw new Error('Got salt of incorrect length')
   const count = chunks || 3
   if (!(count >= 1 && count <= 3)) throw CHUNKS_OUT_OF_RANGE()
-  const pseudoRandomKey = hmacKey(hmacSha256(salt, input))
-  const signed: Buffer[] = []
-  let previous: Uint8Array = EMPTY
-  for (let block = 1; block <= count; block++) {
-    previous = hmacWith(pseudoRandomKey, previous, info, COUNTER[block]!)
-    signed.push(previous as Buffer)
-  }
-  return signed
+  return hkdfBlocks(input, salt, info, count)
 }
 
 // libsignal's `assert(chunks >= 1 && chunks <= 3)`, whose message quotes its own line
