@@ -89,6 +89,10 @@ function defaultAdvertiseUrl(host: string, port: number, tls: boolean): string {
   return `${tls ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${port}`
 }
 
+/** The connections to a peer one session may hold: its percentage of the pool, at least one. */
+export const sessionShare = (sockets: number, percent: number): number =>
+  Math.max(1, Math.floor((sockets * percent) / 100))
+
 /** Where earlier versions kept the nodes' shared token: whoever read Redis had it. Removed at start. */
 const LEGACY_PEER_TOKEN_FIELD = 'peer-token'
 
@@ -103,6 +107,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
     socketsPerPeer: settings.CLUSTER_FORWARD_SOCKETS,
     waitSocketsPerPeer: settings.SESSION_WAITS_PER_PROCESS,
     queueTimeoutMs: settings.CLUSTER_FORWARD_QUEUE_MS,
+    answer: { answerMs: settings.CLUSTER_FORWARD_ANSWER_MS, stallMs: settings.CLUSTER_FORWARD_STALL_MS },
     ca: settings.CLUSTER_CA_FILE === undefined ? undefined : readFileSync(settings.CLUSTER_CA_FILE),
   })
   const directory = new NodeDirectory(redis, {
@@ -171,7 +176,10 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
         adoptNow: ids => adopter.adoptNow(ids),
         viewTokens,
         bodyLimitBytes: settings.BODY_LIMIT_BYTES,
-        perSessionInFlight: settings.MAX_PENDING_PER_SESSION,
+        perSessionInFlight: Math.min(
+          settings.MAX_PENDING_PER_SESSION,
+          sessionShare(settings.CLUSTER_FORWARD_SOCKETS, settings.CLUSTER_FORWARD_SESSION_PERCENT),
+        ),
         waitsPerSession: settings.SESSION_WAITS_PER_SESSION,
         moveWaitMs: settings.CLUSTER_MOVE_WAIT_MS,
       })

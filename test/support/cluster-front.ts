@@ -90,6 +90,8 @@ export interface Options {
   socketsPerPeer?: number
   waitsPerSession?: number
   moveWaitMs?: number
+  answerMs?: number
+  stallMs?: number
 }
 
 /** The cluster's view-token routes (cluster/view-token-routes.ts), under the tests' cluster secret. */
@@ -116,6 +118,7 @@ export function appWith(o: Options = {}) {
       socketsPerPeer: o.socketsPerPeer ?? 4,
       waitSocketsPerPeer: 4,
       queueTimeoutMs: 2_000,
+      answer: { answerMs: o.answerMs ?? 10_000, stallMs: o.stallMs ?? 10_000 },
     }),
     runsHere: o.runsHere ?? (() => false),
     leaving: () => false,
