@@ -61,61 +61,13 @@ describeWithRedis('cluster mode: the answer side and the view door', () => {
     const lease = await waitFor('a lease for the unpaired session', () => cluster.ownerOf(unpaired))
     owner = lease === 'node-1' ? 0 : 1
     other = 1 - owner
+    // its first QR (which stays a minute): the view tests wait on an answer that does not change by itself
+    await waitFor('a QR', async () => (await cluster.nodes[0]!.session(unpaired)).body.qrcode || undefined, 30_000)
   }, 240_000)
 
   afterAll(async () => {
     await cluster?.close()
   })
-
-  it('keeps a never-reading tenant to its share of the connections between nodes, and cuts it loose', async () => {
-    const port = Number(new URL(url(0)).port)
-    const slow: net.Socket[] = []
-    const page = `/channel/message?channelId=${encodeURIComponent(CHANNEL)}`
-    const auth = Object.entries(headersOf(reader))
-      .map(([k, v]) => `${k}: ${v}\r\n`)
-      .join('')
-    try {
-      for (let i = 0; i < 6; i++) {
-        const socket = net.connect(port, '127.0.0.1')
-        socket.on('error', () => undefined)
-        socket.pause() // never reads a byte
-        socket.write(`GET ${page} HTTP/1.1\r\nhost: node-1\r\n${auth}\r\n`)
-        slow.push(socket)
-      }
-      // its share (2 of 4) is held by answers it does not read: its own next request is refused
-      await waitFor(
-        "the reader's share held",
-        async () => (await fetch(`${url(0)}/session`, { headers: headersOf(reader) })).status === 429,
-        20_000,
-        100,
-      )
-      // the neighbour's reads and sends through the same node cross all the same
-      for (let i = 0; i < 3; i++) {
-        const read = await fetch(`${url(0)}/session`, { headers: headersOf(neighbour) })
-        expect(read.status).toBe(200)
-        expect(await read.json()).toMatchObject({ id: neighbour.id, isConnected: true })
-      }
-      for (let i = 0; i < 2; i++) {
-        const sent = await fetch(`${url(0)}/message`, {
-          method: 'POST',
-          headers: { ...headersOf(neighbour), 'content-type': 'application/json' },
-          body: JSON.stringify({ phone: cluster.contacts[0], type: 'text', text: `beside a slow reader ${i}` }),
-        })
-        expect(sent.status).toBe(200)
-        expect(await sent.json()).toMatchObject({ messageId: expect.any(String) })
-      }
-      // its answers stood still: cut, and its share is its own again
-      await waitFor('the stalled answers cut', async () => (await forwarded(0, 'cut')) >= 2, 60_000, 500)
-      await waitFor(
-        "the reader's share free",
-        async () => (await fetch(`${url(0)}/session`, { headers: headersOf(reader) })).status === 200,
-        30_000,
-        250,
-      )
-    } finally {
-      for (const s of slow) s.destroy()
-    }
-  }, 120_000)
 
   it("never lets a view link's waits make the tenant's own wait 429, on either node", async () => {
     const link = await fetch(`${url(other)}/session/view-link`, { method: 'POST', headers: headersOf(unpaired) })
@@ -125,15 +77,16 @@ describeWithRedis('cluster mode: the answer side and the view door', () => {
     const viewEtag = qr.headers.get('etag')!
     const held: AbortController[] = []
     try {
-      for (const index of [other, owner])
-        for (let i = 0; i < 4; i++) {
-          const abort = new AbortController()
-          held.push(abort)
-          fetch(`${url(index)}/session/qr?wait=30`, {
-            headers: { 'view-token': token, 'if-none-match': viewEtag },
-            signal: abort.signal,
-          }).catch(() => undefined)
-        }
+      // SESSION_WAITS_PER_SESSION view waits through the node that does not run the session: they wait on the owner
+      for (let i = 0; i < 4; i++) {
+        const abort = new AbortController()
+        held.push(abort)
+        fetch(`${url(other)}/session/qr?wait=30`, {
+          headers: { 'view-token': token, 'if-none-match': viewEtag },
+          signal: abort.signal,
+        }).catch(() => undefined)
+      }
+      await waitFor('the view waits held', async () => (await cluster.metric(owner, 'gateway_session_waits')) === 4)
       // the view links' budget is full on both nodes
       for (const index of [other, owner])
         await waitFor(
@@ -154,8 +107,13 @@ describeWithRedis('cluster mode: the answer side and the view door', () => {
         const own = await fetch(`${url(index)}/session?wait=1`, {
           headers: { ...headersOf(unpaired), 'if-none-match': etag },
         })
-        expect([304, 200], `node-${index + 1}`).toContain(own.status)
+        expect(own.status, `node-${index + 1}`).toBe(304)
       }
+      // and the view links' waits were held all along
+      const still = await fetch(`${url(other)}/session/qr?wait=1`, {
+        headers: { 'view-token': token, 'if-none-match': viewEtag },
+      })
+      expect(still.status).toBe(429)
     } finally {
       for (const abort of held) abort.abort()
     }
@@ -202,4 +160,62 @@ describeWithRedis('cluster mode: the answer side and the view door', () => {
     expect(named.origin).toBe(new URL(url(other)).origin)
     expect(named.origin).not.toBe(new URL(url(owner)).origin)
   })
+
+  it('keeps a never-reading tenant to its share of the connections between nodes, and cuts it loose', async () => {
+    const port = Number(new URL(url(0)).port)
+    const slow: net.Socket[] = []
+    const page = `/channel/message?channelId=${encodeURIComponent(CHANNEL)}`
+    const auth = Object.entries(headersOf(reader))
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')
+    try {
+      // one after another: each reads the head of its answer, then no more
+      const heads: string[] = []
+      for (let i = 0; i < 6; i++) {
+        const socket = net.connect(port, '127.0.0.1')
+        socket.on('error', () => undefined)
+        slow.push(socket)
+        const head = new Promise<string>(resolve =>
+          socket.once('data', (d: Buffer) => {
+            socket.pause()
+            resolve(d.subarray(0, 12).toString('latin1'))
+          }),
+        )
+        socket.write(`GET ${page} HTTP/1.1\r\nhost: node-1\r\n${auth}\r\n`)
+        heads.push(await head)
+      }
+      // its share (2 of 4) is held by answers it does not read; the rest, and its next request, refused
+      expect(heads).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200', ...Array(4).fill('HTTP/1.1 429')])
+      expect((await fetch(`${url(0)}/session`, { headers: headersOf(reader) })).status).toBe(429)
+      // the neighbour's reads and sends through the same node cross all the same
+      for (let i = 0; i < 3; i++) {
+        const read = await fetch(`${url(0)}/session`, { headers: headersOf(neighbour) })
+        expect({ status: read.status, body: await read.json() }).toMatchObject({
+          status: 200,
+          body: { id: neighbour.id, isConnected: true },
+        })
+      }
+      for (let i = 0; i < 2; i++) {
+        const sent = await fetch(`${url(0)}/message`, {
+          method: 'POST',
+          headers: { ...headersOf(neighbour), 'content-type': 'application/json' },
+          body: JSON.stringify({ phone: cluster.contacts[0], type: 'text', text: `beside a slow reader ${i}` }),
+        })
+        expect({ status: sent.status, body: await sent.json() }).toMatchObject({
+          status: 200,
+          body: { messageId: expect.any(String) },
+        })
+      }
+      // its answers stood still: cut, and its share is its own again
+      await waitFor('the stalled answers cut', async () => (await forwarded(0, 'cut')) >= 2, 60_000, 500)
+      await waitFor(
+        "the reader's share free",
+        async () => (await fetch(`${url(0)}/session`, { headers: headersOf(reader) })).status === 200,
+        30_000,
+        250,
+      )
+    } finally {
+      for (const s of slow) s.destroy()
+    }
+  }, 120_000)
 })
