@@ -83,6 +83,16 @@ export const ERRORS = {
     status: 429,
     message: 'too many pairing code requests for this session, retry in <retryAfterSeconds> s',
   },
+  /** POST /session/pairing-code past PAIRING_CODES_PER_PHONE_PER_HOUR for the number, whoever asked. */
+  PAIRING_CODE_PHONE_RATE: {
+    status: 429,
+    message: 'too many pairing codes for this phone number, retry in <retryAfterSeconds> s',
+  },
+  /** POST /session/pairing-code past PAIRING_CODES_PER_CLIENT_PER_HOUR for the client, whatever the numbers. */
+  PAIRING_CODE_CLIENT_RATE: {
+    status: 429,
+    message: 'too many pairing code requests from this client, retry in <retryAfterSeconds> s',
+  },
   // GET /session?wait and GET /session/qr?wait over one of their bounds (src/http/session-wait/wait-room.ts)
   WAITS_PER_SESSION: {
     status: 429,
