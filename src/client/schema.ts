@@ -799,7 +799,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
-            /** @description Only with a body: `proxy must be a socks5, socks5h, http or https URL with a host and no path`, `proxy leads to a private or local address`, `proxy host is not on this gateway's list of allowed proxy hosts`, `proxy host could not be resolved: <detail>` */
+            /** @description Only with a body: `proxy must be a socks5, socks5h, http or https URL with a host and no path`, `proxy leads to a private or local address`, `proxy host is not on this gateway's list of allowed proxy hosts`, `proxy host name does not resolve to a public address` */
             400: {
                 headers: {
                     [name: string]: unknown;
