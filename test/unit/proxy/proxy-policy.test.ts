@@ -92,9 +92,9 @@ describe('proxy policy', () => {
       )
       return { answer: { code: err?.code, status: err?.status, message: err?.message }, cause: err?.cause }
     }
-    const [unresolved, loopback, mixed] = await Promise.all(
-      ['socks5://nowhere.test:1080', 'http://loopback.test:3128', 'http://mixed.test:3128'].map(refusal),
-    )
+    const unresolved = await refusal('socks5://nowhere.test:1080')
+    const loopback = await refusal('http://loopback.test:3128')
+    const mixed = await refusal('http://mixed.test:3128')
     expect(unresolved.answer).toEqual({ code: 'PROXY_NAME_REFUSED', status: 400, message: NAME_REFUSED })
     expect(loopback.answer).toEqual(unresolved.answer)
     expect(mixed.answer).toEqual(unresolved.answer)
