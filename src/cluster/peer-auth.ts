@@ -10,10 +10,10 @@
  *   - a node's heartbeat record in Redis carries a MAC of its fields and of when it expires: a record written by
  *     anyone else, or replayed after its time, is ignored, so nobody can make the nodes forward a session's requests
  *     to an address of theirs by writing Redis.
- * The two uses have keys of their own, derived from the secret (HKDF-SHA256, one label each), and so does a third:
- * the names of clients in Redis for the per-client limits (a keyed hash of the address, cluster/limits.ts), and a
- * fourth the names of phone numbers for the pairing codes' limit per number (a number has too few digits for a plain
- * hash to hide it).
+ * The two uses have keys of their own, derived from the secret (HKDF-SHA256, one label each), and so do two more:
+ * the names of clients in Redis for the per-client limits (a keyed hash of the address, cluster/limits.ts), and the
+ * names of phone numbers for the pairing codes' limit per number (a number has too few digits for a plain hash to
+ * hide it).
  */
 import { createHmac, hash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 

@@ -66,6 +66,15 @@ describeWithRedis('pairing code budgets shared by the nodes', () => {
     }
   })
 
+  it("names a number by a keyed hash of its own: not the client's, not another secret's", () => {
+    const auth = new PeerAuth(SECRET, 'node-1')
+    const other = new PeerAuth(`${SECRET}-other`, 'node-1')
+    expect(auth.phoneTag('15550000009')).toBe(new PeerAuth(SECRET, 'node-2').phoneTag('15550000009'))
+    expect(auth.phoneTag('15550000009')).not.toBe(auth.clientTag('15550000009'))
+    expect(auth.phoneTag('15550000009')).not.toBe(other.phoneTag('15550000009'))
+    expect(auth.phoneTag('15550000009')).not.toBe(auth.phoneTag('15550000008'))
+  })
+
   it('turns a budget off at 0, and answers 503 when Redis cannot be reached', async () => {
     const conn = await connectRedis(redis.url)
     const auth = new PeerAuth(SECRET, 'node-1')
