@@ -43,11 +43,13 @@ export class ClusterSessionAuth {
   }
 
   /**
-   * Whether `secret` is the secret of session `id`, wherever it runs. The caller may say the id does not run here
-   * (its snapshot check then is skipped: it would fail and cost a hash).
+   * Whether `secret` is the secret of session `id`, wherever it runs. The caller may say the id does not run here;
+   * its snapshot check runs all the same (the cache compares an unknown id against a decoy), so an id that runs
+   * here, one that runs elsewhere and one that runs nowhere cost the same hashes.
    */
   async authenticate(id: string, secret: string, runsHere = true): Promise<boolean> {
-    if (runsHere && this.#o.authenticLocally(id, secret)) return true
+    const local = this.#o.authenticLocally(id, secret)
+    if (runsHere && local) return true
     const cached = this.#hashes.get(id)
     // compared whether cached or not: an id seen before costs no more than one never seen
     if (this.#matches(cached ?? DECOY_HASH, secret) && cached !== undefined) {
