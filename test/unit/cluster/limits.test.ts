@@ -84,6 +84,7 @@ describeWithRedis('pairing code budgets shared by the nodes', () => {
       PAIRING_CODES_PER_CLIENT_PER_HOUR: 0,
     })
     for (let i = 0; i < 10; i++) expect(await open.take('198.51.100.1', '15550000009')).toBeUndefined()
+    expect(((await redis.conn.command(['KEYS', 'gw:pairing-*'])) as Buffer[]).length).toBe(0)
     await conn.close()
     const down = clusterPairingCodeBudget(
       async () => {
