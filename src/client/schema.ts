@@ -103,7 +103,7 @@ export interface paths {
         put?: never;
         /**
          * Link the phone with a code instead of the QR (not in the spec)
-         * @description While the session awaits pairing: a code the phone's user types under "Link with phone number"; the session then turns connected as after a scan. Answered only once the platform registered the code. The QR keeps rotating meanwhile and still links: the first to finish wins. A new code replaces the last one. At most one request per `PAIRING_CODE_INTERVAL_MS` per session.
+         * @description While the session awaits pairing: a code the phone's user types under "Link with phone number"; the session then turns connected as after a scan. Answered only once the platform registered the code. The QR keeps rotating meanwhile and still links: the first to finish wins. A new code replaces the last one. At most one request per `PAIRING_CODE_INTERVAL_MS` per session, `PAIRING_CODES_PER_PHONE_PER_HOUR` codes per phone number and `PAIRING_CODES_PER_CLIENT_PER_HOUR` per client (429 with `Retry-After` past them).
          */
         post: operations["requestPairingCode"];
         delete?: never;
@@ -799,7 +799,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
-            /** @description Only with a body: `proxy must be a socks5, socks5h, http or https URL with a host and no path`, `proxy leads to a private or local address`, `proxy host is not on this gateway's list of allowed proxy hosts`, `proxy host could not be resolved: <detail>` */
+            /** @description Only with a body: `proxy must be a socks5, socks5h, http or https URL with a host and no path`, `proxy leads to a private or local address`, `proxy host is not on this gateway's list of allowed proxy hosts`, `proxy host name does not resolve to a public address` */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -8,6 +8,7 @@ import type { SessionSystem } from '../actors/main/session-system.js'
 import { proxyPolicySettings, type ProxyPolicySettings } from '../proxy/proxy-policy.js'
 import { httpSettings, type HttpSettings } from './settings.js'
 import type { CreationRate } from './limits/creation-gate.js'
+import type { PairingCodeBudget } from './limits/pairing-code-budget.js'
 import type { ClusterGaugeSource } from '../metrics/cluster-metrics.js'
 import type { SessionWaits } from './session-wait/long-poll.js'
 
@@ -33,6 +34,8 @@ export interface ClusterHttp {
   front: RequestHandler
   /** POST /session's per-client buckets, shared by every node. */
   creationRate: CreationRate | undefined
+  /** POST /session/pairing-code's codes per number and per client, shared by every node. */
+  pairingCodeBudget: PairingCodeBudget
   /** The node's gauges for /metrics. */
   gauges: ClusterGaugeSource
 }

@@ -98,6 +98,13 @@ export const HTTP_SETTINGS = {
    * on the phone of the number given; 0 = no limit.
    */
   PAIRING_CODE_INTERVAL_MS: int(10_000, 0),
+  /**
+   * Pairing codes per phone number and hour, whichever sessions and clients ask (every node together in cluster
+   * mode): each one is a notification on that phone, which need not be the client's own; 0 = no limit.
+   */
+  PAIRING_CODES_PER_PHONE_PER_HOUR: int(3, 0),
+  /** Pairing codes per client address (an IPv6 /64) and hour, whatever the numbers; 0 = no limit. */
+  PAIRING_CODES_PER_CLIENT_PER_HOUR: int(20, 0),
 }
 
 export type HttpSettings = SliceOf<typeof HTTP_SETTINGS>

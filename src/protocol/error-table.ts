@@ -41,8 +41,11 @@ export const ERRORS = {
   PRIVATE_ADDRESS: { status: 400, message: '<path> leads to a private or local address' },
   /** SESSION_PROXY_ALLOWED_HOSTS does not list the proxy's host. */
   PROXY_HOST_NOT_ALLOWED: { status: 400, message: "proxy host is not on this gateway's list of allowed proxy hosts" },
-  /** The proxy's host name did not resolve, so it could not be judged. */
-  PROXY_UNRESOLVED: { status: 400, message: 'proxy host could not be resolved: <detail>' },
+  /**
+   * The proxy's host name does not resolve, or resolves to a private or local address: one answer for both, so that
+   * POST /session, open to anyone, tells nobody what the gateway's DNS knows of a name (the why is in the log).
+   */
+  PROXY_NAME_REFUSED: { status: 400, message: 'proxy host name does not resolve to a public address' },
   /** A media file over its type's cap (README: Limits). */
   MEDIA_TOO_LARGE: { status: 400, message: '<kind> is larger than the limit of <max> bytes' },
   /** An image whose header declares more than MEDIA_MAX_PIXELS pixels. */
@@ -82,6 +85,16 @@ export const ERRORS = {
   PAIRING_CODE_RATE: {
     status: 429,
     message: 'too many pairing code requests for this session, retry in <retryAfterSeconds> s',
+  },
+  /** POST /session/pairing-code past PAIRING_CODES_PER_PHONE_PER_HOUR for the number, whoever asked. */
+  PAIRING_CODE_PHONE_RATE: {
+    status: 429,
+    message: 'too many pairing codes for this phone number, retry in <retryAfterSeconds> s',
+  },
+  /** POST /session/pairing-code past PAIRING_CODES_PER_CLIENT_PER_HOUR for the client, whatever the numbers. */
+  PAIRING_CODE_CLIENT_RATE: {
+    status: 429,
+    message: 'too many pairing code requests from this client, retry in <retryAfterSeconds> s',
   },
   // GET /session?wait and GET /session/qr?wait over one of their bounds (src/http/session-wait/wait-room.ts)
   WAITS_PER_SESSION: {
