@@ -9,8 +9,8 @@
  * An entry's own `retryAfterSeconds` is the `Retry-After` of a code whose wait is fixed. `log: 'warn'` marks the
  * codes that say the gateway or the platform misbehaved; the others are the client's business (logged at debug).
  *
- * The HTTP mapper (src/http/errors.ts) and the metrics read these fields, never the text. The README's Errors
- * table lists every message (test/unit/protocol/error-table/readme.test.ts keeps the two in step).
+ * The HTTP mapper (src/http/errors.ts) and the metrics read these fields, never the text. The Errors table
+ * of docs/api.md lists every message (test/unit/protocol/error-table/errors-doc.test.ts keeps the two in step).
  */
 
 export interface ErrorEntry {
