@@ -17,8 +17,8 @@ export const RUNNABLE_DOCS = [
   'docs/contributing.md',
 ] as const
 
-/** Documents whose blocks are all records of what was run elsewhere (benchmarks): each must be marked. */
-export const RECORD_DOCS = ['BENCHMARKS.md'] as const
+/** Benchmark documents: no test runs a benchmark, so each of their blocks must say so. */
+export const RECORD_DOCS = ['BENCHMARKS.md', 'docs/benchmarks-log.md', 'bench/peer/README.md'] as const
 
 export interface CodeBlock {
   file: string
