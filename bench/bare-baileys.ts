@@ -1,5 +1,5 @@
 /**
- * The floor under the gateway's CPU per message (issues 19 and 28): Baileys alone, no gateway, against the same
+ * The floor under the gateway's CPU per message (what is the runtime's): Baileys alone, no gateway, against the same
  * sandbox, beside the gateway itself, in one run. `bench/bare/client.ts` pairs N sockets in one process with
  * in-memory keys and sends texts the way the gateway does (the contact's LID, our own id, the server's ack, the
  * privacy-token record), or (TARGET=gateway) drives the gateway's `POST /message` with the same loops.

@@ -43,7 +43,7 @@ export const ERRORS = {
   PROXY_HOST_NOT_ALLOWED: { status: 400, message: "proxy host is not on this gateway's list of allowed proxy hosts" },
   /** The proxy's host name did not resolve, so it could not be judged. */
   PROXY_UNRESOLVED: { status: 400, message: 'proxy host could not be resolved: <detail>' },
-  /** A media file over its type's cap (README: Limits). */
+  /** A media file over its type's cap (docs/operating.md: Limits). */
   MEDIA_TOO_LARGE: { status: 400, message: '<kind> is larger than the limit of <max> bytes' },
   /** An image whose header declares more than MEDIA_MAX_PIXELS pixels. */
   MEDIA_TOO_MANY_PIXELS: {

@@ -52,7 +52,7 @@ const codeMessages = (Object.keys(ERRORS) as ErrorCode[])
   .filter(code => code !== 'VALIDATION')
   .map(code => ERRORS[code].message)
 
-/** Every message as the README's Errors table lists it: validation lines with the paths and values they have. */
+/** Every message as the Errors table (docs/api.md) lists it: validation lines with the paths and values they have. */
 export const CLIENT_MESSAGES: readonly string[] = [
   ...codeMessages,
   ...Object.values(LINE),
