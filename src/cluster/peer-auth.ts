@@ -20,7 +20,7 @@ import { createHmac, hash, hkdfSync, randomBytes, timingSafeEqual } from 'node:c
 export const PEER_HEADER = 'x-gateway-peer'
 export const PEER_CLIENT_HEADER = 'x-gateway-client'
 
-/** How far a peer request's time may be from the receiver's clock (nodes run NTP; README: Cluster mode). */
+/** How far a peer request's time may be from the receiver's clock (nodes run NTP; docs/cluster.md). */
 export const PEER_SKEW_MS = 15_000
 
 /** What a peer request's MAC covers besides the header's own fields. */

@@ -13,7 +13,7 @@
  * with 400 before the app sees it: nothing downstream builds a URL from a host the client named, in either mode.
  *
  * With TLS_CERT_FILE and TLS_KEY_FILE the same server speaks HTTPS (what `https://` in ADVERTISE_URL needs for the
- * traffic between cluster nodes; README: Cluster mode).
+ * traffic between cluster nodes; docs/cluster.md).
  */
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'

@@ -1,6 +1,6 @@
 /**
  * @module http/settings
- * The HTTP front's slice of the settings (README: Settings): where it listens and with which certificate, what it
+ * The HTTP front's slice of the settings (docs/operating.md): where it listens and with which certificate, what it
  * takes from a request (body size, text length), whom it believes and lets in (proxies, tokens), and the limits
  * per client and per session it applies before a request reaches the sessions.
  */
@@ -66,7 +66,7 @@ export const HTTP_SETTINGS = {
     .transform(trustProxyValue),
   /** JSON body limit for POST requests. */
   BODY_LIMIT_BYTES: int(1024 * 1024, 1),
-  /** Limits (README: Limits). Longest `text` of POST /message and POST /status (the platform's own cap). */
+  /** Limits (docs/operating.md: Limits). Longest `text` of POST /message and POST /status (the platform's own cap). */
   TEXT_MAX_CHARS: int(65_536, 1),
   /** When set, POST /session needs `authorization: Bearer <token>` (401 otherwise); unset = open, as the spec has it. */
   CREATE_SESSION_TOKEN: bearerToken(),

@@ -1,6 +1,6 @@
 /**
  * @module platform/settings
- * The platform link's slice of the settings (README: Settings): the platform itself or the sandbox, how long a send
+ * The platform link's slice of the settings (docs/operating.md): the platform itself or the sandbox, how long a send
  * waits for the server's ack and a query for its answer, the channel list's query id, the group pictures fetched at
  * once and kept, and the signature checks.
  */

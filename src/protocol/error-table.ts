@@ -9,8 +9,8 @@
  * An entry's own `retryAfterSeconds` is the `Retry-After` of a code whose wait is fixed. `log: 'warn'` marks the
  * codes that say the gateway or the platform misbehaved; the others are the client's business (logged at debug).
  *
- * The HTTP mapper (src/http/errors.ts) and the metrics read these fields, never the text. The README's Errors
- * table lists every message (test/unit/protocol/error-table/readme.test.ts keeps the two in step).
+ * The HTTP mapper (src/http/errors.ts) and the metrics read these fields, never the text. The Errors table
+ * of docs/api.md lists every message (test/unit/protocol/error-table/errors-doc.test.ts keeps the two in step).
  */
 
 export interface ErrorEntry {
@@ -46,7 +46,7 @@ export const ERRORS = {
    * POST /session, open to anyone, tells nobody what the gateway's DNS knows of a name (the why is in the log).
    */
   PROXY_NAME_REFUSED: { status: 400, message: 'proxy host name does not resolve to a public address' },
-  /** A media file over its type's cap (README: Limits). */
+  /** A media file over its type's cap (docs/operating.md: Limits). */
   MEDIA_TOO_LARGE: { status: 400, message: '<kind> is larger than the limit of <max> bytes' },
   /** An image whose header declares more than MEDIA_MAX_PIXELS pixels. */
   MEDIA_TOO_MANY_PIXELS: {

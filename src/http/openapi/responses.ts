@@ -1,7 +1,7 @@
 /**
  * @module http/openapi/responses
  * Response objects of the document: a 200 with its body, and the error statuses an endpoint can answer with, each
- * with the shared `Error` body and the messages of SPEC "Errors" and the README's "Decisions".
+ * with the shared `Error` body and the messages of SPEC "Errors" and docs/api.md's "Decisions".
  */
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi'
 import type { z } from 'zod'

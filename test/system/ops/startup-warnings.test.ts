@@ -87,7 +87,7 @@ describe('start-up warnings', () => {
 
   it('on a Node below package.json engines, one warn line says which version and why', async () => {
     // The real gateway on this Node, told before anything loads that it is Node 20.20.2 (end of life, the one
-    // the README's scale figures were measured against).
+    // BENCHMARKS.md's scale figures were measured against).
     const node20 = `Object.defineProperty(process,'versions',{value:{...process.versions,node:'20.20.2'}})`
     const lines = await startupLog({}, [`--import=data:text/javascript,${encodeURIComponent(node20)}`])
     expect(lines.filter(l => l.level === WARN && l.msg.startsWith('Node ')).map(l => l.msg)).toEqual([

@@ -1,5 +1,5 @@
 /**
- * A proxy per session, end to end (README: A proxy per session): the real gateway process, the sandbox and the
+ * A proxy per session, end to end (docs/api.md: A proxy per session): the real gateway process, the sandbox and the
  * unmodified Baileys client, one session behind a real SOCKS5 proxy and one behind a real HTTP CONNECT proxy
  * (test/support/proxies), each proxy leaving from its own loopback address (127.0.0.2, 127.0.0.3), so the sandbox's
  * ledger of where each login, WebSocket and media request came from proves the traffic went through the proxy and

@@ -1,6 +1,6 @@
 /**
  * @module http/endpoints/pairing-code/route
- * POST /session/pairing-code, an addition to the spec (README: "Pairing by code"): headers `id` + `session-id`, body
+ * POST /session/pairing-code, an addition to the spec (docs/api.md): headers `id` + `session-id`, body
  * `{ phone }` → `{ code, expiresAt }`, answered only once the platform registered the code (never a code it refused
  * or never got). Each request is a platform round trip and a notification on that phone: one per
  * PAIRING_CODE_INTERVAL_MS per session (limits/session-rate.ts), and a few per number and per client each hour

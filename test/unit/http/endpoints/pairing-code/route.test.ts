@@ -1,5 +1,5 @@
 /**
- * POST /session/pairing-code in-process on the fake session system (README: "Pairing by code"): the phone read like
+ * POST /session/pairing-code in-process on the fake session system (docs/api.md): the phone read like
  * every phone of the API, the command it sends, the answer's shape, the errors a session passes through, and the
  * per-session rate (one request per PAIRING_CODE_INTERVAL_MS, counted after validation, one bucket per session).
  */
