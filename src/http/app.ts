@@ -23,6 +23,7 @@ import { openApiRoutes } from './openapi/router.js'
 import { opsParts } from './ops/index.js'
 import { sessionWaits } from './session-wait/long-poll.js'
 import { AnswerBudget } from './answers/answer-budget.js'
+import { isForwardedRequest } from './client-key.js'
 
 export { type AppDeps, appSettings } from './deps.js'
 
@@ -51,6 +52,15 @@ export function createApp(deps: AppDeps): express.Express {
   })
   // Cluster mode: a request for a session of another node is authenticated here, then forwarded (cluster/front.ts).
   if (deps.cluster) app.use(deps.cluster.front)
+  // A connection a peer node proved its own carries many clients' requests: it counts only in the total from now
+  // on, as a trusted proxy's does (connections/connection-guard.ts), so the nodes' pools are never refused.
+  const connections = deps.connections
+  if (deps.cluster && connections) {
+    app.use((req, _res, next) => {
+      if (isForwardedRequest(req)) connections.countOnlyInTotal(req.socket)
+      next()
+    })
+  }
   for (const endpoint of ENDPOINTS) endpoint.mount(app, endpointDeps)
   app.use(ops.metrics)
   // API_DOCS=false: /openapi.json and /docs are not mounted at all, so they answer the 404 of any unknown path.

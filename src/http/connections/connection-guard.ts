@@ -7,7 +7,8 @@
  *   client-key.ts) and in all (`CONNECTIONS_PER_PROCESS`). They are counted when TCP accepts the connection, before
  *   any HTTP (or TLS) is read, so the address is the TCP peer's: behind a reverse proxy that is the proxy, and
  *   X-Forwarded-For is not there yet to tell the clients apart. A peer TRUST_PROXY believes is therefore counted only
- *   in the total (its own connection limits are the ones that bound its clients). A connection past a cap is
+ *   in the total (its own connection limits are the ones that bound its clients). So is, in cluster mode, a
+ *   connection once it carried a request a peer node signed (`countOnlyInTotal`, called from app.ts). A connection past a cap is
  *   answered `503` in the spec's shape with `Retry-After` on the raw socket and closed (with https, where no TLS
  *   session exists yet to answer in, only closed); its requests never reach the app.
  * - **Write time-out.** A socket whose answer bytes have waited `ANSWER_WRITE_TIMEOUT_MS` without its buffer ever
@@ -43,6 +44,8 @@ export class ConnectionGuard {
   readonly #settings: ConnectionGuardSettings
   readonly #trusted: (address: string) => boolean
   readonly #perClient = new Map<string, number>()
+  /** Each open connection counted against its client (`address|port`), with that client's key. */
+  readonly #clientOf = new Map<string, string>()
   #open = 0
   readonly #refusedBy: Record<RefusedBy, number> = { client: 0, process: 0 }
   #cut = 0
@@ -116,14 +119,39 @@ export class ConnectionGuard {
       return
     }
     this.#open++
-    if (key !== undefined) this.#perClient.set(key, mine + 1)
+    if (key === undefined) {
+      socket.once('close', () => this.#open--)
+      return
+    }
+    this.#perClient.set(key, mine + 1)
+    // the same connection as the TLS socket over it sees it: its peer's address and port
+    const connection = `${address}|${socket.remotePort}`
+    this.#clientOf.set(connection, key)
     socket.once('close', () => {
       this.#open--
-      if (key === undefined) return
-      const left = (this.#perClient.get(key) ?? 1) - 1
-      if (left > 0) this.#perClient.set(key, left)
-      else this.#perClient.delete(key)
+      if (this.#clientOf.get(connection) !== key) return // counted only in the total since (countOnlyInTotal)
+      this.#clientOf.delete(connection)
+      this.#leaveClient(key)
     })
+  }
+
+  #leaveClient(key: string): void {
+    const left = (this.#perClient.get(key) ?? 1) - 1
+    if (left > 0) this.#perClient.set(key, left)
+    else this.#perClient.delete(key)
+  }
+
+  /**
+   * Cluster mode: `socket` carried a request signed by a peer node (many clients' requests on its connections), so
+   * from now on it counts only in the total, as a trusted proxy's does. A peer's connection counts against its
+   * address only until its first request is verified.
+   */
+  countOnlyInTotal(socket: Socket | TLSSocket): void {
+    const connection = `${socket.remoteAddress ?? ''}|${socket.remotePort}`
+    const key = this.#clientOf.get(connection)
+    if (key === undefined) return
+    this.#clientOf.delete(connection)
+    this.#leaveClient(key)
   }
 
   #watch(socket: Socket | TLSSocket): void {

@@ -211,8 +211,8 @@ export interface TestApp {
   auth: { id: string; 'session-id': string }
 }
 
-/** `extra`: more of the app's deps (the connection guard a served gateway shares with its server). */
-export function makeApp(env: NodeJS.ProcessEnv = {}, extra: Pick<AppDeps, 'connections'> = {}): TestApp {
+/** `extra`: more of the app's deps (the connection guard a served gateway shares with its server, a cluster's part). */
+export function makeApp(env: NodeJS.ProcessEnv = {}, extra: Pick<AppDeps, 'connections' | 'cluster'> = {}): TestApp {
   const system = new FakeSystem()
   const settings = loadSettings({ BODY_LIMIT_BYTES: '4096', ...env })
   const logs: Record<string, unknown>[] = []

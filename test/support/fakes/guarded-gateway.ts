@@ -8,6 +8,7 @@
 import { once } from 'node:events'
 import type http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
+import type { AppDeps } from '../../../src/http/app.js'
 import { ConnectionGuard } from '../../../src/http/connections/connection-guard.js'
 import { createHttpServer } from '../../../src/http/server.js'
 import { loadSettings } from '../../../src/settings/load.js'
@@ -36,9 +37,10 @@ export interface Connection {
   answer: Promise<string>
 }
 
-export async function serveGuarded(env: NodeJS.ProcessEnv = {}): Promise<GuardedGateway> {
+/** `cluster`: a cluster node's part of the app (its front), for what cluster mode changes. */
+export async function serveGuarded(env: NodeJS.ProcessEnv = {}, cluster?: AppDeps['cluster']): Promise<GuardedGateway> {
   const connections = new ConnectionGuard(loadSettings({ BODY_LIMIT_BYTES: '4096', ...env }))
-  const t = makeApp(env, { connections })
+  const t = makeApp(env, { connections, ...(cluster ? { cluster } : {}) })
   const server = createHttpServer(t.app, undefined, connections)
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')

@@ -5,6 +5,8 @@
  * the total. All addresses are loopback (127.0.0.0/8).
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import type { RequestHandler } from 'express'
+import { setForwardedClient } from '../../../../src/http/client-key.js'
 import { trustsPeer } from '../../../../src/http/connections/connection-guard.js'
 import { type GuardedGateway, serveGuarded } from '../../../support/fakes/guarded-gateway.js'
 import { waitFor } from '../../../support/wait-for.js'
@@ -86,6 +88,54 @@ describe('connection caps', () => {
     expect(parseRaw(await refused.answer).status).toBe(
       'HTTP/1.1 503 too many connections from this client, retry in 1 s',
     )
+  })
+
+  it("counts a connection only in the total once it is a peer node's (cluster mode), and frees its place once", async () => {
+    const g = (gateway = await serveGuarded({ CONNECTIONS_PER_CLIENT: '2' }))
+    const accepted: import('node:net').Socket[] = []
+    g.server.on('connection', socket => accepted.push(socket))
+    const peer = await g.connect()
+    const other = await g.connect()
+    await waitFor('both accepted', () => accepted.length === 2)
+    g.connections.countOnlyInTotal(accepted[0]!)
+    const third = await g.connect()
+    expect(await healthz(third.socket)).toBe('HTTP/1.1 200 OK')
+    const refused = await g.connect()
+    expect(parseRaw(await refused.answer).status).toBe(
+      'HTTP/1.1 503 too many connections from this client, retry in 1 s',
+    )
+    // the peer's connection closing frees no place of the address (it held none)...
+    peer.socket.destroy()
+    await waitFor('the peer connection closed', () => g.connections.open === 2)
+    expect(parseRaw(await (await g.connect()).answer).status).toMatch(/^HTTP\/1.1 503/)
+    // ...a counted one does
+    other.socket.destroy()
+    await waitFor('the other connection closed', () => g.connections.open === 1)
+    expect(await healthz((await g.connect()).socket)).toBe('HTTP/1.1 200 OK')
+  })
+})
+
+describe('cluster mode', () => {
+  it("counts a connection only in the total once it carried a peer node's request", async () => {
+    // a front that takes every request with a `peer` header for a peer node's, as cluster/front.ts does once its
+    // signature checks out
+    const front: RequestHandler = (req, _res, next) => {
+      if (req.headers.peer) setForwardedClient(req, '192.0.2.1')
+      next()
+    }
+    const gauges = { leasesHeld: () => 0, nodesLive: () => 1 }
+    const g = (gateway = await serveGuarded(
+      { CONNECTIONS_PER_CLIENT: '1' },
+      { front, creationRate: undefined, gauges },
+    ))
+    const peer = await g.connect()
+    const first = new Promise<string>(resolve =>
+      peer.socket.once('data', chunk => resolve(String(chunk).split('\r\n')[0]!)),
+    )
+    peer.socket.write('GET /healthz HTTP/1.1\r\nhost: x\r\npeer: 1\r\n\r\n')
+    expect(await first).toBe('HTTP/1.1 200 OK')
+    // the address's one place is free again: a client from it is served beside the peer's connection
+    expect(await healthz((await g.connect()).socket)).toBe('HTTP/1.1 200 OK')
   })
 })
 
