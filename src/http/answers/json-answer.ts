@@ -10,7 +10,7 @@ import { jsonPieces } from './json-pieces.js'
 
 export function sendJson(res: Response, body: unknown, budget: AnswerBudget | undefined): void {
   const { pieces, bytes } = jsonPieces(body)
-  res.setHeader('content-type', 'application/json; charset=utf-8')
+  if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8')
   res.setHeader('content-length', bytes)
   // one writev for the headers and every piece: the socket takes what the kernel accepts, the rest waits by reference
   res.cork()
