@@ -52,7 +52,7 @@ export interface SessionRouteOptions<Input> {
   /**
    * The answer's size is the platform's data (lists of groups, members, channels, channel posts): refused with 503
    * while the process's answer bytes waiting for slow clients are past ANSWER_BYTES_PER_PROCESS
-   * (answers/answer-budget.ts), before the rate's token is taken.
+   * (answers/answer-budget.ts): checked before the rate's token is taken, and again once the answer is built.
    */
   largeAnswer?: boolean
   /** Read a JSON body of at most BODY_LIMIT_BYTES before validation. */
@@ -94,6 +94,10 @@ export function sessionRoute<Input = undefined, Body = unknown>(
       req,
       res,
     }
-    sendJson(res, await work(context), deps.answers)
+    const body = await work(context)
+    // again once the answer is built: reads admitted together (a burst) each find the budget as the ones before
+    // them left it, so the bytes waiting pass it by one answer at most
+    budget?.admit()
+    sendJson(res, body, deps.answers)
   }
 }

@@ -94,6 +94,27 @@ describe('a client that never reads its answers', () => {
     expect(((await served.json()) as ChannelPage).docs).toHaveLength(100)
   })
 
+  it('a burst of reads admitted together passes ANSWER_BYTES_PER_PROCESS by one answer at most', async () => {
+    const g = await start({ ANSWER_BYTES_PER_PROCESS: String(1024 * 1024), ANSWER_WRITE_TIMEOUT_MS: '60000' })
+    // every read is admitted before any answer exists: the platform answers them all at once, once released
+    let release = () => {}
+    const released = new Promise<void>(resolve => {
+      release = resolve
+    })
+    const page = largePage()
+    g.system.onRun = async () => {
+      await released
+      return page
+    }
+    for (let i = 0; i < 5; i++) await g.neverReading(HISTORY, g.auth)
+    await waitFor('the five reads admitted', () => g.system.commands.length === 5, 10_000, 50)
+    release()
+    await waitFor('four refused', async () => (await g.metric('gateway_http_answers_refused_total')) === 4, 10_000, 50)
+    const oneAnswer = Buffer.byteLength(JSON.stringify(page))
+    expect(await waiting(g)).toBeGreaterThan(1024 * 1024)
+    expect(await waiting(g)).toBeLessThan(oneAnswer + 1024) // one answer and its headers
+  })
+
   it('holds its session pending slots until each answer is gone: its next request is busy, a neighbour is not', async () => {
     const g = await start({ ANSWER_WRITE_TIMEOUT_MS: '60000' })
     g.system.admission = new Admission({ shards: 1, perSession: 2, shardLimit: 1000 })
