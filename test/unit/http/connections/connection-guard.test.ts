@@ -126,7 +126,7 @@ describe('cluster mode', () => {
     const gauges = { leasesHeld: () => 0, nodesLive: () => 1 }
     const g = (gateway = await serveGuarded(
       { CONNECTIONS_PER_CLIENT: '1' },
-      { front, creationRate: undefined, gauges },
+      { front, creationRate: undefined, pairingCodeBudget: { take: () => undefined }, gauges },
     ))
     const peer = await g.connect()
     const first = new Promise<string>(resolve =>
