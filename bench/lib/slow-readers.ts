@@ -11,7 +11,8 @@ import { parseProm, sumOf } from '../../test/support/prom-text.js'
 export const rssMb = (pid: number): number =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
 
-/** Opens a connection, sends `GET path` with `headers`, and never reads: the kernel's buffers fill, then the gateway's. */
+/** Opens a connection, sends `GET path` with `headers`, and never reads: the kernel's buffers fill, then the
+ * gateway's. */
 export async function neverReading(url: string, path: string, headers: Record<string, string>): Promise<net.Socket> {
   const { hostname, port } = new URL(url)
   const socket = net.connect({ host: hostname, port: Number(port) })

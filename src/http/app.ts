@@ -5,8 +5,8 @@
  *
  * Order of checks on every endpoint (each stops the request): headers (400 `invalid header`) → session (404
  * `session not found`) → for the reads of groups and channels, the answer bytes waiting in the process (503,
- * answers/answer-budget.ts) → the session's send rate on POST /message, /status, /typing (429) → content type and body
- * (415, 413, 400 `body is not valid JSON`) → validation (400, every failing rule joined by '\n') → the system
+ * answers/answer-budget.ts) → the session's send rate on POST /message, /status, /typing (429) → content type and
+ * body (415, 413, 400 `body is not valid JSON`) → validation (400, every failing rule joined by '\n') → the system
  * (500 `session not connected`, then the operation itself).
  *
  * @example

@@ -2,10 +2,11 @@
  * @module http/session-route
  * The one handler of every endpoint that acts on a session (all but POST /session, GET /session and GET
  * /session/qr). It runs the steps in the order app.ts documents, each stopping the request with its
- * `GatewayError`: authentication (400, 404) → the answer budget of a large answer (503) → the session's rate (429) → the JSON body (415, 413, 400) →
- * validation (400) → the route's own work. The route is handed what those steps found as typed context (the
- * session, the validated input, the request's abort signal) and answers with the body it returns, written in pieces
- * (answers/json-answer.ts): no `res.locals`, no casts. One handler, not a chain of layers: each layer would cost every request a dispatch (BENCHMARKS.md).
+ * `GatewayError`: authentication (400, 404) → the answer budget of a large answer (503) → the session's rate (429)
+ * → the JSON body (415, 413, 400) → validation (400) → the route's own work. The route is handed what those steps
+ * found as typed context (the session, the validated input, the request's abort signal) and answers with the body it
+ * returns, written in pieces (answers/json-answer.ts): no `res.locals`, no casts. One handler, not a chain of
+ * layers: each layer would cost every request a dispatch (BENCHMARKS.md).
  *
  * @example
  * router.post('/typing', sessionRoute(deps, { rate: 'send', body: true, parse: req => parseTyping(req.body) },

@@ -8,8 +8,8 @@
  *   any HTTP (or TLS) is read, so the address is the TCP peer's: behind a reverse proxy that is the proxy, and
  *   X-Forwarded-For is not there yet to tell the clients apart. A peer TRUST_PROXY believes is therefore counted only
  *   in the total (its own connection limits are the ones that bound its clients). So is, in cluster mode, a
- *   connection once it carried a request a peer node signed (`countOnlyInTotal`, called from app.ts). A connection past a cap is
- *   answered `503` in the spec's shape with `Retry-After` on the raw socket and closed (with https, where no TLS
+ *   connection once it carried a request a peer node signed (`countOnlyInTotal`, called from app.ts). A connection
+ *   past a cap is answered `503` in the spec's shape with `Retry-After` on the raw socket and closed (with https, where no TLS
  *   session exists yet to answer in, only closed); its requests never reach the app.
  * - **Write time-out.** A socket whose answer bytes have waited `ANSWER_WRITE_TIMEOUT_MS` without its buffer ever
  *   emptying (a client that never reads, or reads too slowly to take an answer in that time) is destroyed: what it
