@@ -20,7 +20,7 @@ import type { AppDeps } from './deps.js'
 import { jsonBodyReader } from './json-body.js'
 import { type RateFamily, sessionRateOf } from './limits/session-rate.js'
 import { requestSignal } from './request-signal.js'
-import { sendJson } from './answers/json-answer.js'
+import { sendJson, sendLargeJson } from './answers/json-answer.js'
 import { type AuthenticatedSession, authenticate } from './session-auth.js'
 
 /** What a session route's work is handed. */
@@ -53,7 +53,8 @@ export interface SessionRouteOptions<Input> {
   /**
    * The answer's size is the platform's data (lists of groups, members, channels, channel posts): refused with 503
    * while the process's answer bytes waiting for slow clients are past ANSWER_BYTES_PER_PROCESS
-   * (answers/answer-budget.ts): checked before the rate's token is taken, and again once the answer is built.
+   * (answers/answer-budget.ts): checked before the rate's token is taken, and again when its answer's turn to be
+   * built comes (one at a time, the event loop running between pieces: answers/json-answer.ts).
    */
   largeAnswer?: boolean
   /** Read a JSON body of at most BODY_LIMIT_BYTES before validation. */
@@ -96,9 +97,8 @@ export function sessionRoute<Input = undefined, Body = unknown>(
       res,
     }
     const body = await work(context)
-    // again once the answer is built: reads admitted together (a burst) each find the budget as the ones before
-    // them left it, so the bytes waiting pass it by one answer at most
-    budget?.admit()
-    sendJson(res, body, deps.answers)
+    // a large answer is built in the budget's turn, which checks the budget again (answers/json-answer.ts)
+    if (budget) await sendLargeJson(res, body, budget)
+    else sendJson(res, body, deps.answers)
   }
 }

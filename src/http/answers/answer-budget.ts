@@ -19,6 +19,8 @@ import { GatewayError } from '../../protocol/errors.js'
 export class AnswerBudget {
   #waiting = 0
   #refused = 0
+  /** The last large answer's build (inTurn). */
+  #turn: Promise<void> = Promise.resolve()
 
   constructor(readonly maxBytes: number) {}
 
@@ -37,6 +39,16 @@ export class AnswerBudget {
     if (this.#waiting < this.maxBytes) return
     this.#refused++
     throw new GatewayError('ANSWERS_BACKLOGGED')
+  }
+
+  /**
+   * Runs `build` once every build handed here before it has ended: large answers are built one at a time, each
+   * after the one before was written and counted. A failed build ends its turn like any other.
+   */
+  inTurn(build: () => Promise<void>): Promise<void> {
+    const turn = this.#turn.then(build)
+    this.#turn = turn.catch(() => {})
+    return turn
   }
 
   /** Counts what `res` (written in full) still has waiting for its socket, until the response closes. */

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { jsonPieces } from '../../../../src/http/answers/json-pieces.js'
+import { jsonPieces, jsonPiecesYielding } from '../../../../src/http/answers/json-pieces.js'
 
 const text = (value: unknown) => Buffer.concat(jsonPieces(value).pieces).toString('utf8')
 
@@ -18,16 +18,32 @@ const member = fc.oneof(
 const answer = fc.oneof(fc.dictionary(fc.string(), member), fc.array(member), fc.jsonValue())
 
 describe('jsonPieces', () => {
-  it('writes exactly what JSON.stringify writes', () => {
-    fc.assert(
-      fc.property(answer, value => {
-        const { pieces, bytes } = jsonPieces(value)
+  it('writes exactly what JSON.stringify writes, built at once or a piece at a time', async () => {
+    await fc.assert(
+      fc.asyncProperty(answer, async value => {
         const expected = JSON.stringify(value) ?? 'null'
-        expect(Buffer.concat(pieces).toString('utf8')).toBe(expected)
-        expect(bytes).toBe(Buffer.byteLength(expected))
+        for (const { pieces, bytes } of [jsonPieces(value), await jsonPiecesYielding(value)]) {
+          expect(Buffer.concat(pieces).toString('utf8')).toBe(expected)
+          expect(bytes).toBe(Buffer.byteLength(expected))
+        }
       }),
-      { numRuns: 500 },
+      { numRuns: 300 },
     )
+  })
+
+  it('lets the event loop run between the pieces of a large answer, and not for a small one', async () => {
+    /** Whether a callback queued just after the build began ran before the build ended. */
+    const othersRanDuring = async (value: unknown) => {
+      let ran = false
+      const built = jsonPiecesYielding(value).then(() => ran)
+      setImmediate(() => {
+        ran = true
+      })
+      return built
+    }
+    const large = { docs: Array.from({ length: 100 }, (_, i) => ({ id: i, text: 'x'.repeat(10_000) })) }
+    expect(await othersRanDuring(large)).toBe(true)
+    expect(await othersRanDuring({ id: 'a' })).toBe(false)
   })
 
   it('cuts a large page into pieces of about 64 KiB, with multi-byte text counted in bytes', () => {
