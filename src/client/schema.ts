@@ -271,7 +271,7 @@ export interface paths {
         };
         /**
          * Read a channel's history
-         * @description Newest first, up to 100 a page; send the returned `before` as the next `before` until it is 0.
+         * @description Newest first, up to 100 a page, and up to the gateway's CHANNEL_PAGE_MAX_BYTES of posts (a page may stop early, always with at least one post); send the returned `before` as the next `before` until it is 0.
          */
         get: operations["listChannelMessages"];
         put?: never;
@@ -624,7 +624,7 @@ export interface components {
             created: string;
         };
         ChannelMessagePage: {
-            /** @description Newest first, up to 100 */
+            /** @description Newest first, up to 100 (fewer when the page reached its byte bound) */
             docs: components["schemas"]["ChannelMessage"][];
             /** @description Pass as `before` for the next page; 0 when there is none */
             before: number;
@@ -758,7 +758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -857,7 +857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -931,7 +931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1005,7 +1005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1077,7 +1077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1342,7 +1342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1444,7 +1444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1518,7 +1518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1614,7 +1614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1710,7 +1710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1806,7 +1806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1880,7 +1880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1957,7 +1957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2034,7 +2034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2108,7 +2108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2187,7 +2187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

@@ -50,6 +50,9 @@ export function setForwardedClient(req: object, key: string): void {
   forwardedClients.set(req, key)
 }
 
+/** Whether `req` came from a peer node of the cluster (its signature checked). */
+export const isForwardedRequest = (req: object): boolean => forwardedClients.has(req)
+
 /** The client of a request: the one a peer node forwarded it for, or the address it came from. */
 export function requestClientKey(req: { ip?: string | undefined }): string {
   return forwardedClients.get(req) ?? clientKey(req.ip)

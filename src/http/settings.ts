@@ -85,6 +85,19 @@ export const HTTP_SETTINGS = {
   SESSION_WAITS_PER_SESSION: int(4, 1),
   SESSION_WAITS_PER_CLIENT: int(1_000, 1),
   SESSION_WAITS_PER_PROCESS: int(10_000, 1),
+  /**
+   * Answers bounded by what their clients read (src/http/answers, src/http/connections; README: Limits). A socket
+   * whose answer bytes have waited this long without ever draining is cut. The bytes of answers waiting for their
+   * clients, all answers together, past which the reads whose answer size the platform's data decides answer 503.
+   */
+  ANSWER_WRITE_TIMEOUT_MS: int(30_000, 1),
+  ANSWER_BYTES_PER_PROCESS: int(64 * 1024 * 1024, 1),
+  /**
+   * Open connections from one client address (IPv6: its /64) and in all, counted as TCP sees them (a proxy that
+   * TRUST_PROXY believes counts only in the total); past either, 503 on the raw socket; 0 = no cap.
+   */
+  CONNECTIONS_PER_CLIENT: int(1_024, 0),
+  CONNECTIONS_PER_PROCESS: int(16_384, 0),
   /** Sends (POST /message, /status, /typing) per session: sustained rate and burst, then 429; rate 0 = no limit. */
   SEND_RATE_PER_SECOND: z.coerce.number().min(0).default(10),
   SEND_BURST: int(50, 1),

@@ -198,6 +198,24 @@ export const ERRORS = {
     log: 'warn',
     ...RETRY_SOON,
   },
+  /** The bytes of answers waiting for slow clients reached ANSWER_BYTES_PER_PROCESS (src/http/answers). */
+  ANSWERS_BACKLOGGED: {
+    status: 503,
+    message: 'too many answers waiting for their clients to read them, retry in 2 s',
+    retryAfterSeconds: 2,
+  },
+  /** A connection past CONNECTIONS_PER_CLIENT or CONNECTIONS_PER_PROCESS, answered on the raw socket and closed. */
+  CONNECTIONS_PER_CLIENT: {
+    status: 503,
+    message: 'too many connections from this client, retry in 1 s',
+    ...RETRY_SOON,
+  },
+  CONNECTIONS_PER_PROCESS: {
+    status: 503,
+    message: 'too many connections to this server, retry in 1 s',
+    log: 'warn',
+    ...RETRY_SOON,
+  },
   // cluster mode
   SESSION_MOVING: { status: 503, message: 'session is moving to another node, retry in 1 s', ...RETRY_SOON },
   NODE_UNREACHABLE: {
