@@ -44,6 +44,10 @@ describeWithRedis('cluster mode: the answer side and the view door', () => {
       CLUSTER_FORWARD_QUEUE_MS: '1000',
       CLUSTER_FORWARD_STALL_MS: '8000',
       CLUSTER_MOVE_WAIT_MS: '3000',
+      // the whole page in one answer, with room for two of them; no write time-out before the forward's own bounds
+      CHANNEL_PAGE_MAX_BYTES: String(64 << 20),
+      ANSWER_BYTES_PER_PROCESS: String(256 << 20),
+      ANSWER_WRITE_TIMEOUT_MS: '600000',
     })
     await cluster.addContacts(['15550700100'])
     await postWorld(cluster.sandbox, {
