@@ -20,7 +20,7 @@ import os from 'node:os'
 import type { Logger } from 'pino'
 import type { ActorSettings } from '../actors/settings.js'
 import type { HttpSettings } from '../http/settings.js'
-import type { ClusterSettings } from './settings.js'
+import { type ClusterSettings, sessionShare } from './settings.js'
 import { openStore } from '../storage/open-store.js'
 import type { StoreSettings } from '../storage/settings.js'
 import type { ShardedSessionSystem } from '../actors/main/system.js'
@@ -90,10 +90,6 @@ function defaultAdvertiseUrl(host: string, port: number, tls: boolean): string {
   const name = host === '' || host === '0.0.0.0' || host === '::' ? os.hostname() : host
   return `${tls ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${port}`
 }
-
-/** The connections to a peer one session may hold: its percentage of the pool, at least one. */
-export const sessionShare = (sockets: number, percent: number): number =>
-  Math.max(1, Math.floor((sockets * percent) / 100))
 
 /** Where earlier versions kept the nodes' shared token: whoever read Redis had it. Removed at start. */
 const LEGACY_PEER_TOKEN_FIELD = 'peer-token'

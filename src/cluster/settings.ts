@@ -92,6 +92,10 @@ export const CLUSTER_SETTINGS = {
   CLUSTER_REJOIN_QUIET_MS: int(30_000, 0),
 }
 
+/** The connections to a peer one session may hold (CLUSTER_FORWARD_SESSION_PERCENT of the pool), at least one. */
+export const sessionShare = (sockets: number, percent: number): number =>
+  Math.max(1, Math.floor((sockets * percent) / 100))
+
 /** The values of the slice, as the rest of the gateway reads them. */
 export type ClusterSettings = SliceOf<typeof CLUSTER_SETTINGS>
 
