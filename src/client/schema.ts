@@ -532,6 +532,33 @@ export interface components {
             qrcode: string;
             /** @description Profile picture URL; may be empty */
             picture: string;
+            restrictions?: components["schemas"]["AccountRestrictions"];
+        };
+        /** @description Not in the spec. The platform's restrictions on the account, once connected and read (at connect, on the platform's notifications, after an error 463). While the timelock is active or the cap is `CAPPED`, a 1:1 send or typing to a number the account has no conversation with is refused (429, or 403 when no end is known). */
+        AccountRestrictions: {
+            /** @description The platform's reach-out timelock */
+            reachoutTimelock: {
+                /** @description The account may not start new chats */
+                active: boolean;
+                /** @description When the timelock ends; null when inactive or no end is known */
+                until: string | null;
+                /** @description The platform's reason (`BIZ_QUALITY`, `WEB_COMPANION_ONLY`, ...); null when inactive or none */
+                enforcementType: string | null;
+            };
+            /** @description The platform's cap on new chats per cycle */
+            newChatCap: {
+                /**
+                 * @description `CAPPED`: no new chats until the cycle ends
+                 * @enum {string}
+                 */
+                status: "NONE" | "FIRST_WARNING" | "SECOND_WARNING" | "CAPPED";
+                /** @description New chats used in this cycle; null when unknown */
+                used: number | null;
+                /** @description New chats allowed per cycle; null when unknown */
+                total: number | null;
+                /** @description When the cycle ends; null when unknown */
+                cycleEndsAt: string | null;
+            };
         };
         SessionId: {
             id: string;

@@ -12,6 +12,7 @@ import type { MessageContent, StatusContent } from '../../protocol/spec-types.js
 import type { PlatformLink, SendOptions } from '../../platform/link.js'
 import type { MediaSendBounds } from '../../media/media-slots.js'
 import type { TypingTimers } from './typing.js'
+import type { NewChatBrake } from './new-chat-brake.js'
 
 /** The session as commands see it (SessionLifecycle). */
 export interface CommandTarget {
@@ -22,6 +23,8 @@ export interface CommandTarget {
   readonly isConnected: boolean
   readonly link: PlatformLink | undefined
   readonly typing: TypingTimers
+  /** Refuses a new 1:1 chat while the platform restricts the account. */
+  readonly brake: NewChatBrake
   /** The shard's bounds on media sends at once. */
   readonly media: MediaSendBounds
   reset(): Promise<null>
@@ -52,15 +55,24 @@ export async function runCommand(
       return session.setSessionProxy(command.proxy)
     case 'sendMessage': {
       const link = connectedLink(session)
-      return asMediaSend(command.content, session, signal, options =>
-        link.sendMessage(command.destination, command.content, options),
+      const { destination } = command
+      if (destination.kind !== 'phone')
+        return asMediaSend(command.content, session, signal, options =>
+          link.sendMessage(destination, command.content, options),
+        )
+      session.brake.check(destination.phone)
+      const sent = await asMediaSend(command.content, session, signal, options =>
+        link.sendMessage(destination, command.content, options),
       )
+      session.brake.opened(destination.phone)
+      return sent
     }
     case 'postStatus': {
       const link = connectedLink(session)
       return asMediaSend(command.content, session, signal, options => link.postStatus(command.content, options))
     }
     case 'sendTyping':
+      if (command.destination.kind === 'phone') session.brake.check(command.destination.phone)
       await connectedLink(session).sendTyping(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
       session.typing.start(command.destination)
       return { id: session.id }
