@@ -154,10 +154,12 @@ export class AccountRestrictions {
 
   /**
    * POST /accounts/{phone}/restrictions: sets either or both, and notifies the account's companions of what was
-   * set. Throws RestrictionInputError on a malformed body (nothing changes then).
+   * set (unless `notify: false`: a client then learns of it only by asking, e.g. after a 463). Throws
+   * RestrictionInputError on a malformed body (nothing changes then).
    */
   set(ctx: SandboxContext, phone: string, body: unknown): void {
-    const patch = (body ?? {}) as { reachoutTimelock?: unknown; newChatCap?: unknown }
+    const patch = (body ?? {}) as { reachoutTimelock?: unknown; newChatCap?: unknown; notify?: unknown }
+    const tell = patch.notify !== false
     if (patch.reachoutTimelock === undefined && patch.newChatCap === undefined)
       throw new RestrictionInputError('body needs reachoutTimelock and/or newChatCap')
     const timelock = patch.reachoutTimelock === undefined ? undefined : parseTimelock(patch.reachoutTimelock)
@@ -165,11 +167,11 @@ export class AccountRestrictions {
     const state = this.#state(phone)
     if (timelock) {
       state.timelock = timelock
-      notify(ctx, phone, TIMELOCK_OP, { xwa2_notify_account_reachout_timelock: timelockJson(timelock) })
+      if (tell) notify(ctx, phone, TIMELOCK_OP, { xwa2_notify_account_reachout_timelock: timelockJson(timelock) })
     }
     if (cap) {
       state.cap = cap
-      notify(ctx, phone, CAP_OP, { xwa2_notify_new_chat_messages_capping_info_update: capJson(cap) })
+      if (tell) notify(ctx, phone, CAP_OP, { xwa2_notify_new_chat_messages_capping_info_update: capJson(cap) })
     }
   }
 
