@@ -8,6 +8,7 @@
 import type { Logger } from 'pino'
 import {
   NO_RESTRICTIONS,
+  restrictionKinds,
   type AccountRestrictions,
   type NewChatCap,
   type RestrictionUpdate,
@@ -48,7 +49,9 @@ export class RestrictionState {
     this.#current = after
     const lockChanged = JSON.stringify(after.reachoutTimelock) !== JSON.stringify(before.reachoutTimelock)
     const capChanged = capState(after.newChatCap) !== capState(before.newChatCap)
-    if (lockChanged || capChanged) this.#log.warn({ restrictions: after }, describe(after))
+    // the first read of an unrestricted account is no change of state (every session reads it at connect)
+    const stateChanged = firstRead ? restrictionKinds(after).length > 0 : lockChanged || capChanged
+    if (stateChanged) this.#log.warn({ restrictions: after }, describe(after))
     else this.#log.debug({ restrictions: after }, 'account restrictions read')
     return true
   }
