@@ -181,10 +181,14 @@ export class AccountRestrictions {
     const queryId = query?.attrs.query_id
     if (queryId !== TIMELOCK_QUERY_ID && queryId !== CAP_QUERY_ID) return undefined
     const state = phone ? this.#state(phone) : undefined
+    const now = Date.now()
+    // a restriction whose end has passed is over, whether or not anyone said so
+    const lock = state?.timelock.until !== undefined && state.timelock.until <= now ? undefined : state?.timelock
+    const cap = state?.cap.cycleEndsAt !== undefined && state.cap.cycleEndsAt <= now ? undefined : state?.cap
     const data =
       queryId === TIMELOCK_QUERY_ID
-        ? { xwa2_fetch_account_reachout_timelock: timelockJson(state?.timelock ?? { active: false }) }
-        : { xwa2_message_capping_info: capJson(state?.cap ?? { status: 'NONE', used: 0, total: 0 }) }
+        ? { xwa2_fetch_account_reachout_timelock: timelockJson(lock ?? { active: false }) }
+        : { xwa2_message_capping_info: capJson(cap ?? { status: 'NONE', used: 0, total: 0 }) }
     return iqResult(iq, [node('result', {}, JSON.stringify({ data }))])
   }
 }

@@ -187,4 +187,15 @@ describe('account restrictions', () => {
     expect((await text(BOB, 'after the burst')).status).toBe(200)
     expect(await refusedNewChats()).toBe(refusedBefore + rejected.length)
   }, 120_000)
+
+  it('a timelock that ends by itself is read again once its end passed, and new chats go', async () => {
+    const s = paired.session
+    const until = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_000).toISOString()
+    await restrict({ reachoutTimelock: { active: true, until } })
+    await sessionWhere(paired.gw, s, 'short timelock shown', b => b.restrictions?.reachoutTimelock.until === until)
+    expect((await text('15550000200', 'during the short timelock')).status).toBe(429)
+    // no notification lifts it: the gateway asks again after the end it was given
+    await sessionWhere(paired.gw, s, 'timelock over', b => b.restrictions?.reachoutTimelock.active === false, 20_000)
+    expect((await text('15550000200', 'after the short timelock')).status).toBe(200)
+  }, 60_000)
 })

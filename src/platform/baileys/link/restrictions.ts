@@ -2,9 +2,9 @@
  * @module platform/baileys/link/restrictions
  * Keeps the actor told of the account's restrictions (protocol/restrictions.ts): read from the platform when the
  * link opens, on the platform's notifications (Baileys: `connection.update { reachoutTimeLock }`,
- * `message-capping.update`), and again after any error-463 ack. Baileys neither retries a 463 nor asks about the
- * restriction after one (its ack handler only issues a privacy token), so the link asks itself. One refresh at a
- * time: a burst of 463s costs two queries, not two per send.
+ * `message-capping.update`), again after any error-463 ack, and when a restriction's end (or the cap's cycle)
+ * passes. Baileys neither retries a 463 nor asks about the restriction after one (its ack handler only issues a
+ * privacy token), so the link asks itself. One refresh at a time: a burst of 463s costs two queries, not two per send.
  */
 import type { WASocket, BinaryNode } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
@@ -15,6 +15,10 @@ import { withTimeout } from '../query.js'
 
 /** The ack error of a 1:1 message the platform refused because the account may not reach out (Baileys' words). */
 export const RESTRICTED_ACK_ERROR = '463'
+/** How long after a restriction's end it is read again (the platform's clock and ours differ a little). */
+const AFTER_END_MS = 2_000
+/** The longest timer node keeps (about 24.8 days); a later end is read again at the next connection. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 export function watchRestrictions(
   sock: WASocket,
@@ -35,7 +39,11 @@ export function watchRestrictions(
     await Promise.all([
       // Baileys emits the timelock it read as a connection.update, which lands below
       attempt(() => sock.fetchAccountReachoutTimelock()),
-      attempt(async () => events.restrictions({ newChatCap: capOf(await sock.fetchNewChatMessageCap()) })),
+      attempt(async () => {
+        const newChatCap = capOf(await sock.fetchNewChatMessageCap())
+        readAgainAfter('cap', newChatCap.status === 'NONE' ? null : newChatCap.cycleEndsAt)
+        events.restrictions({ newChatCap })
+      }),
     ])
   }
   const refresh = (): void => {
@@ -51,11 +59,28 @@ export function watchRestrictions(
       }
     })
   }
+  /** One timer per kind of restriction: read both again once its end has passed. */
+  const endTimers = new Map<'timelock' | 'cap', NodeJS.Timeout>()
+  const readAgainAfter = (kind: 'timelock' | 'cap', end: string | null): void => {
+    clearTimeout(endTimers.get(kind))
+    endTimers.delete(kind)
+    const wait = end === null ? Number.NaN : Date.parse(end) - Date.now() + AFTER_END_MS
+    if (wait > 0 && wait <= MAX_TIMER_MS) endTimers.set(kind, setTimeout(refresh, wait))
+  }
   sock.ev.on('connection.update', update => {
-    if (update.reachoutTimeLock) events.restrictions({ reachoutTimelock: timelockOf(update.reachoutTimeLock) })
+    if (update.reachoutTimeLock) {
+      const reachoutTimelock = timelockOf(update.reachoutTimeLock)
+      readAgainAfter('timelock', reachoutTimelock.until)
+      events.restrictions({ reachoutTimelock })
+    }
     if (update.connection === 'open') refresh()
+    if (update.connection === 'close') for (const timer of endTimers.values()) clearTimeout(timer)
   })
-  sock.ev.on('message-capping.update', info => events.restrictions({ newChatCap: capOf(info) }))
+  sock.ev.on('message-capping.update', info => {
+    const newChatCap = capOf(info)
+    readAgainAfter('cap', newChatCap.status === 'NONE' ? null : newChatCap.cycleEndsAt)
+    events.restrictions({ newChatCap })
+  })
   sock.ws.on(ACK_EVENT, (node: BinaryNode) => {
     if (node.attrs.error === RESTRICTED_ACK_ERROR) refresh()
   })
