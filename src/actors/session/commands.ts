@@ -2,7 +2,8 @@
  * @module actors/session/commands
  * The one place that says what each command does, as the actor's mailbox runs it: refuse it if the session is
  * gone or the client hung up, run reset, delete, the pairing code and the proxy setting on the lifecycle, and every
- * other command on the open link (after the connection check, spec order: validation first, at the HTTP edge). A
+ * other command on the open link (after the connection check, spec order: validation first, at the HTTP edge). A 1:1
+ * send or typing passes the brake on new chats first (new-chat-brake.ts), and a sent one counts as a conversation. A
  * media send first waits for a download place, and the link takes a CPU slot for its work once the files are on
  * disk (media-slots.ts). Replies have the shapes of `ReplyValues` (protocol/commands.ts).
  */
@@ -71,11 +72,14 @@ export async function runCommand(
       const link = connectedLink(session)
       return asMediaSend(command.content, session, signal, options => link.postStatus(command.content, options))
     }
-    case 'sendTyping':
+    case 'sendTyping': {
+      const link = connectedLink(session)
+      // typing to someone new is a reach-out too
       if (command.destination.kind === 'phone') session.brake.check(command.destination.phone)
-      await connectedLink(session).sendTyping(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
+      await link.sendTyping(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
       session.typing.start(command.destination)
       return { id: session.id }
+    }
     case 'listGroups':
       return { docs: await connectedLink(session).listGroups() }
     case 'getGroup':

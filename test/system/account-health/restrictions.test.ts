@@ -5,11 +5,20 @@
  * has no chat with before any stanza reaches the platform (its count of refused new chats stays put), while chats
  * she has (her own sends, messages she got), groups and statuses go on. Lifted, new chats go again. A 463 the
  * platform answers to a send mid-burst is not retried (the platform counts one refusal per refused send), and makes
- * the gateway read the restriction it did not know of.
+ * the gateway read the restriction it did not know of. Another tenant's session is not braked, and the
+ * conversations the brake knows survive a restart.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { parseProm, sumOf } from '../../support/prom-text.js'
-import { headersOf, inbox, sandboxCall, type Gateway, type Session } from '../../support/system/harness.js'
+import {
+  headersOf,
+  inbox,
+  launchGateway,
+  pair,
+  sandboxCall,
+  type Gateway,
+  type Session,
+} from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
 import { connected, sessionWhere } from '../../support/system/faults.js'
 import { waitFor } from '../../support/wait-for.js'
@@ -198,4 +207,30 @@ describe('account restrictions', () => {
     await sessionWhere(paired.gw, s, 'timelock over', b => b.restrictions?.reachoutTimelock.active === false, 20_000)
     expect((await text('15550000200', 'after the short timelock')).status).toBe(200)
   }, 60_000)
+
+  it("one account's restriction brakes no other session, and its conversations survive a restart", async () => {
+    // a neighbour: another tenant's session on the same gateway, unrestricted
+    const erin = '15550000006'
+    const neighbour = await paired.gw.createSession()
+    await pair(paired.gw, paired.sandbox.url, neighbour, erin)
+    const until = new Date(Math.floor(Date.now() / 1000) * 1000 + 3_600_000).toISOString()
+    await restrict({ reachoutTimelock: { active: true, until } })
+    await sessionWhere(paired.gw, paired.session, 'timelock shown', b => b.restrictions?.reachoutTimelock.active)
+    const theirs = await post(paired.gw, neighbour, '/message', { phone: '15550000300', type: 'text', text: 'hi' })
+    expect(theirs.status).toBe(200)
+    const neighbourView = await sessionWhere(paired.gw, neighbour, 'neighbour read', b => !!b.restrictions)
+    expect(neighbourView.restrictions.reachoutTimelock.active).toBe(false)
+
+    // restarted, Alice still writes to Bob (a stored conversation) and still may not start new chats
+    expect(await paired.gw.proc.stop()).toBe(0)
+    paired.gw = await launchGateway(paired.sandbox.url, paired.dataDir)
+    await sessionWhere(
+      paired.gw,
+      paired.session,
+      'timelock read after the restart',
+      b => b.restrictions?.reachoutTimelock.active,
+    )
+    expect((await text(BOB, 'after the restart')).status).toBe(200)
+    expect((await text('15550000301', 'a new chat after the restart')).status).toBe(429)
+  }, 180_000)
 })
