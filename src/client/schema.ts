@@ -864,7 +864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -938,7 +938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1012,7 +1012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1275,7 +1275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1349,7 +1349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1451,7 +1451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1525,7 +1525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1594,6 +1594,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `account restricted: <restriction> with no end known; no new chats until it is lifted` (not in the spec): a 1:1 send or typing to a number the account has no conversation with, while the platform's reach-out timelock or new-chat cap is in force and no end is known (with an end: 429 `account restricted: … until …`). README: Account health */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
             404: {
                 headers: {
@@ -1621,7 +1630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1717,7 +1726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1786,6 +1795,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `account restricted: <restriction> with no end known; no new chats until it is lifted` (not in the spec): a 1:1 send or typing to a number the account has no conversation with, while the platform's reach-out timelock or new-chat cap is in force and no end is known (with an end: 429 `account restricted: … until …`). README: Account health */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
             404: {
                 headers: {
@@ -1813,7 +1831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1887,7 +1905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1964,7 +1982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2041,7 +2059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2115,7 +2133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2194,7 +2212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
