@@ -10,8 +10,9 @@
  *   - while the timelock is active or the cap is `CAPPED`, refuses a 1:1 message from the account to anyone it has
  *     never exchanged a message with, with error 463 (an ack with `error="463"`), counting each refusal.
  *
- * Who has exchanged a message with whom is learned from the 1:1 messages the sandbox routes (either way) and from
- * messages its simulated phones send (`POST /accounts/{phone}/send`).
+ * Who has exchanged a message with whom is learned from the 1:1 messages the sandbox routes (either way), from
+ * messages its simulated phones send (`POST /accounts/{phone}/send`), and from the world's `chats` of an account
+ * (the chats it had before pairing, which the history sync lists).
  */
 import { randomBytes } from 'node:crypto'
 import type { BinaryNode } from '@whiskeysockets/baileys'
@@ -96,6 +97,12 @@ export class AccountRestrictions {
   readonly #byPhone = new Map<string, AccountState>()
   /** phone → the phones it has exchanged a 1:1 message with. */
   readonly #peers = new Map<string, Set<string>>()
+  /** The chats the world says an account had before any client paired (WorldAccount.chats). */
+  readonly #chatsBefore: (phone: string) => readonly string[]
+
+  constructor(chatsBefore: (phone: string) => readonly string[] = () => []) {
+    this.#chatsBefore = chatsBefore
+  }
 
   #state(phone: string): AccountState {
     let state = this.#byPhone.get(phone)
@@ -134,6 +141,7 @@ export class AccountRestrictions {
   /** Whether the platform refuses a 1:1 message from `sender` to `recipient` (error 463); a refusal is counted. */
   refusesNewChat(sender: string, recipient: string): boolean {
     if (sender === recipient || !this.#restricted(sender) || this.#peers.get(sender)?.has(recipient)) return false
+    if (this.#chatsBefore(sender).includes(recipient)) return false
     this.#state(sender).refusedNewChats++
     return true
   }

@@ -145,7 +145,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     noise,
     accounts,
     media,
-    restrictions: new AccountRestrictions(),
+    restrictions: new AccountRestrictions(phone => world.accounts.find(a => a.phone === phone)?.chats ?? []),
     faults: new FaultState(options.faults),
     stats,
     devices: new DeviceLedger(stats),

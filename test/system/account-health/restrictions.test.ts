@@ -3,7 +3,7 @@
  * (a reach-out timelock, a new-chat cap), the real gateway reads them through unmodified Baileys, shows them in
  * GET /session (a waiting GET wakes), counts them in /metrics, and brakes a 1:1 send or typing to a number Alice
  * has no chat with before any stanza reaches the platform (its count of refused new chats stays put), while chats
- * she has (her own sends, messages she got), groups and statuses go on. Lifted, new chats go again. A 463 the
+ * she has (her own sends, messages she got, chats the history sync listed at pairing), groups and statuses go on. Lifted, new chats go again. A 463 the
  * platform answers to a send mid-burst is not retried (the platform counts one refusal per refused send), and makes
  * the gateway read the restriction it did not know of. Another tenant's session is not braked, and the
  * conversations the brake knows survive a restart.
@@ -27,13 +27,14 @@ const ALICE = '15550000001'
 const BOB = '15550000002' // Alice writes to him before the restriction
 const CAROL = '15550000003' // never in a chat with Alice
 const DAVE = '15550000004' // writes to Alice while she is restricted
+const FRANK = '15550000007' // a chat Alice had before pairing: the history sync lists it
 const GROUP = '120363100000000077@g.us'
 
 describe('account restrictions', () => {
   const paired = pairedGateway(ALICE, {
     world: {
       accounts: [
-        { phone: ALICE, name: 'Alice', statusPrivacy: { setting: 'whitelist', list: [CAROL] } },
+        { phone: ALICE, name: 'Alice', statusPrivacy: { setting: 'whitelist', list: [CAROL] }, chats: [FRANK] },
         { phone: BOB, name: 'Bob' },
         { phone: CAROL, name: 'Carol' },
         { phone: DAVE, name: 'Dave' },
@@ -116,6 +117,7 @@ describe('account restrictions', () => {
 
     // existing chats (Alice's own send, a message she received), groups and statuses go on
     expect((await text(BOB, 'existing chat')).status).toBe(200)
+    expect((await text(FRANK, 'a chat from before pairing')).status).toBe(200)
     await sandboxCall(paired.sandbox.url, 'POST', `/accounts/${DAVE}/send`, { to: ALICE, text: 'hello Alice' })
     const toDave = await waitFor('Dave’s message known to the gateway', async () => {
       const r = await text(DAVE, 'reply to Dave')
