@@ -128,7 +128,7 @@ export class SnapshotCache {
   countRestricted(now = Date.now()): Record<string, number> {
     const counts: Record<string, number> = {}
     for (const { snapshot } of this.#entries.values()) {
-      if (!snapshot.restrictions) continue
+      if (!snapshot.isConnected || !snapshot.restrictions) continue
       for (const kind of restrictionKinds(snapshot.restrictions, now)) counts[kind] = (counts[kind] ?? 0) + 1
     }
     return counts

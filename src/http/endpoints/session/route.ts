@@ -36,7 +36,7 @@ function shownSession(system: SessionSystem, req: Request): Shown {
     qrcode: snapshot.qrcode,
     picture: snapshot.picture,
     // not in the spec: the platform's restrictions on the account, once connected and read (README: Account health)
-    ...(snapshot.restrictions ? { restrictions: snapshot.restrictions } : {}),
+    ...(snapshot.isConnected && snapshot.restrictions ? { restrictions: snapshot.restrictions } : {}),
   }
   return { session: snapshot.id, etag: etagFor(snapshot, () => JSON.stringify(body)), body }
 }
