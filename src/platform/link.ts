@@ -25,6 +25,7 @@ import type { AuthStore, ContactStore } from '../storage/types.js'
 import type { ProxyRoute } from '../proxy/proxy-url.js'
 import type { LinkSettings } from './settings.js'
 import type { InMediaSlot } from '../media/media-slots.js'
+import type { RestrictionUpdate } from '../protocol/restrictions.js'
 
 export type { ProxyRoute }
 
@@ -48,6 +49,10 @@ export interface LinkEvents {
   name(name: string): void
   /** The socket ended; the link is dead. */
   close(reason: CloseReason, detail: string): void
+  /** The platform told the account's restrictions (read when the link opens, its notifications, after a 463). */
+  restrictions(update: RestrictionUpdate): void
+  /** Numbers (digits) the account has 1:1 chats with, as messages and the platform's chat lists show them. */
+  conversations(phones: string[]): void
 }
 
 /** Trust material for the loopback sandbox (GET /trust of the sandbox control API). */

@@ -4,6 +4,7 @@
  * GET /session from it with no thread hop (clients poll it every 2-3 s).
  */
 import type { PairingCode } from './commands.js'
+import type { AccountRestrictions } from './restrictions.js'
 
 export type SessionState =
   | 'awaiting-qr'
@@ -26,6 +27,9 @@ export interface SessionSnapshot {
   /** The pairing code the platform registered for the current link (POST /session/pairing-code), for the QR page
    * only (GET /session shows what the spec shows); null when none is pending. */
   pairingCode: PairingCode | null
+  /** The account's restrictions as the platform last told them, while connected and once read (GET /session
+   * shows them, not in the spec); absent or null otherwise. */
+  restrictions?: AccountRestrictions | null
   /** Monotonic per session, so a late snapshot from a dead thread never overwrites a newer one. */
   version: number
 }

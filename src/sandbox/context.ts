@@ -9,6 +9,7 @@ import type { NoiseIdentity } from './certs.js'
 import type { DeviceLedger } from './device-ledger.js'
 import type { FaultState } from './faults.js'
 import type { MediaStore } from './media-store.js'
+import type { AccountRestrictions } from './restrictions.js'
 import type { SandboxStats } from './stats.js'
 import type { World } from './types.js'
 
@@ -32,6 +33,8 @@ export interface SandboxContext {
   /** Per companion device: logins, 440 kicks, stanzas on superseded connections (GET /devices). */
   devices: DeviceLedger
   media: MediaStore
+  /** Reach-out timelocks and new-chat caps set through the control API (restrictions.ts). */
+  restrictions: AccountRestrictions
   caCert: string
   /** `127.0.0.1:PORT` of the HTTPS media host (used verbatim by Baileys in upload URLs). */
   mediaHost(): string

@@ -1,7 +1,7 @@
 /**
  * @module sandbox/control-api
  * The JSON control API on the sandbox's HTTP port (a fixed contract other tools depend on; additions only):
- * /trust, /stats, /devices, /scan, /link-code, /world, /accounts/{phone}/inbox|presence|lid|send,
+ * /trust, /stats, /devices, /scan, /link-code, /world, /accounts/{phone}/inbox|presence|lid|send|restrictions,
  * /channels/{id}/messages, /faults.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -11,6 +11,7 @@ import { dropSessionsOf, logoutDevicesOf } from './faults.js'
 import { LinkCodeError } from './link-code.js'
 import { ScanError } from './pairing.js'
 import { sendFromPhone } from './phone-send.js'
+import { RestrictionInputError } from './restrictions.js'
 import type { Faults, WorldPatch } from './types.js'
 import { parseWorldPatch } from './world.js'
 
@@ -152,7 +153,21 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         const name = ctx.world().accounts.find(a => a.phone === phone)?.name
         const id = typeof body.id === 'string' ? body.id : undefined
         const delivered = await sendFromPhone(sender, to, { conversation: body.text }, { id, notify: name })
+        ctx.restrictions.noteExchange(phone, to.phone)
         return [200, { delivered }]
+      }
+      // The account's reach-out timelock and new-chat cap (restrictions.ts), and how many new chats it refused.
+      if (parts[2] === 'restrictions' && (method === 'GET' || method === 'POST')) {
+        if (!phone) throw new HttpError(400, 'phone must be digits')
+        if (method === 'POST') {
+          try {
+            ctx.restrictions.set(ctx, phone, await readJson(req))
+          } catch (err) {
+            if (err instanceof RestrictionInputError) throw new HttpError(400, err.message)
+            throw err
+          }
+        }
+        return [200, ctx.restrictions.view(phone)]
       }
     }
     if (method === 'GET' && parts[0] === 'channels' && parts.length === 3 && parts[2] === 'messages') {

@@ -28,6 +28,7 @@ import { startMediaHost } from './media-host.js'
 import { MediaStore } from './media-store.js'
 import { MessageRouter } from './messages.js'
 import { PairingRegistry } from './pairing.js'
+import { AccountRestrictions } from './restrictions.js'
 import { notifyPictureChanges } from './picture-notify.js'
 import { StanzaRouter } from './router.js'
 import { loadSandboxState, saveSandboxState } from './state-file.js'
@@ -144,6 +145,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     noise,
     accounts,
     media,
+    restrictions: new AccountRestrictions(phone => world.accounts.find(a => a.phone === phone)?.chats ?? []),
     faults: new FaultState(options.faults),
     stats,
     devices: new DeviceLedger(stats),

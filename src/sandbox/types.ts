@@ -26,6 +26,9 @@ export interface WorldAccount {
   }
   /** Moved to LID addressing by the platform: a 1:1 message addressed to its phone-number JID is refused (463). */
   lidOnly?: boolean
+  /** Numbers the account had 1:1 chats with before any client paired: listed in the history sync at pairing, and
+   * never a new chat for a restricted account (restrictions.ts). */
+  chats?: string[]
 }
 
 export interface WorldParticipant {

@@ -5,6 +5,7 @@
  */
 import type { AuthenticationCreds, SignalKeyStore } from '@whiskeysockets/baileys'
 import type { SentMessageLimits, SentMessageStore } from './sent-messages.js'
+import type { ConversationStore } from './conversations.js'
 
 export interface SessionRecord {
   id: string
@@ -61,10 +62,12 @@ export interface Store {
   listSessions(): Promise<SessionRecord[]>
   getSession(id: string): Promise<SessionRecord | undefined>
   putSession(record: SessionRecord): Promise<void>
-  /** Deletes the record and everything the session owns (credentials, keys, contacts, sent messages). */
+  /** Deletes the record and everything the session owns (credentials, keys, contacts, conversations, sent messages). */
   deleteSession(id: string): Promise<void>
   auth(id: string): AuthStore
   contacts(id: string): ContactStore
+  /** The numbers the account has exchanged 1:1 messages with (`conversations.ts`). */
+  conversations(id: string): ConversationStore
   /** Recently sent messages, kept to answer retry receipts (`sent-messages.ts`). */
   sentMessages(id: string, limits: SentMessageLimits): SentMessageStore
   close(): Promise<void>

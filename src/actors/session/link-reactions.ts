@@ -6,6 +6,9 @@
  */
 import type { Logger } from 'pino'
 import type { CloseReason, LinkEvents } from '../../platform/link.js'
+import type { RestrictionUpdate } from '../../protocol/restrictions.js'
+import type { Conversations } from './conversations.js'
+import type { RestrictionState } from './restriction-state.js'
 import { renderQr } from './qr.js'
 import type { TypingTimers } from './typing.js'
 import type { LinkSupervisor } from './link-supervisor.js'
@@ -20,6 +23,9 @@ export interface ReactionDeps {
   deadline: QrDeadlineTimer
   typing: TypingTimers
   log: Logger
+  /** The account's restrictions, and its existing conversations, as the link reports them. */
+  restrictions: RestrictionState
+  conversations: Conversations
   isStopped: () => boolean
   /** The link supervisor reporting to these reactions (created after them, hence a getter). */
   supervisor: () => LinkSupervisor
@@ -87,6 +93,17 @@ export class LinkReactions implements LinkEvents {
     if (!published.isConnected) return
     published.name = name
     published.publish()
+  }
+
+  restrictions(update: RestrictionUpdate): void {
+    const { published, restrictions } = this.#deps
+    if (!restrictions.apply(update)) return
+    published.restrictions = restrictions.shown
+    published.publish()
+  }
+
+  conversations(phones: string[]): void {
+    this.#deps.conversations.add(phones)
   }
 
   close(reason: CloseReason, detail: string): void {

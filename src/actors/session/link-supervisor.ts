@@ -104,6 +104,8 @@ export class LinkSupervisor {
       paired: me => isCurrent() && events.paired(me),
       open: me => isCurrent() && events.open(me),
       name: name => isCurrent() && events.name(name),
+      restrictions: update => isCurrent() && events.restrictions(update),
+      conversations: phones => isCurrent() && events.conversations(phones),
       close: (reason, detail) => {
         if (!isCurrent()) return
         this.#link = undefined // a closed link is dead: the lifecycle decides whether to open another

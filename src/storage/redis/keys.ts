@@ -11,6 +11,7 @@
  *   gw:{id}:creds     Baileys credentials (one value)
  *   gw:{id}:keys      hash: Signal keys, field `<type>\0<keyId>` (hidden with DATA_KEY)
  *   gw:{id}:contacts  hash: address book, field = contact id (hidden with DATA_KEY)
+ *   gw:{id}:chats     hash: existing conversations, field = phone digits (hidden with DATA_KEY)
  *   gw:{id}:sent      hash: sent messages kept for retry receipts, field = message id (hidden with DATA_KEY)
  *   gw:{id}:skey      with DATA_KEY: the session's own key, sealed with DATA_KEY (storage/session-keys.ts)
  */
@@ -36,6 +37,7 @@ export const sessionKeys = (id: string) => ({
   keys: `${tag(id)}:keys`,
   contacts: `${tag(id)}:contacts`,
   sent: `${tag(id)}:sent`,
+  chats: `${tag(id)}:chats`,
   skey: `${tag(id)}:skey`,
 })
 
@@ -44,5 +46,5 @@ export type SessionKeyNames = ReturnType<typeof sessionKeys>
 /** The keys that hold a session's data (what a delete or a migration copies), lease, epoch and owner excluded. */
 export const dataKeysOf = (id: string): string[] => {
   const k = sessionKeys(id)
-  return [k.creds, k.keys, k.contacts, k.sent, k.skey]
+  return [k.creds, k.keys, k.contacts, k.sent, k.chats, k.skey]
 }

@@ -107,6 +107,8 @@ export async function harness(
       open: me => events.push(['open', me]),
       name: name => events.push(['name', name]),
       close: (reason, detail) => events.push(['close', reason, detail]),
+      restrictions: update => events.push(['restrictions', update]),
+      conversations: phones => events.push(['conversations', phones]),
     },
   })
   const sock = await waitFor('socket', () => holder.sockets[0] as FakeSocket | undefined, 5_000, 10)

@@ -13,6 +13,8 @@ import { authenticated } from '../../openapi/operations.js'
 import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
 import { errorWith, AUTHENTICATED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
 import { proxyField } from '../session-proxy/openapi.js'
+import type { AccountRestrictions } from '../../../protocol/restrictions.js'
+import { restrictionsSchema } from './restrictions-openapi.js'
 
 const createdSessionSchema = z
   .strictObject({
@@ -21,7 +23,7 @@ const createdSessionSchema = z
   })
   .meta({ id: 'CreatedSession' })
 
-const sessionSchema = shapeOf<Session>()(
+const sessionSchema = shapeOf<Session & { restrictions?: AccountRestrictions }>()(
   z
     .strictObject({
       id: z.string(),
@@ -37,6 +39,7 @@ const sessionSchema = shapeOf<Session>()(
         .string()
         .describe('QR image as base64 PNG without a `data:` prefix; empty before the first QR and once connected'),
       picture: z.string().describe('Profile picture URL; may be empty'),
+      restrictions: restrictionsSchema.optional(),
     })
     .meta({ id: 'Session' }),
 )

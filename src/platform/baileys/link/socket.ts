@@ -30,6 +30,8 @@ import { safeEvents } from './safe-events.js'
 import { isCodePlaceholder, registrationEndsAt, storableCreds } from './pairing-code.js'
 import { RetryMessages } from './retry-messages.js'
 import { openBaileysSocket } from './socket-config.js'
+import { watchRestrictions } from './restrictions.js'
+import { watchConversations } from './conversations.js'
 
 export class LinkSocket {
   readonly options: LinkOptions
@@ -130,6 +132,8 @@ export class LinkSocket {
       this.#wakeRegistrationWaiters()
     })
     storeContactEvents(sock, this.options.contacts, this.log)
+    watchRestrictions(sock, this.#events, this.log, this.settings.QUERY_TIMEOUT_MS)
+    watchConversations(sock, this.#events, this.log, this.settings.QUERY_TIMEOUT_MS)
     this.caches.wire(sock)
     this.retries.start(sock, this.settings.RETRY_STORE_MAX_AGE_MS)
   }
