@@ -532,6 +532,13 @@ export interface components {
             qrcode: string;
             /** @description Profile picture URL; may be empty */
             picture: string;
+            /**
+             * @description Not in the spec: why the session is not connected, while it is not and something failed. `client-version-refused`: the platform refuses the web client version (405; PLATFORM_CLIENT_VERSION pins it, or the gateway is looking up the current one); `proxy-refused`: the session's proxy refused or failed the connection; `logged-out`: logged out from the phone (a new QR follows); `account-refused`: the platform refuses the account (402/403: banned or restricted); `replaced`: another connection took over the device; `connection-lost`: reconnecting. Changes of it change the ETag.
+             * @enum {string}
+             */
+            reason?: "client-version-refused" | "proxy-refused" | "logged-out" | "account-refused" | "replaced" | "connection-lost";
+            /** @description Not in the spec: the same reason in one sentence for a person */
+            reasonMessage?: string;
         };
         SessionId: {
             id: string;

@@ -13,6 +13,22 @@ export type SessionState =
   | 'disconnected' // link down and no reconnect coming (replaced by another connection); reset brings it back
   | 'deleted'
 
+/** GET /session `reason`: why a session is not connected (actors/session/not-connected.ts). */
+export const NOT_CONNECTED_REASONS = [
+  'client-version-refused',
+  'proxy-refused',
+  'logged-out',
+  'account-refused',
+  'replaced',
+  'connection-lost',
+] as const
+
+/** Why a session is not connected: a short code for programs, a sentence for people. */
+export interface NotConnected {
+  reason: (typeof NOT_CONNECTED_REASONS)[number]
+  message: string
+}
+
 export interface SessionSnapshot {
   id: string
   state: SessionState
@@ -26,6 +42,9 @@ export interface SessionSnapshot {
   /** The pairing code the platform registered for the current link (POST /session/pairing-code), for the QR page
    * only (GET /session shows what the spec shows); null when none is pending. */
   pairingCode: PairingCode | null
+  /** Why the session is not connected (GET /session `reason`, `reasonMessage`); absent when connected or when
+   * nothing went wrong (actors/session/not-connected.ts). */
+  notConnected?: NotConnected
   /** Monotonic per session, so a late snapshot from a dead thread never overwrites a newer one. */
   version: number
 }

@@ -5,6 +5,7 @@
  */
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import type { AppStateKeys } from './app-state.js'
+import { formatClientVersion, payloadVersion, refusesVersion } from './client-version.js'
 import type { CompanionConnection, ConnectionRouter } from './connection.js'
 import type { SandboxContext } from './context.js'
 import type { IqHandler } from './handlers/types.js'
@@ -29,6 +30,14 @@ export class StanzaRouter implements ConnectionRouter {
   async onAuthenticated(conn: CompanionConnection): Promise<void> {
     this.connections.add(conn)
     const payload = conn.payload
+    if (refusesVersion(this.ctx.clientVersion, payload)) {
+      // the platform's answer to a stale web client, registration or login alike: 405, then the stream ends
+      this.ctx.stats.bump('clientVersionRefusals')
+      this.ctx.logger.info({ version: formatClientVersion(payloadVersion(payload)) }, 'login refused: client too old')
+      conn.send(node('failure', { reason: '405', location: 'sandbox' }))
+      setTimeout(() => conn.terminate(), 100)
+      return
+    }
     if (payload?.devicePairingData) {
       this.pairing.register(conn)
       return
@@ -68,7 +77,7 @@ export class StanzaRouter implements ConnectionRouter {
     const queued = companion.offline.splice(0)
     for (const stanza of queued) conn.send(stanza)
     conn.send(node('ib', {}, [node('offline', { count: String(queued.length) })]))
-    this.ctx.devices.login(phone, device, conn.remoteAddress) // also GET /stats `logins`
+    this.ctx.devices.login(phone, device, conn.remoteAddress, companion.name) // also GET /stats `logins`
     this.ctx.logger.info({ phone, device }, 'companion logged in')
   }
 
@@ -90,8 +99,13 @@ export class StanzaRouter implements ConnectionRouter {
           }),
         )
         return
+      case 'presence':
+        // the companion's own availability (`available` shows the account online and mutes the phone's notifications)
+        if (conn.account && conn.companion && stanza.attrs.type)
+          this.ctx.devices.presence(conn.account.phone, conn.companion.device, stanza.attrs.type)
+        return
       default:
-        // presence, ib, ack, notification acks: nothing the platform needs to answer.
+        // ib, ack, notification acks: nothing the platform needs to answer.
         return
     }
   }

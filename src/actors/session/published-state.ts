@@ -10,7 +10,7 @@
  * published.publish() // one snapshot with both changes
  */
 import type { PairingCode } from '../../protocol/commands.js'
-import type { SessionState } from '../../protocol/snapshot.js'
+import type { NotConnected, SessionState } from '../../protocol/snapshot.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
 
 export interface PublishedStateDeps {
@@ -30,6 +30,8 @@ export class PublishedState {
   picture = ''
   /** The pairing code of the current link, if one is pending: it dies with the link, and with pairing. */
   pairingCode: PairingCode | null = null
+  /** Why the session is not connected, while it is not (not-connected.ts). */
+  notConnected: NotConnected | undefined
   #qrcode = ''
   /** Bumped whenever the shown QR stops applying, so a rendering that finishes late cannot bring it back. */
   #qrSeq = 0
@@ -81,6 +83,7 @@ export class PublishedState {
       picture: this.picture,
       qrDeadline: qrDeadline(),
       pairingCode: this.isConnected ? null : this.pairingCode,
+      ...(this.notConnected && !this.isConnected ? { notConnected: this.notConnected } : {}),
     })
   }
 }

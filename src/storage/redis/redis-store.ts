@@ -26,6 +26,7 @@ import { batchWriter } from './batch.js'
 import { redisRegistry, type CreationLimits, type Registered } from './registry.js'
 import { redisAuthStore, redisContactStore } from './session-rows.js'
 import { redisSentMessages } from './sent-store.js'
+import { redisPlatformFacts } from '../platform-facts.js'
 
 export type { CreationLimits, Registered } from './registry.js'
 
@@ -86,6 +87,7 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
     auth: id => redisAuthStore(rows, id),
     contacts: id => redisContactStore(rows, id),
     sentMessages: sent.store,
+    platformFacts: redisPlatformFacts(ready, META_KEY),
     async close() {
       if (closed) return
       closed = true

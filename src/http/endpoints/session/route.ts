@@ -34,6 +34,9 @@ function shownSession(system: SessionSystem, req: Request): Shown {
     isConnected: snapshot.isConnected,
     qrcode: snapshot.qrcode,
     picture: snapshot.picture,
+    ...(snapshot.notConnected
+      ? { reason: snapshot.notConnected.reason, reasonMessage: snapshot.notConnected.message }
+      : {}),
   }
   return { session: snapshot.id, etag: etagFor(snapshot, () => JSON.stringify(body)), body }
 }
