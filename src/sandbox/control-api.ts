@@ -2,11 +2,12 @@
  * @module sandbox/control-api
  * The JSON control API on the sandbox's HTTP port (a fixed contract other tools depend on; additions only):
  * /trust, /stats, /devices, /scan, /link-code, /world, /accounts/{phone}/inbox|presence|lid|send,
- * /channels/{id}/messages, /faults.
+ * /channels/{id}/messages, /faults, /client-version.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { SandboxContext } from './context.js'
 import type { ChannelStore } from './channels.js'
+import { clientVersionPolicy, parseClientVersion } from './client-version.js'
 import { dropSessionsOf, logoutDevicesOf } from './faults.js'
 import { LinkCodeError } from './link-code.js'
 import { ScanError } from './pairing.js'
@@ -62,6 +63,14 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
     if (method === 'GET' && path === '/stats') return [200, ctx.stats.snapshot()]
     // Per companion device: logins, 440 kicks, stanzas on superseded connections (what a session move looks like).
     if (method === 'GET' && path === '/devices') return [200, { devices: ctx.devices.list() }]
+    // the platform moving on: older web clients are refused from the next login (client-version.ts)
+    if (method === 'POST' && path === '/client-version') {
+      const body = (await readJson(req)) as { min?: unknown } | null
+      const min = typeof body?.min === 'string' ? parseClientVersion(body.min) : undefined
+      if (!min) throw new HttpError(400, 'body needs { min: "a.b.c" }')
+      ctx.clientVersion = clientVersionPolicy(min)
+      return [200, { min: body?.min }]
+    }
     if (method === 'POST' && path === '/scan') {
       const body = (await readJson(req)) as { qr?: unknown; phone?: unknown }
       const phone = digits(body.phone)
