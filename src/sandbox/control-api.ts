@@ -12,7 +12,6 @@ import { dropSessionsOf, logoutDevicesOf } from './faults.js'
 import { LinkCodeError } from './link-code.js'
 import { ScanError } from './pairing.js'
 import { sendFromPhone } from './phone-send.js'
-import type { SandboxTrust } from './server.js'
 import type { Faults, WorldPatch } from './types.js'
 import { parseWorldPatch } from './world.js'
 
@@ -21,7 +20,7 @@ export interface ControlApiDeps {
   scan(qr: string, phone: string): Promise<{ phone: string; device: number }>
   linkCode(phone: string, code: string): Promise<{ phone: string; device: number }>
   channels: ChannelStore
-  trust(): SandboxTrust
+  trust(): { wsUrl: string; rootPublicKey: string; caCert: string; mediaHost: string; clientVersion: string }
   mergeWorld(patch: WorldPatch): void
 }
 
