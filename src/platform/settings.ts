@@ -7,6 +7,7 @@
 import net from 'node:net'
 import { z } from 'zod'
 import { mediaSettings, type MediaSettings } from '../media/settings.js'
+import { parseClientVersion } from './client-version.js'
 import { proxySettings, type ProxySettings } from '../proxy/proxy-settings.js'
 import { bool, int, optional, pickSettings, type SliceOf } from '../settings/fields.js'
 import type { StorageSettings } from '../storage/settings.js'
@@ -62,7 +63,7 @@ export const PLATFORM_SETTINGS = {
    * client library's bundled one.
    */
   PLATFORM_CLIENT_VERSION: optional(
-    z.string().regex(/^\d{1,10}\.\d{1,10}\.\d{1,10}$/, 'expected a version a.b.c (three integers)'),
+    z.string().refine(v => parseClientVersion(v) !== undefined, 'expected a version a.b.c (three integers)'),
   ),
   /** Show the account online while the gateway is connected (the phone then stops notifying its owner). */
   PLATFORM_ONLINE_ON_CONNECT: bool(false),
