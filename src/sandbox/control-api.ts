@@ -123,6 +123,7 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
           persistent.failDecryptCount = Math.max(0, Math.floor(Number(body.failDecryptCount) || 0))
         if (body.retryAfterReconnect !== undefined) persistent.retryAfterReconnect = body.retryAfterReconnect === true
         if (body.holdLinkCodes !== undefined) persistent.holdLinkCodes = body.holdLinkCodes === true
+        if (body.refuseAccount !== undefined) persistent.refuseAccount = digits(body.refuseAccount) || undefined
         // a positive code refuses every companion_hello with it; 0 or null turns the refusal off
         if (body.linkCodeError !== undefined) {
           const code = Math.floor(Number(body.linkCodeError))
