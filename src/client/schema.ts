@@ -533,6 +533,13 @@ export interface components {
             /** @description Profile picture URL; may be empty */
             picture: string;
             restrictions?: components["schemas"]["AccountRestrictions"];
+            /**
+             * @description Not in the spec: why the session is not connected, while it is not and something failed. `client-version-refused`: the platform refuses the web client version (405; PLATFORM_CLIENT_VERSION pins it, or the gateway is looking up the current one); `proxy-refused`: the session's proxy refused or failed the connection; `logged-out`: logged out from the phone (a new QR follows); `account-refused`: the platform refuses the account (402/403: banned or restricted); `replaced`: another connection took over the device; `connection-lost`: reconnecting. Changes of it change the ETag.
+             * @enum {string}
+             */
+            reason?: "client-version-refused" | "proxy-refused" | "logged-out" | "account-refused" | "replaced" | "connection-lost";
+            /** @description Not in the spec: the same reason in one sentence for a person */
+            reasonMessage?: string;
         };
         /** @description Not in the spec. The platform's restrictions on the account, once connected and read (at connect, on the platform's notifications, after an error 463). While the timelock is active or the cap is `CAPPED`, a 1:1 send or typing to a number the account has no conversation with is refused (429, or 403 when no end is known). */
         AccountRestrictions: {

@@ -14,6 +14,22 @@ export type SessionState =
   | 'disconnected' // link down and no reconnect coming (replaced by another connection); reset brings it back
   | 'deleted'
 
+/** GET /session `reason`: why a session is not connected (actors/session/not-connected.ts). */
+export const NOT_CONNECTED_REASONS = [
+  'client-version-refused',
+  'proxy-refused',
+  'logged-out',
+  'account-refused',
+  'replaced',
+  'connection-lost',
+] as const
+
+/** Why a session is not connected: a short code for programs, a sentence for people. */
+export interface NotConnected {
+  reason: (typeof NOT_CONNECTED_REASONS)[number]
+  message: string
+}
+
 export interface SessionSnapshot {
   id: string
   state: SessionState
@@ -30,6 +46,9 @@ export interface SessionSnapshot {
   /** The account's restrictions as the platform last told them, while connected and once read (GET /session
    * shows them, not in the spec); absent or null otherwise. */
   restrictions?: AccountRestrictions | null
+  /** Why the session is not connected (GET /session `reason`, `reasonMessage`); absent when connected or when
+   * nothing went wrong (actors/session/not-connected.ts). */
+  notConnected?: NotConnected
   /** Monotonic per session, so a late snapshot from a dead thread never overwrites a newer one. */
   version: number
 }

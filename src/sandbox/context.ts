@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino'
 import type { AccountRegistry } from './accounts.js'
+import type { ClientVersionPolicy } from './client-version.js'
 import type { NoiseIdentity } from './certs.js'
 import type { DeviceLedger } from './device-ledger.js'
 import type { FaultState } from './faults.js'
@@ -45,4 +46,6 @@ export interface SandboxContext {
   autoRegister: boolean
   /** Answer a device query by LID under that LID, as the platform does (see ServerOptions.lidDeviceAnswers). */
   lidDeviceAnswers: boolean
+  /** The oldest web client version a connection may name (405 below it) and the current one GET /trust publishes. */
+  clientVersion: ClientVersionPolicy
 }

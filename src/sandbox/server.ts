@@ -17,6 +17,7 @@ import { AccountRegistry, type Account } from './accounts.js'
 import { AppStateKeys } from './app-state.js'
 import { makeNoiseIdentity, makeTlsMaterial } from './certs.js'
 import { ChannelStore } from './channels.js'
+import { clientVersionPolicy, formatClientVersion, type ClientVersion } from './client-version.js'
 import { CompanionConnection } from './connection.js'
 import type { QrPolicy, SandboxContext } from './context.js'
 import { makeControlApi } from './control-api.js'
@@ -79,6 +80,9 @@ export interface SandboxOptions {
    * (`world` is then ignored), and `close()` writes them back, so paired clients can log in again after a restart.
    */
   stateFile?: string
+  /** Refuse connections naming an older web client version with 405, as the platform does (CLI
+   * `--min-client-version a.b.c`); GET /trust then publishes it as the current version. Unset: any version. */
+  minClientVersion?: ClientVersion
 }
 
 export interface SandboxTrust {
@@ -86,6 +90,8 @@ export interface SandboxTrust {
   rootPublicKey: string
   caCert: string
   mediaHost: string
+  /** The platform's current web client version, `a.b.c` (what the gateway looks up at start and after a 405). */
+  clientVersion: string
 }
 
 export interface Sandbox {
@@ -154,6 +160,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     world: () => world,
     autoRegister: options.autoRegister ?? true,
     lidDeviceAnswers: options.lidDeviceAnswers ?? true,
+    clientVersion: clientVersionPolicy(options.minClientVersion),
     subscribedQueryIds: new Set([...DEFAULT_SUBSCRIBED_QUERY_IDS, ...(options.subscribedChannelsQueryIds ?? [])]),
   }
   const setWorld = (patch: WorldPatch): void => {
@@ -182,6 +189,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     rootPublicKey: noise.rootPublicKey.toString('base64'),
     caCert: tls.caCert,
     mediaHost: ctx.mediaHost(),
+    clientVersion: formatClientVersion(ctx.clientVersion.current),
   })
   const server = http.createServer(makeControlApi({ ctx, scan, linkCode, channels, trust, mergeWorld: setWorld }))
   server.keepAliveTimeout = IDLE_CONNECTION_MS

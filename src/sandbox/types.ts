@@ -166,4 +166,7 @@ export interface Faults {
   linkCodeError?: number
   /** Pairing by code: codes registered from now on expire after this many ms (default 180 000). */
   linkCodeTtlMs?: number
+  /** Logins of this account are refused with `<failure reason="403"/>`, as the platform refuses a banned or
+   * restricted account (registration still works: a new pairing is refused at its first login). */
+  refuseAccount?: string
 }

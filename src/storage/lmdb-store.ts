@@ -3,7 +3,8 @@
  * The default `Store`: one lmdb environment under DATA_DIR, opened by the main thread and by every worker thread
  * (lmdb is safe for many threads and processes). Sub-databases: `sessions` (registry), `creds` (one JSON document
  * per session), `keys` (Signal keys, `<id>\0<type>\0<keyId>`), `contacts` (`<id>\0<contactId>`), `conversations`
- * (`<id>\0<digits>`: `conversations.ts`), `sent` (recently sent messages, `<id>\0<messageId>`: `sent-messages.ts`), `meta` (the DATA_KEY marker, the compaction flag). With a
+ * (`<id>\0<digits>`: `conversations.ts`), `sent` (recently sent messages, `<id>\0<messageId>`: `sent-messages.ts`),
+ * `meta` (the DATA_KEY marker, the compaction flag, the platform facts: `platform-facts.ts`). With a
  * DATA_KEY, creds, keys, contacts and sent messages are sealed with AES-256-GCM under their session's own key
  * (`session-keys.ts`, destroyed when the session is deleted or reset), and the registry rows are sealed with
  * DATA_KEY and bound to their id (`table.ts`, `value-cipher.ts`). Without one, removed rows are dropped from the
@@ -33,6 +34,7 @@ import { SessionKeys } from './session-keys.js'
 import { jsonOf, plainObject, plainText, type RowCodec, sealedObject, sessionSealedText, Table } from './table.js'
 import { fromStoredRecord, registryRows, type StoredSessionRecord } from './registry-row.js'
 import { createValueCipher } from './value-cipher.js'
+import { lmdbPlatformFacts } from './platform-facts.js'
 
 interface Dbs {
   root: RootDatabase
@@ -273,6 +275,7 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
     auth: id => authStore(dbs, id),
     contacts: id => contactStore(dbs, id),
     sentMessages: (id, limits) => dbs.sent.forSession(id, limits),
+    platformFacts: lmdbPlatformFacts(dbs.meta),
     async close() {
       if (closed) return
       closed = true

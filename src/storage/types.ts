@@ -58,6 +58,13 @@ export interface ContactStore {
   clear(): Promise<void>
 }
 
+/** Facts about the platform learned at run time, shared by every session and kept across restarts
+ * (storage/platform-facts.ts): not secret, never per session. */
+export interface PlatformFacts {
+  read(name: string): Promise<string | undefined>
+  write(name: string, value: string): Promise<void>
+}
+
 export interface Store {
   listSessions(): Promise<SessionRecord[]>
   getSession(id: string): Promise<SessionRecord | undefined>
@@ -70,5 +77,7 @@ export interface Store {
   conversations(id: string): ConversationStore
   /** Recently sent messages, kept to answer retry receipts (`sent-messages.ts`). */
   sentMessages(id: string, limits: SentMessageLimits): SentMessageStore
+  /** The platform facts the gateway learned (the web client version the platform accepts). */
+  platformFacts: PlatformFacts
   close(): Promise<void>
 }

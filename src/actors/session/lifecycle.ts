@@ -151,6 +151,7 @@ export class SessionLifecycle {
   }
 
   async reset(): Promise<null> {
+    this.#published.notConnected = undefined // the client asked to start over: the old reason no longer applies
     await this.#dropLink({ logout: this.#record.paired })
     await this.#backToQr()
     return null

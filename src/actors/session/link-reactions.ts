@@ -15,6 +15,7 @@ import type { LinkSupervisor } from './link-supervisor.js'
 import type { QrDeadlineTimer } from './qr-deadline.js'
 import type { SessionRecordKeeper } from './record.js'
 import { afterClose } from './transitions.js'
+import { notConnectedOf, outlivesQr } from './not-connected.js'
 import type { PublishedState } from './published-state.js'
 
 export interface ReactionDeps {
@@ -48,6 +49,8 @@ export class LinkReactions implements LinkEvents {
       png => {
         if (!published.isLatestQr(ticket) || isStopped() || record.paired) return // a newer QR or a scan won
         published.showQr(png)
+        // a QR shows the link works: only a reason that says why pairing started over stays
+        if (!outlivesQr(published.notConnected)) published.notConnected = undefined
         published.publish()
       },
       err => log.error({ err }, 'QR rendering failed'),
@@ -60,6 +63,7 @@ export class LinkReactions implements LinkEvents {
     published.dropQr()
     published.generatedId = me.id
     published.state = 'connecting'
+    published.notConnected = undefined
     published.publish()
     void record.markPaired() // logs its own failure
   }
@@ -71,6 +75,7 @@ export class LinkReactions implements LinkEvents {
     void record.markPaired()
     published.isConnected = true
     published.state = 'connected'
+    published.notConnected = undefined
     published.dropQr()
     published.name = me.name
     published.generatedId = me.id
@@ -112,6 +117,13 @@ export class LinkReactions implements LinkEvents {
     published.linkDown()
     typing.clear()
     log.info({ reason, detail }, 'platform link closed')
+    const why = notConnectedOf(reason, detail, supervisor.clientVersion)
+    if (why) {
+      // once per change; a lost connection is routine (the info line above says it)
+      if (why.reason !== published.notConnected?.reason && why.reason !== 'connection-lost')
+        log.warn({ reason: why.reason }, why.message)
+      published.notConnected = why
+    }
     const step = afterClose(reason, record.paired)
     switch (step.next) {
       case 'reopen':

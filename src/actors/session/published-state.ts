@@ -10,8 +10,8 @@
  * published.publish() // one snapshot with both changes
  */
 import type { PairingCode } from '../../protocol/commands.js'
-import type { SessionState } from '../../protocol/snapshot.js'
 import type { AccountRestrictions } from '../../protocol/restrictions.js'
+import type { NotConnected, SessionState } from '../../protocol/snapshot.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
 
 export interface PublishedStateDeps {
@@ -33,6 +33,8 @@ export class PublishedState {
   pairingCode: PairingCode | null = null
   /** The account's restrictions once the platform told them (restriction-state.ts); shown while connected. */
   restrictions: AccountRestrictions | null = null
+  /** Why the session is not connected, while it is not (not-connected.ts). */
+  notConnected: NotConnected | undefined
   #qrcode = ''
   /** Bumped whenever the shown QR stops applying, so a rendering that finishes late cannot bring it back. */
   #qrSeq = 0
@@ -85,6 +87,7 @@ export class PublishedState {
       qrDeadline: qrDeadline(),
       pairingCode: this.isConnected ? null : this.pairingCode,
       restrictions: this.isConnected ? this.restrictions : null,
+      ...(this.notConnected && !this.isConnected ? { notConnected: this.notConnected } : {}),
     })
   }
 }

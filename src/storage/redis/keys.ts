@@ -3,7 +3,8 @@
  * The Redis key schema. Everything one session owns sits under `gw:{<id>}:…`: the braces are a hash tag, so all of
  * a session's keys live in one Redis Cluster slot and one Lua script may touch them together. Shared keys:
  * `gw:sessions` (the registry: a hash, field = session id), `gw:meta` (the DATA_KEY check marker, the nodes' peer
- * token), and the nodes' heartbeats `gw:nodes` / `gw:node:<NODE_ID>` (cluster/nodes.ts).
+ * token, the platform facts of storage/platform-facts.ts), and the nodes' heartbeats `gw:nodes` / `gw:node:<NODE_ID>`
+ * (cluster/nodes.ts).
  *
  *   gw:{id}:lease     "<node>|<epoch>", PX = lease TTL (src/cluster/lease.ts)
  *   gw:{id}:epoch     fencing epoch, INCR on every acquisition

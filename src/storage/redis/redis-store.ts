@@ -27,6 +27,7 @@ import { redisRegistry, type CreationLimits, type Registered } from './registry.
 import { redisAuthStore, redisContactStore } from './session-rows.js'
 import { redisSentMessages } from './sent-store.js'
 import { redisConversationStore } from './conversation-rows.js'
+import { redisPlatformFacts } from '../platform-facts.js'
 
 export type { CreationLimits, Registered } from './registry.js'
 
@@ -88,6 +89,7 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
     contacts: id => redisContactStore(rows, id),
     conversations: id => redisConversationStore(rows, id),
     sentMessages: sent.store,
+    platformFacts: redisPlatformFacts(ready, META_KEY),
     async close() {
       if (closed) return
       closed = true

@@ -58,6 +58,8 @@ export async function harness(
     contacts?: StoredContact[]
     env?: Record<string, string>
     sandbox?: boolean
+    /** The web client version the link is told to name (LinkOptions.clientVersion). */
+    clientVersion?: readonly [number, number, number]
   } = {},
 ): Promise<Harness> {
   const events: Harness['events'] = []
@@ -92,6 +94,7 @@ export async function harness(
     contacts: contactStore,
     logger: pino({ level: 'silent' }),
     settings,
+    ...(opts.clientVersion ? { clientVersion: opts.clientVersion } : {}),
     ...(opts.sandbox
       ? {
           sandbox: {

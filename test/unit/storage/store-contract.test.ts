@@ -3,8 +3,9 @@
  * The `Store` contract, run on both engines (lmdb in a temp folder, Redis on its own redis-server), with and
  * without DATA_KEY: sessions, credentials, Signal keys and contacts survive a close and reopen; keys set to null
  * are deleted and sessions stay apart; deleting a session removes everything it owns and nothing else; sent
- * messages round-trip within their limits and go with a reset; conversations round-trip and go one by one or all; a `keys.set()` batch that cannot be written whole
- * writes nothing.
+ * messages round-trip within their limits and go with a reset; conversations round-trip and go one by one or all; a
+ * `keys.set()` batch that cannot be written whole writes nothing; the platform facts (the learned web client version)
+ * survive a reopen and any session's delete.
  */
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
@@ -180,6 +181,20 @@ for (const engine of engines) {
         await keys.set({ session: { a: null, b: Buffer.from([2]) }, 'sender-key': { g: Buffer.from([3]) } })
         expect(Object.keys(await keys.get('session', ['a', 'b']))).toEqual(['b'])
         expect(Object.keys(await keys.get('sender-key', ['g']))).toEqual(['g'])
+      })
+
+      it('keeps the platform facts across a reopen, apart from every session', async () => {
+        const place = engine.place()
+        const store = engine.open(place, dataKey)
+        expect(await store.platformFacts.read('client-version')).toBeUndefined()
+        await store.platformFacts.write('client-version', '2.3000.1040000000')
+        await store.platformFacts.write('client-version', '2.3000.1050000000')
+        await store.putSession(record('s1'))
+        await store.deleteSession('s1')
+        await stores.closeAll()
+        const again = engine.open(place, dataKey)
+        expect(await again.platformFacts.read('client-version')).toBe('2.3000.1050000000')
+        expect(await again.listSessions()).toEqual([])
       })
     })
   }

@@ -35,8 +35,11 @@ function shownSession(system: SessionSystem, req: Request): Shown {
     isConnected: snapshot.isConnected,
     qrcode: snapshot.qrcode,
     picture: snapshot.picture,
-    // not in the spec: the platform's restrictions on the account, once connected and read (README: Account health)
+    // not in the spec: the platform's restrictions on the account, once connected and read (docs/api.md: Account health)
     ...(snapshot.isConnected && snapshot.restrictions ? { restrictions: snapshot.restrictions } : {}),
+    ...(snapshot.notConnected
+      ? { reason: snapshot.notConnected.reason, reasonMessage: snapshot.notConnected.message }
+      : {}),
   }
   return { session: snapshot.id, etag: etagFor(snapshot, () => JSON.stringify(body)), body }
 }

@@ -21,6 +21,7 @@ import { ffmpegOptionsFromSettings, type FfmpegOptions } from '../../../media/ff
 import { GatewayError } from '../../../protocol/errors.js'
 import { proxyConnection } from '../../../proxy/proxy-connection.js'
 import type { CloseReason, LinkEvents, LinkOptions } from '../../link.js'
+import { isProxyError } from '../close-reason.js'
 import { withTimeout } from '../query.js'
 import type { LinkAgents } from '../link-agents.js'
 import { resyncContactsIfEmpty, storeContactEvents } from './address-book.js'
@@ -78,10 +79,9 @@ export class LinkSocket {
     }
     this.#start().catch(err => {
       this.log.error({ err }, 'platform link failed to start')
-      this.#emitClose(
-        this.#state.closedByUs ? 'closed-by-us' : 'connection-lost',
-        (err as Error).message ?? String(err),
-      )
+      // a proxy the gateway's settings refuse fails here, before any connection
+      const reason = this.#state.closedByUs ? 'closed-by-us' : isProxyError(err) ? 'proxy-refused' : 'connection-lost'
+      this.#emitClose(reason, (err as Error).message ?? String(err))
     })
   }
 
@@ -118,6 +118,7 @@ export class LinkSocket {
     wireConnectionEvents(sock, creds, this.#state, {
       events: this.#events,
       log: this.log,
+      onlineOnConnect: this.settings.PLATFORM_ONLINE_ON_CONNECT,
       credsChanged: () => this.#persistCreds(creds),
       opened: () => {
         resyncContactsIfEmpty(sock, this.options.contacts, this.log, this.settings.QUERY_TIMEOUT_MS).catch(err =>

@@ -155,6 +155,26 @@ describe('GET /session', () => {
     expect(system.commands).toHaveLength(0)
   })
 
+  it('says why a session is not connected (reason, reasonMessage), and a change of reason changes the ETag', async () => {
+    const { app, system } = makeApp()
+    system.add('s3', 'secret-3', { state: 'awaiting-qr', isConnected: false })
+    const creds = { id: 's3', 'session-id': 'secret-3' }
+    const before = await request(app).get('/session').set(creds)
+    expect(keys(before.body)).not.toContain('reason')
+    const refused = {
+      reason: 'client-version-refused' as const,
+      message: 'the platform refused web client version 2.1.1 (405), pinned by PLATFORM_CLIENT_VERSION',
+    }
+    system.update('s3', { notConnected: refused })
+    const after = await request(app).get('/session').set(creds)
+    expect(after.body).toMatchObject({ isConnected: false, reason: refused.reason, reasonMessage: refused.message })
+    expect(after.headers.etag).not.toBe(before.headers.etag)
+    system.update('s3', { notConnected: { reason: 'proxy-refused', message: "the session's proxy failed" } })
+    const proxy = await request(app).get('/session').set(creds)
+    expect(proxy.body.reason).toBe('proxy-refused')
+    expect(proxy.headers.etag).not.toBe(after.headers.etag)
+  })
+
   it('answers 404 for a snapshot already marked deleted', async () => {
     const { app, system } = makeApp()
     system.add('gone', 'secret-gone', { state: 'deleted' })
