@@ -55,6 +55,13 @@ export const ACTOR_SETTINGS = {
   RESTORE_SLOT_MS: int(10_000, 1),
   /** Grace period for in-flight requests on SIGTERM. */
   SHUTDOWN_GRACE_MS: int(10_000, 0),
+  /**
+   * New 1:1 chats one session may open per UTC day (actors/session/new-chat-brake.ts), below the platform's own
+   * cap; past it, 429 `account restricted: …` until midnight UTC. 0 = no limit of the gateway's own.
+   */
+  NEW_CHATS_PER_DAY: int(0, 0),
+  /** Existing conversations (numbers only) kept per session for the brake on new chats; past it the oldest go. */
+  CONVERSATIONS_MAX: int(50_000, 1),
 }
 
 export type ActorSettings = SliceOf<typeof ACTOR_SETTINGS>

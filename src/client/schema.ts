@@ -532,6 +532,40 @@ export interface components {
             qrcode: string;
             /** @description Profile picture URL; may be empty */
             picture: string;
+            restrictions?: components["schemas"]["AccountRestrictions"];
+            /**
+             * @description Not in the spec: why the session is not connected, while it is not and something failed. `client-version-refused`: the platform refuses the web client version (405; PLATFORM_CLIENT_VERSION pins it, or the gateway is looking up the current one); `proxy-refused`: the session's proxy refused or failed the connection; `logged-out`: logged out from the phone (a new QR follows); `account-refused`: the platform refuses the account (402/403: banned or restricted); `replaced`: another connection took over the device; `connection-lost`: reconnecting. Changes of it change the ETag.
+             * @enum {string}
+             */
+            reason?: "client-version-refused" | "proxy-refused" | "logged-out" | "account-refused" | "replaced" | "connection-lost";
+            /** @description Not in the spec: the same reason in one sentence for a person */
+            reasonMessage?: string;
+        };
+        /** @description Not in the spec. The platform's restrictions on the account, once connected and read (at connect, on the platform's notifications, after an error 463). While the timelock is active or the cap is `CAPPED`, a 1:1 send or typing to a number the account has no conversation with is refused (429, or 403 when no end is known). */
+        AccountRestrictions: {
+            /** @description The platform's reach-out timelock */
+            reachoutTimelock: {
+                /** @description The account may not start new chats */
+                active: boolean;
+                /** @description When the timelock ends; null when inactive or no end is known */
+                until: string | null;
+                /** @description The platform's reason (`BIZ_QUALITY`, `WEB_COMPANION_ONLY`, ...); null when inactive or none */
+                enforcementType: string | null;
+            };
+            /** @description The platform's cap on new chats per cycle */
+            newChatCap: {
+                /**
+                 * @description `CAPPED`: no new chats until the cycle ends
+                 * @enum {string}
+                 */
+                status: "NONE" | "FIRST_WARNING" | "SECOND_WARNING" | "CAPPED";
+                /** @description New chats used in this cycle; null when unknown */
+                used: number | null;
+                /** @description New chats allowed per cycle; null when unknown */
+                total: number | null;
+                /** @description When the cycle ends; null when unknown */
+                cycleEndsAt: string | null;
+            };
         };
         SessionId: {
             id: string;
@@ -837,7 +871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -911,7 +945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -985,7 +1019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1248,7 +1282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1322,7 +1356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1424,7 +1458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1498,7 +1532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1567,6 +1601,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `account restricted: <restriction> with no end known; no new chats until it is lifted` (not in the spec): a 1:1 send or typing to a number the account has no conversation with, while the platform's reach-out timelock or new-chat cap is in force and no end is known (with an end: 429 `account restricted: … until …`). README: Account health */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
             404: {
                 headers: {
@@ -1594,7 +1637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1690,7 +1733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1759,6 +1802,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `account restricted: <restriction> with no end known; no new chats until it is lifted` (not in the spec): a 1:1 send or typing to a number the account has no conversation with, while the platform's reach-out timelock or new-chat cap is in force and no end is known (with an end: 429 `account restricted: … until …`). README: Account health */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `session not found`: unknown or deleted session, or a wrong `session-id` */
             404: {
                 headers: {
@@ -1786,7 +1838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1860,7 +1912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1937,7 +1989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2014,7 +2066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2088,7 +2140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2167,7 +2219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes): the message says which and when to retry */
+            /** @description `too many requests`: the client created too many sessions in the last minute, or holds too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the account (`account restricted: …`): the message says which and when to retry */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */

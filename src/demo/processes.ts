@@ -170,18 +170,26 @@ export interface SandboxProcess {
 export async function startSandbox(
   port?: number,
   world?: string,
-  options: { nice?: number } = {},
+  options: SandboxLaunchOptions = {},
 ): Promise<SandboxProcess> {
   return onFreePort(port, p => startSandboxOn(p, world, options))
+}
+
+export interface SandboxLaunchOptions {
+  /** CPU priority (nice) of the sandbox process. */
+  nice?: number
+  /** `--min-client-version a.b.c`: older web clients are refused at login with 405. */
+  minClientVersion?: string
 }
 
 async function startSandboxOn(
   p: number,
   world: string | undefined,
-  options: { nice?: number },
+  options: SandboxLaunchOptions,
 ): Promise<SandboxProcess> {
   const args = ['--import', 'tsx', path.join(root, 'src/sandbox/main.ts'), '--port', String(p)]
   if (world) args.push('--world', world)
+  if (options.minClientVersion) args.push('--min-client-version', options.minClientVersion)
   let out = ''
   const child =
     options.nice === undefined

@@ -7,6 +7,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client'
 import { THREAD_COUNTERS, type ThreadCounterKey } from './catalog.js'
 import type { OpsSource } from './source.js'
+import { RESTRICTION_KINDS } from '../protocol/restrictions.js'
 
 /** Listed even at 0, so a dashboard sees every state from the first scrape. */
 const SESSION_STATES = ['awaiting-qr', 'connecting', 'connected', 'reconnecting', 'disconnected'] as const
@@ -25,6 +26,18 @@ export function registerActorMetrics(registry: Registry, ops: OpsSource): void {
       this.reset()
       const counts = ops.sessionStates()
       for (const state of new Set([...SESSION_STATES, ...Object.keys(counts)])) this.set({ state }, counts[state] ?? 0)
+    },
+  })
+
+  new Gauge({
+    name: 'gateway_restricted_sessions',
+    help: 'Connected sessions the platform restricts, by kind: "reachout-timelock" (no new chats until it ends), "new-chat-cap" (capped), "new-chat-cap-warning" (first or second warning)',
+    labelNames: ['kind'],
+    registers,
+    collect() {
+      this.reset()
+      const counts = ops.restrictedSessions?.() ?? {}
+      for (const kind of RESTRICTION_KINDS) this.set({ kind }, counts[kind] ?? 0)
     },
   })
 

@@ -12,6 +12,8 @@ export interface OpsSource {
   readiness(): Readiness
   /** Sessions by state (awaiting-qr, connecting, connected, reconnecting, ...), from the main-thread cache. */
   sessionStates(): Record<string, number>
+  /** Connected sessions the platform restricts, by kind (protocol/restrictions.ts); absent: none counted. */
+  restrictedSessions?(): Record<string, number>
   /** Per-shard queue depth and piscina's task wait/run times. */
   shardStats(): ShardStats[]
   /** Counter totals reported by the threads. */

@@ -25,16 +25,21 @@ import type { AuthStore, ContactStore } from '../storage/types.js'
 import type { ProxyRoute } from '../proxy/proxy-url.js'
 import type { LinkSettings } from './settings.js'
 import type { InMediaSlot } from '../media/media-slots.js'
+import type { RestrictionUpdate } from '../protocol/restrictions.js'
+import type { ClientVersion } from './client-version.js'
 
 export type { ProxyRoute }
 
 /** Why a socket closed, reduced to what the actor's state machine needs. */
 export type CloseReason =
   | 'restart-required' // 515 after pairing (or later): reconnect at once, no visible change
-  | 'logged-out' // 401/403/419: the phone unlinked the device; clear credentials, back to awaiting QR
+  | 'logged-out' // 401/419: the phone unlinked the device; clear credentials, back to awaiting QR
   | 'qr-expired' // the platform's QR refs ran out before a scan
   | 'replaced' // 440: another socket uses these credentials; do not reconnect in a loop
   | 'closed-by-us' // close() or logout() was called
+  | 'client-version-refused' // 405 at login: the platform refuses this web client version; relearn, reconnect
+  | 'proxy-refused' // the session's proxy refused or failed the connection (or the gateway's policy refused it)
+  | 'account-refused' // 402/403 at login: the platform refuses the account (banned or restricted); as logged out
   | 'connection-lost' // anything else: reconnect with backoff
 
 export interface LinkEvents {
@@ -48,6 +53,10 @@ export interface LinkEvents {
   name(name: string): void
   /** The socket ended; the link is dead. */
   close(reason: CloseReason, detail: string): void
+  /** The platform told the account's restrictions (read when the link opens, its notifications, after a 463). */
+  restrictions(update: RestrictionUpdate): void
+  /** Numbers (digits) the account has 1:1 chats with, as messages and the platform's chat lists show them. */
+  conversations(phones: string[]): void
 }
 
 /** Trust material for the loopback sandbox (GET /trust of the sandbox control API). */
@@ -73,6 +82,8 @@ export interface LinkOptions {
   /** The proxy the link's connections go through (the platform socket, media uploads; media downloads where
    * SESSION_PROXY_MEDIA_DOWNLOADS allows); absent: direct. */
   proxy?: ProxyRoute
+  /** The web client version the link tells the platform (client-version-keeper.ts); absent: the library's own. */
+  clientVersion?: ClientVersion
   events: LinkEvents
   /**
    * Cluster mode: false once this node may no longer hold the session's lease; the link then writes nothing more
@@ -140,6 +151,9 @@ export interface PlatformModule {
   installPatches?: (logger: Logger) => void
   /** Reads the loopback sandbox's trust material (SANDBOX_URL; GET /trust of its control API). */
   fetchSandboxTrust?: (sandboxUrl: string) => Promise<SandboxTrust>
+  /** Looks up the platform's current web client version (the sandbox's, given SANDBOX_URL). Absent: the links use
+   * whatever version the module's library bundles, unless PLATFORM_CLIENT_VERSION pins one. */
+  lookupClientVersion?: (sandboxUrl: string | undefined) => Promise<ClientVersion>
   /** What keeps one session's stored platform state usable across unclean stops (one per actor, kept across its links). */
   createSessionRun?: (auth: AuthStore, log: Logger) => SessionRun
 }

@@ -2,13 +2,14 @@
  * @module platform/settings
  * The platform link's slice of the settings (docs/operating.md): the platform itself or the sandbox, how long a send
  * waits for the server's ack and a query for its answer, the channel list's query id, the group pictures fetched at
- * once and kept, and the signature checks.
+ * once and kept, the signature checks, and what the link tells the platform it is (client version, presence, name).
  */
 import net from 'node:net'
 import { z } from 'zod'
 import { mediaSettings, type MediaSettings } from '../media/settings.js'
+import { parseClientVersion } from './client-version.js'
 import { proxySettings, type ProxySettings } from '../proxy/proxy-settings.js'
-import { bool, int, pickSettings, type SliceOf } from '../settings/fields.js'
+import { bool, int, optional, pickSettings, type SliceOf } from '../settings/fields.js'
 import type { StorageSettings } from '../storage/settings.js'
 
 /** Hosts SANDBOX_URL may name over plain http: the sandbox is a loopback server (src/sandbox). */
@@ -62,6 +63,24 @@ export const PLATFORM_SETTINGS = {
    * Baileys rc14 skips. Only set false to measure the check's cost or to compare behaviour deliberately.
    */
   VERIFY_PLATFORM_SIGNATURES: bool(true),
+  /**
+   * The web client version the link tells the platform (`a.b.c`), pinned. Unset: the platform web client's current
+   * version, looked up at start and after a 405 (platform/client-version.ts), else the last one learned, else the
+   * client library's bundled one.
+   */
+  PLATFORM_CLIENT_VERSION: optional(
+    z.string().refine(v => parseClientVersion(v) !== undefined, 'expected a version a.b.c (three integers)'),
+  ),
+  /** Show the account online while the gateway is connected (the phone then stops notifying its owner). */
+  PLATFORM_ONLINE_ON_CONNECT: bool(false),
+  /** The name the phone's linked-devices list shows for the gateway (and a pairing code's prompt). */
+  PLATFORM_DEVICE_NAME: z
+    .string()
+    .trim()
+    .min(1, 'expected a name of 1 to 50 characters')
+    .max(50, 'expected a name of 1 to 50 characters')
+    .refine(name => !/[\p{Cc}]/u.test(name), 'expected no control characters')
+    .default('Mac OS'),
 }
 
 export type PlatformSettings = SliceOf<typeof PLATFORM_SETTINGS>

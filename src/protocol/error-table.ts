@@ -58,6 +58,11 @@ export const ERRORS = {
 
   // 401 to 431: who asks, for what, how much
   UNAUTHORIZED: { status: 401, message: 'missing or wrong bearer token' },
+  /** The brake on new chats: the platform's reach-out timelock or new-chat cap, with no end known. */
+  ACCOUNT_RESTRICTED_NO_END: {
+    status: 403,
+    message: 'account restricted: <restriction> with no end known; no new chats until it is lifted',
+  },
   SESSION_NOT_FOUND: { status: 404, message: 'session not found' },
   NOT_FOUND: { status: 404, message: 'not found' },
   VIEW_LINK_NOT_FOUND: { status: 404, message: 'view link not found or expired' },
@@ -113,6 +118,18 @@ export const ERRORS = {
   },
   /** The shard's admission: the session's own cap of commands in flight, or its fair share of a busy shard. */
   SESSION_BUSY: { status: 429, message: 'too many requests in flight for this session, retry in 1 s', ...RETRY_SOON },
+  // the brake on new chats (actors/session/new-chat-brake.ts): a 1:1 send to a number the account has no chat with
+  /** The platform's reach-out timelock or new-chat cap, with a known end. */
+  ACCOUNT_RESTRICTED: {
+    status: 429,
+    message: 'account restricted: <restriction> until <until>; no new chats until then, retry in <retryAfterSeconds> s',
+  },
+  /** NEW_CHATS_PER_DAY, the operator's own limit, reached for the day. */
+  NEW_CHATS_PER_DAY: {
+    status: 429,
+    message:
+      'account restricted: new chats per day for this session (<max>) used up until <until>, retry in <retryAfterSeconds> s',
+  },
   /** Refused by node's HTTP parser: headers over its 16 KB. */
   HEADERS_TOO_LARGE: { status: 431, message: 'request headers too large' },
 

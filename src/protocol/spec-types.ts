@@ -11,6 +11,10 @@ export interface Session {
   isConnected: boolean
   qrcode: string
   picture: string
+  /** Not in the spec: why the session is not connected (a short code), absent when connected or nothing failed. */
+  reason?: string
+  /** Not in the spec: the same for a person. */
+  reasonMessage?: string
 }
 
 export interface Group {

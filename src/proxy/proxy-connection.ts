@@ -5,7 +5,7 @@
  * judged by the connecting socket's own look-up), so a setting tightened since the proxy was stored applies. The
  * operator's default (SESSION_PROXY_DEFAULT) is trusted as configured and resolved by the system.
  */
-import type { ProxyAgentOptions } from './proxy-agent.js'
+import { ProxyError, type ProxyAgentOptions } from './proxy-agent.js'
 import { proxyPolicySettings, threadProxyPolicy, type ProxyPolicySettings } from './proxy-policy.js'
 import { parseProxyUrl, type ProxyRoute, type ProxyUrl } from './proxy-url.js'
 
@@ -28,14 +28,14 @@ export interface ProxyConnection {
 /** The proxy URL and how to connect to it, after the policy's check of a tenant's proxy; throws when refused. */
 export function proxyConnection(route: ProxyRoute, settings: ProxyConnectionSettings, ca?: string): ProxyConnection {
   const url = parseProxyUrl(route.url)
-  if (!url) throw new Error('the stored proxy is not a proxy URL the gateway can use')
+  if (!url) throw new ProxyError('the stored proxy is not a proxy URL the gateway can use')
   const options: ProxyAgentOptions = { timeoutMs: settings.SESSION_PROXY_CONNECT_TIMEOUT_MS, ca }
   if (route.chosenBy === 'session') {
     const policy = threadProxyPolicy(settings)
     try {
       policy.checkHost(url)
     } catch (err) {
-      throw new Error(`proxy ${url.masked} refused by the gateway's settings: ${(err as Error).message}`)
+      throw new ProxyError(`proxy ${url.masked} refused by the gateway's settings: ${(err as Error).message}`)
     }
     options.lookup = policy.lookup
   }

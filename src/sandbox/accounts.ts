@@ -46,6 +46,8 @@ export interface Companion {
   initialSyncSent: boolean
   /** Stanzas that arrived while the device was offline; delivered on its next login, as the platform does. */
   offline: BinaryNode[]
+  /** The name the phone's linked-devices list shows (the registration's DeviceProps `os`); absent when none came. */
+  name?: string
 }
 
 const OFFLINE_LIMIT = 1000

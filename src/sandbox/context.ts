@@ -5,10 +5,12 @@
  */
 import type { Logger } from 'pino'
 import type { AccountRegistry } from './accounts.js'
+import type { ClientVersionPolicy } from './client-version.js'
 import type { NoiseIdentity } from './certs.js'
 import type { DeviceLedger } from './device-ledger.js'
 import type { FaultState } from './faults.js'
 import type { MediaStore } from './media-store.js'
+import type { AccountRestrictions } from './restrictions.js'
 import type { SandboxStats } from './stats.js'
 import type { World } from './types.js'
 
@@ -32,6 +34,8 @@ export interface SandboxContext {
   /** Per companion device: logins, 440 kicks, stanzas on superseded connections (GET /devices). */
   devices: DeviceLedger
   media: MediaStore
+  /** Reach-out timelocks and new-chat caps set through the control API (restrictions.ts). */
+  restrictions: AccountRestrictions
   caCert: string
   /** `127.0.0.1:PORT` of the HTTPS media host (used verbatim by Baileys in upload URLs). */
   mediaHost(): string
@@ -42,4 +46,6 @@ export interface SandboxContext {
   autoRegister: boolean
   /** Answer a device query by LID under that LID, as the platform does (see ServerOptions.lidDeviceAnswers). */
   lidDeviceAnswers: boolean
+  /** The oldest web client version a connection may name (405 below it) and the current one GET /trust publishes. */
+  clientVersion: ClientVersionPolicy
 }

@@ -1,16 +1,18 @@
 /**
  * @module sandbox/control-api
  * The JSON control API on the sandbox's HTTP port (a fixed contract other tools depend on; additions only):
- * /trust, /stats, /devices, /scan, /link-code, /world, /accounts/{phone}/inbox|presence|lid|send,
- * /channels/{id}/messages, /faults.
+ * /trust, /stats, /devices, /scan, /link-code, /world, /accounts/{phone}/inbox|presence|lid|send|restrictions,
+ * /channels/{id}/messages, /faults, /client-version.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { SandboxContext } from './context.js'
 import type { ChannelStore } from './channels.js'
+import { clientVersionPolicy, parseClientVersion } from './client-version.js'
 import { dropSessionsOf, logoutDevicesOf } from './faults.js'
 import { LinkCodeError } from './link-code.js'
 import { ScanError } from './pairing.js'
 import { sendFromPhone } from './phone-send.js'
+import { RestrictionInputError } from './restrictions.js'
 import type { Faults, WorldPatch } from './types.js'
 import { parseWorldPatch } from './world.js'
 
@@ -19,7 +21,7 @@ export interface ControlApiDeps {
   scan(qr: string, phone: string): Promise<{ phone: string; device: number }>
   linkCode(phone: string, code: string): Promise<{ phone: string; device: number }>
   channels: ChannelStore
-  trust(): { wsUrl: string; rootPublicKey: string; caCert: string; mediaHost: string }
+  trust(): { wsUrl: string; rootPublicKey: string; caCert: string; mediaHost: string; clientVersion: string }
   mergeWorld(patch: WorldPatch): void
 }
 
@@ -61,6 +63,14 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
     if (method === 'GET' && path === '/stats') return [200, ctx.stats.snapshot()]
     // Per companion device: logins, 440 kicks, stanzas on superseded connections (what a session move looks like).
     if (method === 'GET' && path === '/devices') return [200, { devices: ctx.devices.list() }]
+    // the platform moving on: older web clients are refused from the next login (client-version.ts)
+    if (method === 'POST' && path === '/client-version') {
+      const body = (await readJson(req)) as { min?: unknown } | null
+      const min = typeof body?.min === 'string' ? parseClientVersion(body.min) : undefined
+      if (!min) throw new HttpError(400, 'body needs { min: "a.b.c" }')
+      ctx.clientVersion = clientVersionPolicy(min)
+      return [200, { min: body?.min }]
+    }
     if (method === 'POST' && path === '/scan') {
       const body = (await readJson(req)) as { qr?: unknown; phone?: unknown }
       const phone = digits(body.phone)
@@ -114,6 +124,7 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
           persistent.failDecryptCount = Math.max(0, Math.floor(Number(body.failDecryptCount) || 0))
         if (body.retryAfterReconnect !== undefined) persistent.retryAfterReconnect = body.retryAfterReconnect === true
         if (body.holdLinkCodes !== undefined) persistent.holdLinkCodes = body.holdLinkCodes === true
+        if (body.refuseAccount !== undefined) persistent.refuseAccount = digits(body.refuseAccount) || undefined
         // a positive code refuses every companion_hello with it; 0 or null turns the refusal off
         if (body.linkCodeError !== undefined) {
           const code = Math.floor(Number(body.linkCodeError))
@@ -152,7 +163,21 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         const name = ctx.world().accounts.find(a => a.phone === phone)?.name
         const id = typeof body.id === 'string' ? body.id : undefined
         const delivered = await sendFromPhone(sender, to, { conversation: body.text }, { id, notify: name })
+        ctx.restrictions.noteExchange(phone, to.phone)
         return [200, { delivered }]
+      }
+      // The account's reach-out timelock and new-chat cap (restrictions.ts), and how many new chats it refused.
+      if (parts[2] === 'restrictions' && (method === 'GET' || method === 'POST')) {
+        if (!phone) throw new HttpError(400, 'phone must be digits')
+        if (method === 'POST') {
+          try {
+            ctx.restrictions.set(ctx, phone, await readJson(req))
+          } catch (err) {
+            if (err instanceof RestrictionInputError) throw new HttpError(400, err.message)
+            throw err
+          }
+        }
+        return [200, ctx.restrictions.view(phone)]
       }
     }
     if (method === 'GET' && parts[0] === 'channels' && parts.length === 3 && parts[2] === 'messages') {

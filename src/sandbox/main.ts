@@ -1,13 +1,15 @@
 /**
  * @module sandbox/main
  * CLI: `npm run sandbox -- [--port 7800] [--world FILE] [--qr-refs N] [--state FILE] [--wrong-chain-key]
- * [--wrong-account-signature] [--strict-channel-posts]`. Serves the platform sandbox on loopback until interrupted.
+ * [--wrong-account-signature] [--strict-channel-posts] [--min-client-version a.b.c]`. Serves the platform sandbox on loopback until interrupted.
  * The fault flags (or env SANDBOX_WRONG_CHAIN_KEY=1 / SANDBOX_WRONG_ACCOUNT_SIGNATURE=1 /
- * SANDBOX_STRICT_CHANNEL_POSTS=1) start it with those fault switches on.
+ * SANDBOX_STRICT_CHANNEL_POSTS=1) start it with those fault switches on. `--min-client-version` (or env
+ * SANDBOX_MIN_CLIENT_VERSION) refuses older web clients with 405 and publishes that version in GET /trust.
  */
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import pino from 'pino'
+import { parseClientVersion } from './client-version.js'
 import { silenceLibsignalChatter } from './quiet-libsignal.js'
 import { createSandbox } from './server.js'
 import type { WorldPatch } from './types.js'
@@ -24,8 +26,17 @@ const { values } = parseArgs({
     'strict-channel-posts': { type: 'boolean', default: process.env.SANDBOX_STRICT_CHANNEL_POSTS === '1' },
     // loads the paired accounts from this file when it exists, writes them back on exit (state-file.ts)
     state: { type: 'string', default: process.env.SANDBOX_STATE_FILE },
+    // older web clients are refused at login with 405, as the platform refuses them (client-version.ts)
+    'min-client-version': { type: 'string', default: process.env.SANDBOX_MIN_CLIENT_VERSION },
   },
 })
+
+const minText = values['min-client-version']
+const minClientVersion = minText === undefined ? undefined : parseClientVersion(minText)
+if (minText !== undefined && !minClientVersion) {
+  console.error(`--min-client-version must be a.b.c (three integers), not ${JSON.stringify(minText)}`)
+  process.exit(2)
+}
 
 silenceLibsignalChatter()
 const logger = pino({ level: values['log-level'] })
@@ -41,6 +52,7 @@ const sandbox = await createSandbox({
   },
   ...(values['qr-refs'] ? { qrRefs: Number(values['qr-refs']) } : {}),
   ...(values.state ? { stateFile: values.state } : {}),
+  ...(minClientVersion ? { minClientVersion } : {}),
   ...(process.env.SANDBOX_LID_DEVICE_ANSWERS === '0' ? { lidDeviceAnswers: false } : {}),
 })
 logger.info(

@@ -86,16 +86,19 @@ export class MessageRouter {
       return
     }
     const target = this.ctx.accounts.resolve(to)
+    const isGroup = to.endsWith('@g.us')
+    const isStatus = to === STATUS_JID
+    const peer = !isGroup && !isStatus ? target?.account.phone : undefined
     const rejectCode =
-      this.ctx.faults.rejectCodeFor(target?.account.phone) ?? this.#addressingRefusal(to, target?.account)
+      this.ctx.faults.rejectCodeFor(target?.account.phone) ??
+      this.#addressingRefusal(to, target?.account) ??
+      (peer && this.ctx.restrictions.refusesNewChat(sender.phone, peer) ? 463 : undefined)
     if (rejectCode) {
       conn.send(node('ack', { class: 'message', id, from: to, t: unixNow(), error: String(rejectCode) }))
       return
     }
     conn.send(node('ack', { class: 'message', id, from: to, t: unixNow() }))
-
-    const isGroup = to.endsWith('@g.us')
-    const isStatus = to === STATUS_JID
+    if (peer) this.ctx.restrictions.noteExchange(sender.phone, peer)
     // GET /stats `statusStanzas`: stanzas per status id (a big audience arrives in several batches under one id)
     if (isStatus) this.ctx.stats.tally('statusStanzas', id)
     const chatFor = (): string => (isStatus ? STATUS_JID : isGroup ? to : sender.phone)

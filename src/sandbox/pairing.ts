@@ -238,10 +238,22 @@ export class PairingRegistry {
       preKeys: new Map(),
       initialSyncSent: false,
       offline: [],
+      ...deviceName(conn.payload?.devicePairingData?.deviceProps),
     })
     this.forget(conn)
     // The platform ends the registration stream; the client reconnects and logs in as the new device.
     conn.streamError(515)
     return { phone, device }
+  }
+}
+
+/** The device name a registration gave (DeviceProps `os`: what the phone lists the linked device as), if any. */
+function deviceName(props: Uint8Array | null | undefined): { name?: string } {
+  if (!props?.length) return {}
+  try {
+    const os = proto.DeviceProps.decode(props).os
+    return os ? { name: os } : {}
+  } catch {
+    return {}
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import type { AppStateKeys } from './app-state.js'
+import { formatClientVersion, payloadVersion, refusesVersion } from './client-version.js'
 import type { CompanionConnection, ConnectionRouter } from './connection.js'
 import type { SandboxContext } from './context.js'
 import type { IqHandler } from './handlers/types.js'
@@ -29,20 +30,24 @@ export class StanzaRouter implements ConnectionRouter {
   async onAuthenticated(conn: CompanionConnection): Promise<void> {
     this.connections.add(conn)
     const payload = conn.payload
+    if (refusesVersion(this.ctx.clientVersion, payload)) {
+      // the platform's answer to a stale web client, registration or login alike: 405, then the stream ends
+      this.ctx.stats.bump('clientVersionRefusals')
+      return this.#refuse(conn, '405', 'client too old', { version: formatClientVersion(payloadVersion(payload)) })
+    }
     if (payload?.devicePairingData) {
       this.pairing.register(conn)
       return
     }
     const phone = payload?.username != null ? String(payload.username) : ''
     const device = Number(payload?.device ?? 0)
+    // a banned or restricted account (fault switch refuseAccount)
+    if (phone && this.ctx.faults.current.refuseAccount === phone)
+      return this.#refuse(conn, '403', 'account refused', { phone, device })
     const account = this.ctx.accounts.get(phone)
     const companion = account?.companions.get(device)
-    if (!account || !companion || !conn.clientStatic || !companion.noiseKey.equals(conn.clientStatic)) {
-      this.ctx.logger.info({ phone, device }, 'login refused: device not linked')
-      conn.send(node('failure', { reason: '401', location: 'sandbox' }))
-      setTimeout(() => conn.terminate(), 100)
-      return
-    }
+    if (!account || !companion || !conn.clientStatic || !companion.noiseKey.equals(conn.clientStatic))
+      return this.#refuse(conn, '401', 'device not linked', { phone, device })
     // A second login of the same device replaces the first, as on the platform. The older link is superseded before
     // the 440 goes out, so that whatever it still sends is counted and dropped (GET /devices), never delivered.
     const previous = companion.link
@@ -68,8 +73,15 @@ export class StanzaRouter implements ConnectionRouter {
     const queued = companion.offline.splice(0)
     for (const stanza of queued) conn.send(stanza)
     conn.send(node('ib', {}, [node('offline', { count: String(queued.length) })]))
-    this.ctx.devices.login(phone, device, conn.remoteAddress) // also GET /stats `logins`
+    this.ctx.devices.login(phone, device, conn.remoteAddress, companion.name) // also GET /stats `logins`
     this.ctx.logger.info({ phone, device }, 'companion logged in')
+  }
+
+  /** Refuses a connection at login as the platform does: `<failure reason=…/>`, then the stream ends. */
+  #refuse(conn: CompanionConnection, reason: string, why: string, facts: Record<string, unknown>): void {
+    this.ctx.logger.info(facts, `login refused: ${why}`)
+    conn.send(node('failure', { reason, location: 'sandbox' }))
+    setTimeout(() => conn.terminate(), 100)
   }
 
   async onNode(conn: CompanionConnection, stanza: BinaryNode): Promise<void> {
@@ -90,8 +102,13 @@ export class StanzaRouter implements ConnectionRouter {
           }),
         )
         return
+      case 'presence':
+        // the companion's own availability (`available` shows the account online and mutes the phone's notifications)
+        if (conn.account && conn.companion && stanza.attrs.type)
+          this.ctx.devices.presence(conn.account.phone, conn.companion.device, stanza.attrs.type)
+        return
       default:
-        // presence, ib, ack, notification acks: nothing the platform needs to answer.
+        // ib, ack, notification acks: nothing the platform needs to answer.
         return
     }
   }

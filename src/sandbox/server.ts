@@ -17,6 +17,7 @@ import { AccountRegistry, type Account } from './accounts.js'
 import { AppStateKeys } from './app-state.js'
 import { makeNoiseIdentity, makeTlsMaterial } from './certs.js'
 import { ChannelStore } from './channels.js'
+import { clientVersionPolicy, formatClientVersion, type ClientVersion } from './client-version.js'
 import { CompanionConnection } from './connection.js'
 import type { QrPolicy, SandboxContext } from './context.js'
 import { makeControlApi } from './control-api.js'
@@ -28,6 +29,7 @@ import { startMediaHost } from './media-host.js'
 import { MediaStore } from './media-store.js'
 import { MessageRouter } from './messages.js'
 import { PairingRegistry } from './pairing.js'
+import { AccountRestrictions } from './restrictions.js'
 import { notifyPictureChanges } from './picture-notify.js'
 import { StanzaRouter } from './router.js'
 import { loadSandboxState, saveSandboxState } from './state-file.js'
@@ -78,6 +80,9 @@ export interface SandboxOptions {
    * (`world` is then ignored), and `close()` writes them back, so paired clients can log in again after a restart.
    */
   stateFile?: string
+  /** Refuse connections naming an older web client version with 405, as the platform does (CLI
+   * `--min-client-version a.b.c`); GET /trust then publishes it as the current version. Unset: any version. */
+  minClientVersion?: ClientVersion
 }
 
 export interface SandboxTrust {
@@ -85,6 +90,8 @@ export interface SandboxTrust {
   rootPublicKey: string
   caCert: string
   mediaHost: string
+  /** The platform's current web client version, `a.b.c` (what the gateway looks up at start and after a 405). */
+  clientVersion: string
 }
 
 export interface Sandbox {
@@ -144,6 +151,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     noise,
     accounts,
     media,
+    restrictions: new AccountRestrictions(phone => world.accounts.find(a => a.phone === phone)?.chats ?? []),
     faults: new FaultState(options.faults),
     stats,
     devices: new DeviceLedger(stats),
@@ -152,6 +160,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     world: () => world,
     autoRegister: options.autoRegister ?? true,
     lidDeviceAnswers: options.lidDeviceAnswers ?? true,
+    clientVersion: clientVersionPolicy(options.minClientVersion),
     subscribedQueryIds: new Set([...DEFAULT_SUBSCRIBED_QUERY_IDS, ...(options.subscribedChannelsQueryIds ?? [])]),
   }
   const setWorld = (patch: WorldPatch): void => {
@@ -180,6 +189,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     rootPublicKey: noise.rootPublicKey.toString('base64'),
     caCert: tls.caCert,
     mediaHost: ctx.mediaHost(),
+    clientVersion: formatClientVersion(ctx.clientVersion.current),
   })
   const server = http.createServer(makeControlApi({ ctx, scan, linkCode, channels, trust, mergeWorld: setWorld }))
   server.keepAliveTimeout = IDLE_CONNECTION_MS

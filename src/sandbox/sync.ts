@@ -48,7 +48,8 @@ export async function sendInitialSync(
   }
   const history = proto.HistorySync.encode({
     syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
-    conversations: [],
+    // the chats the phone has: Baileys lists them in `messaging-history.set`
+    conversations: (worldAccount?.chats ?? []).map(phone => ({ id: `${phone}@s.whatsapp.net` })),
     pushnames: worldAccount?.name ? [{ id: account.pnJid, pushname: worldAccount.name }] : [],
     progress: 100,
   }).finish()

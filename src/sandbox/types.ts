@@ -26,6 +26,9 @@ export interface WorldAccount {
   }
   /** Moved to LID addressing by the platform: a 1:1 message addressed to its phone-number JID is refused (463). */
   lidOnly?: boolean
+  /** Numbers the account had 1:1 chats with before any client paired: listed in the history sync at pairing, and
+   * never a new chat for a restricted account (restrictions.ts). */
+  chats?: string[]
 }
 
 export interface WorldParticipant {
@@ -163,4 +166,7 @@ export interface Faults {
   linkCodeError?: number
   /** Pairing by code: codes registered from now on expire after this many ms (default 180 000). */
   linkCodeTtlMs?: number
+  /** Logins of this account are refused with `<failure reason="403"/>`, as the platform refuses a banned or
+   * restricted account (registration still works: a new pairing is refused at its first login). */
+  refuseAccount?: string
 }

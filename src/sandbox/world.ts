@@ -33,6 +33,8 @@ export function parseWorldPatch(body: unknown): WorldPatch {
     if (!digits(account?.phone)) throw new Error('every account needs a phone (digits)')
     account.phone = digits(account.phone)
     for (const contact of account.contacts ?? []) contact.phone = digits(contact.phone)
+    if (account.chats !== undefined && !Array.isArray(account.chats)) throw new Error('account chats must be an array')
+    if (account.chats) account.chats = account.chats.map(digits)
   }
   for (const group of patch.groups ?? []) {
     if (typeof group?.id !== 'string' || !group.id.endsWith('@g.us'))

@@ -2,8 +2,9 @@
  * @module storage/lmdb-store
  * The default `Store`: one lmdb environment under DATA_DIR, opened by the main thread and by every worker thread
  * (lmdb is safe for many threads and processes). Sub-databases: `sessions` (registry), `creds` (one JSON document
- * per session), `keys` (Signal keys, `<id>\0<type>\0<keyId>`), `contacts` (`<id>\0<contactId>`), `sent` (recently
- * sent messages, `<id>\0<messageId>`: `sent-messages.ts`), `meta` (the DATA_KEY marker, the compaction flag). With a
+ * per session), `keys` (Signal keys, `<id>\0<type>\0<keyId>`), `contacts` (`<id>\0<contactId>`), `conversations`
+ * (`<id>\0<digits>`: `conversations.ts`), `sent` (recently sent messages, `<id>\0<messageId>`: `sent-messages.ts`),
+ * `meta` (the DATA_KEY marker, the compaction flag, the platform facts: `platform-facts.ts`). With a
  * DATA_KEY, creds, keys, contacts and sent messages are sealed with AES-256-GCM under their session's own key
  * (`session-keys.ts`, destroyed when the session is deleted or reset), and the registry rows are sealed with
  * DATA_KEY and bound to their id (`table.ts`, `value-cipher.ts`). Without one, removed rows are dropped from the
@@ -26,12 +27,14 @@ import { contactKey, sessionPrefix, sessionRangeEnd, signalKey } from './keys.js
 import { DataKeyError, parseDataKey } from './data-key.js'
 import { checkDataKey } from './key-check.js'
 import { markCompactionPending, STORE_FILE } from './compaction.js'
+import { lmdbConversations, type StoredConversation } from './conversations.js'
 import { privateDir, privateFile } from './file-modes.js'
 import { SENT_MESSAGE_KEY_TYPE, type SentMessage, SentMessages, type StoredSentMessage } from './sent-messages.js'
 import { SessionKeys } from './session-keys.js'
-import { jsonOf, plainObject, plainText, sealedObject, sessionSealedText, Table } from './table.js'
+import { jsonOf, plainObject, plainText, type RowCodec, sealedObject, sessionSealedText, Table } from './table.js'
 import { fromStoredRecord, registryRows, type StoredSessionRecord } from './registry-row.js'
 import { createValueCipher } from './value-cipher.js'
+import { lmdbPlatformFacts } from './platform-facts.js'
 
 interface Dbs {
   root: RootDatabase
@@ -39,6 +42,7 @@ interface Dbs {
   creds: Table<string>
   keys: Table<string>
   contacts: Table<StoredContact>
+  conversations: Table<StoredConversation>
   sent: SentMessages
   meta: Database<Buffer, string>
   /** With DATA_KEY: each session's own key. */
@@ -68,6 +72,7 @@ const hasSessionRows = (dbs: Dbs, id: string): boolean =>
   dbs.creds.db.get(id) !== undefined ||
   dbs.keys.hasRange(sessionPrefix(id), sessionRangeEnd(id)) ||
   dbs.contacts.hasRange(sessionPrefix(id), sessionRangeEnd(id)) ||
+  dbs.conversations.hasRange(sessionPrefix(id), sessionRangeEnd(id)) ||
   dbs.sent.hasSessionRows(id)
 
 /**
@@ -198,6 +203,8 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
   let dbs: Dbs
   const sessionKeys = cipher && new SessionKeys(dataDir, cipher, id => hasSessionRows(dbs, id))
   const sealed = (db: string) => sessionSealedText(sessionKeys!, cipher!, db)
+  /** Objects: sealed JSON with the session's key, or plain msgpack without DATA_KEY. */
+  const rowsOf = <T>(db: string): RowCodec<T> => (cipher ? jsonOf<T>(sealed(db)) : plainObject<T>())
   dbs = {
     root,
     sessions: new Table(
@@ -207,15 +214,9 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
     ),
     creds: new Table(root, 'creds', cipher ? sealed('creds') : plainText),
     keys: new Table(root, 'keys', cipher ? sealed('keys') : plainText),
-    contacts: new Table(
-      root,
-      'contacts',
-      cipher ? jsonOf<StoredContact>(sealed('contacts')) : plainObject<StoredContact>(),
-    ),
-    sent: new SentMessages(
-      root,
-      new Table(root, 'sent', cipher ? jsonOf<StoredSentMessage>(sealed('sent')) : plainObject<StoredSentMessage>()),
-    ),
+    contacts: new Table(root, 'contacts', rowsOf<StoredContact>('contacts')),
+    conversations: new Table(root, 'conversations', rowsOf<StoredConversation>('conversations')),
+    sent: new SentMessages(root, new Table(root, 'sent', rowsOf<StoredSentMessage>('sent'))),
     meta: root.openDB<Buffer, string>({ name: 'meta', encoding: 'binary' }),
     sessionKeys,
   }
@@ -264,14 +265,17 @@ export function openLmdbStore(dataDir: string, options: LmdbStoreOptions = {}): 
           dbs.creds.removeSync(id)
           removeSessionRows(dbs.keys, id)
           removeSessionRows(dbs.contacts, id)
+          removeSessionRows(dbs.conversations, id)
           dbs.sent.removeSessionSync(id)
           forgetRemoved(dbs, id)
         }),
       )
     },
+    conversations: id => lmdbConversations(root, dbs.conversations, id, () => forgetRemoved(dbs, id)),
     auth: id => authStore(dbs, id),
     contacts: id => contactStore(dbs, id),
     sentMessages: (id, limits) => dbs.sent.forSession(id, limits),
+    platformFacts: lmdbPlatformFacts(dbs.meta),
     async close() {
       if (closed) return
       closed = true

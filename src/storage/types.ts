@@ -5,6 +5,7 @@
  */
 import type { AuthenticationCreds, SignalKeyStore } from '@whiskeysockets/baileys'
 import type { SentMessageLimits, SentMessageStore } from './sent-messages.js'
+import type { ConversationStore } from './conversations.js'
 
 export interface SessionRecord {
   id: string
@@ -57,15 +58,26 @@ export interface ContactStore {
   clear(): Promise<void>
 }
 
+/** Facts about the platform learned at run time, shared by every session and kept across restarts
+ * (storage/platform-facts.ts): not secret, never per session. */
+export interface PlatformFacts {
+  read(name: string): Promise<string | undefined>
+  write(name: string, value: string): Promise<void>
+}
+
 export interface Store {
   listSessions(): Promise<SessionRecord[]>
   getSession(id: string): Promise<SessionRecord | undefined>
   putSession(record: SessionRecord): Promise<void>
-  /** Deletes the record and everything the session owns (credentials, keys, contacts, sent messages). */
+  /** Deletes the record and everything the session owns (credentials, keys, contacts, conversations, sent messages). */
   deleteSession(id: string): Promise<void>
   auth(id: string): AuthStore
   contacts(id: string): ContactStore
+  /** The numbers the account has exchanged 1:1 messages with (`conversations.ts`). */
+  conversations(id: string): ConversationStore
   /** Recently sent messages, kept to answer retry receipts (`sent-messages.ts`). */
   sentMessages(id: string, limits: SentMessageLimits): SentMessageStore
+  /** The platform facts the gateway learned (the web client version the platform accepts). */
+  platformFacts: PlatformFacts
   close(): Promise<void>
 }

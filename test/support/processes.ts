@@ -10,5 +10,6 @@ export {
   startGateway,
   startSandbox,
   type GatewayProcess,
+  type SandboxLaunchOptions,
   type SandboxProcess,
 } from '../../src/demo/processes.js'

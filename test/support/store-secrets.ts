@@ -3,7 +3,8 @@
  * For the tests that look for a session's secrets in DATA_DIR's files (session keys, compaction): a session filled
  * with credentials, Signal keys and contacts, returning the bytes no reader of the files may find once it is gone;
  * and every file of a folder as bytes. For the tests of what DATA_KEY seals, on lmdb (storage/value-cipher.test.ts)
- * and on Redis (storage/redis/sealing.test.ts): a session with a proxy and every kind of row (`fillSealable`), and
+ * and on Redis (storage/redis/sealing.test.ts): a session with a proxy and every kind of row, a conversation
+ * included (`fillSealable`), and
  * the secrets a leaked copy of its rows must not show (`secretsOfSealable`).
  */
 import { randomBytes } from 'node:crypto'
@@ -61,6 +62,8 @@ export const SEALABLE = {
   proxyPassword: 'ProxyPw-7h3q',
   proxy: 'socks5://zeb:ProxyPw-7h3q@proxy.test:1080',
   secretHash: 'f'.repeat(64),
+  /** A number the account has a conversation with (storage/conversations.ts), in no other row. */
+  conversationPhone: '15550004567',
 }
 
 /** A session with a proxy, creds, a pre-key, a Signal session, an app-state key and a contact; the creds written. */
@@ -75,6 +78,7 @@ export async function fillSealable(store: Store, id = 's1'): Promise<Authenticat
     'app-state-sync-key': { k1: proto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from([9, 9]) }) },
   })
   await store.contacts(id).upsert([contact])
+  await store.conversations(id).put([{ phone: SEALABLE.conversationPhone, seenAt: 1 }])
   return creds
 }
 
@@ -88,5 +92,6 @@ export function secretsOfSealable(creds: AuthenticationCreds): Buffer[] {
     Buffer.from(SEALABLE.contact.name),
     Buffer.from(SEALABLE.contact.phone),
     Buffer.from(SEALABLE.proxyPassword), // the session's proxy credentials (docs/api.md: A proxy per session)
+    Buffer.from(SEALABLE.conversationPhone),
   ]
 }

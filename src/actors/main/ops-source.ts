@@ -33,6 +33,7 @@ export function systemOps({ pools, stats, cache, telemetry, mustRestore, isClosi
       return up ? { ready: true } : { ready: false, status: 'starting' }
     },
     sessionStates: () => cache.countByState(),
+    restrictedSessions: () => cache.countRestricted(),
     shardStats: stats,
     counters: () => telemetry.counters(),
     loopDelays: () => telemetry.loopDelays(),

@@ -5,6 +5,7 @@
  * A snapshot older than the cached one (by version) is ignored, and so is one for an id the cache does not know
  * (it was deleted, or never registered): without the secret's hash it could not be served anyway.
  */
+import { restrictionKinds } from '../../protocol/restrictions.js'
 import { BroadcastChannel } from 'node:worker_threads'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
 import type { SessionRecord } from '../../storage/types.js'
@@ -120,6 +121,16 @@ export class SnapshotCache {
   countByState(): Record<string, number> {
     const counts: Record<string, number> = {}
     for (const { snapshot } of this.#entries.values()) counts[snapshot.state] = (counts[snapshot.state] ?? 0) + 1
+    return counts
+  }
+
+  /** How many sessions the platform restricts, by kind (for the metrics). */
+  countRestricted(now = Date.now()): Record<string, number> {
+    const counts: Record<string, number> = {}
+    for (const { snapshot } of this.#entries.values()) {
+      if (!snapshot.isConnected || !snapshot.restrictions) continue
+      for (const kind of restrictionKinds(snapshot.restrictions, now)) counts[kind] = (counts[kind] ?? 0) + 1
+    }
     return counts
   }
 

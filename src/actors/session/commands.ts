@@ -2,7 +2,8 @@
  * @module actors/session/commands
  * The one place that says what each command does, as the actor's mailbox runs it: refuse it if the session is
  * gone or the client hung up, run reset, delete, the pairing code and the proxy setting on the lifecycle, and every
- * other command on the open link (after the connection check, spec order: validation first, at the HTTP edge). A
+ * other command on the open link (after the connection check, spec order: validation first, at the HTTP edge). A 1:1
+ * send or typing passes the brake on new chats first (new-chat-brake.ts), and a sent one counts as a conversation. A
  * media send first waits for a download place, and the link takes a CPU slot for its work once the files are on
  * disk (media-slots.ts). Replies have the shapes of `ReplyValues` (protocol/commands.ts).
  */
@@ -12,6 +13,7 @@ import type { MessageContent, StatusContent } from '../../protocol/spec-types.js
 import type { PlatformLink, SendOptions } from '../../platform/link.js'
 import type { MediaSendBounds } from '../../media/media-slots.js'
 import type { TypingTimers } from './typing.js'
+import type { NewChatBrake } from './new-chat-brake.js'
 
 /** The session as commands see it (SessionLifecycle). */
 export interface CommandTarget {
@@ -22,6 +24,8 @@ export interface CommandTarget {
   readonly isConnected: boolean
   readonly link: PlatformLink | undefined
   readonly typing: TypingTimers
+  /** Refuses a new 1:1 chat while the platform restricts the account. */
+  readonly brake: NewChatBrake
   /** The shard's bounds on media sends at once. */
   readonly media: MediaSendBounds
   reset(): Promise<null>
@@ -52,18 +56,30 @@ export async function runCommand(
       return session.setSessionProxy(command.proxy)
     case 'sendMessage': {
       const link = connectedLink(session)
-      return asMediaSend(command.content, session, signal, options =>
-        link.sendMessage(command.destination, command.content, options),
+      const { destination } = command
+      if (destination.kind !== 'phone')
+        return asMediaSend(command.content, session, signal, options =>
+          link.sendMessage(destination, command.content, options),
+        )
+      session.brake.check(destination.phone)
+      const sent = await asMediaSend(command.content, session, signal, options =>
+        link.sendMessage(destination, command.content, options),
       )
+      session.brake.opened(destination.phone)
+      return sent
     }
     case 'postStatus': {
       const link = connectedLink(session)
       return asMediaSend(command.content, session, signal, options => link.postStatus(command.content, options))
     }
-    case 'sendTyping':
-      await connectedLink(session).sendTyping(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
+    case 'sendTyping': {
+      const link = connectedLink(session)
+      // typing to someone new is a reach-out too
+      if (command.destination.kind === 'phone') session.brake.check(command.destination.phone)
+      await link.sendTyping(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
       session.typing.start(command.destination)
       return { id: session.id }
+    }
     case 'listGroups':
       return { docs: await connectedLink(session).listGroups() }
     case 'getGroup':

@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino'
 import type { LinkFactory, SessionRun, SandboxTrust } from '../../platform/link.js'
+import type { ClientVersionSource } from '../../platform/client-version-keeper.js'
 import type { AuthStore, SessionRecord, Store } from '../../storage/types.js'
 import type { MediaSendBounds } from '../../media/media-slots.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
@@ -20,6 +21,8 @@ export interface ShardPlatform {
   createLink: LinkFactory
   /** The sandbox's trust material when SANDBOX_URL is set, else undefined (fetched once per thread). */
   sandboxTrust: () => Promise<SandboxTrust | undefined>
+  /** The web client version the thread's links tell the platform (pinned, learned, or the library's own). */
+  clientVersion: ClientVersionSource
   /** One per actor: keeps the session's stored state usable across unclean stops (and, in cluster mode, its links
    * under the session's lease: storage/redis/leased-runs.ts). */
   createSessionRun: (id: string, auth: AuthStore, log: Logger) => SessionRun

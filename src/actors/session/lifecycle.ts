@@ -17,10 +17,17 @@ import { LinkReactions } from './link-reactions.js'
 import { QrDeadlineTimer } from './qr-deadline.js'
 import { SessionRecordKeeper } from './record.js'
 import { PublishedState } from './published-state.js'
+import { Conversations } from './conversations.js'
+import { NewChatBrake } from './new-chat-brake.js'
+import { RestrictionState } from './restriction-state.js'
 
 export class SessionLifecycle {
   readonly id: string
   readonly typing: TypingTimers
+  /** Refuses new 1:1 chats while the platform restricts the account (new-chat-brake.ts). */
+  readonly brake: NewChatBrake
+  readonly #restrictions: RestrictionState
+  readonly #conversations: Conversations
   readonly #deps: ActorDeps
   readonly #log: Logger
   readonly #mailbox: Mailbox
@@ -48,8 +55,13 @@ export class SessionLifecycle {
     this.typing = new TypingTimers(deps.settings.TYPING_MS, destination => {
       this.#supervisor.link?.sendTyping(destination, 'paused').catch(err => log.debug({ err }, 'typing pause failed'))
     })
+    this.#restrictions = new RestrictionState(log)
+    this.#conversations = new Conversations(deps.store.conversations(this.id), deps.settings.CONVERSATIONS_MAX, log)
+    this.brake = new NewChatBrake(this.#conversations, this.#restrictions, deps.settings.NEW_CHATS_PER_DAY)
     const events = new LinkReactions({
       published: this.#published,
+      restrictions: this.#restrictions,
+      conversations: this.#conversations,
       record: this.#record,
       deadline: this.#deadline,
       typing: this.typing,
@@ -122,6 +134,8 @@ export class SessionLifecycle {
   /** Brings the session up (new or restored). An unpaired session past its QR deadline is deleted instead. */
   async start(): Promise<void> {
     this.#published.generatedId = await this.#record.storedDeviceId()
+    // before the link opens, so the brake knows every stored conversation from the first send on
+    await this.#conversations.load().catch(err => this.#log.warn({ err }, 'could not read stored conversations'))
     const deadline = this.#record.qrDeadline
     if (deadline !== null) {
       if (deadline <= Date.now()) {
@@ -137,6 +151,7 @@ export class SessionLifecycle {
   }
 
   async reset(): Promise<null> {
+    this.#published.notConnected = undefined // the client asked to start over: the old reason no longer applies
     await this.#dropLink({ logout: this.#record.paired })
     await this.#backToQr()
     return null
@@ -195,6 +210,10 @@ export class SessionLifecycle {
   async #backToQr(): Promise<void> {
     const { SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS } = this.#deps.settings
     const deadline = await this.#record.restartPairing(SESSION_QR_LIFETIME_MS, UNPAIRED_MAX_LIFETIME_MS)
+    // what the unlinked device knew of its account is no one's now (the next pairing may be another account)
+    this.#restrictions.reset()
+    this.#published.restrictions = null
+    await this.#conversations.clear()
     if (deadline <= Date.now()) {
       this.#log.info('unpaired lifetime used up: deleting the session instead of showing a new QR')
       if (!(await this.#destroy())) throw this.stopError()

@@ -6,12 +6,16 @@
  */
 import type { Logger } from 'pino'
 import type { CloseReason, LinkEvents } from '../../platform/link.js'
+import type { RestrictionUpdate } from '../../protocol/restrictions.js'
+import type { Conversations } from './conversations.js'
+import type { RestrictionState } from './restriction-state.js'
 import { renderQr } from './qr.js'
 import type { TypingTimers } from './typing.js'
 import type { LinkSupervisor } from './link-supervisor.js'
 import type { QrDeadlineTimer } from './qr-deadline.js'
 import type { SessionRecordKeeper } from './record.js'
 import { afterClose } from './transitions.js'
+import { notConnectedOf, outlivesQr } from './not-connected.js'
 import type { PublishedState } from './published-state.js'
 
 export interface ReactionDeps {
@@ -20,6 +24,9 @@ export interface ReactionDeps {
   deadline: QrDeadlineTimer
   typing: TypingTimers
   log: Logger
+  /** The account's restrictions, and its existing conversations, as the link reports them. */
+  restrictions: RestrictionState
+  conversations: Conversations
   isStopped: () => boolean
   /** The link supervisor reporting to these reactions (created after them, hence a getter). */
   supervisor: () => LinkSupervisor
@@ -42,6 +49,8 @@ export class LinkReactions implements LinkEvents {
       png => {
         if (!published.isLatestQr(ticket) || isStopped() || record.paired) return // a newer QR or a scan won
         published.showQr(png)
+        // a QR shows the link works: only a reason that says why pairing started over stays
+        if (!outlivesQr(published.notConnected)) published.notConnected = undefined
         published.publish()
       },
       err => log.error({ err }, 'QR rendering failed'),
@@ -54,6 +63,7 @@ export class LinkReactions implements LinkEvents {
     published.dropQr()
     published.generatedId = me.id
     published.state = 'connecting'
+    published.notConnected = undefined
     published.publish()
     void record.markPaired() // logs its own failure
   }
@@ -65,6 +75,7 @@ export class LinkReactions implements LinkEvents {
     void record.markPaired()
     published.isConnected = true
     published.state = 'connected'
+    published.notConnected = undefined
     published.dropQr()
     published.name = me.name
     published.generatedId = me.id
@@ -89,12 +100,30 @@ export class LinkReactions implements LinkEvents {
     published.publish()
   }
 
+  restrictions(update: RestrictionUpdate): void {
+    const { published, restrictions } = this.#deps
+    if (!restrictions.apply(update)) return
+    published.restrictions = restrictions.shown
+    published.publish()
+  }
+
+  conversations(phones: string[]): void {
+    this.#deps.conversations.add(phones)
+  }
+
   close(reason: CloseReason, detail: string): void {
     const { published, record, typing, log, restartPairing } = this.#deps
     const supervisor = this.#deps.supervisor()
     published.linkDown()
     typing.clear()
     log.info({ reason, detail }, 'platform link closed')
+    const why = notConnectedOf(reason, detail, supervisor.clientVersion)
+    if (why) {
+      // once per change; a lost connection is routine (the info line above says it)
+      if (why.reason !== published.notConnected?.reason && why.reason !== 'connection-lost')
+        log.warn({ reason: why.reason }, why.message)
+      published.notConnected = why
+    }
     const step = afterClose(reason, record.paired)
     switch (step.next) {
       case 'reopen':

@@ -13,6 +13,7 @@ import type { AuthStore, Store } from '../../storage/types.js'
 import { reconnectDelay } from './backoff.js'
 import { countReconnect } from '../../metrics/observe.js'
 import { linkSettings } from '../../platform/settings.js'
+import { formatClientVersion, type ClientVersion } from '../../platform/client-version.js'
 import type { SessionSettings, ShardPlatform } from './deps.js'
 
 export interface LinkSupervisorDeps {
@@ -36,6 +37,8 @@ export class LinkSupervisor {
   #generation = 0
   #reconnectTimer: NodeJS.Timeout | undefined
   #attempt = 0
+  /** The web client version the current (or last) link named; undefined: the library's own. */
+  #clientVersion: ClientVersion | undefined
   /** Tells whether the session's last run ended cleanly, and gives each link the auth store to use. */
   readonly #run: SessionRun
 
@@ -68,6 +71,13 @@ export class LinkSupervisor {
     }
   }
 
+  /** The web client version the last link named (`a.b.c`, or undefined for the library's own), and whether
+   * PLATFORM_CLIENT_VERSION pinned it: what a refusal of it says (not-connected.ts). */
+  get clientVersion(): { version: string | undefined; pinned: boolean } {
+    const version = this.#clientVersion
+    return { version: version && formatClientVersion(version), pinned: this.#deps.platform.clientVersion.pinned }
+  }
+
   /** The current link; undefined while none is open or after it closed. */
   get link(): PlatformLink | undefined {
     return this.#link
@@ -97,6 +107,9 @@ export class LinkSupervisor {
       if (generation === this.#generation) this.scheduleReconnect()
       return
     }
+    // never throws: the pinned, learned, stored or bundled version (client-version-keeper.ts)
+    const clientVersion = await platform.clientVersion.current()
+    this.#clientVersion = clientVersion
     if (isStopped() || generation !== this.#generation) return
     const isCurrent = () => generation === this.#generation && !isStopped()
     const currentEvents: LinkEvents = {
@@ -104,9 +117,13 @@ export class LinkSupervisor {
       paired: me => isCurrent() && events.paired(me),
       open: me => isCurrent() && events.open(me),
       name: name => isCurrent() && events.name(name),
+      restrictions: update => isCurrent() && events.restrictions(update),
+      conversations: phones => isCurrent() && events.conversations(phones),
       close: (reason, detail) => {
         if (!isCurrent()) return
         this.#link = undefined // a closed link is dead: the lifecycle decides whether to open another
+        // the platform refused the version this link named: the next link looks up the current one first
+        if (reason === 'client-version-refused') platform.clientVersion.refused(clientVersion)
         events.close(reason, detail)
       },
     }
@@ -124,6 +141,7 @@ export class LinkSupervisor {
         settings: linkSettings(settings),
         sandbox,
         ...(route ? { proxy: route } : {}),
+        ...(clientVersion ? { clientVersion } : {}),
         events: currentEvents,
       })
     } catch (err) {

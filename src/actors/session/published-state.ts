@@ -10,7 +10,8 @@
  * published.publish() // one snapshot with both changes
  */
 import type { PairingCode } from '../../protocol/commands.js'
-import type { SessionState } from '../../protocol/snapshot.js'
+import type { AccountRestrictions } from '../../protocol/restrictions.js'
+import type { NotConnected, SessionState } from '../../protocol/snapshot.js'
 import type { SnapshotPublisher } from '../worker/publisher.js'
 
 export interface PublishedStateDeps {
@@ -30,6 +31,10 @@ export class PublishedState {
   picture = ''
   /** The pairing code of the current link, if one is pending: it dies with the link, and with pairing. */
   pairingCode: PairingCode | null = null
+  /** The account's restrictions once the platform told them (restriction-state.ts); shown while connected. */
+  restrictions: AccountRestrictions | null = null
+  /** Why the session is not connected, while it is not (not-connected.ts). */
+  notConnected: NotConnected | undefined
   #qrcode = ''
   /** Bumped whenever the shown QR stops applying, so a rendering that finishes late cannot bring it back. */
   #qrSeq = 0
@@ -81,6 +86,8 @@ export class PublishedState {
       picture: this.picture,
       qrDeadline: qrDeadline(),
       pairingCode: this.isConnected ? null : this.pairingCode,
+      restrictions: this.isConnected ? this.restrictions : null,
+      ...(this.notConnected && !this.isConnected ? { notConnected: this.notConnected } : {}),
     })
   }
 }

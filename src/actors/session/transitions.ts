@@ -27,6 +27,7 @@ export function afterClose(reason: CloseReason, paired: boolean): AfterClose {
       if (!paired) return { next: 'reopen' }
       break
     case 'logged-out':
+    case 'account-refused':
       return { next: 'restart-pairing' }
     case 'replaced':
       // Another socket uses these credentials: reconnecting would ping-pong with it. Stay down.
@@ -36,6 +37,8 @@ export function afterClose(reason: CloseReason, paired: boolean): AfterClose {
         warning: 'session replaced by another connection; not reconnecting',
       }
     case 'connection-lost':
+    case 'client-version-refused': // a new lookup of the current version comes first (link-supervisor.ts)
+    case 'proxy-refused':
       break
   }
   return { next: 'reconnect', state: paired ? 'reconnecting' : 'awaiting-qr' }

@@ -8,7 +8,8 @@
 import { pathToFileURL } from 'node:url'
 import type { Logger } from 'pino'
 import type { LinkFactory, PlatformModule, SessionRun, SandboxTrust } from '../../platform/link.js'
-import type { AuthStore } from '../../storage/types.js'
+import { clientVersionKeeper } from '../../platform/client-version-keeper.js'
+import type { AuthStore, PlatformFacts } from '../../storage/types.js'
 import type { ShardPlatform } from '../session/deps.js'
 import { collectGarbageOnce } from './heap-limit.js'
 
@@ -19,6 +20,10 @@ export interface PlatformLoaderOptions {
   sandboxUrl: string | undefined
   /** The shard's logger, for the module's patches. */
   logger: Logger
+  /** Where the learned web client version is kept across restarts (the store's platform facts). */
+  facts: PlatformFacts
+  /** PLATFORM_CLIENT_VERSION, when set. */
+  pinnedClientVersion?: string | undefined
 }
 
 export function platformLoader(options: PlatformLoaderOptions): () => Promise<ShardPlatform> {
@@ -26,7 +31,8 @@ export function platformLoader(options: PlatformLoaderOptions): () => Promise<Sh
   return () => (pending ??= load(options))
 }
 
-async function load({ linkModule, sandboxUrl, logger }: PlatformLoaderOptions): Promise<ShardPlatform> {
+async function load(options: PlatformLoaderOptions): Promise<ShardPlatform> {
+  const { linkModule, sandboxUrl, logger } = options
   const url = linkModule.startsWith('file:') ? linkModule : pathToFileURL(linkModule).href
   const mod = (await import(url)) as Partial<PlatformModule> & Record<string, unknown>
   const factory = mod.createBaileysLink ?? mod.createLink ?? mod.default
@@ -37,9 +43,18 @@ async function load({ linkModule, sandboxUrl, logger }: PlatformLoaderOptions): 
   return {
     createLink: factory as LinkFactory,
     sandboxTrust: sandboxTrustLoader(sandboxUrl, mod.fetchSandboxTrust),
+    // one per thread, shared by its sessions (client-version-keeper.ts)
+    clientVersion: clientVersionKeeper({
+      pinned: options.pinnedClientVersion,
+      lookup: mod.lookupClientVersion && (() => (mod.lookupClientVersion as LookupClientVersion)(sandboxUrl)),
+      facts: options.facts,
+      log: logger,
+    }),
     createSessionRun: (_id, auth, log) => (mod.createSessionRun ?? plainRun)(auth, log),
   }
 }
+
+type LookupClientVersion = NonNullable<PlatformModule['lookupClientVersion']>
 
 /** For a platform module without a session run: its links get the auth store as it is. */
 const plainRun = (auth: AuthStore): SessionRun => ({ authForLink: async () => auth, release: async () => undefined })

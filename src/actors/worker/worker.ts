@@ -35,7 +35,13 @@ process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception
 
 // lmdb, or with REDIS_URL Redis plus the keeper of this shard's session leases (storage/redis/leased-runs.ts)
 const { store, leases } = openStore(data.settings, logger)
-const loadPlatform = platformLoader({ linkModule: data.linkModule, sandboxUrl: data.settings.SANDBOX_URL, logger })
+const loadPlatform = platformLoader({
+  linkModule: data.linkModule,
+  sandboxUrl: data.settings.SANDBOX_URL,
+  logger,
+  facts: store.platformFacts,
+  pinnedClientVersion: data.settings.PLATFORM_CLIENT_VERSION,
+})
 const publisher = new SnapshotPublisher(data.channelName)
 const host = new ShardHost({
   shard: data.shard,

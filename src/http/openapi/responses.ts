@@ -35,7 +35,8 @@ const ERROR_DESCRIPTIONS = {
   429:
     `${messageOf('TOO_MANY_REQUESTS')}: the client created too many sessions in the last minute, or holds ` +
     'too many unpaired ones; or the session is over one of its limits (commands in flight, sends, reads, resets, ' +
-    'deletes, pairing codes): the message says which and when to retry',
+    'deletes, pairing codes), or a send or typing would start a new chat while the platform restricts the ' +
+    'account (`account restricted: …`): the message says which and when to retry',
   500:
     `${messageOf('SESSION_NOT_CONNECTED')}, the operation failed (media download, unknown group or channel, ` +
     `the platform rejected the message or did not acknowledge in time), or ${messageOf('INTERNAL')}`,
@@ -75,6 +76,14 @@ export const errorWith = (description: string): ZodOpenApiResponseObject => ({
 export function responses(success: ZodOpenApiResponseObject, ...errors: ErrorStatus[]): ZodOpenApiResponsesObject {
   return { 200: success, ...Object.fromEntries(errors.map(status => [status, errorResponse(status)])) }
 }
+
+/** POST /message and POST /typing: a new chat while the platform restricts the account with no end known. */
+export const restrictedNoEnd = (): ZodOpenApiResponseObject =>
+  errorWith(
+    `${messageOf('ACCOUNT_RESTRICTED_NO_END')} (not in the spec): a 1:1 send or typing to a number the account ` +
+      "has no conversation with, while the platform's reach-out timelock or new-chat cap is in force and no end is " +
+      'known (with an end: 429 `account restricted: … until …`). README: Account health',
+  )
 
 /** Statuses of every endpoint behind the authentication that runs a command on the session's worker. */
 export const AUTHENTICATED: readonly ErrorStatus[] = [400, 404, 429, 500, 503]

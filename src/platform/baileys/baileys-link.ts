@@ -16,7 +16,7 @@
  * Spec shapes ⇄ Baileys, as pure functions, are in `mapping/` (and `close-reason.ts`); the platform's media recipes
  * in `media/`; the fixes to Baileys and libsignal in `patches/`. The shard worker imports this module by path (a
  * `PlatformModule`, platform/link.ts): the factory, and the adapter's hooks: the libsignal console patch, the
- * sandbox trust fetch, the session run of signal recovery.
+ * sandbox trust fetch, the web client version lookup, the session run of signal recovery.
  */
 import type { LinkFactory, PlatformLink } from '../link.js'
 import { makeChannels } from './link/channels.js'
@@ -29,6 +29,7 @@ import { makeStatus } from './link/status.js'
 export { STATUS_BATCH_SIZE } from './link/status.js'
 export { routeLibsignalConsole as installPatches } from './patches/libsignal-console.js'
 export { fetchSandboxTrust } from './sandbox-trust.js'
+export { lookupClientVersion } from './client-version-lookup.js'
 export { createSessionRun } from './patches/signal-recovery/session-run.js'
 
 /** Creates a link and starts connecting right away (credentials are read asynchronously). */

@@ -17,7 +17,7 @@ Buffer.poolSize = 8 * 1024
 installPlatformPatches()
 const adapter = await import('./baileys-link.js')
 
-export const { createBaileysLink, fetchSandboxTrust, createSessionRun } = adapter
+export const { createBaileysLink, fetchSandboxTrust, createSessionRun, lookupClientVersion } = adapter
 
 /** The adapter's own patch (it needs the logger); then one line naming every patch and whether it is active, and a
  * warning for each that is not (another version of its package, or a source text it did not expect). */

@@ -47,7 +47,8 @@ export function makeIqHandlers(
     'w:m': mediaConnHandler,
     'w:profile:picture': pictureHandler,
     'w:g2': groupsHandler,
-    'w:mex': mexHandler,
+    // the account's restrictions are mex queries too (restrictions.ts)
+    'w:mex': (ctx, conn, iq) => ctx.restrictions.answerQuery(conn.account?.phone, iq) ?? mexHandler(ctx, conn, iq),
     newsletter: makeNewsletterHandler(channels),
     'w:sync:app:state': makeAppStateHandler(appState),
     'urn:xmpp:whatsapp:dirty': acceptHandler,

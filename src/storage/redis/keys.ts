@@ -3,7 +3,8 @@
  * The Redis key schema. Everything one session owns sits under `gw:{<id>}:…`: the braces are a hash tag, so all of
  * a session's keys live in one Redis Cluster slot and one Lua script may touch them together. Shared keys:
  * `gw:sessions` (the registry: a hash, field = session id), `gw:meta` (the DATA_KEY check marker, the nodes' peer
- * token), and the nodes' heartbeats `gw:nodes` / `gw:node:<NODE_ID>` (cluster/nodes.ts).
+ * token, the platform facts of storage/platform-facts.ts), and the nodes' heartbeats `gw:nodes` / `gw:node:<NODE_ID>`
+ * (cluster/nodes.ts).
  *
  *   gw:{id}:lease     "<node>|<epoch>", PX = lease TTL (src/cluster/lease.ts)
  *   gw:{id}:epoch     fencing epoch, INCR on every acquisition
@@ -11,6 +12,7 @@
  *   gw:{id}:creds     Baileys credentials (one value)
  *   gw:{id}:keys      hash: Signal keys, field `<type>\0<keyId>` (hidden with DATA_KEY)
  *   gw:{id}:contacts  hash: address book, field = contact id (hidden with DATA_KEY)
+ *   gw:{id}:chats     hash: existing conversations, field = phone digits (hidden with DATA_KEY)
  *   gw:{id}:sent      hash: sent messages kept for retry receipts, field = message id (hidden with DATA_KEY)
  *   gw:{id}:skey      with DATA_KEY: the session's own key, sealed with DATA_KEY (storage/session-keys.ts)
  */
@@ -36,6 +38,7 @@ export const sessionKeys = (id: string) => ({
   keys: `${tag(id)}:keys`,
   contacts: `${tag(id)}:contacts`,
   sent: `${tag(id)}:sent`,
+  chats: `${tag(id)}:chats`,
   skey: `${tag(id)}:skey`,
 })
 
@@ -44,5 +47,5 @@ export type SessionKeyNames = ReturnType<typeof sessionKeys>
 /** The keys that hold a session's data (what a delete or a migration copies), lease, epoch and owner excluded. */
 export const dataKeysOf = (id: string): string[] => {
   const k = sessionKeys(id)
-  return [k.creds, k.keys, k.contacts, k.sent, k.skey]
+  return [k.creds, k.keys, k.contacts, k.sent, k.chats, k.skey]
 }

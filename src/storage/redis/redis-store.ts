@@ -1,7 +1,7 @@
 /**
  * @module storage/redis/redis-store
  * The `Store` on Redis (cluster mode, REDIS_URL set): the session registry (registry.ts) and every session's
- * credentials, Signal keys, contacts (session-rows.ts) and sent messages (sent-store.ts), under the key schema of
+ * credentials, Signal keys, contacts (session-rows.ts), conversations (conversation-rows.ts) and sent messages (sent-store.ts), under the key schema of
  * `keys.ts`, sealed with DATA_KEY exactly as the lmdb store seals them (`sealing.ts`). Every write and removal of
  * a session's rows, its registry row included, is one Lua script (batch.ts, fencing.ts): with a `fence`, it first
  * checks the caller's lease and epoch and refuses the whole write with a `FencedWriteError` when they are stale.
@@ -26,6 +26,8 @@ import { batchWriter } from './batch.js'
 import { redisRegistry, type CreationLimits, type Registered } from './registry.js'
 import { redisAuthStore, redisContactStore } from './session-rows.js'
 import { redisSentMessages } from './sent-store.js'
+import { redisConversationStore } from './conversation-rows.js'
+import { redisPlatformFacts } from '../platform-facts.js'
 
 export type { CreationLimits, Registered } from './registry.js'
 
@@ -85,7 +87,9 @@ export function openRedisStore(url: string, options: RedisStoreOptions = {}): Re
     },
     auth: id => redisAuthStore(rows, id),
     contacts: id => redisContactStore(rows, id),
+    conversations: id => redisConversationStore(rows, id),
     sentMessages: sent.store,
+    platformFacts: redisPlatformFacts(ready, META_KEY),
     async close() {
       if (closed) return
       closed = true

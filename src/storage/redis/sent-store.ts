@@ -80,7 +80,7 @@ export function redisSentMessages(ready: Promise<RedisConnection>, sealing: Seal
         })
       },
       async clear() {
-        await writer.remove(id, batch => batch.del(k.sent), [k.creds, k.keys, k.contacts])
+        await writer.remove(id, batch => batch.del(k.sent), [k.creds, k.keys, k.contacts, k.chats])
         indexes.delete(id)
       },
     }

@@ -49,7 +49,7 @@ export function redisAuthStore({ ready, sealing, writer, forgetSent }: SessionRo
       })
     },
     async clear() {
-      await writer.remove(id, batch => batch.del(k.keys), [k.creds, k.contacts, k.sent])
+      await writer.remove(id, batch => batch.del(k.keys), [k.creds, k.contacts, k.sent, k.chats])
     },
   }
   return {
@@ -64,7 +64,7 @@ export function redisAuthStore({ ready, sealing, writer, forgetSent }: SessionRo
     },
     keys,
     async clear() {
-      await writer.remove(id, batch => batch.del(k.creds).del(k.keys).del(k.sent), [k.contacts])
+      await writer.remove(id, batch => batch.del(k.creds).del(k.keys).del(k.sent), [k.contacts, k.chats])
       forgetSent(id)
     },
   }
@@ -89,7 +89,7 @@ export function redisContactStore({ ready, sealing, writer }: SessionRowDeps, id
       })
     },
     async clear() {
-      await writer.remove(id, batch => batch.del(k.contacts), [k.creds, k.keys, k.sent])
+      await writer.remove(id, batch => batch.del(k.contacts), [k.creds, k.keys, k.sent, k.chats])
     },
   }
 }

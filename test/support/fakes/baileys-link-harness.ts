@@ -58,6 +58,8 @@ export async function harness(
     contacts?: StoredContact[]
     env?: Record<string, string>
     sandbox?: boolean
+    /** The web client version the link is told to name (LinkOptions.clientVersion). */
+    clientVersion?: readonly [number, number, number]
   } = {},
 ): Promise<Harness> {
   const events: Harness['events'] = []
@@ -92,6 +94,7 @@ export async function harness(
     contacts: contactStore,
     logger: pino({ level: 'silent' }),
     settings,
+    ...(opts.clientVersion ? { clientVersion: opts.clientVersion } : {}),
     ...(opts.sandbox
       ? {
           sandbox: {
@@ -107,6 +110,8 @@ export async function harness(
       open: me => events.push(['open', me]),
       name: name => events.push(['name', name]),
       close: (reason, detail) => events.push(['close', reason, detail]),
+      restrictions: update => events.push(['restrictions', update]),
+      conversations: phones => events.push(['conversations', phones]),
     },
   })
   const sock = await waitFor('socket', () => holder.sockets[0] as FakeSocket | undefined, 5_000, 10)

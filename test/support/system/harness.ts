@@ -10,7 +10,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { once } from 'node:events'
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
-import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../processes.js'
+import {
+  startGateway,
+  startSandbox,
+  type GatewayProcess,
+  type SandboxLaunchOptions,
+  type SandboxProcess,
+} from '../processes.js'
 import {
   createGatewayClient,
   sessionHeaders,
@@ -81,13 +87,14 @@ export class Gateway {
 }
 
 /**
- * The one sandbox world of a system test: a sandbox process and a temp DATA_DIR, and `world` (accounts, groups,
- * channels) POSTed to its /world, merged into its built-in demo world.
+ * The one sandbox world of a system test: a sandbox process (started with `sandboxOptions`) and a temp DATA_DIR, and
+ * `world` (accounts, groups, channels) POSTed to its /world, merged into its built-in demo world.
  */
 export async function startWorld(
   world?: object,
+  sandboxOptions: SandboxLaunchOptions = {},
 ): Promise<{ sandbox: SandboxProcess; dataDir: string; cleanup(): Promise<void> }> {
-  const sandbox = await startSandbox()
+  const sandbox = await startSandbox(undefined, undefined, sandboxOptions)
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-gateway-'))
   if (world) await postWorld(sandbox.url, world)
   return {

@@ -78,8 +78,10 @@ describe('docs/api.md: the examples', () => {
       .jpeg()
       .toBuffer()
     media = await mediaServer({ '/photo.jpg': { body: jpeg, type: 'image/jpeg' } })
-    // the account name arrives with the app-state sync, shortly after the connection opens
-    for (let i = 0; i < 100 && !(await alice.gw.session(alice.session)).body.name; i++)
+    // the account name arrives with the app-state sync, and its restrictions are read, shortly after the connection
+    // opens
+    const settled = (body: { name: string; restrictions?: unknown }) => !!body.name && !!body.restrictions
+    for (let i = 0; i < 100 && !settled((await alice.gw.session(alice.session)).body); i++)
       await new Promise(r => setTimeout(r, 100))
   })
   afterAll(async () => {

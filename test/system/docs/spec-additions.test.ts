@@ -36,7 +36,7 @@ describe('docs/api.md: what the gateway adds to the spec', () => {
       }
     }
     const added = [...documented].filter(s => !['200', '400', '404', '500'].includes(s)).sort()
-    expect(added).toEqual(['304', '401', '408', '409', '410', '413', '415', '429', '431', '503'])
+    expect(added).toEqual(['304', '401', '403', '408', '409', '410', '413', '415', '429', '431', '503'])
     expect(added.filter(s => !table.includes(`\n| Status | ${s} `))).toEqual([])
   })
 

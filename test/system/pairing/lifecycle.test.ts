@@ -1,8 +1,9 @@
 /**
  * What happens to a connected session when the connection or the device goes away, through the real gateway and
  * the sandbox's fault switches: a dropped connection comes back by itself (isConnected false meanwhile, same
- * device, no new scan); the phone logging the device out returns the session to awaiting a QR, and a new scan
- * pairs it again; SIGTERM lets an in-flight send finish before the process exits.
+ * device, no new scan); the phone logging the device out, or the platform refusing the account at login, returns the
+ * session to awaiting a QR, and a new scan pairs it again (GET /session saying why it is not connected, each time);
+ * SIGTERM lets an in-flight send finish before the process exits.
  */
 import { createServer } from 'node:http'
 import { once } from 'node:events'
@@ -38,7 +39,7 @@ describe('session lifecycle under faults', () => {
       },
       30_000,
     )
-    expect(down).toMatchObject({ generatedId: before.generatedId, qrcode: '', name: '' })
+    expect(down).toMatchObject({ generatedId: before.generatedId, qrcode: '', name: '', reason: 'connection-lost' })
     const up = await waitFor(
       'reconnected',
       async () => {
@@ -48,6 +49,7 @@ describe('session lifecycle under faults', () => {
       60_000,
     )
     expect(up.generatedId).toBe(before.generatedId)
+    expect(up.reason).toBeUndefined() // connected: nothing to explain
     const sent = await reply(
       paired.gw.api.POST(
         '/message',
@@ -73,7 +75,9 @@ describe('session lifecycle under faults', () => {
       },
       60_000,
     )
-    expect(awaiting).toMatchObject({ generatedId: '', name: '', isConnected: false })
+    // GET /session says why the QR is back
+    expect(awaiting).toMatchObject({ generatedId: '', name: '', isConnected: false, reason: 'logged-out' })
+    expect(awaiting.reasonMessage).toBe('the device was logged out from the phone: scan the new QR to pair again')
     const send = await reply(
       paired.gw.api.POST('/message', withSession(paired.session, { body: { phone: BOB, type: 'text', text: 'x' } })),
     )
@@ -83,6 +87,22 @@ describe('session lifecycle under faults', () => {
     const again = await pair(paired.gw, paired.sandbox.url, paired.session, ALICE)
     expect(again.generatedId).toMatch(new RegExp(`^${ALICE}:\\d+@s\\.whatsapp\\.net$`))
     expect(again.generatedId).not.toBe(before.generatedId) // a new linked device
+    expect(again.reason).toBeUndefined()
+  }, 150_000)
+
+  it('goes back to a QR when the platform refuses the account at login (403), saying why', async () => {
+    await sandboxCall(paired.sandbox.url, 'POST', '/faults', { refuseAccount: ALICE, dropSessionOf: ALICE })
+    const refused = await waitFor('a new QR after the refusal', async () => {
+      const r = await paired.gw.session(paired.session)
+      return r.status === 200 && !r.body.isConnected && r.body.qrcode ? r.body : undefined
+    })
+    expect(refused).toMatchObject({ generatedId: '', reason: 'account-refused' })
+    expect(refused.reasonMessage).toBe(
+      'the platform refused the account (403): it may be banned or restricted, see the phone',
+    )
+    await sandboxCall(paired.sandbox.url, 'DELETE', '/faults')
+    const again = await pair(paired.gw, paired.sandbox.url, paired.session, ALICE)
+    expect(again.reason).toBeUndefined()
   }, 150_000)
 
   it('lets an in-flight send finish on SIGTERM, then exits cleanly', async () => {

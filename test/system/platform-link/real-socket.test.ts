@@ -33,7 +33,15 @@ describe('baileys link with the real Baileys socket', () => {
         rootPublicKey: Buffer.alloc(32, 1).toString('base64'),
         caCert: '',
       },
-      events: { qr: () => {}, paired: () => {}, open: () => {}, name: () => {}, close: (r, d) => closes.push([r, d]) },
+      events: {
+        qr: () => {},
+        paired: () => {},
+        open: () => {},
+        name: () => {},
+        close: (r, d) => closes.push([r, d]),
+        restrictions: () => {},
+        conversations: () => {},
+      },
     })
     for (let i = 0; i < 1000 && closes.length === 0; i++) await new Promise(r => setTimeout(r, 20))
     expect(closes).toHaveLength(1)

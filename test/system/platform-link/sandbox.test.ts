@@ -45,6 +45,8 @@ function startLink(): { link: PlatformLink; events: Event[]; next(kind: string):
       open: me => events.push(['open', me]),
       name: name => events.push(['name', name]),
       close: (reason: CloseReason, detail) => events.push(['close', reason, detail]),
+      restrictions: update => events.push(['restrictions', update]),
+      conversations: phones => events.push(['conversations', phones]),
     },
   })
   const next = async (kind: string): Promise<Event> => {

@@ -3,9 +3,9 @@
  * unmodified Baileys client, one session behind a real SOCKS5 proxy and one behind a real HTTP CONNECT proxy
  * (test/support/proxies), each proxy leaving from its own loopback address (127.0.0.2, 127.0.0.3), so the sandbox's
  * ledger of where each login, WebSocket and media request came from proves the traffic went through the proxy and
- * not around it. Then: a proxy dying mid-session (reconnects, recovery), a change and a removal taking effect on the
- * next connection, the credentials nowhere in answers, logs or the data folder, and the operator's policy
- * (private addresses, allow-list) on a gateway that keeps its defaults.
+ * not around it. Then: a proxy dying mid-session (reconnects, GET /session saying why, recovery), a change and a
+ * removal taking effect on the next connection, the credentials nowhere in answers, logs or the data folder, and the
+ * operator's policy (private addresses, allow-list) on a gateway that keeps its defaults.
  */
 import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -148,6 +148,13 @@ describe('sessions behind a proxy', () => {
     await waitFor('the failed attempts in the log', () =>
       log.includes(`proxy socks5://alice:***@127.0.0.1:${socks.port}`),
     )
+    // and GET /session says why, naming the proxy without its password
+    const why = await waitFor('the reason in GET /session', async () => {
+      const body = (await gw.session(alice)).body
+      return body.reason === 'proxy-refused' ? body : undefined
+    })
+    answers.push(why)
+    expect(why.reasonMessage).toContain(`the session's proxy failed: proxy socks5://alice:***@127.0.0.1:${socks.port}`)
     const text = await gw.call('POST', '/message', alice, { phone: BOB, type: 'text', text: 'while the proxy is down' })
     answers.push(text.body)
     expect(text).toEqual({ status: 500, body: { statusCode: 500, message: 'session not connected' } })
@@ -155,6 +162,7 @@ describe('sessions behind a proxy', () => {
 
     await socks.listen()
     await waitFor('Alice connected again', () => connected(alice), 30_000)
+    expect((await gw.session(alice)).body.reason).toBeUndefined() // connected: nothing to explain
     expect((await loginsFrom(ALICE))[SOCKS_FROM]).toBeGreaterThan(before)
     expect(Object.keys(await loginsFrom(ALICE))).toEqual([SOCKS_FROM])
     const again = await gw.call('POST', '/message', alice, { phone: BOB, type: 'text', text: 'back through socks' })

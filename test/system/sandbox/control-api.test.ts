@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { World } from '../../../src/sandbox/types.js'
 import { reuseAfterIdle } from '../../support/keep-alive.js'
+import { runToExit } from '../../support/fresh-process.js'
 import { readRepoFile } from '../../support/readme.js'
 import { getJson, postJson } from '../../support/system/baileys-client.js'
 import { waitFor } from '../../support/wait-for.js'
@@ -84,6 +85,40 @@ describe('sandbox control API', () => {
     expect(inCode).toContain('/devices')
     expect(inCode).toContain('/link-code')
     for (const path of inCode) expect(routes.map(r => r.path)).toContain(path)
+  })
+
+  it('publishes its web client version in /trust; POST /client-version moves it, and takes only a.b.c', async () => {
+    const versioned = await createSandbox({ port: 0, minClientVersion: [2, 3000, 5] })
+    try {
+      expect((await getJson<{ clientVersion: string }>(`${versioned.url}/trust`)).clientVersion).toBe('2.3000.5')
+      expect(await postJson(`${versioned.url}/client-version`, { min: '2.3000.6' })).toEqual({
+        status: 200,
+        body: { min: '2.3000.6' },
+      })
+      expect((await getJson<{ clientVersion: string }>(`${versioned.url}/trust`)).clientVersion).toBe('2.3000.6')
+      for (const min of ['2.3000', 'latest', 7])
+        expect(await postJson(`${versioned.url}/client-version`, { min })).toEqual({
+          status: 400,
+          body: { error: 'body needs { min: "a.b.c" }' },
+        })
+      expect((await getJson<{ clientVersion: string }>(`${versioned.url}/trust`)).clientVersion).toBe('2.3000.6')
+    } finally {
+      await versioned.close()
+    }
+  })
+
+  it('the CLI refuses a --min-client-version that is not a.b.c, saying so', async () => {
+    const run = await runToExit(process.execPath, [
+      '--import',
+      'tsx',
+      'src/sandbox/main.ts',
+      '--port',
+      '0',
+      '--min-client-version',
+      '2.3000',
+    ])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('--min-client-version must be a.b.c (three integers), not "2.3000"')
   })
 
   it('the CLI serves a world file on the port it is given', async () => {

@@ -34,6 +34,18 @@ function stopReading(socket: TestSocket): void {
   ;(socket.sock.ws as unknown as { socket: WebSocket }).socket.pause()
 }
 
+/** Alice's one device after `logins` logins from loopback, never kicked. */
+const aliceLine = (device: string, logins: number) => ({
+  device,
+  account: ALICE,
+  logins,
+  replacedKicks: 0,
+  supersededStanzas: 0,
+  loginsFrom: { '127.0.0.1': logins },
+  name: 'Mac OS', // what the client registered as (Baileys' browser name)
+  presence: expect.any(Object), // what it announced at connect, if it got that far yet
+})
+
 describe('sandbox: per-device ledger of logins, 440 kicks and superseded stanzas', () => {
   let sandbox: Sandbox
   let trust: Trust
@@ -71,9 +83,7 @@ describe('sandbox: per-device ledger of logins, 440 kicks and superseded stanzas
     auth = paired.auth
     device = paired.auth.creds.me?.id ?? ''
     expect(device).toMatch(new RegExp(`^${ALICE}:\\d+@s\\.whatsapp\\.net$`))
-    expect(await sandboxDevices(sandbox.url)).toEqual([
-      { device, account: ALICE, logins: 1, replacedKicks: 0, supersededStanzas: 0, loginsFrom: { '127.0.0.1': 1 } },
-    ])
+    expect(await sandboxDevices(sandbox.url)).toEqual([aliceLine(device, 1)])
   })
 
   it('a reconnect after the old socket closed is a second login, still no kick', async () => {
@@ -85,9 +95,7 @@ describe('sandbox: per-device ledger of logins, 440 kicks and superseded stanzas
     const again = connect(trust, auth)
     open.push(again)
     await again.opened()
-    expect(await sandboxDevices(sandbox.url, ALICE)).toEqual([
-      { device, account: ALICE, logins: 2, replacedKicks: 0, supersededStanzas: 0, loginsFrom: { '127.0.0.1': 2 } },
-    ])
+    expect(await sandboxDevices(sandbox.url, ALICE)).toEqual([aliceLine(device, 2)])
   })
 
   it('a second login while the first is live kicks the older connection once; what it writes after is counted and dropped', async () => {

@@ -17,6 +17,8 @@ describe('DeviceLedger', () => {
         replacedKicks: 0,
         supersededStanzas: 0,
         loginsFrom: { '127.0.0.2': 1, '127.0.0.3': 1 }, // where each came from: a proxy shows its address
+        name: '',
+        presence: {},
       },
       {
         device: '15550000001:3@s.whatsapp.net',
@@ -25,6 +27,8 @@ describe('DeviceLedger', () => {
         replacedKicks: 0,
         supersededStanzas: 0,
         loginsFrom: { '127.0.0.1': 1 },
+        name: '',
+        presence: {},
       },
       {
         device: '15550000002:2@s.whatsapp.net',
@@ -33,6 +37,8 @@ describe('DeviceLedger', () => {
         replacedKicks: 0,
         supersededStanzas: 0,
         loginsFrom: { unknown: 1 },
+        name: '',
+        presence: {},
       },
     ])
   })
@@ -63,11 +69,24 @@ describe('DeviceLedger', () => {
     expect(stats.snapshot()).toEqual({ connections: 2, logins: 2, replacedKicks: 1, supersededStanzas: 2 })
   })
 
+  it('keeps the name a device registered with and the presence it announced, by type', () => {
+    const ledger = new DeviceLedger(new SandboxStats())
+    ledger.login('15550000001', 1, '127.0.0.1', 'Front desk')
+    ledger.presence('15550000001', 1, 'unavailable')
+    ledger.presence('15550000001', 1, 'available')
+    ledger.presence('15550000001', 1, 'available')
+    ledger.login('15550000001', 1, '127.0.0.1') // a login without a name keeps the one registered
+    expect(ledger.list()[0]).toMatchObject({ name: 'Front desk', presence: { available: 2, unavailable: 1 } })
+  })
+
   it('hands out copies: a caller changing a line does not change the count', () => {
     const ledger = new DeviceLedger(new SandboxStats())
     ledger.login('15550000001', 1)
     const [line] = ledger.list()
-    if (line) line.logins = 99
-    expect(ledger.list()[0]?.logins).toBe(1)
+    if (line) {
+      line.logins = 99
+      line.presence.available = 5
+    }
+    expect(ledger.list()[0]).toMatchObject({ logins: 1, presence: {} })
   })
 })

@@ -3,8 +3,9 @@
  * The `Store` contract, run on both engines (lmdb in a temp folder, Redis on its own redis-server), with and
  * without DATA_KEY: sessions, credentials, Signal keys and contacts survive a close and reopen; keys set to null
  * are deleted and sessions stay apart; deleting a session removes everything it owns and nothing else; sent
- * messages round-trip within their limits and go with a reset; a `keys.set()` batch that cannot be written whole
- * writes nothing.
+ * messages round-trip within their limits and go with a reset; conversations round-trip and go one by one or all; a
+ * `keys.set()` batch that cannot be written whole writes nothing; the platform facts (the learned web client version)
+ * survive a reopen and any session's delete.
  */
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
@@ -97,6 +98,7 @@ for (const engine of engines) {
           await store.auth(id).writeCreds(initAuthCreds())
           await store.auth(id).keys.set({ 'sender-key': { g: Buffer.from([1]) } })
           await store.contacts(id).upsert([{ id: 'c@s.whatsapp.net', name: 'C' }])
+          await store.conversations(id).put([{ phone: '5511', seenAt: 1 }])
           await store
             .sentMessages(id, { maxAgeMs: 60_000, maxMessages: 5 })
             .put('m1', { message: Buffer.from([1]), chats: ['c@s.whatsapp.net'], sentAt: Date.now() })
@@ -106,11 +108,13 @@ for (const engine of engines) {
         expect(await store.auth('gone').readCreds()).toBeUndefined()
         expect(await store.auth('gone').keys.get('sender-key', ['g'])).toEqual({})
         expect(await store.contacts('gone').all()).toEqual([])
+        expect(await store.conversations('gone').all()).toEqual([])
         expect(await store.sentMessages('gone', { maxAgeMs: 60_000, maxMessages: 5 }).get('m1')).toBeUndefined()
         expect(await store.getSession('kept')).toBeDefined()
         expect(await store.auth('kept').readCreds()).toBeDefined()
         expect(Object.keys(await store.auth('kept').keys.get('sender-key', ['g']))).toEqual(['g'])
         expect(await store.contacts('kept').all()).toHaveLength(1)
+        expect(await store.conversations('kept').all()).toEqual([{ phone: '5511', seenAt: 1 }])
         expect(await store.sentMessages('kept', { maxAgeMs: 60_000, maxMessages: 5 }).get('m1')).toBeDefined()
       })
 
@@ -139,6 +143,29 @@ for (const engine of engines) {
         expect(await again.get('m3')).toBeUndefined()
       })
 
+      it('keeps conversations across a reopen, apart per session, and removes them one by one or all', async () => {
+        const place = engine.place()
+        const store = engine.open(place, dataKey)
+        await store.conversations('s').put([
+          { phone: '5511', seenAt: 1 },
+          { phone: '5522', seenAt: 2 },
+        ])
+        await store.conversations('s').put([{ phone: '5511', seenAt: 3 }])
+        await store.conversations('other').put([{ phone: '5533', seenAt: 4 }])
+        await stores.closeAll()
+        const again = engine.open(place, dataKey)
+        const sorted = async (id: string) => (await again.conversations(id).all()).sort((a, b) => a.seenAt - b.seenAt)
+        expect(await sorted('s')).toEqual([
+          { phone: '5522', seenAt: 2 },
+          { phone: '5511', seenAt: 3 },
+        ])
+        await again.conversations('s').remove(['5522'])
+        expect(await sorted('s')).toEqual([{ phone: '5511', seenAt: 3 }])
+        await again.conversations('s').clear()
+        expect(await sorted('s')).toEqual([])
+        expect(await sorted('other')).toEqual([{ phone: '5533', seenAt: 4 }])
+      })
+
       it('writes a keys.set() batch whole or not at all', async () => {
         const store = engine.open(engine.place(), dataKey)
         const keys = store.auth('s').keys
@@ -154,6 +181,20 @@ for (const engine of engines) {
         await keys.set({ session: { a: null, b: Buffer.from([2]) }, 'sender-key': { g: Buffer.from([3]) } })
         expect(Object.keys(await keys.get('session', ['a', 'b']))).toEqual(['b'])
         expect(Object.keys(await keys.get('sender-key', ['g']))).toEqual(['g'])
+      })
+
+      it('keeps the platform facts across a reopen, apart from every session', async () => {
+        const place = engine.place()
+        const store = engine.open(place, dataKey)
+        expect(await store.platformFacts.read('client-version')).toBeUndefined()
+        await store.platformFacts.write('client-version', '2.3000.1040000000')
+        await store.platformFacts.write('client-version', '2.3000.1050000000')
+        await store.putSession(record('s1'))
+        await store.deleteSession('s1')
+        await stores.closeAll()
+        const again = engine.open(place, dataKey)
+        expect(await again.platformFacts.read('client-version')).toBe('2.3000.1050000000')
+        expect(await again.listSessions()).toEqual([])
       })
     })
   }

@@ -7,7 +7,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { MESSAGE_TYPES } from '../../../protocol/spec-types.js'
 import { authenticated, jsonRequestBody } from '../../openapi/operations.js'
 import { groupField, phoneField, variantsByType } from '../../openapi/request-bodies.js'
-import { AUTHENTICATED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
+import { AUTHENTICATED_WITH_BODY, ok, responses, restrictedNoEnd } from '../../openapi/responses.js'
 import { CHANNEL_ID } from '../../schemas/ids.js'
 import { contentSchemas } from './schema.js'
 
@@ -40,7 +40,10 @@ export const messagePaths: ZodOpenApiPathsObject = {
       summary: 'Send a message',
       description: 'Answers once the platform server acknowledged the message. Media is downloaded from its URL.',
       requestBody: jsonRequestBody(sendMessageBodySchema),
-      responses: responses(ok(messageIdSchema, 'The platform accepted the message'), ...AUTHENTICATED_WITH_BODY),
+      responses: {
+        ...responses(ok(messageIdSchema, 'The platform accepted the message'), ...AUTHENTICATED_WITH_BODY),
+        403: restrictedNoEnd(),
+      },
     }),
   },
 }

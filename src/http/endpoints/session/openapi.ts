@@ -13,6 +13,9 @@ import { authenticated } from '../../openapi/operations.js'
 import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
 import { errorWith, AUTHENTICATED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
 import { proxyField } from '../session-proxy/openapi.js'
+import type { AccountRestrictions } from '../../../protocol/restrictions.js'
+import { restrictionsSchema } from './restrictions-openapi.js'
+import { NOT_CONNECTED_REASONS } from '../../../protocol/snapshot.js'
 
 const createdSessionSchema = z
   .strictObject({
@@ -21,7 +24,7 @@ const createdSessionSchema = z
   })
   .meta({ id: 'CreatedSession' })
 
-const sessionSchema = shapeOf<Session>()(
+const sessionSchema = shapeOf<Session & { restrictions?: AccountRestrictions }>()(
   z
     .strictObject({
       id: z.string(),
@@ -37,6 +40,19 @@ const sessionSchema = shapeOf<Session>()(
         .string()
         .describe('QR image as base64 PNG without a `data:` prefix; empty before the first QR and once connected'),
       picture: z.string().describe('Profile picture URL; may be empty'),
+      restrictions: restrictionsSchema.optional(),
+      reason: z
+        .enum(NOT_CONNECTED_REASONS)
+        .optional()
+        .describe(
+          'Not in the spec: why the session is not connected, while it is not and something failed. ' +
+            '`client-version-refused`: the platform refuses the web client version (405; PLATFORM_CLIENT_VERSION ' +
+            "pins it, or the gateway is looking up the current one); `proxy-refused`: the session's proxy refused " +
+            'or failed the connection; `logged-out`: logged out from the phone (a new QR follows); ' +
+            '`account-refused`: the platform refuses the account (402/403: banned or restricted); `replaced`: ' +
+            'another connection took over the device; `connection-lost`: reconnecting. Changes of it change the ETag.',
+        ),
+      reasonMessage: z.string().optional().describe('Not in the spec: the same reason in one sentence for a person'),
     })
     .meta({ id: 'Session' }),
 )

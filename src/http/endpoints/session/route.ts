@@ -8,6 +8,7 @@ import { Router, type Request, type RequestHandler } from 'express'
 import type { SessionSystem } from '../../../actors/main/session-system.js'
 import { GatewayError } from '../../../protocol/errors.js'
 import type { Session } from '../../../protocol/spec-types.js'
+import type { AccountRestrictions } from '../../../protocol/restrictions.js'
 import type { AppDeps, EndpointDeps } from '../../deps.js'
 import { jsonBodyReader } from '../../json-body.js'
 import { creationGate, localCreationRate } from '../../limits/creation-gate.js'
@@ -26,7 +27,7 @@ const SESSION_CACHE_CONTROL = 'private, no-cache'
 /** The Session object `req`'s credentials show now, and its ETag (hashed once per snapshot). */
 function shownSession(system: SessionSystem, req: Request): Shown {
   const { sessionId, snapshot } = authenticate(system, req)
-  const body: Session = {
+  const body: Session & { restrictions?: AccountRestrictions } = {
     id: snapshot.id,
     generatedId: snapshot.generatedId,
     name: snapshot.name,
@@ -34,6 +35,11 @@ function shownSession(system: SessionSystem, req: Request): Shown {
     isConnected: snapshot.isConnected,
     qrcode: snapshot.qrcode,
     picture: snapshot.picture,
+    // not in the spec: the platform's restrictions on the account, once connected and read (docs/api.md: Account health)
+    ...(snapshot.isConnected && snapshot.restrictions ? { restrictions: snapshot.restrictions } : {}),
+    ...(snapshot.notConnected
+      ? { reason: snapshot.notConnected.reason, reasonMessage: snapshot.notConnected.message }
+      : {}),
   }
   return { session: snapshot.id, etag: etagFor(snapshot, () => JSON.stringify(body)), body }
 }

@@ -7,7 +7,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { authenticated, jsonRequestBody } from '../../openapi/operations.js'
 import { groupField, phoneField } from '../../openapi/request-bodies.js'
 import { sessionIdOnlySchema } from '../../openapi/response-schemas.js'
-import { AUTHENTICATED_WITH_BODY, ok, responses } from '../../openapi/responses.js'
+import { AUTHENTICATED_WITH_BODY, ok, responses, restrictedNoEnd } from '../../openapi/responses.js'
 import { typingSchema } from './schema.js'
 
 const typingBodySchema = z.object({ phone: phoneField(), group: groupField(), ...typingSchema.shape }).meta({
@@ -22,10 +22,10 @@ export const typingPaths: ZodOpenApiPathsObject = {
       tags: ['Messages'],
       summary: 'Show typing or recording for 5 seconds',
       requestBody: jsonRequestBody(typingBodySchema),
-      responses: responses(
-        ok(sessionIdOnlySchema, "The session's own id (not a message ID)"),
-        ...AUTHENTICATED_WITH_BODY,
-      ),
+      responses: {
+        ...responses(ok(sessionIdOnlySchema, "The session's own id (not a message ID)"), ...AUTHENTICATED_WITH_BODY),
+        403: restrictedNoEnd(),
+      },
     }),
   },
 }

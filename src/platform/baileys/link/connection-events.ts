@@ -24,6 +24,8 @@ export interface ConnectionState {
 export interface ConnectionHooks {
   events: LinkEvents
   log: Logger
+  /** PLATFORM_ONLINE_ON_CONNECT: the presence announced on connect is `available` (else `unavailable`). */
+  onlineOnConnect: boolean
   /** Baileys changed the credentials (in place). */
   credsChanged(): void
   /** The connection opened. */
@@ -57,9 +59,11 @@ export function wireConnectionEvents(
       state.name = name
       if (state.open) {
         events.name(name)
-        // Baileys skips `presence available` while the name is empty (§4): send it now that we have one
+        // Baileys skips the presence it announces on connect while the name is empty (§4): send it now that we have one
         if (!hadName)
-          sock.sendPresenceUpdate('available').catch(err => hooks.log.debug({ err }, 'presence available failed'))
+          sock
+            .sendPresenceUpdate(hooks.onlineOnConnect ? 'available' : 'unavailable')
+            .catch(err => hooks.log.debug({ err }, 'presence update failed'))
       }
     }
   })

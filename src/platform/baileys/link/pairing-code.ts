@@ -38,7 +38,7 @@ import type { PairingCode } from '../../../protocol/commands.js'
 import { GatewayError } from '../../../protocol/errors.js'
 import { isConnectionClosed, isQueryTimeout } from '../boom.js'
 import { iqErrorCode, queryOrTimeout } from '../query.js'
-import { BROWSER } from './socket-config.js'
+import { browserOf } from './socket-config.js'
 
 /** WA Web refuses the phone's answer to a code older than this (WAWebAltDeviceLinkingApi). */
 export const PAIRING_CODE_LIFETIME_MS = 180_000
@@ -85,7 +85,12 @@ async function wrapUnderCode(code: string, publicKey: Uint8Array): Promise<Buffe
 }
 
 /** The companion_hello, child for child as Baileys' requestPairingCode sends it (the nonce as WA Web's one byte). */
-export function companionHello(jid: string, wrappedKey: Buffer, noiseKey: Uint8Array): BinaryNode {
+export function companionHello(
+  jid: string,
+  wrappedKey: Buffer,
+  noiseKey: Uint8Array,
+  browser: [string, string, string],
+): BinaryNode {
   const child = (tag: string, content: Uint8Array | string): BinaryNode => ({ tag, attrs: {}, content })
   return {
     tag: 'iq',
@@ -97,8 +102,8 @@ export function companionHello(jid: string, wrappedKey: Buffer, noiseKey: Uint8A
         content: [
           child('link_code_pairing_wrapped_companion_ephemeral_pub', wrappedKey),
           child('companion_server_auth_key_pub', noiseKey),
-          child('companion_platform_id', getCompanionPlatformId(BROWSER)),
-          child('companion_platform_display', `${BROWSER[1]} (${BROWSER[0]})`),
+          child('companion_platform_id', getCompanionPlatformId(browser)),
+          child('companion_platform_display', `${browser[1]} (${browser[0]})`),
           child('link_code_pairing_nonce', Buffer.alloc(1)),
         ],
       },
@@ -111,7 +116,7 @@ export function companionHello(jid: string, wrappedKey: Buffer, noiseKey: Uint8A
  * socket.ts imports this file's credential helpers (an import cycle otherwise).
  */
 interface RegisteringLink {
-  readonly settings: { QUERY_TIMEOUT_MS: number }
+  readonly settings: { QUERY_TIMEOUT_MS: number; PLATFORM_DEVICE_NAME: string }
   readonly ended: AbortSignal
   registering(timeoutMs: number): Promise<{ sock: WASocket; endsAt: number }>
 }
@@ -137,6 +142,7 @@ export function makePairingCode(link: RegisteringLink) {
         jid,
         await wrapUnderCode(code, creds.pairingEphemeralKeyPair.public),
         creds.noiseKey.public,
+        browserOf(link.settings),
       )
       let answer: BinaryNode
       try {

@@ -15,5 +15,13 @@ export function safeEvents(target: LinkEvents, log: Logger): LinkEvents {
         log.error({ err, event: name }, 'link event handler failed')
       }
     }) as LinkEvents[K]
-  return { qr: safe('qr'), paired: safe('paired'), open: safe('open'), name: safe('name'), close: safe('close') }
+  return {
+    qr: safe('qr'),
+    paired: safe('paired'),
+    open: safe('open'),
+    name: safe('name'),
+    close: safe('close'),
+    restrictions: safe('restrictions'),
+    conversations: safe('conversations'),
+  }
 }

@@ -17,6 +17,7 @@ import makeWASocket, {
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
 import type { LinkOptions } from '../../link.js'
+import type { LinkSettings } from '../../settings.js'
 import { linkAgents, type LinkAgents } from '../link-agents.js'
 import { installCryptoKeyObjects } from '../patches/crypto-keys.js'
 import { setPlatformSignatureCheck } from '../patches/signature-check.js'
@@ -26,8 +27,15 @@ import { cachedKeyStore } from './key-cache.js'
 import { lazyRetryManagerCaches, socketCaches } from './lazy-caches.js'
 import { routineAwareLogger } from './routine-logs.js'
 
-/** What the socket tells the platform it is (the QR and a pairing code's companion_hello name it too). */
-export const BROWSER = Browsers.macOS('Chrome')
+/**
+ * What the socket tells the platform it is (a pairing code's companion_hello names it too): the first part is the
+ * name the phone's linked-devices list shows (PLATFORM_DEVICE_NAME, 'Mac OS' by default), the second the browser
+ * it is shown as.
+ */
+export const browserOf = (settings: Pick<LinkSettings, 'PLATFORM_DEVICE_NAME'>): [string, string, string] => {
+  const [, browser, release] = Browsers.macOS('Chrome')
+  return [settings.PLATFORM_DEVICE_NAME, browser, release]
+}
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
 /** Baileys logs a lot at info, and at debug/trace whole stanzas, decrypted messages and key-store traffic: its child
@@ -85,9 +93,12 @@ export function openBaileysSocket(
       // our own cache, not Baileys' makeCacheableSignalKeyStore: no pre-keys held after pairing (key-cache.ts)
       auth: { creds, keys: cachedKeyStore(auth.keys) },
       logger: baileysLogger,
-      browser: BROWSER,
+      browser: browserOf(options.settings),
+      // the platform's current version when one was learned or pinned (client-version-keeper.ts), else Baileys' own
+      ...(options.clientVersion ? { version: [...options.clientVersion] as [number, number, number] } : {}),
       syncFullHistory: false,
-      markOnlineOnConnect: true,
+      // online on connect mutes the owner's phone (no notifications while the gateway is connected): off by default
+      markOnlineOnConnect: options.settings.PLATFORM_ONLINE_ON_CONNECT,
       // Baileys would replay every message we send as a `messages.upsert` of our own (through its event buffer and
       // a mutex), and our app-state changes likewise; nothing listens to either (emitting costs CPU per send)
       emitOwnEvents: false,

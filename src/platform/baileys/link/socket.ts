@@ -21,6 +21,7 @@ import { ffmpegOptionsFromSettings, type FfmpegOptions } from '../../../media/ff
 import { GatewayError } from '../../../protocol/errors.js'
 import { proxyConnection } from '../../../proxy/proxy-connection.js'
 import type { CloseReason, LinkEvents, LinkOptions } from '../../link.js'
+import { isProxyError } from '../close-reason.js'
 import { withTimeout } from '../query.js'
 import type { LinkAgents } from '../link-agents.js'
 import { resyncContactsIfEmpty, storeContactEvents } from './address-book.js'
@@ -30,6 +31,8 @@ import { safeEvents } from './safe-events.js'
 import { isCodePlaceholder, registrationEndsAt, storableCreds } from './pairing-code.js'
 import { RetryMessages } from './retry-messages.js'
 import { openBaileysSocket } from './socket-config.js'
+import { watchRestrictions } from './restrictions.js'
+import { watchConversations } from './conversations.js'
 
 export class LinkSocket {
   readonly options: LinkOptions
@@ -76,10 +79,9 @@ export class LinkSocket {
     }
     this.#start().catch(err => {
       this.log.error({ err }, 'platform link failed to start')
-      this.#emitClose(
-        this.#state.closedByUs ? 'closed-by-us' : 'connection-lost',
-        (err as Error).message ?? String(err),
-      )
+      // a proxy the gateway's settings refuse fails here, before any connection
+      const reason = this.#state.closedByUs ? 'closed-by-us' : isProxyError(err) ? 'proxy-refused' : 'connection-lost'
+      this.#emitClose(reason, (err as Error).message ?? String(err))
     })
   }
 
@@ -116,6 +118,7 @@ export class LinkSocket {
     wireConnectionEvents(sock, creds, this.#state, {
       events: this.#events,
       log: this.log,
+      onlineOnConnect: this.settings.PLATFORM_ONLINE_ON_CONNECT,
       credsChanged: () => this.#persistCreds(creds),
       opened: () => {
         resyncContactsIfEmpty(sock, this.options.contacts, this.log, this.settings.QUERY_TIMEOUT_MS).catch(err =>
@@ -130,6 +133,8 @@ export class LinkSocket {
       this.#wakeRegistrationWaiters()
     })
     storeContactEvents(sock, this.options.contacts, this.log)
+    watchRestrictions(sock, this.#events, this.log, this.settings.QUERY_TIMEOUT_MS)
+    watchConversations(sock, this.#events, this.log, this.settings.QUERY_TIMEOUT_MS)
     this.caches.wire(sock)
     this.retries.start(sock, this.settings.RETRY_STORE_MAX_AGE_MS)
   }

@@ -31,4 +31,14 @@ describe('afterClose', () => {
     expect(afterClose('connection-lost', true)).toEqual({ next: 'reconnect', state: 'reconnecting' })
     expect(afterClose('connection-lost', false)).toEqual({ next: 'reconnect', state: 'awaiting-qr' })
   })
+
+  it('reconnects after a refused client version or a failed proxy (the reason shows meanwhile)', () => {
+    expect(afterClose('client-version-refused', true)).toEqual({ next: 'reconnect', state: 'reconnecting' })
+    expect(afterClose('client-version-refused', false)).toEqual({ next: 'reconnect', state: 'awaiting-qr' })
+    expect(afterClose('proxy-refused', true)).toEqual({ next: 'reconnect', state: 'reconnecting' })
+  })
+
+  it('an account the platform refuses goes back to a QR, as a logout does', () => {
+    expect(afterClose('account-refused', true)).toEqual({ next: 'restart-pairing' })
+  })
 })

@@ -44,7 +44,12 @@ function shardHost(store: Store, shard: number, policy: SessionPolicy): ShardHos
     settings,
     logger,
     publisher,
-    loadPlatform: platformLoader({ linkModule: fakeLinkModule, sandboxUrl: undefined, logger }),
+    loadPlatform: platformLoader({
+      linkModule: fakeLinkModule,
+      sandboxUrl: undefined,
+      logger,
+      facts: store.platformFacts,
+    }),
     policy,
     media: {
       downloads: new MediaSlots({ shard, perSession: 1, perShard: 4, perProcess: 4, shared: memory.downloads }),

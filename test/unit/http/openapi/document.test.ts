@@ -107,9 +107,10 @@ describe('the OpenAPI document', () => {
       'DELETE /session/proxy': authenticated,
       'GET /session/qr': '200 304 400 404 410 429 500',
       'POST /session/pairing-code': '200 400 404 409 413 415 429 500 503',
-      'POST /message': withBody,
+      // 403: a new chat while the platform restricts the account with no end known
+      'POST /message': '200 400 403 404 413 415 429 500 503',
       'POST /status': withBody,
-      'POST /typing': withBody,
+      'POST /typing': '200 400 403 404 413 415 429 500 503',
       'GET /group': authenticated,
       'GET /group/member': authenticated,
       'GET /group/{groupId}': authenticated,

@@ -124,6 +124,7 @@ describeWithRedis('Redis store with DATA_KEY', () => {
     // a reset removes the key too once nothing is left sealed with it
     await store.auth('kept').clear()
     await store.contacts('kept').clear()
+    await store.conversations('kept').clear()
     expect(
       ((await redis.conn.command(['KEYS', '*'])) as Buffer[]).map(String).filter(n => n.includes('{kept}')),
     ).toEqual([])

@@ -128,6 +128,24 @@ describe('GET /session', () => {
     })
   })
 
+  it("adds the platform's restrictions once connected and read, with a new ETag; none while not connected", async () => {
+    const { app, system } = makeApp()
+    const restrictions = {
+      reachoutTimelock: { active: true, until: '2026-12-08T10:00:00.000Z', enforcementType: 'BIZ_QUALITY' },
+      newChatCap: { status: 'NONE' as const, used: 0, total: 20, cycleEndsAt: null },
+    }
+    system.add('s3', 'secret-3', { isConnected: true, restrictions: null, version: 1 })
+    const creds = { id: 's3', 'session-id': 'secret-3' }
+    const before = await request(app).get('/session').set(creds)
+    expect(before.body.restrictions).toBeUndefined()
+    system.update('s3', { restrictions })
+    const after = await request(app).get('/session').set(creds)
+    expect(after.body.restrictions).toEqual(restrictions)
+    expect(after.headers.etag).not.toBe(before.headers.etag)
+    system.update('s3', { isConnected: false })
+    expect((await request(app).get('/session').set(creds)).body.restrictions).toBeUndefined()
+  })
+
   it('shows the QR of a session awaiting its scan, without a data: prefix', async () => {
     const { app, system } = makeApp()
     const created = (await request(app).post('/session')).body as { id: string; sessionId: string }
@@ -135,6 +153,26 @@ describe('GET /session', () => {
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ isConnected: false, qrcode: 'iVBORw0KGgo=', generatedId: '', name: '' })
     expect(system.commands).toHaveLength(0)
+  })
+
+  it('says why a session is not connected (reason, reasonMessage), and a change of reason changes the ETag', async () => {
+    const { app, system } = makeApp()
+    system.add('s3', 'secret-3', { state: 'awaiting-qr', isConnected: false })
+    const creds = { id: 's3', 'session-id': 'secret-3' }
+    const before = await request(app).get('/session').set(creds)
+    expect(keys(before.body)).not.toContain('reason')
+    const refused = {
+      reason: 'client-version-refused' as const,
+      message: 'the platform refused web client version 2.1.1 (405), pinned by PLATFORM_CLIENT_VERSION',
+    }
+    system.update('s3', { notConnected: refused })
+    const after = await request(app).get('/session').set(creds)
+    expect(after.body).toMatchObject({ isConnected: false, reason: refused.reason, reasonMessage: refused.message })
+    expect(after.headers.etag).not.toBe(before.headers.etag)
+    system.update('s3', { notConnected: { reason: 'proxy-refused', message: "the session's proxy failed" } })
+    const proxy = await request(app).get('/session').set(creds)
+    expect(proxy.body.reason).toBe('proxy-refused')
+    expect(proxy.headers.etag).not.toBe(after.headers.etag)
   })
 
   it('answers 404 for a snapshot already marked deleted', async () => {

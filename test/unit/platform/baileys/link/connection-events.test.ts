@@ -29,9 +29,22 @@ describe('baileys link: lifecycle', () => {
       ['name', 'Ana'],
       ['close', 'restart-required', '515 Stream Errored (restart required)'],
     ])
-    expect(h.sock.presence).toContainEqual(['available', undefined])
+    // quiet by default: the late name brings `unavailable`, never `available` (which mutes the owner's phone)
+    expect(h.sock.presence).toEqual([['unavailable', undefined]])
+    expect(h.sock.config.markOnlineOnConnect).toBe(false)
     await waitFor('creds writes', () => h.credsWrites.length >= 2, 5_000, 10)
     expect((h.credsWrites.at(-1) as { me: { name: string } }).me.name).toBe('Ana')
+  })
+
+  it('PLATFORM_ONLINE_ON_CONNECT shows the account online; PLATFORM_DEVICE_NAME names the device', async () => {
+    const h = await harness({ env: { PLATFORM_ONLINE_ON_CONNECT: 'true', PLATFORM_DEVICE_NAME: 'Front desk' } })
+    expect(h.sock.config.markOnlineOnConnect).toBe(true)
+    expect(h.sock.config.browser).toEqual(['Front desk', 'Chrome', expect.any(String)])
+    h.sock.authState.creds.me = { id: '5500000000000:7@s.whatsapp.net' }
+    h.sock.ev.emit('connection.update', { connection: 'open' })
+    h.sock.authState.creds.me.name = 'Ana'
+    h.sock.ev.emit('creds.update', { me: h.sock.authState.creds.me })
+    expect(h.sock.presence).toEqual([['available', undefined]])
   })
 
   it('QR refs ending before a scan is qr-expired', async () => {

@@ -1,6 +1,6 @@
 /**
  * The socket the link configures (src/platform/baileys/link/socket-config.ts) on a fake socket: sandbox mode's root
- * key, socket URL and agents.
+ * key, socket URL and agents; the web client version it names.
  */
 import { WA_CERT_DETAILS } from '@whiskeysockets/baileys'
 import { describe, expect, it } from 'vitest'
@@ -20,5 +20,17 @@ describe('baileys link: lifecycle', () => {
     } finally {
       WA_CERT_DETAILS.PUBLIC_KEY = saved
     }
+  })
+
+  it('names the web client version it is given', async () => {
+    const given = await harness({ clientVersion: [2, 3000, 1999999999] })
+    expect(given.sock.config.version).toEqual([2, 3000, 1999999999])
+    await given.link.close()
+  })
+
+  it('without one, leaves Baileys its bundled version', async () => {
+    const bundled = await harness()
+    expect(bundled.sock.config.version).toBeUndefined()
+    await bundled.link.close()
   })
 })

@@ -1,0 +1,40 @@
+/**
+ * @module storage/redis/conversation-rows
+ * One session's existing conversations on Redis (`gw:{id}:chats`, a hash: field = the number, hidden with DATA_KEY;
+ * value = the sealed row), written through fenced batches like every other row of the session (batch.ts).
+ */
+import type { Conversation, ConversationStore } from '../conversations.js'
+import { contactKey } from '../keys.js'
+import { sessionKeys } from './keys.js'
+import { hashEntries } from './hash-entries.js'
+import type { SessionRowDeps } from './session-rows.js'
+
+export function redisConversationStore({ ready, sealing, writer }: SessionRowDeps, id: string): ConversationStore {
+  const k = sessionKeys(id)
+  return {
+    async all() {
+      const seal = await sealing.forRead(id)
+      return hashEntries(await (await ready).command(['HGETALL', k.chats])).map(
+        ([field, stored]) => JSON.parse(seal.open('conversations', field, stored)) as Conversation,
+      )
+    },
+    async put(conversations) {
+      if (conversations.length === 0) return
+      await writer.write(id, (seal, batch) => {
+        for (const c of conversations) {
+          const field = seal.field(contactKey(id, c.phone))
+          batch.hset(k.chats, field, seal.seal('conversations', field, JSON.stringify(c)))
+        }
+      })
+    },
+    async remove(phones) {
+      if (phones.length === 0) return
+      await writer.write(id, (seal, batch) => {
+        for (const phone of phones) batch.hdel(k.chats, seal.field(contactKey(id, phone)))
+      })
+    },
+    async clear() {
+      await writer.remove(id, batch => batch.del(k.chats), [k.creds, k.keys, k.contacts, k.sent])
+    },
+  }
+}
