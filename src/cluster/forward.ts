@@ -14,31 +14,21 @@
  * connection is cut. Nothing is retried here except an answer the owner marked "moving": it did not run the
  * request (cluster/front.ts then asks again where the session is). Every failure of this path is one of those:
  * nothing it does can throw past it.
+ *
+ * The whole exchange is bounded: the answer must begin within ANSWER_TIMEOUT_MS and then be read through within
+ * CLUSTER_FORWARD_ANSWER_MS, never standing still CLUSTER_FORWARD_STALL_MS (./forward-answer.ts), so a client that
+ * does not read its answer holds a connection between the nodes for that long at most.
  */
 import http from 'node:http'
 import https from 'node:https'
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import type { OutgoingHttpHeaders } from 'node:http'
 import type { Request, Response } from 'express'
 import { GatewayError } from '../protocol/errors.js'
 import { countInThread } from '../metrics/thread-counters.js'
 import { MOVING_HEADER } from '../http/errors.js'
-import { PEER_CLIENT_HEADER, PEER_HEADER, peerRequestOf, type PeerAuth } from './peer-auth.js'
-
-/** Headers of one hop only (RFC 9110 §7.6.1), never passed on. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'expect',
-  'host',
-  'content-length',
-])
+import { requestOrigin } from '../http/request-origin.js'
+import { PEER_CLIENT_HEADER, PEER_HEADER, PEER_ORIGIN_HEADER, peerRequestOf, type PeerAuth } from './peer-auth.js'
+import { type AnswerBounds, passable, relayAnswer } from './forward-answer.js'
 
 /** How long a forwarded request may wait for its answer to begin: past the longest a send waits for its ack. */
 const ANSWER_TIMEOUT_MS = 120_000
@@ -57,17 +47,10 @@ export interface ForwarderOptions {
   waitSocketsPerPeer: number
   /** How long a request may wait for one of them. */
   queueTimeoutMs: number
+  /** How long an answer may take, once begun, and stand still (./forward-answer.ts). */
+  answer: AnswerBounds
   /** Trust anchors for https peers (CLUSTER_CA_FILE); default: the system's. */
   ca?: string | Buffer | undefined
-}
-
-function passable(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === PEER_HEADER || name === PEER_CLIENT_HEADER) continue
-    out[name] = value
-  }
-  return out
 }
 
 /**
@@ -183,7 +166,7 @@ export class Forwarder {
     return new Promise<ForwardOutcome>((resolve, reject) => {
       let settled = false
       const settle = (
-        result: 'ok' | 'unreachable' | 'aborted' | 'busy' | 'moving',
+        result: 'ok' | 'unreachable' | 'aborted' | 'busy' | 'moving' | 'cut',
         outcome?: Error | ForwardOutcome,
       ) => {
         if (settled) return
@@ -199,10 +182,12 @@ export class Forwarder {
         const headers = passable(req.headers)
         headers['content-length'] = String(body.length)
         headers[PEER_CLIENT_HEADER] = client
+        // where the client reached this node: what a view link names, not the owner's address (http/request-origin)
+        headers[PEER_ORIGIN_HEADER] = requestOrigin(req) ?? ''
         const signed = peerRequestOf(
           req.method,
           target,
-          { ...req.headers, 'content-length': String(body.length) },
+          { ...req.headers, 'content-length': String(body.length), [PEER_ORIGIN_HEADER]: headers[PEER_ORIGIN_HEADER] },
           client,
         )
         headers[PEER_HEADER] = this.#o.auth.sign(peer.node, signed)
@@ -226,23 +211,7 @@ export class Forwarder {
           settle('moving', 'moving')
           return
         }
-        try {
-          res.status(answer.statusCode ?? 502)
-          for (const [name, value] of Object.entries(passable(answer.headers))) {
-            if (value !== undefined && name !== MOVING_HEADER) res.setHeader(name, value)
-          }
-        } catch {
-          answer.destroy()
-          res.destroy()
-          settle('aborted')
-          return
-        }
-        answer.pipe(res)
-        answer.on('end', () => settle('ok'))
-        answer.on('error', () => {
-          settle('aborted')
-          res.destroy()
-        })
+        relayAnswer(answer, res, this.#o.answer, end => settle(end))
       })
       let answered = false
       out.once('response', () => {

@@ -15,6 +15,13 @@
  *      A waiting GET /session (`If-None-Match` and `?wait=`) crosses on the wait lane (cluster/forward.ts) and is
  *      counted apart: at most SESSION_WAITS_PER_SESSION of a session's waits cross at once (the owner's own bound),
  *      and they take nothing of MAX_PENDING_PER_SESSION, which stays for the session's sends and reads.
+ *      A session's requests take at most its share of the pool to a peer (CLUSTER_FORWARD_SESSION_PERCENT of
+ *      CLUSTER_FORWARD_SOCKETS), so one tenant cannot fill it for the others.
+ *   4. A view link's GET /session/qr is its holder's, not the tenant's: it is counted apart from the session's own
+ *      requests and waits (as many again), here and on the owner, so a view link can never use up the tenant's
+ *      budgets; the owner takes its session from the token alone (never from an `id` the client added), so a
+ *      token is answered by the node running its session once, with no ask-again loop.
+ * Paths are matched as the router matches them (./front-paths.ts): `/Session` and `/session/` take `/session`'s lane.
  * POST /session is every node's own (actors/main: the node creates the session for the least loaded node and hands
  * it over); the ops endpoints, docs and the QR page are every node's own too.
  */
@@ -22,19 +29,15 @@ import type { Request, RequestHandler, Response } from 'express'
 import { GatewayError } from '../protocol/errors.js'
 import { requestClientKey, setForwardedClient } from '../http/client-key.js'
 import { setPreloadedBody } from '../http/json-body.js'
-import { PEER_CLIENT_HEADER, PEER_HEADER, peerRequestOf, type PeerAuth } from './peer-auth.js'
+import { PEER_CLIENT_HEADER, PEER_HEADER, PEER_ORIGIN_HEADER, peerRequestOf, type PeerAuth } from './peer-auth.js'
 import type { Forwarder, Lane, PeerNode } from './forward.js'
 import { tooManyWaitsForSession } from '../http/session-wait/wait-room.js'
 import { BodyAborted, readBody } from './request-body.js'
 import type { ClusterRoutes, Route } from './routing.js'
 import type { ClusterSessionAuth } from './session-auth.js'
 import type { ViewTokenRoutes } from './view-token-routes.js'
-import { VIEW_QR_PATH, VIEW_TOKEN_HEADER } from '../http/endpoints/view-link/route.js'
-
-/** The API's paths (the ops endpoints, docs and QR page are every node's own). */
-const SESSION_PATHS = /^\/(session|message|status|typing|group|channel)(\/|$)/
-/** A peer asks this node to take a session now (a new one placed here, or one handed over): cluster/node.ts. */
-export const ADOPT_PATH = '/_cluster/adopt'
+import { setForwardedOrigin } from '../http/request-origin.js'
+import { ADOPT_PATH, header, mayWait, routePath, sessionPath, viewTokenOf } from './front-paths.js'
 /** Enough for a node's hand-over of thousands of session ids in one request. */
 const MAX_ADOPT_BODY = 1 << 20
 /** How often a request waiting for a moving session asks again where it is. */
@@ -61,31 +64,20 @@ export interface FrontParts {
   /** Tells the session of a view link's token a node made (GET /session/qr goes to that session's node). */
   viewTokens: Pick<ViewTokenRoutes, 'sessionOf'>
   bodyLimitBytes: number
+  /** One session's requests crossing at once: MAX_PENDING_PER_SESSION, at most its share of a peer's pool. */
   perSessionInFlight: number
   /** Waiting GET /session requests of one session crossing at once (SESSION_WAITS_PER_SESSION). */
   waitsPerSession: number
   moveWaitMs: number
 }
 
-/**
- * A GET /session that may wait on its node for a change (http/session-wait/long-poll.ts): it holds its connection
- * for up to SESSION_WAIT_MAX_SECONDS. One that does not wait after all (an ETag no longer current) just answers.
- */
-const mayWait = (req: Request): boolean =>
-  req.method === 'GET' &&
-  (req.path === '/session' || req.path === VIEW_QR_PATH) &&
-  req.headers['if-none-match'] !== undefined &&
-  'wait' in req.query
-
-const header = (req: Request, name: string): string | undefined => {
-  const value = req.headers[name]
-  return typeof value === 'string' && value !== '' ? value : undefined
-}
+/** Whose budgets a request takes: the session's own client's, or a view link holder's (counted apart). */
+type Budget = 'api' | 'view'
 
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
 export function clusterFront(parts: FrontParts): RequestHandler {
-  /** Per lane, how many of each session's requests are crossing now. */
+  /** Per lane, how many of each session's requests are crossing now, by budget (`<budget> <id>`). */
   const crossing: Record<Lane, Map<string, number>> = { request: new Map(), wait: new Map() }
   /** session id → the node it ran on when last asked, and when. */
   const routes = new Map<string, { peer: PeerNode; at: number }>()
@@ -159,8 +151,8 @@ export function clusterFront(parts: FrontParts): RequestHandler {
     }
   }
 
-  async function client(req: Request, res: Response, next: (err?: unknown) => void): Promise<void> {
-    const viewToken = req.path === VIEW_QR_PATH ? header(req, VIEW_TOKEN_HEADER) : undefined
+  async function client(req: Request, res: Response, path: string, next: (err?: unknown) => void): Promise<void> {
+    const viewToken = viewTokenOf(req, path)
     // GET /session/qr: a token a node made names its session; any other token is this node's to answer (404)
     const id = viewToken === undefined ? header(req, 'id') : parts.viewTokens.sessionOf(viewToken)
     const secret = viewToken === undefined ? header(req, 'session-id') : viewToken
@@ -171,33 +163,39 @@ export function clusterFront(parts: FrontParts): RequestHandler {
     if (viewToken === undefined && !(await parts.sessions.authenticate(id, secret, here)))
       throw new GatewayError('SESSION_NOT_FOUND')
     if (here) return next()
-    const lane: Lane = mayWait(req) ? 'wait' : 'request'
+    const lane: Lane = mayWait(req, path) ? 'wait' : 'request'
+    const budget: Budget = viewToken === undefined ? 'api' : 'view'
+    const key = `${budget} ${id}`
     const inFlight = crossing[lane] as Map<string, number>
-    const count = inFlight.get(id) ?? 0
+    const count = inFlight.get(key) ?? 0
     if (lane === 'wait' && count >= parts.waitsPerSession) throw tooManyWaitsForSession(parts.waitsPerSession)
     if (lane === 'request' && count >= parts.perSessionInFlight) throw new GatewayError('SESSION_BUSY')
-    inFlight.set(id, count + 1)
+    inFlight.set(key, count + 1)
     try {
       await route(req, res, id, lane, next)
     } finally {
-      const left = (inFlight.get(id) ?? 1) - 1
-      if (left > 0) inFlight.set(id, left)
-      else inFlight.delete(id)
+      const left = (inFlight.get(key) ?? 1) - 1
+      if (left > 0) inFlight.set(key, left)
+      else inFlight.delete(key)
     }
   }
 
   return (req, res, next) => {
-    if (req.path === ADOPT_PATH && req.method === 'POST') {
+    const path = routePath(req)
+    if (path === ADOPT_PATH && req.method === 'POST') {
       adopt(req, res).catch(err => {
         if (!(err instanceof BodyAborted)) next(err)
       })
       return
     }
-    if (!SESSION_PATHS.test(req.path) || (req.method === 'POST' && req.path === '/session')) return next()
+    if (!sessionPath(req, path)) return next()
     const from = peerOf(req)
     if (from !== undefined) {
       setForwardedClient(req, header(req, PEER_CLIENT_HEADER) ?? 'unknown')
-      const id = header(req, 'id')
+      setForwardedOrigin(req, header(req, PEER_ORIGIN_HEADER) ?? '')
+      // a view token's session is the one it names: an `id` its holder added is nobody's business here
+      const viewToken = viewTokenOf(req, path)
+      const id = viewToken === undefined ? header(req, 'id') : parts.viewTokens.sessionOf(viewToken)
       // handled here or not at all: two nodes that briefly disagree about an owner never bounce a request
       if (id === undefined || parts.runsHere(id)) return next()
       return next(new GatewayError('SESSION_MOVING'))
@@ -207,7 +205,7 @@ export function clusterFront(parts: FrontParts): RequestHandler {
     const secret = header(req, 'session-id')
     if (id !== undefined && secret !== undefined && parts.runsHere(id) && parts.sessions.authenticLocally(id, secret))
       return next()
-    client(req, res, next).catch(err => {
+    client(req, res, path, next).catch(err => {
       if (err instanceof BodyAborted) return // the client left; nobody to answer
       next(err)
     })

@@ -20,7 +20,7 @@ import os from 'node:os'
 import type { Logger } from 'pino'
 import type { ActorSettings } from '../actors/settings.js'
 import type { HttpSettings } from '../http/settings.js'
-import type { ClusterSettings } from './settings.js'
+import { type ClusterSettings, sessionShare } from './settings.js'
 import { openStore } from '../storage/open-store.js'
 import type { StoreSettings } from '../storage/settings.js'
 import type { ShardedSessionSystem } from '../actors/main/system.js'
@@ -105,6 +105,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
     socketsPerPeer: settings.CLUSTER_FORWARD_SOCKETS,
     waitSocketsPerPeer: settings.SESSION_WAITS_PER_PROCESS,
     queueTimeoutMs: settings.CLUSTER_FORWARD_QUEUE_MS,
+    answer: { answerMs: settings.CLUSTER_FORWARD_ANSWER_MS, stallMs: settings.CLUSTER_FORWARD_STALL_MS },
     ca: settings.CLUSTER_CA_FILE === undefined ? undefined : readFileSync(settings.CLUSTER_CA_FILE),
   })
   const directory = new NodeDirectory(redis, {
@@ -173,7 +174,10 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
         adoptNow: ids => adopter.adoptNow(ids),
         viewTokens,
         bodyLimitBytes: settings.BODY_LIMIT_BYTES,
-        perSessionInFlight: settings.MAX_PENDING_PER_SESSION,
+        perSessionInFlight: Math.min(
+          settings.MAX_PENDING_PER_SESSION,
+          sessionShare(settings.CLUSTER_FORWARD_SOCKETS, settings.CLUSTER_FORWARD_SESSION_PERCENT),
+        ),
         waitsPerSession: settings.SESSION_WAITS_PER_SESSION,
         moveWaitMs: settings.CLUSTER_MOVE_WAIT_MS,
       })

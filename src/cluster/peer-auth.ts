@@ -4,9 +4,9 @@
  * never from Redis (whoever reads or writes Redis must not become a node):
  *   - a request one node forwards to another carries `x-gateway-peer: v1 <from> <to> <ms> <nonce> <mac>`, an
  *     HMAC-SHA256 over those fields and what the request is (method, target, the client it is for, the session's
- *     `id` and a hash of its `session-id`, its body's length and type). The receiver checks that it is the `to`,
- *     that the time is within PEER_SKEW_MS of its own clock, that it has not seen the nonce (a replay cache as long
- *     as the window), and the MAC. A signature taken off the wire is good for that one request, once, for seconds;
+ *     `id` and a hash of its `session-id`, its body's length and type, the origin the client reached). The
+ *     receiver checks that it is the `to`, that the time is within PEER_SKEW_MS of its own clock, that it has not
+ *     seen the nonce (a replay cache as long as the window), and the MAC. A signature taken off the wire is good for that one request, once, for seconds;
  *   - a node's heartbeat record in Redis carries a MAC of its fields and of when it expires: a record written by
  *     anyone else, or replayed after its time, is ignored, so nobody can make the nodes forward a session's requests
  *     to an address of theirs by writing Redis.
@@ -19,6 +19,11 @@ import { createHmac, hash, hkdfSync, randomBytes, timingSafeEqual } from 'node:c
 
 export const PEER_HEADER = 'x-gateway-peer'
 export const PEER_CLIENT_HEADER = 'x-gateway-client'
+/**
+ * The origin the client reached the forwarding node at (`https://host:port`, from its own Host, validated), or '':
+ * what the owner builds a view link from when PUBLIC_URL is unset (never its own internal address).
+ */
+export const PEER_ORIGIN_HEADER = 'x-gateway-origin'
 
 /** How far a peer request's time may be from the receiver's clock (nodes run NTP; docs/cluster.md). */
 export const PEER_SKEW_MS = 15_000
@@ -36,6 +41,8 @@ export interface PeerRequest {
   sessionId: string
   contentLength: string
   contentType: string
+  /** The `x-gateway-origin` header, or ''. */
+  origin: string
 }
 
 type Headers = Record<string, string | string[] | undefined>
@@ -52,6 +59,7 @@ export function peerRequestOf(method: string, target: string, headers: Headers, 
     sessionId: one(headers['session-id']) || one(headers['view-token']),
     contentLength: one(headers['content-length']),
     contentType: one(headers['content-type']),
+    origin: one(headers[PEER_ORIGIN_HEADER]),
   }
 }
 
@@ -117,6 +125,7 @@ export class PeerAuth {
       secretHash,
       r.contentLength,
       r.contentType,
+      r.origin,
     ]
     return createHmac('sha256', this.#requestKey).update(fields.join('\n')).digest()
   }

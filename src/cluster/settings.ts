@@ -63,6 +63,18 @@ export const CLUSTER_SETTINGS = {
   /** Connections one node keeps to each other node for forwarded requests, and how long a request waits for one. */
   CLUSTER_FORWARD_SOCKETS: int(256, 1),
   CLUSTER_FORWARD_QUEUE_MS: int(5_000, 1),
+  /**
+   * The share of CLUSTER_FORWARD_SOCKETS one session's requests may hold at once (and as many again its view links'),
+   * so that one tenant cannot fill a node's pool to another and make every other tenant's requests wait for it.
+   */
+  CLUSTER_FORWARD_SESSION_PERCENT: int(25, 1).refine(v => v <= 100, 'expected 1..100'),
+  /**
+   * A forwarded answer, from its first byte, must be read through within CLUSTER_FORWARD_ANSWER_MS and never stand
+   * still for CLUSTER_FORWARD_STALL_MS; past either both connections close (a client that does not read holds a
+   * connection between the nodes that long at most).
+   */
+  CLUSTER_FORWARD_ANSWER_MS: int(30_000, 1),
+  CLUSTER_FORWARD_STALL_MS: int(10_000, 1),
   /** How long a request for a session that is moving between nodes waits for it to be up again (then 503). */
   CLUSTER_MOVE_WAIT_MS: int(10_000, 0),
   /**
@@ -79,6 +91,10 @@ export const CLUSTER_SETTINGS = {
    */
   CLUSTER_REJOIN_QUIET_MS: int(30_000, 0),
 }
+
+/** The connections to a peer one session may hold (CLUSTER_FORWARD_SESSION_PERCENT of the pool), at least one. */
+export const sessionShare = (sockets: number, percent: number): number =>
+  Math.max(1, Math.floor((sockets * percent) / 100))
 
 /** The values of the slice, as the rest of the gateway reads them. */
 export type ClusterSettings = SliceOf<typeof CLUSTER_SETTINGS>

@@ -49,7 +49,7 @@ export const THREAD_COUNTERS = {
   },
   forwarded: {
     name: 'gateway_cluster_forwarded_requests_total',
-    help: 'Cluster mode: authenticated requests forwarded to the session\'s node, by result: "ok" (answered), "moving" (the node was handing the session over: asked again), "unreachable", "busy" (no connection to it within CLUSTER_FORWARD_QUEUE_MS), "aborted" (the client left)',
+    help: 'Cluster mode: authenticated requests forwarded to the session\'s node, by result: "ok" (answered), "moving" (the node was handing the session over: asked again), "unreachable", "busy" (no connection to it within CLUSTER_FORWARD_QUEUE_MS), "aborted" (the client left), "cut" (its answer was not read through within CLUSTER_FORWARD_ANSWER_MS, or stood still CLUSTER_FORWARD_STALL_MS: both connections closed)',
     labelNames: ['result'],
   },
 } as const satisfies Record<string, { name: string; help: string; labelNames: readonly string[] }>

@@ -2,8 +2,9 @@
  * @module test/support/cluster-front
  * The world of cluster/front.ts's tests: a real owner node on loopback that checks the peer signature as a node
  * does, records what reached it and echoes the body (or answers "moving" `movingAnswers` times first, or never
- * answers `/message/slow`), and `appWith()`, an app behind the front with a fake route table and session check.
- * Call `ownerNode()` at a test file's top level: it registers its own beforeAll, afterAll and beforeEach.
+ * answers `/message/slow` and the waits `?wait=30`), and `appWith()`, an app behind the front with a fake route
+ * table and session check, whose own routes tell the client and origin they saw. Call `ownerNode()` at a test
+ * file's top level: it registers its own beforeAll, afterAll and beforeEach.
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -17,6 +18,7 @@ import type { ClusterRoutes, Route } from '../../src/cluster/routing.js'
 import type { ClusterSessionAuth } from '../../src/cluster/session-auth.js'
 import { ViewTokenRoutes } from '../../src/cluster/view-token-routes.js'
 import { requestClientKey } from '../../src/http/client-key.js'
+import { clientOrigin } from '../../src/http/request-origin.js'
 import { errorHandler, MOVING_HEADER } from '../../src/http/errors.js'
 import { jsonBody } from '../../src/http/json-body.js'
 
@@ -57,7 +59,8 @@ export function ownerNode(): void {
           peerRequestOf(req.method!, req.url!, req.headers, client),
         )
         seen.push({ method: req.method!, url: req.url!, headers: req.headers, body, from })
-        if (req.url === '/message/slow' || req.url === '/session?wait=30') return // never answers: the client gives up
+        // never answers: the client gives up
+        if (req.url === '/message/slow' || req.url === '/session?wait=30' || req.url === '/session/qr?wait=30') return
         if (ownerState.movingAnswers > 0) {
           ownerState.movingAnswers--
           res.writeHead(503, { [MOVING_HEADER]: '1', 'content-type': 'application/json' })
@@ -90,6 +93,8 @@ export interface Options {
   socketsPerPeer?: number
   waitsPerSession?: number
   moveWaitMs?: number
+  answerMs?: number
+  stallMs?: number
 }
 
 /** The cluster's view-token routes (cluster/view-token-routes.ts), under the tests' cluster secret. */
@@ -116,6 +121,7 @@ export function appWith(o: Options = {}) {
       socketsPerPeer: o.socketsPerPeer ?? 4,
       waitSocketsPerPeer: 4,
       queueTimeoutMs: 2_000,
+      answer: { answerMs: o.answerMs ?? 10_000, stallMs: o.stallMs ?? 10_000 },
     }),
     runsHere: o.runsHere ?? (() => false),
     leaving: () => false,
@@ -132,7 +138,7 @@ export function appWith(o: Options = {}) {
     res.json({ handledHere: true, client: requestClientKey(req), body: req.body })
   })
   app.all(/.*/, (req, res) => {
-    res.json({ handledHere: true, client: requestClientKey(req) })
+    res.json({ handledHere: true, client: requestClientKey(req), origin: clientOrigin(req) ?? null })
   })
   app.use(errorHandler(pino({ level: 'silent' })))
   return { app, checked, auth }

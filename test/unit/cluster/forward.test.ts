@@ -17,6 +17,7 @@ import { PeerAuth } from '../../../src/cluster/peer-auth.js'
 import { errorHandler } from '../../../src/http/errors.js'
 import { makeTlsMaterial, type TlsMaterial } from '../../../src/sandbox/certs.js'
 
+const BOUNDS = { answerMs: 10_000, stallMs: 10_000 }
 const auth = new PeerAuth('a-secret-for-the-forwarder-tests-0123456', 'node-a')
 let tls: TlsMaterial
 let tlsPeer: https.Server
@@ -59,6 +60,7 @@ describe('forwarder', () => {
       socketsPerPeer: 4,
       waitSocketsPerPeer: 4,
       queueTimeoutMs: 2_000,
+      answer: BOUNDS,
       ca: tls.caCert,
     })
     const peer = { node: 'node-b', url: urlOf(tlsPeer, 'https') }
@@ -71,6 +73,7 @@ describe('forwarder', () => {
       socketsPerPeer: 4,
       waitSocketsPerPeer: 4,
       queueTimeoutMs: 2_000,
+      answer: BOUNDS,
       ca: other.caCert,
     })
     const refused = await request(forwarding(stranger, peer)).get('/session')
@@ -84,7 +87,13 @@ describe('forwarder', () => {
   })
 
   it('answers 503 for a peer address it cannot use', async () => {
-    const forwarder = new Forwarder({ auth, socketsPerPeer: 4, waitSocketsPerPeer: 4, queueTimeoutMs: 2_000 })
+    const forwarder = new Forwarder({
+      auth,
+      socketsPerPeer: 4,
+      waitSocketsPerPeer: 4,
+      queueTimeoutMs: 2_000,
+      answer: BOUNDS,
+    })
     for (const url of ['not a url', 'ftp://127.0.0.1:21', 'http://[::1:99999']) {
       const r = await request(forwarding(forwarder, { node: 'node-b', url })).get('/session')
       expect(r.status, url).toBe(503)
@@ -93,7 +102,13 @@ describe('forwarder', () => {
   })
 
   it('answers 503 busy to a request that waits too long for a connection to the peer', async () => {
-    const forwarder = new Forwarder({ auth, socketsPerPeer: 1, waitSocketsPerPeer: 4, queueTimeoutMs: 300 })
+    const forwarder = new Forwarder({
+      auth,
+      socketsPerPeer: 1,
+      waitSocketsPerPeer: 4,
+      queueTimeoutMs: 300,
+      answer: BOUNDS,
+    })
     const app = forwarding(forwarder, { node: 'node-b', url: urlOf(slowPeer, 'http') })
     const server = app.listen(0, '127.0.0.1')
     await new Promise(r => server.once('listening', r))

@@ -7,6 +7,7 @@
 import os from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { loadSettings } from '../../../src/settings/load.js'
+import { sessionShare } from '../../../src/cluster/settings.js'
 
 const refusal = (env: NodeJS.ProcessEnv): string => {
   try {
@@ -73,6 +74,22 @@ describe('cluster settings', () => {
     expect(loadSettings({ CLUSTER_REQUIRE_TLS: 'true', ADVERTISE_URL: 'https://gw-1:3000' }).ADVERTISE_URL).toBe(
       'https://gw-1:3000',
     )
+  })
+
+  it("bound a forwarded answer and a session's share of a peer's connections, a percentage of 1 to 100", () => {
+    expect(loadSettings({})).toMatchObject({
+      CLUSTER_FORWARD_SESSION_PERCENT: 25,
+      CLUSTER_FORWARD_ANSWER_MS: 30_000,
+      CLUSTER_FORWARD_STALL_MS: 10_000,
+    })
+    for (const bad of ['0', '101', '12.5'])
+      expect(refusal({ CLUSTER_FORWARD_SESSION_PERCENT: bad })).toMatch(
+        /^invalid setting CLUSTER_FORWARD_SESSION_PERCENT/,
+      )
+    expect(refusal({ CLUSTER_FORWARD_STALL_MS: '0' })).toMatch(/^invalid setting CLUSTER_FORWARD_STALL_MS/)
+    expect(sessionShare(16, 25)).toBe(4)
+    expect(sessionShare(1, 25)).toBe(1)
+    expect(sessionShare(256, 100)).toBe(256)
   })
 
   it('take TLS files only in pairs, and only readable ones', () => {

@@ -16,6 +16,7 @@
 import { Router, type Request } from 'express'
 import { GatewayError } from '../../../protocol/errors.js'
 import { sessionRoute } from '../../session-route.js'
+import { clientOrigin } from '../../request-origin.js'
 import { QR_PAGE_PATH } from '../../qr-page/paths.js'
 import type { AppDeps, EndpointDeps } from '../../deps.js'
 import { etagOf } from '../../session-wait/etag.js'
@@ -39,10 +40,16 @@ export interface QrViewBody {
   pairingCode: { code: string; expiresAt: string } | null
 }
 
-/** Where the caller reached the gateway: PUBLIC_URL when set, else the request's own scheme and host. */
+/**
+ * Where the caller reached the gateway: PUBLIC_URL when set, else the origin its request names (its scheme and a
+ * valid Host; in cluster mode the one it reached the first node at, never the owner's internal address). A Host
+ * that names no origin is a 400: a link to it would lead nowhere.
+ */
 function publicBase(settings: AppDeps['settings'], req: Request): string {
   if (settings.PUBLIC_URL !== undefined) return settings.PUBLIC_URL.replace(/\/+$/, '')
-  return `${req.protocol}://${req.host}`
+  const origin = clientOrigin(req)
+  if (origin === undefined) throw new GatewayError('INVALID_HOST')
+  return origin
 }
 
 export function viewLinkRoutes(deps: EndpointDeps): Router {

@@ -40,6 +40,15 @@ describe('POST /session/view-link', () => {
     expect(tokenOf(again.body.url)).not.toBe(token)
   })
 
+  it('refuses a Host that names no address a link could point to, unless PUBLIC_URL names it', async () => {
+    const { app, unpaired } = withUnpaired()
+    const refused = await request(app).post('/session/view-link').set(unpaired).set('host', 'user@gw.example/x')
+    expectError(refused, 400, 'the Host header names no address a link can point to (set PUBLIC_URL)')
+    const fixed = withUnpaired({ PUBLIC_URL: 'https://qr.example.com' })
+    const linked = await request(fixed.app).post('/session/view-link').set(fixed.unpaired).set('host', 'user@gw/x')
+    expect(linked.body.url).toMatch(/^https:\/\/qr\.example\.com\/#view=/)
+  })
+
   it('uses PUBLIC_URL for the link when set', async () => {
     const { app, unpaired } = withUnpaired({ PUBLIC_URL: 'https://qr.example.com/' })
     const res = await request(app).post('/session/view-link').set(unpaired)
