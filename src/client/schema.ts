@@ -780,6 +780,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /**
                      * @description `socks5://`, `socks5h://` (host names resolved at the proxy), `http://` or `https://` (CONNECT tunnels), with `user:password@` when the proxy wants them; no path. A host on a private or loopback address is refused unless the gateway allows it (SESSION_PROXY_ALLOW_PRIVATE), and so is one off the list the operator may set (SESSION_PROXY_ALLOWED_HOSTS). A secret: stored sealed, answered without its password
