@@ -10,16 +10,12 @@
  * unsupportedNodeLine('20.20.2', '>=24')
  * // 'gateway cannot start: it runs on Node >=24 (package.json engines) and this is Node 20.20.2; ...'
  */
-import { readFileSync } from 'node:fs'
+import { readPackageJson } from './package-json.js'
 
 /** `engines.node` of the gateway's package.json (beside src/ and dist/); undefined when it cannot be read. */
-export function enginesNode(packageJson = new URL('../package.json', import.meta.url)): string | undefined {
-  try {
-    const engines = (JSON.parse(readFileSync(packageJson, 'utf8')) as { engines?: { node?: unknown } }).engines
-    return typeof engines?.node === 'string' ? engines.node : undefined
-  } catch {
-    return undefined
-  }
+export function enginesNode(packageJson?: URL): string | undefined {
+  const engines = readPackageJson(packageJson)?.engines as { node?: unknown } | undefined
+  return typeof engines?.node === 'string' ? engines.node : undefined
 }
 
 const numbers = (version: string): number[] => version.split('.').map(part => Number.parseInt(part, 10) || 0)
