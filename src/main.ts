@@ -5,6 +5,7 @@
  */
 // first: on a Node older than package.json's engines, nothing else runs (refuse-old-node.ts)
 import './refuse-old-node.js'
+import { whenParentGone } from './parent-watch.js'
 import { loadSettings, type Settings } from './settings/load.js'
 import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createShardedSessionSystem } from './actors/main/system.js'
@@ -88,3 +89,5 @@ async function stop(signal: string): Promise<void> {
 }
 process.on('SIGTERM', () => void stop('SIGTERM'))
 process.on('SIGINT', () => void stop('SIGINT'))
+// started by npm run demo: its end, even by kill -9, stops the gateway too (parent-watch.ts)
+whenParentGone(() => void stop('parent gone'))

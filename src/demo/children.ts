@@ -35,6 +35,7 @@ export class DemoChildren {
     let tail = ''
     let partial = ''
     return {
+      exitWithParent: true, // a demo killed outright (kill -9) still leaves nothing running
       onSpawn: child => {
         this.children.push({ name, logFile, child })
       },

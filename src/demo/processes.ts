@@ -3,7 +3,7 @@
  * operator runs it, and stops it with a signal. The demo (main.ts, scan.ts) uses them; the system tests and the benches
  * take the same launchers through test/support/processes.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import https from 'node:https'
@@ -74,7 +74,14 @@ export async function onFreePort<T>(given: number | undefined, start: (port: num
 export interface ChildWatch {
   onSpawn?: (child: ChildProcess) => void
   onOutput?: (chunk: Buffer) => void
+  /** Start the child with an IPC channel, which it takes as a watch on this process: once this process is gone,
+   * however it ended, the child stops (src/parent-watch.ts). */
+  exitWithParent?: boolean
 }
+
+/** The child's stdio: output piped (kept, and handed to onOutput), with an IPC channel when it is to exit with us. */
+const stdioFor = (watch: ChildWatch): StdioOptions =>
+  watch.exitWithParent ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe']
 
 /** Keeps the tail of the child's output (enough to explain a failed start, bounded for a child left running for
  * hours) and hands every chunk to `watch.onOutput`. */
@@ -114,7 +121,7 @@ async function startGatewayOn(
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts')], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHARDS: '2', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: stdioFor(options),
   })
   const output = watchOutput(child, options)
   // with TLS_CERT_FILE the gateway serves https; the probe trusts the cluster's CA file, or the certificate itself
@@ -192,11 +199,8 @@ async function startSandboxOn(p: number, world: string | undefined, options: San
   if (world) args.push('--world', world)
   const child =
     options.nice === undefined
-      ? spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('nice', ['-n', String(options.nice), process.execPath, ...args], {
-          cwd: root,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
+      ? spawn(process.execPath, args, { cwd: root, stdio: stdioFor(options) })
+      : spawn('nice', ['-n', String(options.nice), process.execPath, ...args], { cwd: root, stdio: stdioFor(options) })
   const output = watchOutput(child, options)
   const url = `http://127.0.0.1:${p}`
   await waitFor(`sandbox on ${url}`, async () => {

@@ -5,6 +5,7 @@
  * The fault flags (or env SANDBOX_WRONG_CHAIN_KEY=1 / SANDBOX_WRONG_ACCOUNT_SIGNATURE=1 /
  * SANDBOX_STRICT_CHANNEL_POSTS=1) start it with those fault switches on.
  */
+import { whenParentGone } from '../parent-watch.js'
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import pino from 'pino'
@@ -63,3 +64,5 @@ const stop = (): void => {
 }
 process.on('SIGINT', stop)
 process.on('SIGTERM', stop)
+// started by npm run demo: its end, even by kill -9, stops the sandbox too, its state saved (parent-watch.ts)
+whenParentGone(stop)

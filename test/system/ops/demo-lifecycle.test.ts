@@ -2,7 +2,8 @@
  * The demo never describes a gateway that is not its own and never leaves anything running: a second demo on the
  * same ports refuses in one line (and the first keeps serving its own session); a demo stopped and started again
  * brings its paired session back connected (the sandbox keeps its phones in DATA_DIR); a demo stopped in the middle
- * of its start, or whose gateway refuses to start, ends everything it had started, without a stack trace.
+ * of its start, or whose gateway refuses to start, ends everything it had started, without a stack trace; a demo
+ * killed outright (kill -9) leaves nothing running either.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -51,6 +52,15 @@ async function stopAndCheckNothingLeft(run: DemoRun, where: DemoPlaces): Promise
   expect(started.filter(alive)).toEqual([])
   expect(await portFree(where.port)).toBe(true)
   expect(await portFree(where.sandboxPort)).toBe(true)
+}
+
+/** Waits until the sandbox is up and the gateway is starting (spawned, the tour not printed yet). */
+async function gatewayStarting(run: DemoRun): Promise<void> {
+  await waitFor('the gateway starting', async () => {
+    if (run.child.exitCode !== null) throw new Error(run.output())
+    return run.output().includes('starting the gateway') && descendants(run.child.pid!).length >= 2 ? true : undefined
+  })
+  expect(run.output()).not.toContain('The gateway is up')
 }
 
 const G = (where: DemoPlaces) => `http://127.0.0.1:${where.port}`
@@ -126,12 +136,7 @@ describe('npm run demo, started again or twice', () => {
   it('stopped in the middle of its start, it leaves nothing running', async () => {
     const where = await places()
     const run = demo(where)
-    // the sandbox is up and the gateway is starting
-    await waitFor('the gateway starting', async () => {
-      if (run.child.exitCode !== null) throw new Error(run.output())
-      return run.output().includes('starting the gateway') && descendants(run.child.pid!).length >= 2 ? true : undefined
-    })
-    expect(run.output()).not.toContain('The gateway is up')
+    await gatewayStarting(run)
     const started = descendants(run.child.pid!)
     run.child.kill('SIGTERM')
     await run.exited()
@@ -140,4 +145,22 @@ describe('npm run demo, started again or twice', () => {
     expect(await portFree(where.sandboxPort)).toBe(true)
     expect(run.output()).not.toMatch(/\n\s+at /)
   }, 300_000)
+
+  it.each(['in its start', 'after its tour'])(
+    'killed outright (kill -9) %s, it leaves nothing running',
+    async when => {
+      const where = await places()
+      const run = demo(where)
+      await (when === 'in its start' ? gatewayStarting(run) : run.tour())
+      const started = descendants(run.child.pid!)
+      expect(started.length).toBeGreaterThanOrEqual(2)
+      run.child.kill('SIGKILL')
+      await run.exited()
+      // nothing could run in the demo itself: its children see their IPC channel close and stop on their own
+      await waitFor('the processes it started gone', async () => (started.some(alive) ? undefined : true), 60_000)
+      expect(await portFree(where.port)).toBe(true)
+      expect(await portFree(where.sandboxPort)).toBe(true)
+    },
+    300_000,
+  )
 })
