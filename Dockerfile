@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
-# Messaging gateway: build with the README's install and build commands, run the compiled gateway as a non-root
+# Messaging gateway: build with docs/operating.md's install and build commands, run the compiled gateway as a non-root
 # user with ffmpeg from Debian, its storage on a volume, and a health check on /healthz.
-# test/system/build/container.test.ts checks that these commands stay the README's.
+# test/system/build/container.test.ts checks that these commands stay those of docs/operating.md.
 
 # ---- build: install every dependency, compile TypeScript to dist/, then drop the dev dependencies ----
 # dist/ holds the gateway only: tsconfig.build.json (and .dockerignore) leave the platform sandbox and the demo out,
@@ -26,8 +26,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 # GLIBC_TUNABLES: glibc's malloc keeps blocks of 128 KB and more in their own mappings, given back when freed, instead
 # of raising that threshold after each such free and then keeping big buffers in its per-thread arenas: ~25 MB less
-# with 50 idle sessions, no CPU cost per text measured, ~30 % more CPU per MB of media sent (README, "Run in
-# production", says when to pick 2 MB instead; BENCHMARKS.md, issue 19).
+# with 50 idle sessions, no CPU cost per text measured, ~30 % more CPU per MB of media sent (docs/operating.md,
+# "Run in production", says when to pick 2 MB instead; docs/benchmarks-log.md has the runs).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
@@ -38,7 +38,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# The GPL 3 text travels with the program it covers (README, "Licence").
+# The GPL 3 text travels with the program it covers (README.md, "Licence").
 COPY LICENSE ./
 # The image's unprivileged `node` user owns only the data folder.
 RUN mkdir -p /data && chown node:node /data

@@ -1,5 +1,5 @@
 /**
- * The floor under the gateway's CPU per message (issues 19 and 28): Baileys alone, no gateway, against the same
+ * The floor under the gateway's CPU per message (what is the runtime's): Baileys alone, no gateway, against the same
  * sandbox, beside the gateway itself, in one run. `bench/bare/client.ts` pairs N sockets in one process with
  * in-memory keys and sends texts the way the gateway does (the contact's LID, our own id, the server's ack, the
  * privacy-token record), or (TARGET=gateway) drives the gateway's `POST /message` with the same loops.
@@ -24,6 +24,7 @@
  * `gateway B`), each `node [nodeArgs] dist/main.js` of its tree (default: this one, built first) with its extra
  * environment, in the same rotation.
  */
+import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startSandbox } from '../test/support/processes.js'
@@ -99,6 +100,10 @@ const variants = all.filter(
   v => wanted.includes(v.name) || (v.name.startsWith('gateway') && wanted.includes('gateway')),
 )
 
+/** The commit a tree is at (with `+dirty` when it has changes), for the result file. */
+const commitOf = (dir: string) =>
+  execFileSync('git', ['-C', dir, 'describe', '--always', '--dirty=+dirty', '--abbrev=8'], { encoding: 'utf8' }).trim()
+
 for (const dir of new Set([root, ...builds.map(b => b.dir ?? root)])) buildDist(dir)
 const report = new BenchReport('bare-baileys', {
   N,
@@ -107,7 +112,8 @@ const report = new BenchReport('bare-baileys', {
   ROUNDS,
   RATE,
   variants: variants.map(v => v.name),
-  gateways: builds,
+  // each tree by its commit, not its path: a result file names no place on the machine that ran it
+  gateways: builds.map(({ dir, ...build }) => (dir ? { ...build, commit: commitOf(dir) } : build)),
 })
 const results = new Map<string, BareRound[]>(variants.map(v => [v.name, []]))
 for (let r = 0; r < ROUNDS; r++) {

@@ -1,5 +1,5 @@
 /**
- * Cluster mode's figures (issue 14), on one machine: a redis-server, the sandbox (nice 19) and up to three gateway
+ * Cluster mode's figures, on one machine: a redis-server, the sandbox (nice 19) and up to three gateway
  * nodes on loopback, with the production lease and heartbeat settings.
  * - Redis key write p50/p99 beside lmdb: one fenced `keys.set()` of a Signal-session-sized record (~1.5 KB),
  *   sealed with DATA_KEY on both engines;

@@ -11,7 +11,7 @@
  *
  *   npm run bench:session [-- --long]   BENCH_SESSIONS (100; long 1,000), BENCH_SECONDS (4; 10), BENCH_ROUNDS (5; 7),
  *                                       BENCH_CONNECTIONS (32)
- * Goal (issue 5): ≥ 0.8 of the bare handler with 1,000 sessions.
+ * Goal (BENCHMARKS.md): ≥ 0.8 of the bare handler with 1,000 sessions.
  */
 import { fork } from 'node:child_process'
 import { once } from 'node:events'

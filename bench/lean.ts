@@ -1,6 +1,6 @@
 /**
- * What the gateway costs an operator (issue 19), ours alone, the figures of the side-by-side bench against the
- * leanest peer (`../shared/peer-bench`) so BENCHMARKS.md can show them with a date and a commit:
+ * What the gateway costs an operator, ours alone: the figures of the side-by-side bench against the leanest peer
+ * (bench/peer/), without the peer, so BENCHMARKS.md can show them with a date and a commit:
  * - RSS with 0 sessions, and RSS growth per idle session with N paired;
  * - idle CPU (% of one core) with 0 sessions and with N connected;
  * - time to pair N sessions, 5 at a time (QR read from GET /session, scanned by a sandbox phone, until connected);

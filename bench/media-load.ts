@@ -17,7 +17,7 @@
  *                                     BENCH_MEDIA_RATE_MB per sender and second (4; 0 = as fast as the page cache),
  *                                     BENCH_CPU_PROFILE=1 to profile the gateway (off by default: the sampler costs
  *                                     every thread it runs in, and would tilt the ratio)
- * Goal (issue 5): each ratio ≤ 1.5.
+ * Goal (BENCHMARKS.md): each ratio ≤ 1.5.
  */
 import { fork } from 'node:child_process'
 import http from 'node:http'

@@ -6,7 +6,7 @@
  * CPU per pairing (/proc) is summed over the same phases.
  *
  *   npm run bench:pairing [-- --long]  BENCH_PAIRINGS per round (20; long 50), BENCH_ROUNDS (3), BENCH_CONCURRENCY (10)
- * Goal (issue 5): measured, with where the CPU goes.
+ * Goal (BENCHMARKS.md): measured, with where the CPU goes.
  */
 import { cpuSeconds } from './lib/proc.js'
 import { ProfiledPhase } from './lib/profiled.js'

@@ -1,5 +1,5 @@
 /**
- * Per-session memory of a session behind a proxy beside a direct one (issue 29): each round starts a fresh gateway
+ * Per-session memory of a session behind a proxy beside a direct one: each round starts a fresh gateway
  * (SHARDS=1, so every session shares the one shard thread) on a fresh sandbox, pairs WARM sessions, reads the
  * gateway's RSS, pairs N more in the round's mode, lets them settle, and reads it again: (after - before) / N. The
  * modes alternate within a run (direct, SOCKS5, HTTP CONNECT, then again), so machine drift hits all three alike;

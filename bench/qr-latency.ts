@@ -5,7 +5,7 @@
  * sandbox's CPU per session come from /proc, and a gateway CPU profile of the measured phase shows where it goes.
  *
  *   npm run bench:qr                 BENCH_SESSIONS (100)
- * Goal (issue 5): median ≤ 300 ms over 100 sessions.
+ * Goal (BENCHMARKS.md): median ≤ 300 ms over 100 sessions.
  */
 import { cpuSeconds } from './lib/proc.js'
 import { ProfiledPhase } from './lib/profiled.js'

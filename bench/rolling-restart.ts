@@ -1,5 +1,5 @@
 /**
- * A rolling restart of a three-node cluster under a steady send load (issue 27, item 7): one redis-server, the
+ * A rolling restart of a three-node cluster under a steady send load (what its clients see): one redis-server, the
  * sandbox (nice 19), three gateway nodes on loopback with the production lease and heartbeat settings, SESSIONS paired
  * sessions, and a client sending RATE texts a second round-robin over the sessions through a random node, the way
  * an application behind a load balancer would: it honours Retry-After (waits, then sends the same request again)

@@ -14,7 +14,7 @@ import { combinedTable, missedGoals, readReports } from './lib/combine.js'
 import { isLong } from './lib/settings.js'
 
 const here = import.meta.dirname
-/** Not figures of issue 5: this runner itself, and the older many-sessions bench (superseded by bench/scale-*.ts). */
+/** Not goals' figures: this runner itself, and the older many-sessions bench (superseded by bench/scale-*.ts). */
 const NOT_BENCHES = new Set(['run-all', 'many-sessions'])
 
 const wanted = process.argv.slice(2).filter(a => !a.startsWith('--'))

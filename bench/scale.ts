@@ -1,5 +1,5 @@
 /**
- * The big-fleet figures of issue 5, measured in one run against the sandbox (its own process):
+ * The big-fleet figures of BENCHMARKS.md, measured in one run against the sandbox (its own process):
  * sessions held, memory per idle session, idle CPU, sends/s with 50 senders, CPU per send at N ÷ at 50, idle sessions
  * lost during a send burst, and restart → all connected again.
  *

@@ -1,5 +1,5 @@
 /**
- * Where a send's CPU goes, thread by thread (issue 28): the gateway as an operator runs it (`node dist/main.js`) with
+ * Where a send's CPU goes, thread by thread: the gateway as an operator runs it (`node dist/main.js`) with
  * V8's sampler on every thread (`--cpu-prof`), N sessions paired, then the send burst of `bench:bare` (LOOPS loops
  * to LOOPS contacts, paced at RATE texts a second, driven by `bench/bare/client.ts` at nice 19). For each thread
  * (the HTTP thread, each shard thread) it prints the busy time per acknowledged text and the largest shares by

@@ -1,5 +1,5 @@
 /**
- * What waiting GET /session requests cost the gateway (issue 29). In each of ROUNDS fresh worlds (sandbox at nice
+ * What waiting GET /session requests cost the gateway beside polling. In each of ROUNDS fresh worlds (sandbox at nice
  * 19 and gateway), SESSIONS sessions are paired and the gateway restarted on them (a restored fleet settles in
  * seconds; one just paired keeps syncing for minutes), all connected again and left until the gateway idles; then,
  * in this order, its RSS (mean of 5 samples) and CPU (% of a core over IDLE_S):

@@ -1,5 +1,5 @@
 /**
- * GET /session that waits (issue 29): time to pair N sessions by QR, CONCURRENCY at a time (POST /session → QR read
+ * GET /session that waits vs polling: time to pair N sessions by QR, CONCURRENCY at a time (POST /session → QR read
  * off GET /session → a sandbox phone scans it → GET /session shows it connected), the client watching GET /session
  * every 150 ms (`poll`) or with If-None-Match + ?wait=25 (`wait`). A fresh sandbox and gateway for every run, the two
  * modes alternating (poll, wait, poll, wait, ...); the wait ÷ poll ratio of each pair, and the spread. The client

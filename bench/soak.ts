@@ -5,8 +5,8 @@
  * looked up in the receiving sandbox phone's inbox, so "acknowledged" is checked, not assumed.
  *
  *   npm run bench:soak                 20 sessions, 3 minutes
- *   npm run bench:soak -- --long       100 sessions, 20 minutes (issue 5: RSS ≤ 1.1 × the first minute's)
- *   npm run bench:soak:500             500 sessions, 10 minutes (issue 6: zero unexpected errors, RSS flat,
+ *   npm run bench:soak -- --long       100 sessions, 20 minutes (goal: RSS ≤ 1.1 × the first minute's)
+ *   npm run bench:soak:500             500 sessions, 10 minutes (goal: zero unexpected errors, RSS flat,
  *                                      every send acknowledged or failed with a clear error)
  * Settings: BENCH_SOAK_SESSIONS, BENCH_SOAK_MINUTES, BENCH_SOAK_POLL_S (2.5), BENCH_SOAK_TYPING_S (15),
  * BENCH_SOAK_SEND_S (20: each session sends a text about this often), BENCH_SOAK_NAME (the results file's name:
@@ -38,7 +38,7 @@ const report = new BenchReport(process.env.BENCH_SOAK_NAME || 'soak', {
   typingEverySeconds: TYPING_S,
   sendEverySeconds: SEND_S,
 })
-longHint("100 sessions for 20 minutes; npm run bench:soak:500 for issue 6's 500 sessions for 10 minutes")
+longHint("100 sessions for 20 minutes; npm run bench:soak:500 for the load test's 500 sessions for 10 minutes")
 
 await withWorld('soak', {}, async ({ gateway, sandbox }) => {
   console.log(`pairing ${SESSIONS} sessions...`)

@@ -1,6 +1,6 @@
 /**
  * `npm run migrate:redis -- --data-dir ./data [--redis-url redis://host:6379]`: copies every session of the
- * embedded store (lmdb in DATA_DIR) to Redis, for switching a gateway to cluster mode (README: Cluster mode).
+ * embedded store (lmdb in DATA_DIR) to Redis, for switching a gateway to cluster mode (docs/cluster.md).
  * Stop the gateway first. DATA_KEY comes from the environment, as for the gateway; REDIS_URL and DATA_DIR too
  * when the flags are not given. Prints one line per session and a summary; exits 1 with one line on an error.
  */

@@ -10,7 +10,7 @@ import { z } from 'zod'
 import { logRedaction } from './security/log-redaction.js'
 import { pickSettings, type SliceOf } from './settings/fields.js'
 
-/** The logs' slice of the settings (README: Settings). */
+/** The logs' slice of the settings (docs/operating.md: Settings). */
 export const LOG_SETTINGS = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Log lines: JSON, or pino-pretty for people; auto = pretty only when stdout is a terminal. */

@@ -11,6 +11,7 @@ import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createShardedSessionSystem } from './actors/main/system.js'
 import { appSettings, createApp } from './http/app.js'
 import { createHttpServer } from './http/server.js'
+import { ConnectionGuard } from './http/connections/connection-guard.js'
 import { removeMediaTempDirs } from './media/temp-dir.js'
 import { sweepStaleMediaDirs } from './media/temp-sweep.js'
 import { ffmpegStartupWarnings, locateFfmpeg } from './media/ffmpeg-locate.js'
@@ -44,7 +45,15 @@ const system = await createShardedSessionSystem({
   ...clusterNode?.forSystem,
 }).catch(startupFailed)
 const cluster = await clusterNode?.start(system).catch(startupFailed)
-const app = createApp({ system, settings: appSettings(settings), logger, ...(cluster ? { cluster } : {}) })
+// The caps on connections and the write time-out, shared by the server (which applies them) and /metrics.
+const connections = new ConnectionGuard(settings)
+const app = createApp({
+  system,
+  settings: appSettings(settings),
+  logger,
+  connections,
+  ...(cluster ? { cluster } : {}),
+})
 installTestHooks(settings, system, logger)
 // Once the HTTP thread falls quiet after work, it gives back the young generation that work grew (idle-heap.ts).
 startIdleHeapReducer()
@@ -52,7 +61,7 @@ const tls =
   settings.TLS_CERT_FILE && settings.TLS_KEY_FILE
     ? { certFile: settings.TLS_CERT_FILE, keyFile: settings.TLS_KEY_FILE }
     : undefined
-const server = createHttpServer(app, tls)
+const server = createHttpServer(app, tls, connections)
 // A PORT another process holds, or one this user may not take, is one line for the operator (startup-failure.ts).
 server.once('error', startupFailed)
 server.listen(settings.PORT, settings.HOST, () => {

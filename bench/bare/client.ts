@@ -1,6 +1,6 @@
 /**
  * @module bench/bare/client
- * The floor under the gateway's CPU per message (issue 28): the same Baileys sends with no gateway around them. One
+ * The floor under the gateway's CPU per message: the same Baileys sends with no gateway around them. One
  * process pairs N sockets with the sandbox (in-memory keys, no store, no threads, no HTTP), then runs LOOPS send loops
  * for SEND_S seconds and prints one JSON line: pairing time, acks, CPU per acked message, latency, the sandbox's
  * privacy-token issuances per send, how many acked texts reached the recipients' inboxes, RSS.

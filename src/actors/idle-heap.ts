@@ -1,7 +1,7 @@
 /**
  * @module actors/idle-heap
  * A thread that falls quiet after work gives back the heap that work grew: the HTTP thread and each shard thread
- * (issue 28: memory at small scale).
+ * (memory at small scale: a quiet gateway should not keep the heap a burst grew).
  *
  * V8 grows a thread's young generation while it allocates fast (pairing, a send burst; up to 32 MB of new space on
  * the HTTP thread, up to its cap on a shard thread) and keeps it once the thread idles. Its own memory reducer, which

@@ -1,6 +1,6 @@
 /**
  * @module actors/settings
- * The session system's slice of the settings (README: Settings): how many shards and how much each thread may hold,
+ * The session system's slice of the settings (docs/operating.md): how many shards and how much each thread may hold,
  * how much one session and one shard may have in flight, how many sessions the process (or cluster) hosts and how
  * many of them may await a scan, how long a QR window lasts, and the timers of a session's actor (typing,
  * reconnecting, restoring at start, shutting down).
@@ -23,7 +23,7 @@ export const ACTOR_SETTINGS = {
   /**
    * The young generation of each shard thread's heap, MB (V8's new space, where short-lived objects start, is two
    * thirds of it). Left alone V8 grows a busy thread's new space to 64 MB and an idle one keeps it; this caps it
-   * (BENCHMARKS.md, issue 19).
+   * (docs/benchmarks-log.md, "The young generation of the shard threads").
    */
   SHARD_YOUNG_GENERATION_MB: int(24, 3),
   /**

@@ -103,7 +103,7 @@ export interface paths {
         put?: never;
         /**
          * Link the phone with a code instead of the QR (not in the spec)
-         * @description While the session awaits pairing: a code the phone's user types under "Link with phone number"; the session then turns connected as after a scan. Answered only once the platform registered the code. The QR keeps rotating meanwhile and still links: the first to finish wins. A new code replaces the last one. At most one request per `PAIRING_CODE_INTERVAL_MS` per session.
+         * @description While the session awaits pairing: a code the phone's user types under "Link with phone number"; the session then turns connected as after a scan. Answered only once the platform registered the code. The QR keeps rotating meanwhile and still links: the first to finish wins. A new code replaces the last one. At most one request per `PAIRING_CODE_INTERVAL_MS` per session, `PAIRING_CODES_PER_PHONE_PER_HOUR` codes per phone number and `PAIRING_CODES_PER_CLIENT_PER_HOUR` per client (429 with `Retry-After` past them).
          */
         post: operations["requestPairingCode"];
         delete?: never;
@@ -271,7 +271,7 @@ export interface paths {
         };
         /**
          * Read a channel's history
-         * @description Newest first, up to 100 a page; send the returned `before` as the next `before` until it is 0.
+         * @description Newest first, up to 100 a page, and up to the gateway's CHANNEL_PAGE_MAX_BYTES of posts (a page may stop early, always with at least one post); send the returned `before` as the next `before` until it is 0.
          */
         get: operations["listChannelMessages"];
         put?: never;
@@ -631,7 +631,7 @@ export interface components {
             created: string;
         };
         ChannelMessagePage: {
-            /** @description Newest first, up to 100 */
+            /** @description Newest first, up to 100 (fewer when the page reached its byte bound) */
             docs: components["schemas"]["ChannelMessage"][];
             /** @description Pass as `before` for the next page; 0 when there is none */
             before: number;
@@ -765,7 +765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -807,7 +807,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedSession"];
                 };
             };
-            /** @description Only with a body: `proxy must be a socks5, socks5h, http or https URL with a host and no path`, `proxy leads to a private or local address`, `proxy host is not on this gateway's list of allowed proxy hosts`, `proxy host could not be resolved: <detail>` */
+            /** @description Only with a body: `proxy must be a socks5, socks5h, http or https URL with a host and no path`, `proxy leads to a private or local address`, `proxy host is not on this gateway's list of allowed proxy hosts`, `proxy host name does not resolve to a public address` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -865,7 +865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -939,7 +939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1013,7 +1013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1085,7 +1085,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1352,7 +1352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1454,7 +1454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1528,7 +1528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1624,7 +1624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1720,7 +1720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1816,7 +1816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1890,7 +1890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1967,7 +1967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2044,7 +2044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2118,7 +2118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2197,7 +2197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer) */
+            /** @description `server busy, retry later`: the session's worker thread holds twice its queue limit; in cluster mode also `session is moving to another node, retry in 1 s` (the session is between two nodes) and `the node running this session did not answer, retry in 1 s` (the node it was forwarded to did not answer); for the reads of groups and channels also `too many answers waiting for their clients to read them, retry in 2 s` (the answers waiting for slow clients fill the server's budget) */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

@@ -39,7 +39,7 @@ import { clusterFront } from './front.js'
 import { ViewTokenRoutes } from './view-token-routes.js'
 import { ClusterSessionAuth } from './session-auth.js'
 import { clusterCreation } from './creation.js'
-import { clusterCreationRate } from './limits.js'
+import { clusterCreationRate, clusterPairingCodeBudget } from './limits.js'
 import { peerCalls } from './peer-calls.js'
 
 export interface ClusterNode {
@@ -59,7 +59,7 @@ export interface ClusterNode {
 /**
  * What a cluster node reads: its own slice, the store's, the address it listens on (ADVERTISE_URL's default), and
  * the limits it applies across the nodes (per session in flight, sessions, unpaired ones, creations per client,
- * bodies it forwards, sessions it starts at once).
+ * pairing codes per client and number, bodies it forwards, sessions it starts at once).
  */
 export type ClusterNodeSettings = ClusterSettings &
   StoreSettings &
@@ -70,6 +70,8 @@ export type ClusterNodeSettings = ClusterSettings &
     | 'TLS_CERT_FILE'
     | 'BODY_LIMIT_BYTES'
     | 'SESSION_CREATE_PER_MINUTE'
+    | 'PAIRING_CODES_PER_PHONE_PER_HOUR'
+    | 'PAIRING_CODES_PER_CLIENT_PER_HOUR'
     | 'SESSION_WAITS_PER_SESSION'
     | 'SESSION_WAITS_PER_PROCESS'
   > &
@@ -178,6 +180,11 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
       return {
         front,
         creationRate: clusterCreationRate(redis, key => auth.clientTag(key), settings.SESSION_CREATE_PER_MINUTE),
+        pairingCodeBudget: clusterPairingCodeBudget(
+          redis,
+          { client: key => auth.clientTag(key), phone: phone => auth.phoneTag(phone) },
+          settings,
+        ),
         gauges: routes,
       }
     },

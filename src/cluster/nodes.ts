@@ -11,7 +11,7 @@
  *
  * Redis is not trusted with who the nodes are: each record carries a MAC made with CLUSTER_SECRET over its fields
  * and its expiry (cluster/peer-auth.ts). A record someone else wrote, changed or replayed after its time is not a
- * node: nothing is forwarded to the address it names (README: Cluster mode, threat model in SECURITY.md).
+ * node: nothing is forwarded to the address it names (docs/cluster.md, threat model in SECURITY.md).
  */
 import { performance } from 'node:perf_hooks'
 import type { RedisConnection } from '../storage/redis/connection.js'

@@ -10,15 +10,17 @@
  *   - a node's heartbeat record in Redis carries a MAC of its fields and of when it expires: a record written by
  *     anyone else, or replayed after its time, is ignored, so nobody can make the nodes forward a session's requests
  *     to an address of theirs by writing Redis.
- * The two uses have keys of their own, derived from the secret (HKDF-SHA256, one label each), and so does a third:
- * the names of clients in Redis for the per-client limits (a keyed hash of the address, cluster/limits.ts).
+ * The two uses have keys of their own, derived from the secret (HKDF-SHA256, one label each), and so do two more:
+ * the names of clients in Redis for the per-client limits (a keyed hash of the address, cluster/limits.ts), and the
+ * names of phone numbers for the pairing codes' limit per number (a number has too few digits for a plain hash to
+ * hide it).
  */
 import { createHmac, hash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 
 export const PEER_HEADER = 'x-gateway-peer'
 export const PEER_CLIENT_HEADER = 'x-gateway-client'
 
-/** How far a peer request's time may be from the receiver's clock (nodes run NTP; README: Cluster mode). */
+/** How far a peer request's time may be from the receiver's clock (nodes run NTP; docs/cluster.md). */
 export const PEER_SKEW_MS = 15_000
 
 /** What a peer request's MAC covers besides the header's own fields. */
@@ -84,6 +86,7 @@ export class PeerAuth {
   readonly #requestKey: Buffer
   readonly #recordKey: Buffer
   readonly #tagKey: Buffer
+  readonly #phoneKey: Buffer
   readonly #self: string
   readonly #now: () => number
   readonly #nonces: NonceCache
@@ -93,6 +96,7 @@ export class PeerAuth {
     this.#requestKey = derive('peer request v1')
     this.#recordKey = derive('node record v1')
     this.#tagKey = derive('client tag v1')
+    this.#phoneKey = derive('phone tag v1')
     this.#self = self
     this.#now = now
     this.#nonces = new NonceCache(now())
@@ -146,6 +150,11 @@ export class PeerAuth {
   /** A client's name in Redis for the per-client limits: a keyed hash of its key, so Redis holds no address. */
   clientTag(clientKey: string): string {
     return createHmac('sha256', this.#tagKey).update(clientKey).digest('base64url').slice(0, 22)
+  }
+
+  /** A phone number's name in Redis for the pairing codes' limit per number: a keyed hash, never the number. */
+  phoneTag(phone: string): string {
+    return createHmac('sha256', this.#phoneKey).update(phone).digest('base64url').slice(0, 22)
   }
 
   /** The MAC of a node record's fields (cluster/nodes.ts). */

@@ -5,8 +5,9 @@
  * cache; another node's session against a cache of the registry's secret hashes (filled by a read of its row);
  * a miss or a mismatch reads the row once more (it may be new, or the cache old).
  *
- * Every failure costs the same: one registry read and one constant-time compare, whether the id runs here, on
- * another node, or nowhere. A wrong secret cannot tell those apart by the answer (the same 404 on every node) or by
+ * Every failure costs the same: a compare against the cache (a decoy hash when the id is not cached), one registry
+ * read with its row unsealed (a decoy row when there is none: storage/redis/registry.ts) and one constant-time
+ * compare, whether the id runs here, on another node, or nowhere. A wrong secret cannot tell those apart by the answer (the same 404 on every node) or by
  * its time, and nothing about it reaches another node (SECURITY.md: Cluster mode).
  */
 import { secretMatches } from '../actors/main/ids.js'
@@ -22,14 +23,18 @@ export interface SessionAuthOptions {
   readRecord(id: string): Promise<SessionRecord | undefined>
   /** Whether this node runs `id` and `secret` is its secret (the snapshot cache, no Redis). */
   authenticLocally(id: string, secret: string): boolean
+  /** The secret check (tests count its calls). */
+  matches?: typeof secretMatches
 }
 
 export class ClusterSessionAuth {
   readonly #o: SessionAuthOptions
   readonly #hashes = new Map<string, string>()
+  readonly #matches: typeof secretMatches
 
   constructor(options: SessionAuthOptions) {
     this.#o = options
+    this.#matches = options.matches ?? secretMatches
   }
 
   /** Whether this node runs `id` and `secret` is its secret: the fast, synchronous success of `authenticate`. */
@@ -38,20 +43,23 @@ export class ClusterSessionAuth {
   }
 
   /**
-   * Whether `secret` is the secret of session `id`, wherever it runs. The caller may say the id does not run here
-   * (its snapshot check then is skipped: it would fail and cost a hash).
+   * Whether `secret` is the secret of session `id`, wherever it runs. The caller may say the id does not run here;
+   * its snapshot check runs all the same (the cache compares an unknown id against a decoy), so an id that runs
+   * here, one that runs elsewhere and one that runs nowhere cost the same hashes.
    */
   async authenticate(id: string, secret: string, runsHere = true): Promise<boolean> {
-    if (runsHere && this.#o.authenticLocally(id, secret)) return true
+    const local = this.#o.authenticLocally(id, secret)
+    if (runsHere && local) return true
     const cached = this.#hashes.get(id)
-    if (cached !== undefined && secretMatches(cached, secret)) {
+    // compared whether cached or not: an id seen before costs no more than one never seen
+    if (this.#matches(cached ?? DECOY_HASH, secret) && cached !== undefined) {
       // least recently used goes first: a hit moves to the end
       this.#hashes.delete(id)
       this.#hashes.set(id, cached)
       return true
     }
     const record = await this.#o.readRecord(id)
-    const matches = secretMatches(record?.secretHash ?? DECOY_HASH, secret)
+    const matches = this.#matches(record?.secretHash ?? DECOY_HASH, secret)
     if (!record || !matches) return false
     this.#remember(id, record.secretHash)
     return true

@@ -1,6 +1,6 @@
 /**
  * @module cluster/settings
- * Cluster mode's slice of the settings (README: Settings, Cluster mode). REDIS_URL turns it on; the rest has
+ * Cluster mode's slice of the settings (docs/cluster.md: Settings). REDIS_URL turns it on; the rest has
  * defaults but CLUSTER_SECRET, which each node must be given: it is what makes a node a node (cluster/peer-auth.ts),
  * and it never travels through Redis.
  */
@@ -11,7 +11,7 @@ import { leaseMargin } from '../storage/redis/lease-deadline.js'
 
 export const CLUSTER_SETTINGS = {
   /**
-   * Cluster mode (README: Cluster mode): the registry, credentials, Signal keys and contacts live in this Redis
+   * Cluster mode (docs/cluster.md): the registry, credentials, Signal keys and contacts live in this Redis
    * (`redis://` or `rediss://`) instead of lmdb under DATA_DIR, and the process holds a lease per session.
    */
   REDIS_URL: secret(

@@ -4,8 +4,9 @@
  * in-process with a fake `SessionSystem`.
  *
  * Order of checks on every endpoint (each stops the request): headers (400 `invalid header`) → session (404
- * `session not found`) → the session's send rate on POST /message, /status, /typing (429) → content type and body
- * (415, 413, 400 `body is not valid JSON`) → validation (400, every failing rule joined by '\n') → the system
+ * `session not found`) → for the reads of groups and channels, the answer bytes waiting in the process (503,
+ * answers/answer-budget.ts) → the session's send rate on POST /message, /status, /typing (429) → content type and
+ * body (415, 413, 400 `body is not valid JSON`) → validation (400, every failing rule joined by '\n') → the system
  * (500 `session not connected`, then the operation itself).
  *
  * @example
@@ -21,6 +22,8 @@ import { qrPageRoutes } from './qr-page/routes.js'
 import { openApiRoutes } from './openapi/router.js'
 import { opsParts } from './ops/index.js'
 import { sessionWaits } from './session-wait/long-poll.js'
+import { AnswerBudget } from './answers/answer-budget.js'
+import { isForwardedRequest } from './client-key.js'
 
 export { type AppDeps, appSettings } from './deps.js'
 
@@ -34,7 +37,11 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', deps.settings.TRUST_PROXY)
   // Request log + metrics first (they must see every request). Then the endpoints, the polled GET /session first:
   // every router a request passes costs it a path match (BENCHMARKS.md). Then /metrics and the pages.
-  const endpointDeps = { ...deps, waits: sessionWaits(deps.system, deps.settings) }
+  const endpointDeps = {
+    ...deps,
+    answers: deps.answers ?? new AnswerBudget(deps.settings.ANSWER_BYTES_PER_PROCESS),
+    waits: sessionWaits(deps.system, deps.settings),
+  }
   const ops = opsParts(endpointDeps)
   app.use((req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff')
@@ -45,6 +52,15 @@ export function createApp(deps: AppDeps): express.Express {
   })
   // Cluster mode: a request for a session of another node is authenticated here, then forwarded (cluster/front.ts).
   if (deps.cluster) app.use(deps.cluster.front)
+  // A connection a peer node proved its own carries many clients' requests: it counts only in the total from now
+  // on, as a trusted proxy's does (connections/connection-guard.ts), so the nodes' pools are never refused.
+  const connections = deps.connections
+  if (deps.cluster && connections) {
+    app.use((req, _res, next) => {
+      if (isForwardedRequest(req)) connections.countOnlyInTotal(req.socket)
+      next()
+    })
+  }
   for (const endpoint of ENDPOINTS) endpoint.mount(app, endpointDeps)
   app.use(ops.metrics)
   // API_DOCS=false: /openapi.json and /docs are not mounted at all, so they answer the 404 of any unknown path.

@@ -9,6 +9,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { ERRORS, type ErrorCode } from '../protocol/errors.js'
+import type { ErrorEntry } from '../protocol/error-table.js'
 
 function codeOf(err: NodeJS.ErrnoException): ErrorCode {
   switch (err.code) {
@@ -32,16 +33,18 @@ export function answerBeforeApp(res: ServerResponse, code: ErrorCode): void {
   res.end(body)
 }
 
-/** Writes a whole error response on a raw socket and closes it. */
+/** Writes a whole error response on a raw socket (with `Retry-After` when its code has a fixed one) and closes it. */
 export function answerRaw(socket: Duplex, code: ErrorCode): void {
   if (!socket.writable) {
     socket.destroy()
     return
   }
-  const { status: statusCode, message } = ERRORS[code]
+  const entry: ErrorEntry = ERRORS[code]
+  const { status: statusCode, message } = entry
   const body = JSON.stringify({ statusCode, message })
+  const retryAfter = entry.retryAfterSeconds === undefined ? '' : `retry-after: ${entry.retryAfterSeconds}\r\n`
   socket.end(
-    `HTTP/1.1 ${statusCode} ${message}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${statusCode} ${message}\r\ncontent-type: application/json; charset=utf-8\r\n${retryAfter}` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   )
 }

@@ -4,7 +4,7 @@
  * client is its address. An IPv6 client is its /64: one subscriber or one host is handed a whole /64, so keying by
  * the full /128 would give it 2^64 budgets. An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, what a dual-stack
  * listener reports for IPv4 peers) is the IPv4 client. Behind a reverse proxy, `req.ip` is the proxy unless
- * TRUST_PROXY says which proxies to believe (README: Settings).
+ * TRUST_PROXY says which proxies to believe (docs/operating.md: Settings).
  *
  * @example
  * clientKey('2001:db8:1:2:aaaa::1') // '2001:db8:1:2::/64', the same for 2001:db8:1:2:bbbb::7
@@ -49,6 +49,9 @@ const forwardedClients = new WeakMap<object, string>()
 export function setForwardedClient(req: object, key: string): void {
   forwardedClients.set(req, key)
 }
+
+/** Whether `req` came from a peer node of the cluster (its signature checked). */
+export const isForwardedRequest = (req: object): boolean => forwardedClients.has(req)
 
 /** The client of a request: the one a peer node forwarded it for, or the address it came from. */
 export function requestClientKey(req: { ip?: string | undefined }): string {

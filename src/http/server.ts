@@ -12,14 +12,18 @@
  * (`POST http://10.0.0.5/session`), authority form (`CONNECT host:443`) or asterisk form (`OPTIONS *`) is refused
  * with 400 before the app sees it: nothing downstream builds a URL from a host the client named, in either mode.
  *
+ * Open connections per client and in all are capped, and an answer its client does not read within
+ * ANSWER_WRITE_TIMEOUT_MS is cut (connections/connection-guard.ts).
+ *
  * With TLS_CERT_FILE and TLS_KEY_FILE the same server speaks HTTPS (what `https://` in ADVERTISE_URL needs for the
- * traffic between cluster nodes; README: Cluster mode).
+ * traffic between cluster nodes; docs/cluster.md).
  */
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http'
 import { createServer } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import { answerBeforeApp, answerClientErrors } from './client-errors.js'
+import type { ConnectionGuard } from './connections/connection-guard.js'
 
 /** Time to receive a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000
@@ -38,7 +42,11 @@ export interface TlsFiles {
   keyFile: string
 }
 
-export function createHttpServer(app: RequestListener, tls?: TlsFiles): Server {
+/**
+ * `connections`: the caps on open connections and the write time-out (connections/connection-guard.ts); main.ts
+ * passes the one whose counts /metrics shows.
+ */
+export function createHttpServer(app: RequestListener, tls?: TlsFiles, connections?: ConnectionGuard): Server {
   const options = {
     headersTimeout: HEADERS_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,
@@ -46,12 +54,15 @@ export function createHttpServer(app: RequestListener, tls?: TlsFiles): Server {
     connectionsCheckingInterval: 1000,
   }
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    if (isOriginForm(req.url)) app(req, res)
+    // a connection past a cap was answered 503 when it opened: what it sends after that is not served
+    if (connections?.isRefused(req.socket)) req.socket.destroy()
+    else if (isOriginForm(req.url)) app(req, res)
     else answerBeforeApp(res, 'TARGET_NOT_PATH')
   }
   const server: Server = tls
     ? createTlsServer({ ...options, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, listener)
     : createServer(options, listener)
   answerClientErrors(server)
+  connections?.attach(server, tls !== undefined)
   return server
 }

@@ -1,6 +1,6 @@
 /**
  * @module http/settings
- * The HTTP front's slice of the settings (README: Settings): where it listens and with which certificate, what it
+ * The HTTP front's slice of the settings (docs/operating.md): where it listens and with which certificate, what it
  * takes from a request (body size, text length), whom it believes and lets in (proxies, tokens), and the limits
  * per client and per session it applies before a request reaches the sessions.
  */
@@ -66,7 +66,7 @@ export const HTTP_SETTINGS = {
     .transform(trustProxyValue),
   /** JSON body limit for POST requests. */
   BODY_LIMIT_BYTES: int(1024 * 1024, 1),
-  /** Limits (README: Limits). Longest `text` of POST /message and POST /status (the platform's own cap). */
+  /** Limits (docs/operating.md: Limits). Longest `text` of POST /message and POST /status (the platform's own cap). */
   TEXT_MAX_CHARS: int(65_536, 1),
   /** When set, POST /session needs `authorization: Bearer <token>` (401 otherwise); unset = open, as the spec has it. */
   CREATE_SESSION_TOKEN: bearerToken(),
@@ -85,6 +85,19 @@ export const HTTP_SETTINGS = {
   SESSION_WAITS_PER_SESSION: int(4, 1),
   SESSION_WAITS_PER_CLIENT: int(1_000, 1),
   SESSION_WAITS_PER_PROCESS: int(10_000, 1),
+  /**
+   * Answers bounded by what their clients read (src/http/answers, src/http/connections; README: Limits). A socket
+   * whose answer bytes have waited this long without ever draining is cut. The bytes of answers waiting for their
+   * clients, all answers together, past which the reads whose answer size the platform's data decides answer 503.
+   */
+  ANSWER_WRITE_TIMEOUT_MS: int(30_000, 1),
+  ANSWER_BYTES_PER_PROCESS: int(64 * 1024 * 1024, 1),
+  /**
+   * Open connections from one client address (IPv6: its /64) and in all, counted as TCP sees them (a proxy that
+   * TRUST_PROXY believes counts only in the total); past either, 503 on the raw socket; 0 = no cap.
+   */
+  CONNECTIONS_PER_CLIENT: int(1_024, 0),
+  CONNECTIONS_PER_PROCESS: int(16_384, 0),
   /** Sends (POST /message, /status, /typing) per session: sustained rate and burst, then 429; rate 0 = no limit. */
   SEND_RATE_PER_SECOND: z.coerce.number().min(0).default(10),
   SEND_BURST: int(50, 1),
@@ -98,6 +111,13 @@ export const HTTP_SETTINGS = {
    * on the phone of the number given; 0 = no limit.
    */
   PAIRING_CODE_INTERVAL_MS: int(10_000, 0),
+  /**
+   * Pairing codes per phone number and hour, whichever sessions and clients ask (every node together in cluster
+   * mode): each one is a notification on that phone, which need not be the client's own; 0 = no limit.
+   */
+  PAIRING_CODES_PER_PHONE_PER_HOUR: int(3, 0),
+  /** Pairing codes per client address (an IPv6 /64) and hour, whatever the numbers; 0 = no limit. */
+  PAIRING_CODES_PER_CLIENT_PER_HOUR: int(20, 0),
 }
 
 export type HttpSettings = SliceOf<typeof HTTP_SETTINGS>

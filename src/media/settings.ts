@@ -1,6 +1,6 @@
 /**
  * @module media/settings
- * Media's slice of the settings (README: Settings, Limits): what a media download may take (bytes per type, time,
+ * Media's slice of the settings (docs/operating.md): what a media download may take (bytes per type, time,
  * redirects, private addresses), how its hosts are resolved, how many media sends run at once and at which CPU
  * priority, the largest image decoded, and the ffmpeg that makes video thumbnails. The proxy's policy resolves
  * proxy hosts with the same DNS settings.

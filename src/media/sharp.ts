@@ -4,7 +4,7 @@
  *
  * Why: sharp loads libvips, a native library that costs the process ~14 MB of RSS (a worker thread importing sharp:
  * 57 → 71 MB; a second thread adds ~1 MB), and semver and detect-libc with it (~60 modules per thread). A shard
- * thread needs it only for image thumbnails, the default thumbnail and status images (issue 19: memory per session
+ * thread needs it only for image thumbnails, the default thumbnail and status images (for memory per session
  * at small N): a gateway whose tenants send text never pays for it. A sharp that cannot load fails those sends
  * when they come, not the whole thread at start.
  */

@@ -4,7 +4,7 @@
  * A thread whose loop is late runs its timers late: for a shard, that means late keep-alives and lost sockets.
  *
  * perf_hooks' histogram measures it with a timer of its own, every 20 ms: 50 wake-ups a second in every thread,
- * about 0.3 % of a core each on an idle gateway (issue 19), for a figure that is 0 whenever the thread is idle. So
+ * about 0.3 % of a core each on an idle gateway (measured), for a figure that is 0 whenever the thread is idle. So
  * the histogram runs only while the thread works: when the loop was busy for at least one resolution step (20 ms)
  * in the last interval, it is on for the next one; else it is off, and the interval's figure is how late the
  * telemetry tick itself ran. An idle thread cannot have held its loop for longer than it was busy, so nothing the

@@ -9,7 +9,7 @@ import { registerActorMetrics } from './actor-metrics.js'
 import type { OpsSource } from './source.js'
 
 /** prom-client samples the main loop's delay with a timer of its own, every 10 ms unless told: 100 wake-ups a
- * second of an idle gateway (about 0.6 % of a core, issue 19) for `nodejs_eventloop_lag_*`, whose percentiles span
+ * second of an idle gateway (about 0.6 % of a core, measured) for `nodejs_eventloop_lag_*`, whose percentiles span
  * the process's whole life anyway. Once a second is enough for those; `gateway_event_loop_delay_seconds` is the
  * per-thread figure over the last second (metrics/event-loop.ts). */
 export const DEFAULT_METRICS_LOOP_PRECISION_MS = 1_000

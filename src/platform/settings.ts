@@ -1,6 +1,6 @@
 /**
  * @module platform/settings
- * The platform link's slice of the settings (README: Settings): the platform itself or the sandbox, how long a send
+ * The platform link's slice of the settings (docs/operating.md): the platform itself or the sandbox, how long a send
  * waits for the server's ack and a query for its answer, the channel list's query id, the group pictures fetched at
  * once and kept, and the signature checks.
  */
@@ -48,6 +48,12 @@ export const PLATFORM_SETTINGS = {
   QUERY_TIMEOUT_MS: int(20_000, 1),
   /** Persisted-query id of the platform's "subscribed newsletters" query (the platform rotates these). */
   CHANNEL_LIST_QUERY_ID: z.string().default('6388546374527196'),
+  /**
+   * The most bytes of posts one GET /channel/message page carries (their JSON): a page holds up to the spec's 100
+   * posts, and stops early before the post that would pass this (always at least one post); its `before` then
+   * continues from there (README: Limits).
+   */
+  CHANNEL_PAGE_MAX_BYTES: int(1024 * 1024, 1),
   /** Group pictures fetched at once, and how long a fetched picture URL is reused. */
   PICTURE_CONCURRENCY: int(4, 1),
   PICTURE_CACHE_MS: int(10 * 60_000, 0),

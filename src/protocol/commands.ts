@@ -43,7 +43,7 @@ export type LifecycleCommand =
   | { type: 'resetSession' } // log out if paired, clear credentials, new QR, new QR deadline
   | { type: 'deleteSession' } // log out if paired, delete everything
 
-/** The session's own settings, kept with its record (README: A proxy per session); they need no connection. */
+/** The session's own settings, kept with its record (docs/api.md: A proxy per session); they need no connection. */
 export type SettingCommand = { type: 'getSessionProxy' } | { type: 'setSessionProxy'; proxy: string | null } // the URL in full (checked by the HTTP edge), or null: remove it
 
 /** What a client's request may run on its session (`SessionSystem.run`). */

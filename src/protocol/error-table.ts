@@ -9,8 +9,8 @@
  * An entry's own `retryAfterSeconds` is the `Retry-After` of a code whose wait is fixed. `log: 'warn'` marks the
  * codes that say the gateway or the platform misbehaved; the others are the client's business (logged at debug).
  *
- * The HTTP mapper (src/http/errors.ts) and the metrics read these fields, never the text. The README's Errors
- * table lists every message (test/unit/protocol/error-table/readme.test.ts keeps the two in step).
+ * The HTTP mapper (src/http/errors.ts) and the metrics read these fields, never the text. The Errors table
+ * of docs/api.md lists every message (test/unit/protocol/error-table/errors-doc.test.ts keeps the two in step).
  */
 
 export interface ErrorEntry {
@@ -41,9 +41,12 @@ export const ERRORS = {
   PRIVATE_ADDRESS: { status: 400, message: '<path> leads to a private or local address' },
   /** SESSION_PROXY_ALLOWED_HOSTS does not list the proxy's host. */
   PROXY_HOST_NOT_ALLOWED: { status: 400, message: "proxy host is not on this gateway's list of allowed proxy hosts" },
-  /** The proxy's host name did not resolve, so it could not be judged. */
-  PROXY_UNRESOLVED: { status: 400, message: 'proxy host could not be resolved: <detail>' },
-  /** A media file over its type's cap (README: Limits). */
+  /**
+   * The proxy's host name does not resolve, or resolves to a private or local address: one answer for both, so that
+   * POST /session, open to anyone, tells nobody what the gateway's DNS knows of a name (the why is in the log).
+   */
+  PROXY_NAME_REFUSED: { status: 400, message: 'proxy host name does not resolve to a public address' },
+  /** A media file over its type's cap (docs/operating.md: Limits). */
   MEDIA_TOO_LARGE: { status: 400, message: '<kind> is larger than the limit of <max> bytes' },
   /** An image whose header declares more than MEDIA_MAX_PIXELS pixels. */
   MEDIA_TOO_MANY_PIXELS: {
@@ -82,6 +85,16 @@ export const ERRORS = {
   PAIRING_CODE_RATE: {
     status: 429,
     message: 'too many pairing code requests for this session, retry in <retryAfterSeconds> s',
+  },
+  /** POST /session/pairing-code past PAIRING_CODES_PER_PHONE_PER_HOUR for the number, whoever asked. */
+  PAIRING_CODE_PHONE_RATE: {
+    status: 429,
+    message: 'too many pairing codes for this phone number, retry in <retryAfterSeconds> s',
+  },
+  /** POST /session/pairing-code past PAIRING_CODES_PER_CLIENT_PER_HOUR for the client, whatever the numbers. */
+  PAIRING_CODE_CLIENT_RATE: {
+    status: 429,
+    message: 'too many pairing code requests from this client, retry in <retryAfterSeconds> s',
   },
   // GET /session?wait and GET /session/qr?wait over one of their bounds (src/http/session-wait/wait-room.ts)
   WAITS_PER_SESSION: {
@@ -182,6 +195,24 @@ export const ERRORS = {
   STORAGE_UNAVAILABLE: {
     status: 503,
     message: 'storage write failed (disk full or not writable); the session was not created',
+    log: 'warn',
+    ...RETRY_SOON,
+  },
+  /** The bytes of answers waiting for slow clients reached ANSWER_BYTES_PER_PROCESS (src/http/answers). */
+  ANSWERS_BACKLOGGED: {
+    status: 503,
+    message: 'too many answers waiting for their clients to read them, retry in 2 s',
+    retryAfterSeconds: 2,
+  },
+  /** A connection past CONNECTIONS_PER_CLIENT or CONNECTIONS_PER_PROCESS, answered on the raw socket and closed. */
+  CONNECTIONS_PER_CLIENT: {
+    status: 503,
+    message: 'too many connections from this client, retry in 1 s',
+    ...RETRY_SOON,
+  },
+  CONNECTIONS_PER_PROCESS: {
+    status: 503,
+    message: 'too many connections to this server, retry in 1 s',
     log: 'warn',
     ...RETRY_SOON,
   },

@@ -5,7 +5,7 @@
  * does not say: `retryAfterSeconds` (a wait computed at the time), `platformCode` (what the platform answered) and
  * a `cause` (for the log only). `src/http/errors.ts` maps it to HTTP in one place, reading those fields.
  *
- * Class instances lose their fields over `postMessage` (STYLE caveat 2), so an error crosses a worker thread as
+ * Class instances lose their fields over `postMessage` (a structured clone), so an error crosses a worker thread as
  * its `WireError` (`{ code, details }`, the cause as text) and is rebuilt on the other side with `fromWire`: the
  * same code, the same details, the same message.
  *

@@ -3,8 +3,9 @@
  * The lines of a 400 VALIDATION answer, and the list of every message a client can get. Each error code's message
  * is in its entry of ./error-table.ts; a validation answer is made of lines instead, one per failing rule: a
  * field's path joined with a dot (`image.url`) in front of a `RULE` (put there by src/http/schemas/format.ts), or
- * one of the whole `LINE`s. Word for word from SPEC.md where the spec gives them. The README's "Errors" table
- * lists each of `CLIENT_MESSAGES` (test/unit/protocol/error-table/readme.test.ts keeps the two in step).
+ * one of the whole `LINE`s. Word for word from SPEC.md where the spec gives them. The "Errors" table of
+ * docs/api.md lists each of `CLIENT_MESSAGES` (test/unit/protocol/error-table/errors-doc.test.ts keeps the two in
+ * step).
  *
  * @example
  * validationFailed([`groupId ${RULE.GROUP_ID}`]) // 400 groupId must be a group ID ending in @g.us
@@ -51,7 +52,7 @@ const codeMessages = (Object.keys(ERRORS) as ErrorCode[])
   .filter(code => code !== 'VALIDATION')
   .map(code => ERRORS[code].message)
 
-/** Every message as the README's Errors table lists it: validation lines with the paths and values they have. */
+/** Every message as the Errors table (docs/api.md) lists it: validation lines with the paths and values they have. */
 export const CLIENT_MESSAGES: readonly string[] = [
   ...codeMessages,
   ...Object.values(LINE),

@@ -4,7 +4,9 @@
  * gateway connects to on the tenant's word, so it is guarded like a media URL: a host on a loopback, private,
  * link-local or otherwise non-public address is refused (`400 proxy leads to a private or local address`) unless
  * SESSION_PROXY_ALLOW_PRIVATE=true, and when the operator lists the hosts tenants may use
- * (SESSION_PROXY_ALLOWED_HOSTS), any other is refused. The operator's own SESSION_PROXY_DEFAULT is trusted as
+ * (SESSION_PROXY_ALLOWED_HOSTS), any other is refused. A host name that does not resolve and one that resolves to a
+ * refused address get one answer (`400 proxy host name does not resolve to a public address`): POST /session is open
+ * to anyone, and two answers would let anyone ask the gateway's DNS which internal names exist. The operator's own SESSION_PROXY_DEFAULT is trusted as
  * configured and never judged here.
  *
  * Judged twice: when the tenant sets it (`check`, with a DNS look-up of a host name, so a typo or a private name is
@@ -49,7 +51,7 @@ export interface ProxyPolicy {
   /** The allow-list and, for an IP literal or `localhost`, the private-address rule; throws PROXY_HOST_NOT_ALLOWED or
    * PRIVATE_ADDRESS. */
   checkHost(url: ProxyUrl): void
-  /** `checkHost`, then every address a host name resolves to; throws as it does, or PROXY_UNRESOLVED. */
+  /** `checkHost`, then every address a host name resolves to; throws as it does, or PROXY_NAME_REFUSED. */
   check(url: ProxyUrl): Promise<void>
   /** For the socket that connects to a tenant's proxy: resolves its host with c-ares (never the thread pool, never
    * /etc/hosts) and, unless private addresses are allowed, refuses a private answer. */
@@ -96,7 +98,8 @@ function allowListMatcher(entries: readonly string[]): (host: string) => boolean
 }
 
 const privateRefusal = () => new GatewayError('PRIVATE_ADDRESS', { path: 'proxy' })
-const unresolved = (detail: string) => new GatewayError('PROXY_UNRESOLVED', { detail })
+/** A name refused after its look-up, whatever the look-up said: the why goes to the log only. */
+const nameRefused = (why: string) => new GatewayError('PROXY_NAME_REFUSED', { cause: why })
 
 export function proxyPolicy(settings: ProxyPolicySettings, resolve?: Resolve): ProxyPolicy {
   const allowed = allowListMatcher(settings.SESSION_PROXY_ALLOWED_HOSTS)
@@ -122,10 +125,11 @@ export function proxyPolicy(settings: ProxyPolicySettings, resolve?: Resolve): P
       try {
         addresses = await resolver(url.host, 0)
       } catch (err) {
-        throw unresolved((err as Error).message)
+        throw nameRefused((err as Error).message)
       }
-      if (addresses.length === 0) throw unresolved(`no address for ${url.host}`)
-      if (addresses.some(a => isPrivateAddress(a.address))) throw privateRefusal()
+      if (addresses.length === 0) throw nameRefused(`no address for ${url.host}`)
+      if (addresses.some(a => isPrivateAddress(a.address)))
+        throw nameRefused(`${url.host} resolves to a private address`)
     },
     lookup: judge ? guard.lookup : guard.lookupAny,
   }

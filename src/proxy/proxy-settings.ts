@@ -1,7 +1,7 @@
 /**
  * @module proxy/proxy-settings
- * The proxy per session's slice of the settings (src/settings/load.ts puts the slices together; the README's
- * Settings table lists them).
+ * The proxy per session's slice of the settings (src/settings/load.ts puts the slices together; the Settings
+ * tables of docs/operating.md list them).
  */
 import { z } from 'zod'
 import { bool, int, optional, pickSettings, secret, type SliceOf } from '../settings/fields.js'

@@ -4,10 +4,12 @@
  * `https://` (CONNECT tunnels), a host, an optional port (1080, 80, 443 by default) and optional credentials; no
  * path, query or fragment. The URL in full is a secret (its password): it is stored sealed with the session's data
  * and handed only to the agents that connect through it. Anything shown (answers, logs, errors) is `masked`, with
- * the password replaced by `***`.
+ * the password replaced by `***`; a username given alone is a credential itself (`socks5://<api token>@host`, as
+ * many proxy services take it), so it is replaced whole.
  *
  * @example
  * parseProxyUrl('socks5://alice:s3cret@proxy.example:1080')?.masked // 'socks5://alice:***@proxy.example:1080'
+ * parseProxyUrl('socks5://tok3n@proxy.example:1080')?.masked // 'socks5://***@proxy.example:1080'
  * parseProxyUrl('ftp://proxy.example') // undefined
  */
 
@@ -37,7 +39,7 @@ export interface ProxyUrl {
   /** Decoded credentials, when the URL has them. */
   username: string | undefined
   password: string | undefined
-  /** What may be shown: `socks5://alice:***@proxy.example:1080`. */
+  /** What may be shown: `socks5://alice:***@proxy.example:1080`, `socks5://***@proxy.example:1080` (a lone username). */
   masked: string
 }
 
@@ -68,16 +70,17 @@ export function parseProxyUrl(text: string): ProxyUrl | undefined {
   const hostPort = `${hostname}:${port}`
   const username = url.username === '' ? undefined : decodeURIComponent(url.username)
   const password = url.password === '' ? undefined : decodeURIComponent(url.password)
-  const user = url.username === '' ? '' : url.username
-  const auth = (secret: string) => (user === '' ? '' : `${user}${password === undefined ? '' : `:${secret}`}@`)
+  const user = url.username
+  const auth = user === '' ? '' : `${user}${password === undefined ? '' : `:${url.password}`}@`
+  const shown = user === '' ? '' : password === undefined ? '***@' : `${user}:***@`
   return {
-    href: `${scheme}://${auth(url.password)}${hostPort}`,
+    href: `${scheme}://${auth}${hostPort}`,
     scheme,
     host,
     port,
     username,
     password,
-    masked: `${scheme}://${auth('***')}${hostPort}`,
+    masked: `${scheme}://${shown}${hostPort}`,
   }
 }
 

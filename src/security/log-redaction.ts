@@ -4,7 +4,8 @@
  * The code logs ids, codes and reasons only, and Baileys' own logger is capped at warn (socket-config.ts); these
  * pino redaction paths catch the rest should a field of that kind ever be logged, at the top level or one object
  * down (`{ err }`, `{ msg }`, `{ creds }`...). URLs keep their origin and path and lose query and fragment (where
- * signed-URL tokens live); a proxy keeps all but its password; every other match becomes `[redacted]`.
+ * signed-URL tokens live); a proxy keeps all but its credential (its password, or a username given alone); every
+ * other match becomes `[redacted]`.
  */
 import type { LoggerOptions } from 'pino'
 import { maskProxy } from '../proxy/proxy-url.js'
@@ -52,7 +53,8 @@ function withoutQuery(value: unknown): string {
   }
 }
 
-/** `socks5://alice:s3cret@host:1080` → `socks5://alice:***@host:1080`; null stays null (no proxy). */
+/** `socks5://alice:s3cret@host:1080` → `socks5://alice:***@host:1080`, `socks5://tok3n@host` → `socks5://***@host:1080`;
+ * null stays null (no proxy). */
 function masked(value: unknown): unknown {
   if (value === null) return null
   return typeof value === 'string' ? maskProxy(value) : '[redacted]'

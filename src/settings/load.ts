@@ -23,7 +23,7 @@ import { STORAGE_SETTINGS } from '../storage/settings.js'
 import { TEST_HOOK_SETTINGS } from '../test-hooks.js'
 import { describeSettingIssues, SettingsError } from './errors.js'
 
-/** Every part's slice, in the order the README's Settings table lists them. */
+/** Every part's slice, in the order the Settings tables of docs/ list them. */
 export const SETTING_FIELDS = {
   ...HTTP_SETTINGS,
   ...STORAGE_SETTINGS,
@@ -40,7 +40,7 @@ const schema = z.object(SETTING_FIELDS)
 
 export type Settings = z.infer<typeof schema>
 
-/** Every setting's name, for the README check. */
+/** Every setting's name, for the check of the docs' Settings tables. */
 export const SETTING_NAMES: readonly string[] = Object.keys(SETTING_FIELDS)
 
 /** Parses settings; throws a SettingsError whose message is one line naming every bad variable. */

@@ -8,7 +8,7 @@
  * The file cannot be swapped while worker threads have it mapped, so the swap happens at start, before they open
  * it: removing a session's rows sets a flag in `meta`, and the next start (`compactStore`, main thread) copies
  * the live data to a new file and renames it over the old one. Its cost is one read and one write of the live
- * data (roughly the file size, measured in the README), paid only on starts after a delete or reset.
+ * data (roughly the file size, measured in docs/operating.md), paid only on starts after a delete or reset.
  * With DATA_KEY the session's key is destroyed at delete time already (`session-keys.ts`); the compaction then
  * also drops rows sealed under DATA_KEY itself by versions before session keys.
  */

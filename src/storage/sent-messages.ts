@@ -11,7 +11,7 @@
  * is an in-memory index per session (message id → send time), read from the rows once per thread on first use;
  * only the thread hosting a session writes its rows, so the index stays true.
  *
- * One commit per send (issue 28): a send already commits the session's Signal keys once (Baileys' key-store
+ * One commit per send (each is a write): a send already commits the session's Signal keys once (Baileys' key-store
  * transaction, after the stanza is written); a second transaction for the row cost every send another commit and
  * its wake-ups. `keyWrite()` hands the row over as an entry of that key write (`SENT_MESSAGE_KEY_TYPE`), which the
  * store's key `set` writes here (`writeSync`), in the same transaction as the keys.

@@ -1,6 +1,6 @@
 /**
  * @module storage/settings
- * Storage's slice of the settings (README: Settings): where lmdb keeps its file, the key everything stored is
+ * Storage's slice of the settings (docs/operating.md): where lmdb keeps its file, the key everything stored is
  * sealed with, and how many sent messages a session keeps to answer retry receipts. Cluster mode's Redis URL and
  * leases are cluster mode's slice (src/cluster/settings.ts).
  */
@@ -12,7 +12,7 @@ import { DATA_KEY_FORMAT, isDataKey } from './data-key.js'
 export const STORAGE_SETTINGS = {
   DATA_DIR: z.string().default('./data'),
   /**
-   * When lmdb flushes its commits to disk (README, durability): `commit` = after every commit, overlapping the next
+   * When lmdb flushes its commits to disk (docs/operating.md): `commit` = after every commit, overlapping the next
    * one; `second` = once a second. A 200 means committed either way (a crash or kill -9 of the process loses
    * nothing); a power cut or kernel crash can lose the commits not yet flushed: under `second`, up to about a second.
    */

@@ -21,7 +21,7 @@ export interface SessionRecord {
    */
   unpairedSince?: number
   /**
-   * The session's own proxy (README: A proxy per session), the URL in full with its credentials: a secret, sealed
+   * The session's own proxy (docs/api.md: A proxy per session), the URL in full with its credentials: a secret, sealed
    * with DATA_KEY like the rest of the row, never logged or answered whole. Absent: the default proxy, if any.
    */
   proxy?: string

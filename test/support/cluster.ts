@@ -2,7 +2,7 @@
  * @module test/support/cluster
  * A cluster for the system tests: one redis-server, one sandbox, several gateway processes in cluster mode on
  * them (short leases, so failures show within seconds), sessions paired through any node, send bursts sent
- * round-robin through the nodes, and the checks every scenario of issue 14 ends with: each send answered 200
+ * round-robin through the nodes, and the checks every cluster scenario ends with: each send answered 200
  * arrived exactly once, every other answer was a clear 5xx.
  */
 import { randomBytes } from 'node:crypto'

@@ -1,5 +1,6 @@
 /**
- * Reads the README the way an operator does: its sections and fenced shell blocks, the Settings and Errors tables.
+ * Reads the README and the pages under docs/ the way a reader does: their sections, the Settings tables
+ * (docs/operating.md, and cluster mode's own in docs/cluster.md) and the Errors table (docs/api.md).
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -8,28 +9,35 @@ import { fileURLToPath } from 'node:url'
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const readRepoFile = (name: string) => readFileSync(path.join(repoRoot, name), 'utf8')
 
-/** The text of the `## <title>` section, up to the next `## `. */
-export function readmeSection(title: string): string {
-  const readme = readRepoFile('README.md')
-  const start = readme.indexOf(`\n## ${title}\n`)
-  if (start < 0) throw new Error(`README has no "## ${title}" section`)
-  const end = readme.indexOf('\n## ', start + 1)
-  return readme.slice(start, end < 0 ? undefined : end)
+/** The text of the `## <title>` section of a document (a path from the repository's root), up to the next `## `. */
+export function docSection(file: string, title: string): string {
+  const text = readRepoFile(file)
+  const start = text.indexOf(`\n## ${title}\n`)
+  if (start < 0) throw new Error(`${file} has no "## ${title}" section`)
+  const end = text.indexOf('\n## ', start + 1)
+  return text.slice(start, end < 0 ? undefined : end)
 }
 
-/** The setting names in the first column of the README's Settings table (`A` / `B` rows give both). */
-export function readmeSettings(): string[] {
-  const rows = readmeSection('Settings')
-    .split('\n')
-    .filter(l => l.startsWith('| `'))
+/** The text of the README's `## <title>` section. */
+export const readmeSection = (title: string) => docSection('README.md', title)
+
+/** The pages whose `## Settings` sections together list every setting: the operator's, and cluster mode's own. */
+export const SETTINGS_PAGES = ['docs/operating.md', 'docs/cluster.md'] as const
+
+/** Every Settings section's lines, page after page. */
+const settingsLines = () => SETTINGS_PAGES.flatMap(page => docSection(page, 'Settings').split('\n'))
+
+/** The setting names in the first column of the Settings tables (`A` / `B` rows give both). */
+export function documentedSettings(): string[] {
+  const rows = settingsLines().filter(l => l.startsWith('| `'))
   return rows.flatMap(row => [...row.split('|')[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map(m => m[1]!))
 }
 
-/** The settings each `### <part> (\`<file>\`)` table of the README's Settings section lists, by that file. */
-export function readmeSettingGroups(): Map<string, string[]> {
+/** The settings each `### <part> (\`<file>\`)` table of the Settings sections lists, by that file. */
+export function documentedSettingGroups(): Map<string, string[]> {
   const groups = new Map<string, string[]>()
   let current: string[] | undefined
-  for (const line of readmeSection('Settings').split('\n')) {
+  for (const line of settingsLines()) {
     const heading = /^### .*\(`([^`]+)`\)$/.exec(line)
     if (heading) groups.set(heading[1]!, (current = []))
     else if (line.startsWith('| `') && current)
@@ -39,14 +47,12 @@ export function readmeSettingGroups(): Map<string, string[]> {
 }
 
 /**
- * Each setting's default as the README's Settings table writes it (`A` / `B` rows give one default each, and a unit
+ * Each setting's default as the Settings tables write it (`A` / `B` rows give one default each, and a unit
  * after the last applies to all: `16 / 64 MiB`). A default described in words (`cores, at least 2`) is left out.
  */
-export function readmeSettingDefaults(): Map<string, string | number | boolean | undefined> {
+export function documentedSettingDefaults(): Map<string, string | number | boolean | undefined> {
   const defaults = new Map<string, string | number | boolean | undefined>()
-  const rows = readmeSection('Settings')
-    .split('\n')
-    .filter(l => l.startsWith('| `'))
+  const rows = settingsLines().filter(l => l.startsWith('| `'))
   for (const row of rows) {
     const [, nameCell = '', defaultCell = ''] = row.split('|').map(cell => cell.trim())
     const names = [...nameCell.matchAll(/`([A-Z0-9_]+)`/g)].map(m => m[1]!)
@@ -63,13 +69,12 @@ export function readmeSettingDefaults(): Map<string, string | number | boolean |
   return defaults
 }
 
-/** The rows of the README's Errors table (`### Errors`, the last part of the API section): status and message. */
-export function readmeErrors(): { status: number; message: string }[] {
-  const api = readmeSection('API')
-  const start = api.indexOf('\n### Errors\n')
-  if (start < 0) throw new Error('README has no "### Errors" in its API section')
-  return api
-    .slice(start)
+/** The page that holds the Errors table. */
+export const ERRORS_PAGE = 'docs/api.md'
+
+/** The rows of the Errors table (docs/api.md, `## Errors`): status and message. */
+export function documentedErrors(): { status: number; message: string }[] {
+  return docSection(ERRORS_PAGE, 'Errors')
     .split('\n')
     .filter(l => /^\| \d{3} \|/.test(l))
     .map(row => {

@@ -1,6 +1,6 @@
 /**
  * A real `redis-server` (Debian's package, as `.ci/run` installs it) for one test file or test: its own free port
- * on loopback, its own temp folder, AOF on (everysec, as the README advises), stopped and removed afterwards.
+ * on loopback, its own temp folder, AOF on (everysec, as docs/cluster.md advises), stopped and removed afterwards.
  *
  * The tests that need one are declared with `describeWithRedis`: without redis-server they are skipped with a loud
  * warning, unless `CI=true`, which makes them required (they fail with how to install it), as the ffmpeg tests do

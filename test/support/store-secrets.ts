@@ -87,6 +87,6 @@ export function secretsOfSealable(creds: AuthenticationCreds): Buffer[] {
     Buffer.from(creds.advSecretKey),
     Buffer.from(SEALABLE.contact.name),
     Buffer.from(SEALABLE.contact.phone),
-    Buffer.from(SEALABLE.proxyPassword), // the session's proxy credentials (README: A proxy per session)
+    Buffer.from(SEALABLE.proxyPassword), // the session's proxy credentials (docs/api.md: A proxy per session)
   ]
 }

@@ -1,7 +1,7 @@
 /**
  * @module actors/main/admission
  * Which commands may enter a shard, decided on the main thread before any thread hop, so that one session cannot
- * fill the queue its neighbours share (README: Limits).
+ * fill the queue its neighbours share (docs/operating.md: Limits).
  *   - A session holds at most `perSession` commands in flight or queued; beyond that, 429 for that session only.
  *   - Past `shardLimit` commands in a shard, a session still gets in while it holds less than an even share of the
  *     limit among the sessions with work there (at least one command): the sessions holding more are the cause,

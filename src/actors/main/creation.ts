@@ -1,7 +1,7 @@
 /**
  * @module actors/main/creation
  * How a session system registers a new session: under which limits, and where it runs. Each limit protects
- * someone else than the caller (README: Limits, SECURITY.md: Denial of service):
+ * someone else than the caller (docs/operating.md: Limits, SECURITY.md: Denial of service):
  *   - MAX_SESSIONS sessions at most (the box's, or the cluster's, capacity: 503);
  *   - at most UNPAIRED_MAX_PERCENT of MAX_SESSIONS awaiting a scan at once, whoever created them: a session nobody
  *     scans holds a platform connection for minutes, and without this cap enough addresses (an IPv6 /56 is 256

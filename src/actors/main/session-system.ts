@@ -27,9 +27,16 @@ export interface SessionSystem {
   authenticate(id: string, sessionId: string): SessionSnapshot | undefined
   /**
    * Runs a command on the session's actor (in its worker thread) and resolves with the reply value; rejects with
-   * a `GatewayError` (SESSION_NOT_CONNECTED, WORKER_CRASHED, OVERLOADED, ...).
+   * a `GatewayError` (SESSION_NOT_CONNECTED, WORKER_CRASHED, OVERLOADED, ...). `answered`: the caller's answer to the
+   * client; the command keeps its place among the session's MAX_PENDING_PER_SESSION until that settles too, so an
+   * answer the client does not read counts as a command still in flight.
    */
-  run<C extends ClientCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>>
+  run<C extends ClientCommand>(
+    id: string,
+    command: C,
+    signal?: AbortSignal,
+    answered?: Promise<unknown>,
+  ): Promise<ReplyValue<C>>
   /**
    * A view-only token for session `id`'s QR (view-tokens.ts), good until its QR window closes; the caller has
    * authenticated the session. Throws SESSION_NOT_FOUND, or SESSION_ALREADY_PAIRED when there is no QR to show.

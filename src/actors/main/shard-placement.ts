@@ -3,7 +3,7 @@
  * Which shard (worker thread) runs each session, decided here once and kept for the life of the process. A thread
  * is a V8 isolate with the platform client loaded (about 60–70 MB and an idle trickle of CPU), so a new session goes
  * to a thread already running while the least loaded one holds fewer than SHARD_FILL sessions and is not busy;
- * only then does the next shard's thread start (issue 28: at 50 sessions one thread, not two). Once every shard
+ * only then does the next shard's thread start (a thread is 60-70 MB: 50 sessions get one). Once every shard
  * runs, new sessions go to the one holding fewest. A session never moves: its shard is written in its registry
  * row (`SessionRecord.shard`), which is how the shard's thread, started again after a crash, restores exactly the
  * sessions this table gives it, and how the next start places the stored ones the same way

@@ -38,7 +38,7 @@ const BUSY_UTILIZATION = 0.75
 /**
  * Busy samples in a row (5 s apart: shard-pools.ts) before the shard counts as busy: a minute of sustained load.
  * Pairing 200 sessions at once keeps a thread busy for 25-30 s, and with a shorter window started a second thread
- * that then idled beside the first (the side-by-side at N = 200, BENCHMARKS.md "Issue 28").
+ * that then idled beside the first (the side-by-side at N = 200, docs/benchmarks-log.md).
  */
 const BUSY_SAMPLES = 12
 
@@ -95,7 +95,7 @@ export class ShardPool {
       // Atomics.wait would block the thread's event loop between tasks: sockets and timers live there.
       atomics: 'disabled',
       // Left to itself V8 lets a busy thread's new space grow to 64 MB, which pairing or a send burst reaches and an
-      // idle thread keeps. Capped, scavenges come more often but each has less to visit (issue 19, BENCHMARKS.md).
+      // idle thread keeps. Capped, scavenges come more often but each has less to visit (docs/benchmarks-log.md).
       resourceLimits: { maxYoungGenerationSizeMb: data.settings.SHARD_YOUNG_GENERATION_MB },
     })
     // piscina emits 'error' for a thread that fails with no task in flight; unhandled, it would crash the process.

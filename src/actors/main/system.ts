@@ -161,13 +161,17 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   // What the view tokens and the waiting GET /session hear of each change (session-changes.ts)
   const changes = sessionChanges(cache, viewTokens, local.isMoving)
 
-  /** Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). */
-  async function admitted<T>(id: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). Its
+   * place is given back when the work ends, or when `answered` (the HTTP answer) settles if that is later.
+   */
+  async function admitted<T>(id: string, work: () => Promise<T>, answered?: Promise<unknown>): Promise<T> {
     const leave = admission.enter(id, shards.shardOf(id))
     try {
       return await track(work())
     } finally {
-      leave()
+      if (answered === undefined) leave()
+      else answered.then(leave, leave)
     }
   }
 
@@ -212,10 +216,16 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     return { id, sessionId }
   }
 
-  async function run<C extends ClientCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
+  async function run<C extends ClientCommand>(
+    id: string,
+    command: C,
+    signal?: AbortSignal,
+    answered?: Promise<unknown>,
+  ): Promise<ReplyValue<C>> {
     assertOpen()
     await assertKnown(id)
-    return admitted(id, () => poolOf(id).run({ type: 'command', id, command }, { signal })) as Promise<ReplyValue<C>>
+    const work = () => poolOf(id).run({ type: 'command', id, command }, { signal })
+    return admitted(id, work, answered) as Promise<ReplyValue<C>>
   }
 
   // Reset and delete take their place in admission like any command: a flood of them cannot crowd the shard.

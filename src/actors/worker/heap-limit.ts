@@ -1,6 +1,6 @@
 /**
  * @module actors/worker/heap-limit
- * One full garbage collection in a shard thread once its platform client is loaded (issue 19: memory per idle
+ * One full garbage collection in a shard thread once its platform client is loaded (for memory per idle
  * session), and the memory-reducing collection any thread runs once it falls quiet (`idle-heap.ts`).
  *
  * Until an isolate's first full collection V8 has computed no old-generation limit: it lets the old generation grow

@@ -50,6 +50,14 @@ export class TokenBuckets {
     return 0
   }
 
+  /** What `take` would answer for `key`, spending nothing: for a request that needs a token of two buckets. */
+  wait(key: string): number {
+    const b = this.#buckets.get(key)
+    if (b === undefined) return 0
+    const tokens = Math.min(this.#burst, b.tokens + (this.#now() - b.at) * this.#perMs)
+    return tokens < 1 ? Math.ceil((1 - tokens) / this.#perMs) : 0
+  }
+
   #sweep(t: number): void {
     for (const [key, b] of this.#buckets)
       if (b.tokens + (t - b.at) * this.#perMs >= this.#burst) this.#buckets.delete(key)

@@ -1,7 +1,7 @@
 /**
  * @module http/openapi/responses
  * Response objects of the document: a 200 with its body, and the error statuses an endpoint can answer with, each
- * with the shared `Error` body and the messages of SPEC "Errors" and the README's "Decisions".
+ * with the shared `Error` body and the messages of SPEC "Errors" and docs/api.md's "Decisions".
  */
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi'
 import type { z } from 'zod'
@@ -42,7 +42,8 @@ const ERROR_DESCRIPTIONS = {
   503:
     `${messageOf('OVERLOADED')}: the session's worker thread holds twice its queue limit; in cluster mode ` +
     `also ${messageOf('SESSION_MOVING')} (the session is between two nodes) and ` +
-    `${messageOf('NODE_UNREACHABLE')} (the node it was forwarded to did not answer)`,
+    `${messageOf('NODE_UNREACHABLE')} (the node it was forwarded to did not answer); for the reads of groups and ` +
+    `channels also ${messageOf('ANSWERS_BACKLOGGED')} (the answers waiting for slow clients fill the server's budget)`,
 } as const
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS

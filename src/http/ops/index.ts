@@ -12,6 +12,7 @@ import { createMetricsRegistry } from '../../metrics/registry.js'
 import { registerClusterMetrics } from '../../metrics/cluster-metrics.js'
 import type { EndpointDeps } from '../deps.js'
 import { registerWaitMetrics } from '../../metrics/wait-metrics.js'
+import { registerAnswerMetrics } from '../../metrics/answer-metrics.js'
 import { metricsRoute, requestMetrics } from './metrics.js'
 import { requestLog } from './request-log.js'
 
@@ -22,13 +23,14 @@ interface Observed {
 }
 const OBSERVED = 'observedRequest'
 
-export function opsParts({ system, logger, settings, cluster, waits }: EndpointDeps): {
+export function opsParts({ system, logger, settings, cluster, waits, answers, connections }: EndpointDeps): {
   observer: RequestHandler
   metrics: Router
 } {
   const registry = createMetricsRegistry(system.ops)
   if (cluster) registerClusterMetrics(registry, cluster.gauges)
   registerWaitMetrics(registry, () => waits.room.size)
+  registerAnswerMetrics(registry, answers, connections)
   const log = requestLog(logger)
   const time = requestMetrics(registry)
   // One shared listener, no closure per request: every poll of GET /session passes here.

@@ -24,7 +24,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 const TYPE_RULES: Record<string, string> = { string: RULE.STRING, number: RULE.NUMBER, object: RULE.OBJECT }
 
 /** Only the issues the schemas can raise have words of their own; any other reads `is invalid` until a schema
- * needs it, and it gets its rule in src/protocol/messages.ts and the README. */
+ * needs it, and it gets its rule in src/protocol/messages.ts and docs/api.md. */
 function rule(issue: Issue, value: unknown): string {
   if (value === undefined || value === null || value === '') return RULE.EMPTY
   switch (issue.code) {

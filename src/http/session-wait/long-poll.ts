@@ -1,6 +1,6 @@
 /**
  * @module http/session-wait/long-poll
- * The conditional GET behind GET /session and GET /session/qr (README: "GET /session that waits"). Every 200
+ * The conditional GET behind GET /session and GET /session/qr (docs/api.md: "GET /session that waits"). Every 200
  * carries the ETag of its body (./etag.ts). Then:
  *   - no `If-None-Match`, or one that does not name the current ETag: 200 at once with the current answer (a spec
  *     client, which sends neither header nor `wait`, gets exactly the spec's answer, plus the ETag);

@@ -2,7 +2,7 @@
  * @module platform/baileys/link-agents
  * What one link's Baileys socket connects with: the WebSocket's `agent`, the `fetchAgent` of its uploads and the
  * undici `dispatcher` of its downloads (`options.dispatcher`). Against the sandbox they trust its CA
- * (sandbox-agents.ts); behind a proxy (README: A proxy per session) every one of them goes through the proxy
+ * (sandbox-agents.ts); behind a proxy (docs/api.md: A proxy per session) every one of them goes through the proxy
  * (src/proxy), trusting the sandbox's CA for the target when there is one.
  *
  * Throws when the proxy is refused (proxy-connection.ts): the link then fails to start and the session reconnects

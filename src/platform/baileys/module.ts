@@ -12,7 +12,7 @@ import { installPlatformPatches, patchReport } from './patches/inventory.js'
 // stays allocated while any Buffer cut from it lives. Node 24's slab is 64 KB (Node 20's 8 KB), and every session
 // keeps a few small Buffers for its lifetime (its keys, the noise handshake's), each cut while pairing or connecting
 // left a mostly-garbage slab behind: a heap snapshot of a shard with 114 idle sessions held 90 such 64 KB slabs,
-// ~50 KB a session (issue 19). 8 KB slabs cost a new slab 8 times as often, one allocation per 8 KB of small Buffers.
+// ~50 KB a session (measured). 8 KB slabs cost a new slab 8 times as often, one allocation per 8 KB of small Buffers.
 Buffer.poolSize = 8 * 1024
 installPlatformPatches()
 const adapter = await import('./baileys-link.js')

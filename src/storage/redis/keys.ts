@@ -22,6 +22,9 @@ export const UNPAIRED_KEY = 'gw:unpaired'
 export const unpairedOfClientKey = (tag: string): string => `gw:unpaired-of:${tag}`
 /** One client's bucket of POST /session (cluster/limits.ts). */
 export const createRateKey = (tag: string): string => `gw:create-rate:${tag}`
+/** One client's bucket of pairing codes, and one phone number's (`tag`: a keyed hash, never the number). */
+export const pairingClientKey = (tag: string): string => `gw:pairing-client:${tag}`
+export const pairingPhoneKey = (tag: string): string => `gw:pairing-phone:${tag}`
 
 const tag = (id: string): string => `gw:{${id}}`
 

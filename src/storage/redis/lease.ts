@@ -1,6 +1,6 @@
 /**
  * @module cluster/lease
- * Session leases with fencing epochs (design: docs of issue 14, SCALE-OUT.md). A session is owned by the node whose
+ * Session leases with fencing epochs (docs/cluster.md, "Ownership"). A session is owned by the node whose
  * name is in `gw:{id}:lease` ("<node>|<epoch>", expiring after the TTL). Acquiring is one script: the lease is set
  * only if absent (or left by this same node, e.g. before a restart) and the epoch grows by one, so every take-over
  * gets a higher epoch than any writer before it. Renewing and releasing only act while the lease still names the

@@ -10,6 +10,11 @@
  *     exhausts MAX_SESSIONS with sessions nobody scans);
  *   - at most `perClientCap` of them per client (unless the caller proved CREATE_SESSION_TOKEN: 0), the client
  *     named by a keyed hash of its address, so Redis holds no client address.
+ *
+ * A look-up of an id with no row opens a decoy row of a fresh session's size instead, the same unsealing and parse a
+ * found row costs: a node authenticates a request for another node's session by reading its row
+ * (cluster/session-auth.ts), and without the decoy a missing id answered tens of microseconds sooner than a wrong
+ * secret, telling anyone which session ids exist.
  */
 import { luaScript, type RedisConnection } from './connection.js'
 import { dataKeysOf, REGISTRY_KEY, sessionKeys, UNPAIRED_KEY, unpairedOfClientKey } from './keys.js'
@@ -65,11 +70,24 @@ export type Registered =
   | { ok: false; reason: 'exists' | 'full' }
   | { ok: false; reason: 'unpaired' | 'client'; retryMs: number }
 
+/** The id of the decoy row: the length of a real one (18 random bytes, base64url), never a real one (a `~`). */
+const DECOY_ID = `~${'0'.repeat(23)}`
+
+/** The row of a session just created: what a missing id's look-up opens instead. */
+const decoyRecord = (): SessionRecord => ({
+  id: DECOY_ID,
+  secretHash: '0'.repeat(64),
+  createdAt: Date.now(),
+  qrDeadline: Date.now(),
+  unpairedSince: Date.now(),
+})
+
 export function redisRegistry(ready: Promise<RedisConnection>, sealing: Sealing, writer: BatchWriter) {
   const cmd = async (args: Parameters<RedisConnection['command']>[0]) => (await ready).command(args)
   const decode = (id: string, stored: Buffer): SessionRecord =>
     fromStoredRecord(JSON.parse(sealing.openRecord(id, stored)) as StoredSessionRecord)
   const rowOf = (record: SessionRecord) => sealing.sealRecord(record.id, JSON.stringify(toStoredRecord(record)))
+  let decoy: Buffer | undefined
 
   return {
     async listSessions(): Promise<SessionRecord[]> {
@@ -77,7 +95,10 @@ export function redisRegistry(ready: Promise<RedisConnection>, sealing: Sealing,
     },
     async getSession(id: string): Promise<SessionRecord | undefined> {
       const stored = await cmd(['HGET', REGISTRY_KEY, id])
-      return Buffer.isBuffer(stored) ? decode(id, stored) : undefined
+      if (Buffer.isBuffer(stored)) return decode(id, stored)
+      decoy ??= Buffer.from(rowOf(decoyRecord()))
+      decode(DECOY_ID, decoy)
+      return undefined
     },
     /** The actor's write of its row (pairing, a new QR window): fenced, with the unpaired index in step. */
     async putSession(record: SessionRecord): Promise<void> {

@@ -9,10 +9,11 @@ import type http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import type { SessionChange, SessionSystem } from '../../../src/actors/main/session-system.js'
+import type { Admission } from '../../../src/actors/main/admission.js'
 import type { CreationClient } from '../../../src/actors/main/creation.js'
 import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/main/view-tokens.js'
 import { loadSettings, type Settings } from '../../../src/settings/load.js'
-import { createApp } from '../../../src/http/app.js'
+import { type AppDeps, createApp } from '../../../src/http/app.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
 import type { ClientCommand, SessionProxy, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
 import { maskProxy } from '../../../src/proxy/proxy-url.js'
@@ -23,6 +24,8 @@ export interface RecordedCommand {
   id: string
   command: ClientCommand
   signal: AbortSignal | undefined
+  /** What the route said its answer's end is (the command's place is held until it settles). */
+  answered: Promise<unknown> | undefined
 }
 
 type RunHandler = (id: string, command: ClientCommand) => unknown
@@ -72,6 +75,11 @@ export class FakeSystem implements SessionSystem {
   readonly deletes: string[] = []
   /** Replace to make `run` return something else or throw. */
   onRun: RunHandler | undefined
+  /**
+   * Set to the real admission to hold each command's place as the real system does: until the command ends or,
+   * when the route passes its answer, until that settles too (actors/main/system.ts). Unset: no limit.
+   */
+  admission: Admission | undefined
   /** Replace to make `createSession` fail. */
   onCreate: (() => Promise<{ id: string; sessionId: string }>) | undefined
   /** Each session's own proxy, as POST /session and PUT /session/proxy left it (URL in full). */
@@ -114,8 +122,23 @@ export class FakeSystem implements SessionSystem {
     return entry !== undefined && entry.sessionId === sessionId ? entry.snapshot : undefined
   }
 
-  async run<C extends ClientCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
-    this.commands.push({ id, command, signal })
+  async run<C extends ClientCommand>(
+    id: string,
+    command: C,
+    signal?: AbortSignal,
+    answered?: Promise<unknown>,
+  ): Promise<ReplyValue<C>> {
+    this.commands.push({ id, command, signal, answered })
+    const leave = this.admission?.enter(id, 0)
+    try {
+      return await this.reply(id, command)
+    } finally {
+      if (leave && answered) answered.then(leave, leave)
+      else leave?.()
+    }
+  }
+
+  private async reply<C extends ClientCommand>(id: string, command: C): Promise<ReplyValue<C>> {
     if (this.onRun) return (await this.onRun(id, command)) as ReplyValue<C>
     // the proxy setting needs no connection
     if (command.type === 'setSessionProxy') {
@@ -188,12 +211,13 @@ export interface TestApp {
   auth: { id: string; 'session-id': string }
 }
 
-export function makeApp(env: NodeJS.ProcessEnv = {}): TestApp {
+/** `extra`: more of the app's deps (the connection guard a served gateway shares with its server, a cluster's part). */
+export function makeApp(env: NodeJS.ProcessEnv = {}, extra: Pick<AppDeps, 'connections' | 'cluster'> = {}): TestApp {
   const system = new FakeSystem()
   const settings = loadSettings({ BODY_LIMIT_BYTES: '4096', ...env })
   const logs: Record<string, unknown>[] = []
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) })
-  const app = createApp({ system, settings, logger })
+  const app = createApp({ system, settings, logger, ...extra })
   const { id, sessionId } = system.add()
   return { app, system, settings, logs, auth: { id, 'session-id': sessionId } }
 }

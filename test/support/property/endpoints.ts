@@ -1,7 +1,7 @@
 /**
  * @module test/support/property/endpoints
  * Every endpoint the property tests call: its method, a generator of its path (and query), the statuses the spec and
- * the README allow it, and whether it takes the session headers and a body.
+ * docs/api.md allow it, and whether it takes the session headers and a body.
  */
 import fc from 'fast-check'
 import { anyText } from './values.js'
@@ -10,7 +10,7 @@ export interface Endpoint {
   name: string
   method: string
   path: fc.Arbitrary<string>
-  /** Statuses the spec and the README allow for this endpoint. */
+  /** Statuses the spec and docs/api.md allow for this endpoint. */
   allowed: readonly number[]
   auth: boolean
   body: boolean

@@ -1,15 +1,18 @@
 import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
-import { readmeSection, readRepoFile } from '../../support/readme.js'
+import { docSection, readmeSection, readRepoFile } from '../../support/readme.js'
 
 const dockerfile = DockerfileParser.parse(readRepoFile('Dockerfile'))
 const instructions = dockerfile.getInstructions()
 
-/** The shell commands of the README's "Run in production" block, comments dropped. */
-function readmeProductionCommands(): string[] {
-  const block = /```sh\n([\s\S]*?)```/.exec(readmeSection('Run in production'))
-  if (!block) throw new Error('README "Run in production" has no sh block')
+/** Where the operator reads how to run the gateway in production. */
+const production = () => docSection('docs/operating.md', 'Run in production')
+
+/** The shell commands of the "Run in production" block (docs/operating.md), comments dropped. */
+function productionCommands(): string[] {
+  const block = /```sh\n([\s\S]*?)```/.exec(production())
+  if (!block) throw new Error('docs/operating.md "Run in production" has no sh block')
   return block[1]!
     .split('\n')
     .map(l => l.replace(/#.*$/, '').trim())
@@ -34,8 +37,8 @@ const runCommands = (stage: Instruction[]) =>
     )
 
 describe('container', () => {
-  it('the Dockerfile installs, builds and starts with exactly the README commands', () => {
-    const [install, build, start] = readmeProductionCommands()
+  it('the Dockerfile installs, builds and starts with exactly the commands of docs/operating.md', () => {
+    const [install, build, start] = productionCommands()
     expect([install, build, start]).toEqual(['npm install', 'npm run build', 'node dist/main.js'])
     const commands = runCommands(instructions)
     expect(commands).toContain(install)
@@ -81,7 +84,7 @@ describe('container', () => {
     expect(health).toContain('/healthz')
   })
 
-  it("runs with glibc's malloc tunable that the README recommends for memory", () => {
+  it("runs with glibc's malloc tunable that docs/operating.md recommends for memory", () => {
     const stage = runtimeStage()
     const env = Object.fromEntries(
       dockerfile
@@ -90,7 +93,7 @@ describe('container', () => {
         .flatMap(e => e.getProperties().map(p => [p.getName(), p.getValue()])),
     )
     expect(env.GLIBC_TUNABLES).toBe('glibc.malloc.mmap_threshold=131072')
-    expect(readmeSection('Run in production')).toContain(`\`GLIBC_TUNABLES=${env.GLIBC_TUNABLES}\``)
+    expect(production()).toContain(`\`GLIBC_TUNABLES=${env.GLIBC_TUNABLES}\``)
   })
 
   it('compose runs the image with a persistent named volume at DATA_DIR', () => {

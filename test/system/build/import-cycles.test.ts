@@ -1,5 +1,5 @@
 /**
- * No import cycle anywhere in the project, type-only imports included (issue 30): a cycle makes load order matter
+ * No import cycle anywhere in the project, type-only imports included: a cycle makes load order matter
  * and lets a bottom layer reach up (protocol → actors → storage → metrics → protocol was one). A failure names the
  * files of each cycle and the imports that close it.
  */

@@ -1,12 +1,12 @@
 /**
  * The licence: LICENSE is the GPL 3's full text, package.json says GPL-3.0-or-later, the image carries LICENSE, and
  * every production dependency installed here (what the image bundles) is under a licence the GPL 3 can take in and
- * that the README's "Licence" section names. A new dependency under an incompatible licence fails here.
+ * that docs/operating.md's "Licences" section names. A new dependency under an incompatible licence fails here.
  */
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readmeSection, readRepoFile, repoRoot } from '../../support/readme.js'
+import { docSection, readRepoFile, repoRoot } from '../../support/readme.js'
 
 /** Licences a GPL-3.0-or-later program may include (FSF's list of GPL-compatible licences), as npm spells them. */
 const GPL3_COMPATIBLE = new Set([
@@ -69,13 +69,13 @@ describe('licence', () => {
     expect(readRepoFile('.dockerignore')).not.toMatch(/^LICENSE$/m)
   })
 
-  it('every production dependency is GPL-3.0-compatible and named in the README', () => {
+  it('every production dependency is GPL-3.0-compatible and named in docs/operating.md', () => {
     const packages = installedProductionPackages()
     expect(packages.map(p => p.name)).toContain('libsignal')
     const incompatible = packages.filter(p => !acceptable(p.license))
     expect(incompatible, 'production dependencies under a licence the GPL 3 cannot take in').toEqual([])
-    const section = readmeSection('Licence')
+    const section = docSection('docs/operating.md', 'Licences')
     const licences = new Set(packages.map(p => (p.license === 'GPLv3' ? 'GPL-3.0' : p.license)))
-    for (const licence of licences) expect(section, `README "Licence" names ${licence}`).toContain(licence)
+    for (const licence of licences) expect(section, `docs/operating.md "Licences" names ${licence}`).toContain(licence)
   })
 })

@@ -1,6 +1,6 @@
 /**
  * @module test/system/cluster/exposed-node
- * Two gateway nodes on one Redis, attacked as a stranger on the network would (issue 27), each attack written from
+ * Two gateway nodes on one Redis, attacked as a stranger on the network would (SECURITY.md), each attack written from
  * the attacker's side and checked from the victim's:
  *   - a request target in absolute or authority form naming an internal address (here a loopback tripwire) gets
  *     400 on every node and the tripwire sees nothing, whichever session id the request names, with http://,

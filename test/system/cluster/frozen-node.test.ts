@@ -1,6 +1,6 @@
 /**
  * @module test/system/cluster/frozen-node
- * A node that loses a session's lease deletes nothing (issue 27, "every write fenced"): node-1 shows a session's
+ * A node that loses a session's lease deletes nothing (docs/cluster.md: every write fenced): node-1 shows a session's
  * QR and is frozen (SIGSTOP) past its lease; node-2 adopts the session and the phone pairs it there; node-1 wakes
  * after the QR deadline it knew, whose timer then fires. Its deletion is refused (it no longer holds the lease):
  * the session stays registered, paired, connected, its credentials intact, and it sends through either node.

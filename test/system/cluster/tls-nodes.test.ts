@@ -1,6 +1,6 @@
 /**
  * @module test/system/cluster/tls-nodes
- * Two nodes whose traffic runs over TLS (issue 27, item 2): each serves https (TLS_CERT_FILE / TLS_KEY_FILE, a
+ * Two nodes whose traffic runs over TLS (docs/cluster.md): each serves https (TLS_CERT_FILE / TLS_KEY_FILE, a
  * certificate for 127.0.0.1 from a test CA), advertises an https:// address, trusts only that CA for the other
  * (CLUSTER_CA_FILE) and forwards to https nodes only (CLUSTER_REQUIRE_TLS). A session paired through one node is
  * read and sends through the other: every forwarded request crossed over TLS. The pairing is watched with a waiting

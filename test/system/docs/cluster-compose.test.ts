@@ -2,7 +2,7 @@
  * The README's 3-node example (compose.cluster.yaml) is a cluster that would start: every gateway's settings pass
  * the gateway's own validation, each node has its own NODE_ID and advertises the address the others reach it at
  * (its service name), all share one REDIS_URL and DATA_KEY, and that Redis keeps an append-only file and never
- * evicts (README "Cluster mode (Redis)": Durability).
+ * evicts (docs/cluster.md, "Durability").
  */
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'

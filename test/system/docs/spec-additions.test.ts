@@ -1,5 +1,5 @@
 /**
- * Keeps the README's table "What the gateway adds to the spec" complete: every fixed message a client can get
+ * Keeps the table "What the gateway adds to the spec" (docs/api.md) complete: every fixed message a client can get
  * (src/protocol/messages.ts, `CLIENT_MESSAGES`) that docs/SPEC.md does not show, every status the OpenAPI document lists
  * beyond the spec's 200/400/404/500 (plus the 408 and 431 node's HTTP server answers), and every endpoint the spec
  * does not have, must be in that one table. A message, status or endpoint added without a row fails here.
@@ -7,19 +7,19 @@
 import { describe, expect, it } from 'vitest'
 import { openApiDocument } from '../../../src/http/openapi/document.js'
 import { CLIENT_MESSAGES } from '../../../src/protocol/messages.js'
-import { readmeSection, readRepoFile } from '../../support/readme.js'
+import { docSection, readRepoFile } from '../../support/readme.js'
 
-const table = readmeSection('What the gateway adds to the spec')
+const table = docSection('docs/api.md', 'What the gateway adds to the spec')
 const spec = readRepoFile('docs/SPEC.md')
 /** The spec writes a field path as `<field>`, the gateway as `<path>`. */
 const inSpec = (message: string) => spec.includes(`\`${message.replaceAll('<path>', '<field>')}\``)
 /** `type must be one of the following values: text, audio` → the table's `type must be one of the following values: …`. */
 const asListed = (message: string) => message.replace(/(following values:).*/, '$1 …')
 
-describe('README: what the gateway adds to the spec', () => {
+describe('docs/api.md: what the gateway adds to the spec', () => {
   it('lists every fixed message the spec does not show', () => {
-    // The table shows a message with a variable part by an example of it, so those are left to the README's Errors
-    // table (test/unit/protocol/error-table/readme.test.ts); `<path>` is no value but the field.
+    // The table shows a message with a variable part by an example of it, so those are left to the Errors table
+    // (test/unit/protocol/error-table/errors-doc.test.ts); `<path>` is no value but the field.
     const messages = CLIENT_MESSAGES.filter(m => !/<(?!path>)\w+>/.test(m))
     const added = [...new Set(messages.filter(m => !inSpec(m)).map(asListed))]
     expect(added.length).toBeGreaterThan(20)

@@ -1,5 +1,5 @@
 /**
- * Who "one client" is for the per-client limits (README: Limits), on a real gateway behind a pretend reverse proxy
+ * Who "one client" is for the per-client limits (docs/operating.md), on a real gateway behind a pretend reverse proxy
  * on loopback: with TRUST_PROXY naming the proxy, two clients forwarded by it get separate POST /session budgets;
  * without it, every client shares the proxy's one budget. IPv6 clients are counted by their /64.
  */

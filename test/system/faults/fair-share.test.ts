@@ -1,5 +1,5 @@
 /**
- * One tenant cannot shut out its neighbours on a shared shard (README: Limits). On a real gateway with one shard,
+ * One tenant cannot shut out its neighbours on a shared shard (docs/operating.md). On a real gateway with one shard,
  * a hostile session fires 1,000 concurrent reads the platform answers slowly (the sandbox delays only that
  * account's connection). Without a per-session cap those 1,000 filled the shard's queue and every neighbour got
  * 503 `server busy`. Now the hostile session holds at most MAX_PENDING_PER_SESSION of them and gets 429 with

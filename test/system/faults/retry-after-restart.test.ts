@@ -1,5 +1,5 @@
 /**
- * Retry receipts after a restart (issue 15). The recipient's phone cannot decrypt two messages (a text and an image)
+ * Retry receipts after a restart. The recipient's phone cannot decrypt two messages (a text and an image)
  * and asks for them again; its retry receipts reach the gateway only after a `kill -9` and a new start (sandbox
  * fault `retryAfterReconnect`: offline receipts, as a sender that was away gets them). Baileys' own memory of sent
  * messages died with the process, so only the gateway's sealed store of sent messages can answer: each message then

@@ -1,5 +1,5 @@
 /**
- * A tenant whose media URLs point at a nameserver that never answers holds up nobody else (README: Limits). On a
+ * A tenant whose media URLs point at a nameserver that never answers holds up nobody else (docs/operating.md). On a
  * real one-shard gateway whose media DNS is a loopback server: one session sends documents from a host the server
  * never answers, and gets `500 error parser file from url dns lookup of ... timed out`, while its neighbour's media
  * sends, from a host the same server does answer, and its GET /session all succeed in the meantime.

@@ -1,5 +1,5 @@
 /**
- * Three tenants whose media hosts drip bytes do not hold up a fourth's media (README: Limits; issue 27, item 6). On
+ * Three tenants whose media hosts drip bytes do not hold up a fourth's media (docs/operating.md, "Limits"). On
  * the real gateway with two shards and the default media slots (2 per shard, 3 in the process), three paired
  * sessions each send an image from a loopback origin that sends 8 bytes a second and never finishes. Downloading
  * holds no CPU slot, so a fourth session's image from a fast origin goes through while all three still download:

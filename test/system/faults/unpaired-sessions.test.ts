@@ -1,5 +1,5 @@
 /**
- * Unpaired sessions cannot be kept or multiplied (README: Limits). On a real gateway against the sandbox:
+ * Unpaired sessions cannot be kept or multiplied (docs/operating.md: Limits). On a real gateway against the sandbox:
  *   - a client that resets a never-scanned session over and over cannot keep it alive past UNPAIRED_MAX_LIFETIME_MS,
  *     and its resets open no more platform connections than RESET_INTERVAL_MS allows (the sandbox counts them);
  *   - one client holds at most UNPAIRED_PER_CLIENT unpaired sessions; a neighbour still creates its own.

@@ -1,5 +1,5 @@
 /**
- * MEDIA_MAX_PIXELS through the real gateway (README: Limits): a decompression bomb, an 18 KB PNG declaring
+ * MEDIA_MAX_PIXELS through the real gateway (docs/operating.md: Limits): a decompression bomb, an 18 KB PNG declaring
  * 15,000 × 10,000 pixels, sent as an image message or a status image is answered 400 in the spec's shape, naming
  * the limit and the size, and nothing reaches the recipient; sent as a thumbnail URL, the image goes out with a
  * preview made from the photo. The gateway keeps serving the session throughout.

@@ -1,7 +1,7 @@
 /**
  * Our privacy token (tctoken) is issued to a contact once, with the first message, not with every message.
  * Baileys writes its record of the issuance from inside a key-store transaction that has already committed, so the
- * record was lost and every send issued the token again: one more iq and answer per message (issue 19; the gateway's
+ * record was lost and every send issued the token again: one more iq and answer per message (the gateway's
  * fix is src/platform/baileys/link/tc-token.ts). The sandbox counts issuances in GET /stats `privacyTokenIssues`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

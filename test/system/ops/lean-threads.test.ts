@@ -1,5 +1,5 @@
 /**
- * What an idle gateway holds (issue 19): the HTTP thread never loads the platform client (Baileys, libsignal,
+ * What an idle gateway holds (memory, CPU): the HTTP thread never loads the platform client (Baileys, libsignal,
  * protobuf), a shard starts its thread only when it gets a session, so a gateway with no session is one V8
  * isolate, and a shard thread loads the image library only when a session sends an image. Seen from outside, the way an operator would: modules each thread loaded (a preload that records them),
  * and `gateway_shard_threads` on /metrics.

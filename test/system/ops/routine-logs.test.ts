@@ -1,5 +1,5 @@
 /**
- * A normal pairing and a restart log nothing above info (README "Logs"): the real gateway pairs two sessions
+ * A normal pairing and a restart log nothing above info (docs/operating.md): the real gateway pairs two sessions
  * through the sandbox with unmodified Baileys (one account with a push name, one without), is restarted on the same
  * DATA_DIR and reconnects both, and is stopped; not one line of its whole output is at warn or above. The routine
  * lines Baileys logs as errors and warnings in that life are still there, at debug: the platform's 515 after each

@@ -1,12 +1,15 @@
 /**
- * Settings that switch a protection off start the gateway, but never silently: each is one warn line in the
- * start-up log of the real process. (A Node below package.json's engines is refused: test/system/build/old-node.)
+ * Settings that switch a protection off, or leave one out, start the gateway, but never silently: each is one warn
+ * line in the start-up log of the real process (a tenant's proxy allowed on private addresses; cluster mode without
+ * DATA_KEY, or forwarding over plain http without CLUSTER_REQUIRE_TLS). A Node below package.json's engines is
+ * refused instead (test/system/build/old-node.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startGateway, type GatewayProcess } from '../../support/processes.js'
+import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const running: Array<{ gateway: GatewayProcess; dir: string }> = []
@@ -38,6 +41,16 @@ async function startupLog(
 }
 
 const WARN = 40
+const warnings = (lines: Array<{ level: number; msg: string }>) => lines.filter(l => l.level === WARN).map(l => l.msg)
+const PROXY_PRIVATE =
+  "SESSION_PROXY_ALLOW_PRIVATE=true: a tenant's proxy may be a loopback or private address, so any client " +
+  'that creates a session can make the gateway connect inside its network'
+const NO_DATA_KEY =
+  "cluster mode without DATA_KEY: the sessions' credentials and Signal keys lie in Redis in clear, so " +
+  'whoever reads Redis (or its backups) can take over every account'
+const PLAIN_HTTP =
+  'cluster mode with a plain http ADVERTISE_URL and CLUSTER_REQUIRE_TLS=false: requests forwarded between ' +
+  "the nodes, tenants' session secrets and messages included, cross the network unencrypted"
 
 describe('start-up warnings', () => {
   it('VERIFY_PLATFORM_SIGNATURES=false logs a warning that says what is unchecked', async () => {
@@ -50,12 +63,20 @@ describe('start-up warnings', () => {
     )
   }, 90_000)
 
-  it('the defaults start without that warning, or the SSRF one', async () => {
+  it('the defaults start without that warning, the SSRF one, or the proxy one', async () => {
     const lines = await startupLog({})
     expect(lines.map(l => l.msg)).toContain('gateway listening')
     expect(
-      lines.filter(l => l.level >= WARN && /VERIFY_PLATFORM_SIGNATURES|MEDIA_ALLOW_PRIVATE_URLS/.test(l.msg)),
+      lines.filter(
+        l =>
+          l.level >= WARN &&
+          /VERIFY_PLATFORM_SIGNATURES|MEDIA_ALLOW_PRIVATE_URLS|SESSION_PROXY_ALLOW_PRIVATE|cluster/.test(l.msg),
+      ),
     ).toEqual([])
+  }, 90_000)
+
+  it("SESSION_PROXY_ALLOW_PRIVATE=true logs that tenants' proxies may reach inside the network", async () => {
+    expect(warnings(await startupLog({ SESSION_PROXY_ALLOW_PRIVATE: 'true' }))).toContain(PROXY_PRIVATE)
   }, 90_000)
 
   it('names the Node it runs on in the listening line, and says nothing more on Node 24', async () => {
@@ -63,5 +84,38 @@ describe('start-up warnings', () => {
     const listening = lines.find(l => l.msg === 'gateway listening') as { node?: string } | undefined
     expect(listening?.node).toBe(process.versions.node)
     expect(lines.filter(l => l.level >= WARN && l.msg.startsWith('Node '))).toEqual([])
+  }, 90_000)
+})
+
+describeWithRedis('start-up warnings in cluster mode', () => {
+  let redis: RedisServer | undefined
+  afterEach(async () => {
+    await redis?.stop()
+    redis = undefined
+  })
+  const cluster = async (env: Record<string, string>) => {
+    redis = await startRedisServer()
+    return warnings(
+      await startupLog({
+        REDIS_URL: redis.url,
+        NODE_ID: 'node-1',
+        CLUSTER_SECRET: 'a-cluster-secret-of-the-nodes-thirty-two-characters-or-more',
+        ...env,
+      }),
+    )
+  }
+
+  it('without DATA_KEY, and on the default http address without CLUSTER_REQUIRE_TLS: one warn line each', async () => {
+    const lines = await cluster({})
+    expect(lines).toContain(NO_DATA_KEY)
+    expect(lines).toContain(PLAIN_HTTP)
+  }, 90_000)
+
+  it('with DATA_KEY and an https address, neither', async () => {
+    const lines = await cluster({
+      DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
+      ADVERTISE_URL: 'https://127.0.0.1:3999',
+    })
+    expect(lines.filter(l => l === NO_DATA_KEY || l === PLAIN_HTTP)).toEqual([])
   }, 90_000)
 })

@@ -1,5 +1,5 @@
 /**
- * The platform's signatures are checked (issue 6): against real sandbox and gateway processes, a sandbox whose
+ * The platform's signatures are checked: against real sandbox and gateway processes, a sandbox whose
  * certificate chain is signed by a key other than the root it publishes is refused at the handshake (no QR, the
  * reason in the gateway's log), a phone whose account signature is made with the wrong key is refused at pairing,
  * and the normal sandbox still pairs. A gateway with VERIFY_PLATFORM_SIGNATURES=false shows what rc14 alone did.

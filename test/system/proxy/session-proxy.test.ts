@@ -1,5 +1,5 @@
 /**
- * A proxy per session, end to end (README: A proxy per session): the real gateway process, the sandbox and the
+ * A proxy per session, end to end (docs/api.md: A proxy per session): the real gateway process, the sandbox and the
  * unmodified Baileys client, one session behind a real SOCKS5 proxy and one behind a real HTTP CONNECT proxy
  * (test/support/proxies), each proxy leaving from its own loopback address (127.0.0.2, 127.0.0.3), so the sandbox's
  * ledger of where each login, WebSocket and media request came from proves the traffic went through the proxy and
@@ -34,6 +34,8 @@ const ALICE = '15550000001' // behind the SOCKS5 proxy
 const CAROL = '15550000003' // behind the HTTP proxy
 const BOB = '15550000002'
 const PASSWORD = `pw${randomBytes(9).toString('hex')}`
+/** A proxy service's API token, given as the proxy URL's username alone. */
+const LONE_TOKEN = `tok${randomBytes(9).toString('hex')}`
 const SOCKS_FROM = '127.0.0.2'
 const HTTP_FROM = '127.0.0.3'
 const ENV = {
@@ -187,11 +189,27 @@ describe('sessions behind a proxy', () => {
     expect(Object.keys(await loginsFrom(CAROL))).toEqual([HTTP_FROM]) // its stored proxy came back with it
   }, 120_000)
 
+  it("a proxy service's token given as the username alone is masked whole, in the answer and the log", async () => {
+    const created = await reply(
+      gw.api.POST('/session', { body: { proxy: `socks5://${LONE_TOKEN}@127.0.0.1:${socks.port}` } }),
+    )
+    expect(created.status).toBe(200)
+    const s = created.body as Session
+    const shown = await reply(gw.api.GET('/session/proxy', withSession(s)))
+    answers.push(created.body, shown.body)
+    expect(shown.body).toEqual({ proxy: `socks5://***@127.0.0.1:${socks.port}`, source: 'session' })
+    // its connections fail (the proxy is down since the last test), each failure logged naming the proxy, masked
+    await waitFor('a failed attempt in the log', () => log.includes(`proxy socks5://***@127.0.0.1:${socks.port}`))
+    expect((await gw.call('DELETE', '/session', s)).status).toBe(200)
+  }, 60_000)
+
   it('the credentials are in no answer, no log line and no stored byte (sealed with DATA_KEY)', async () => {
     expect(log).toContain('gateway listening') // the capture works
     expect(log).toContain(':***@127.0.0.1:') // the proxy is named in the log, masked
     expect(log).not.toContain(PASSWORD)
+    expect(log).not.toContain(LONE_TOKEN)
     expect(JSON.stringify([...answers, ...gw.responses.map(r => r.body)])).not.toContain(PASSWORD)
+    expect(JSON.stringify([...answers, ...gw.responses.map(r => r.body)])).not.toContain(LONE_TOKEN)
     const files = readdirSync(world.dataDir, { recursive: true })
       .map(name => path.join(world.dataDir, String(name)))
       .filter(file => statSync(file).isFile())

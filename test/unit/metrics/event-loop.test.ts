@@ -1,6 +1,6 @@
 /**
  * The event-loop delay figure (`gateway_event_loop_delay_seconds`): an idle thread runs no 20 ms sampling timer
- * (issue 19: those timers were most of an idle gateway's CPU), a thread that works is measured finely, and a stall
+ * (those timers were most of an idle gateway's CPU), a thread that works is measured finely, and a stall
  * shows either way.
  */
 import { describe, expect, it } from 'vitest'

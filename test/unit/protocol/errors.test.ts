@@ -44,7 +44,7 @@ describe('GatewayError', () => {
   })
 
   it('crosses a thread as data: same code, details, message, Retry-After, platform code; its cause as text', () => {
-    // what postMessage does to the class itself: the fields are gone (STYLE caveat 2)
+    // what postMessage does to the class itself: the fields are gone (structured clone keeps no subclass)
     const cloned = structuredClone(new GatewayError('UNPAIRED_CAP', { max: 10, retryAfterSeconds: 60 }))
     expect((cloned as { code?: unknown }).code).toBeUndefined()
 

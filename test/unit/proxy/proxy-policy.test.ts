@@ -1,7 +1,8 @@
 /**
  * The operator's policy over tenants' proxies (src/proxy/proxy-policy.ts): a loopback or private host refused in
- * every spelling and after DNS unless SESSION_PROXY_ALLOW_PRIVATE, the allow-list in each of its forms, an
- * unresolvable name refused with the reason, and the look-up a connection to the proxy resolves it with. Only
+ * every spelling and after DNS unless SESSION_PROXY_ALLOW_PRIVATE, the allow-list in each of its forms, a name that
+ * does not resolve refused exactly as one that resolves to a private address (no DNS oracle for anyone who may
+ * create a session), and the look-up a connection to the proxy resolves it with. Only
  * loopback addresses are named: the stub resolver answers for made-up names.
  */
 import type dns from 'node:dns'
@@ -34,10 +35,11 @@ async function expectGatewayError(work: Promise<unknown>, code: string, message:
 }
 
 const PRIVATE = 'proxy leads to a private or local address'
+const NAME_REFUSED = 'proxy host name does not resolve to a public address'
 const NOT_LISTED = "proxy host is not on this gateway's list of allowed proxy hosts"
 
 describe('proxy policy', () => {
-  it('refuses a loopback proxy in every spelling, and a name that resolves to one', async () => {
+  it('refuses a loopback proxy in every spelling', async () => {
     const policy = proxyPolicy(settings(), resolve)
     for (const text of [
       'socks5://127.0.0.1:1080',
@@ -48,8 +50,6 @@ describe('proxy policy', () => {
       'http://[::ffff:127.0.0.1]:3128',
       'socks5h://localhost:1080',
       'socks5h://LOCALHOST.:1080',
-      'http://loopback.test:3128',
-      'http://mixed.test:3128',
     ]) {
       await expectGatewayError(policy.check(url(text)), 'PRIVATE_ADDRESS', PRIVATE)
     }
@@ -83,12 +83,23 @@ describe('proxy policy', () => {
     await expectGatewayError(none.check(url('http://loopback.test:1')), 'PROXY_HOST_NOT_ALLOWED', NOT_LISTED)
   })
 
-  it('refuses a name it cannot resolve, saying why', async () => {
-    await expectGatewayError(
-      proxyPolicy(settings(), resolve).check(url('socks5://nowhere.test:1080')),
-      'PROXY_UNRESOLVED',
-      'proxy host could not be resolved: dns lookup of nowhere.test failed (ENOTFOUND)',
-    )
+  it('answers a name that does not resolve exactly as one that resolves to a private address; the why is for the log', async () => {
+    const policy = proxyPolicy(settings(), resolve)
+    const refusal = async (text: string) => {
+      const err = await policy.check(url(text)).then(
+        () => undefined,
+        (e: unknown) => e as { code: string; status: number; message: string; cause: unknown },
+      )
+      return { answer: { code: err?.code, status: err?.status, message: err?.message }, cause: err?.cause }
+    }
+    const unresolved = await refusal('socks5://nowhere.test:1080')
+    const loopback = await refusal('http://loopback.test:3128')
+    const mixed = await refusal('http://mixed.test:3128')
+    expect(unresolved.answer).toEqual({ code: 'PROXY_NAME_REFUSED', status: 400, message: NAME_REFUSED })
+    expect(loopback.answer).toEqual(unresolved.answer)
+    expect(mixed.answer).toEqual(unresolved.answer)
+    expect(unresolved.cause).toBe('dns lookup of nowhere.test failed (ENOTFOUND)')
+    expect(loopback.cause).toBe('loopback.test resolves to a private address')
   })
 
   it('the look-up a connection uses judges the answer it connects to', async () => {

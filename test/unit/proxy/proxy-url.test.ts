@@ -20,7 +20,12 @@ describe('parseProxyUrl', () => {
     expect(parseProxyUrl('http://proxy.test')?.port).toBe(80)
     expect(parseProxyUrl('https://proxy.test/')?.port).toBe(443)
     expect(parseProxyUrl('http://[::1]:3128')).toMatchObject({ host: '::1', port: 3128, masked: 'http://[::1]:3128' })
-    expect(parseProxyUrl('http://token@proxy.test:3128')?.masked).toBe('http://token@proxy.test:3128')
+    expect(parseProxyUrl('http://token@proxy.test:3128')).toMatchObject({
+      href: 'http://token@proxy.test:3128',
+      username: 'token',
+      password: undefined,
+      masked: 'http://***@proxy.test:3128',
+    })
     // read as http reads a host, so the policy judges the address connected to
     expect(parseProxyUrl('socks5://0x7f.1:1080')).toMatchObject({ host: '127.0.0.1', href: 'socks5://127.0.0.1:1080' })
   })
@@ -40,8 +45,10 @@ describe('parseProxyUrl', () => {
     }
   })
 
-  it('masks the password, and a URL it cannot read whole', () => {
+  it('masks the password, a username given alone (it is the credential), and a URL it cannot read whole', () => {
     expect(maskProxy('https://u:secret@proxy.test:8443')).toBe('https://u:***@proxy.test:8443')
+    for (const lone of ['socks5://tok3n-s3cret@proxy.test:1080', 'socks5://tok3n-s3cret:@proxy.test:1080'])
+      expect(maskProxy(lone)).toBe('socks5://***@proxy.test:1080')
     expect(maskProxy('nonsense:secret@x')).toBe('nonsense://***')
   })
 })

@@ -34,6 +34,8 @@ describe('log redaction', () => {
       { proxy: 'socks5://alice:PROXY-PW@proxy.test:1080', link: { proxyUrl: 'http://b:PROXY-PW2@p.test' } },
       'p',
     )
+    // a proxy service's API token given as the username alone is the credential
+    logger.info({ proxy: 'socks5://PROXY-TOKEN-ALONE@proxy.test:1080' }, 'lone')
     const out = text()
     for (const secret of [
       'S3CRET',
@@ -45,6 +47,7 @@ describe('log redaction', () => {
       'TOKEN-1',
       'TOKEN-2',
       'PROXY-PW',
+      'PROXY-TOKEN-ALONE',
     ]) {
       expect(out, secret).not.toContain(secret)
     }
@@ -52,6 +55,7 @@ describe('log redaction', () => {
     expect(out).toContain('https://media.example/a.jpg')
     expect(out).toContain('download failed')
     expect(out).toContain('socks5://alice:***@proxy.test:1080') // a proxy keeps all but its password
+    expect(out).toContain('socks5://***@proxy.test:1080')
     expect(out).toContain('[redacted]')
   })
 })

@@ -1,7 +1,7 @@
 /**
  * The settings (src/settings/load.ts, the slices each part declares): every bad value named on one line with what
- * it expects, SANDBOX_URL only loopback http or https, every setting in one slice, and the README's Settings table in
- * step with the settings, names and defaults. Which slice each part is handed: test/unit/actors/settings.test.ts,
+ * it expects, SANDBOX_URL only loopback http or https, every setting in one slice, and the Settings tables
+ * (docs/operating.md, docs/cluster.md) in step with the settings, names and defaults. Which slice each part is handed: test/unit/actors/settings.test.ts,
  * test/unit/platform/settings.test.ts, test/unit/http/deps.test.ts. That a bad setting stops the real gateway at
  * start is test/system/ops/settings-at-start.test.ts.
  */
@@ -17,7 +17,7 @@ import { PLATFORM_SETTINGS } from '../../../src/platform/settings.js'
 import { PROXY_SETTINGS } from '../../../src/proxy/proxy-settings.js'
 import { STORAGE_SETTINGS } from '../../../src/storage/settings.js'
 import { TEST_HOOK_SETTINGS } from '../../../src/test-hooks.js'
-import { readmeSettingDefaults, readmeSettingGroups, readmeSettings } from '../../support/readme.js'
+import { documentedSettingDefaults, documentedSettingGroups, documentedSettings } from '../../support/readme.js'
 
 describe('settings', () => {
   it('names every bad setting on that one line, with what it expects', () => {
@@ -72,13 +72,13 @@ describe('settings', () => {
     expect(new Set(SETTING_NAMES).size).toBe(SETTING_NAMES.length)
   })
 
-  it('the README Settings table lists every setting, and only real ones', () => {
-    const listed = readmeSettings()
+  it('the Settings tables (docs/operating.md, docs/cluster.md) list every setting, and only real ones', () => {
+    const listed = documentedSettings()
     expect([...SETTING_NAMES].filter(name => !listed.includes(name))).toEqual([])
     expect(listed.filter(name => !SETTING_NAMES.includes(name))).toEqual([])
   })
 
-  it("the README lists each part's settings under that part, in the file that declares them", () => {
+  it("the Settings tables list each part's settings under that part, in the file that declares them", () => {
     const slices: Record<string, object> = {
       'src/http/settings.ts': HTTP_SETTINGS,
       'src/actors/settings.ts': ACTOR_SETTINGS,
@@ -90,14 +90,14 @@ describe('settings', () => {
       'src/test-hooks.ts': TEST_HOOK_SETTINGS,
       'src/cluster/settings.ts': CLUSTER_SETTINGS,
     }
-    const groups = readmeSettingGroups()
+    const groups = documentedSettingGroups()
     expect([...groups.keys()].sort()).toEqual(Object.keys(slices).sort())
     for (const [file, fields] of Object.entries(slices)) expect(groups.get(file), file).toEqual(Object.keys(fields))
   })
 
-  it('the README Settings table gives the defaults the settings have', () => {
+  it('the Settings tables give the defaults the settings have', () => {
     const defaults = loadSettings({}) as Record<string, unknown>
-    const listed = readmeSettingDefaults()
+    const listed = documentedSettingDefaults()
     expect(listed.size).toBeGreaterThan(70)
     const differ = [...listed]
       .filter(([name, value]) => {
@@ -108,7 +108,7 @@ describe('settings', () => {
         if (typeof actual === 'string') return actual !== String(value)
         return actual !== value
       })
-      .map(([name, value]) => `${name}: README ${String(value)}, settings ${String(defaults[name])}`)
+      .map(([name, value]) => `${name}: docs ${String(value)}, settings ${String(defaults[name])}`)
     expect(differ).toEqual([])
   })
 })

@@ -46,7 +46,7 @@ describe("the tests' ffmpeg", () => {
     expect(lines.slice(1, -1).every(l => l.startsWith('!! '))).toBe(true)
     expect(lines[1]).toContain('SKIPPED: the tests in test/unit/media/x.test.ts that need a real ffmpeg')
     expect(lines[2]).toBe(
-      `!! ffmpeg is not on PATH: install Debian's (${INSTALL}; .ci/run does it; other systems: README "ffmpeg"), or set FFMPEG_PATH to one.`,
+      `!! ffmpeg is not on PATH: install Debian's (${INSTALL}; .ci/run does it; other systems: docs/operating.md "ffmpeg"), or set FFMPEG_PATH to one.`,
     )
     expect(lines[3]).toBe('!! Set CI=true to make them required.')
 

@@ -54,7 +54,9 @@ const channelMessageSchema = shapeOf<ChannelMessage>()(
 
 const channelPageSchema = z
   .strictObject({
-    docs: z.array(channelMessageSchema).describe('Newest first, up to 100'),
+    docs: z
+      .array(channelMessageSchema)
+      .describe('Newest first, up to 100 (fewer when the page reached its byte bound)'),
     before: z.int().describe('Pass as `before` for the next page; 0 when there is none'),
   })
   .meta({ id: 'ChannelMessagePage' })
@@ -76,7 +78,9 @@ export const channelPaths: ZodOpenApiPathsObject = {
       operationId: 'listChannelMessages',
       tags: ['Channels'],
       summary: "Read a channel's history",
-      description: 'Newest first, up to 100 a page; send the returned `before` as the next `before` until it is 0.',
+      description:
+        "Newest first, up to 100 a page, and up to the gateway's CHANNEL_PAGE_MAX_BYTES of posts (a page may stop " +
+        'early, always with at least one post); send the returned `before` as the next `before` until it is 0.',
       requestParams: { query: channelQuerySchema },
       responses: responses(ok(channelPageSchema, 'One page of messages'), ...AUTHENTICATED),
     }),

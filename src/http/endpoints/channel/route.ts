@@ -43,11 +43,13 @@ function messageBody(m: ChannelMessage): ChannelMessage {
 export function channelRoutes(deps: AppDeps): Router {
   const { system } = deps
   const router = Router()
+  // the answers' size is the platform's data: under the process's answer budget (answers/answer-budget.ts)
+  const read = { rate: 'read', largeAnswer: true } as const
 
   router.get(
     '/channel',
-    sessionRoute(deps, { rate: 'read' }, async ({ session, signal }) => {
-      const reply = await system.run(session.id, { type: 'listChannels' }, signal)
+    sessionRoute(deps, read, async ({ session, signal, answered }) => {
+      const reply = await system.run(session.id, { type: 'listChannels' }, signal, answered)
       return { docs: reply.docs.map(channelBody) }
     }),
   )
@@ -55,10 +57,10 @@ export function channelRoutes(deps: AppDeps): Router {
   const parse = (req: Request) => parseChannelQuery(req.query as Record<string, unknown>)
   router.get(
     '/channel/message',
-    sessionRoute(deps, { rate: 'read', parse }, async ({ session, input: query, signal }) => {
+    sessionRoute(deps, { ...read, parse }, async ({ session, input: query, signal, answered }) => {
       // before=0 is past the oldest post: the empty last page, without asking the platform.
       if (query.before === 0) return { docs: [], before: 0 }
-      const reply = await system.run(session.id, { type: 'listChannelMessages', ...query }, signal)
+      const reply = await system.run(session.id, { type: 'listChannelMessages', ...query }, signal, answered)
       return { docs: reply.docs.map(messageBody), before: reply.before }
     }),
   )

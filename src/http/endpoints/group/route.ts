@@ -22,12 +22,12 @@ const memberBody = (m: GroupMember): GroupMember => ({ id: m.id, name: m.name, p
 export function groupRoutes(deps: AppDeps): Router {
   const { system } = deps
   const router = Router()
-  const read = { rate: 'read' } as const
+  const read = { rate: 'read', largeAnswer: true } as const
 
   router.get(
     '/group',
-    sessionRoute(deps, read, async ({ session, signal }) => {
-      const reply = await system.run(session.id, { type: 'listGroups' }, signal)
+    sessionRoute(deps, read, async ({ session, signal, answered }) => {
+      const reply = await system.run(session.id, { type: 'listGroups' }, signal, answered)
       return { docs: reply.docs.map(groupBody) }
     }),
   )
@@ -37,18 +37,26 @@ export function groupRoutes(deps: AppDeps): Router {
 
   router.get(
     '/group/member',
-    sessionRoute(deps, { ...read, parse: groupIdIn('query') }, async ({ session, input: groupId, signal }) => {
-      const reply = await system.run(session.id, { type: 'listGroupMembers', groupId }, signal)
-      return { docs: reply.docs.map(memberBody) }
-    }),
+    sessionRoute(
+      deps,
+      { ...read, parse: groupIdIn('query') },
+      async ({ session, input: groupId, signal, answered }) => {
+        const reply = await system.run(session.id, { type: 'listGroupMembers', groupId }, signal, answered)
+        return { docs: reply.docs.map(memberBody) }
+      },
+    ),
   )
 
   router.get(
     '/group/:groupId',
-    sessionRoute(deps, { ...read, parse: groupIdIn('params') }, async ({ session, input: groupId, signal }) => {
-      const reply = await system.run(session.id, { type: 'getGroup', groupId }, signal)
-      return groupBody(reply)
-    }),
+    sessionRoute(
+      deps,
+      { ...read, parse: groupIdIn('params') },
+      async ({ session, input: groupId, signal, answered }) => {
+        const reply = await system.run(session.id, { type: 'getGroup', groupId }, signal, answered)
+        return groupBody(reply)
+      },
+    ),
   )
 
   return router

@@ -1,6 +1,6 @@
 /**
  * @module http/endpoints/pairing-code
- * POST /session/pairing-code: pairing by code, an addition to the spec (README: "Pairing by code").
+ * POST /session/pairing-code: pairing by code, an addition to the spec (docs/api.md: "Pairing by code").
  */
 import { routerEndpoint } from '../endpoint.js'
 import { pairingCodePaths } from './openapi.js'

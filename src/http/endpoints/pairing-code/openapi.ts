@@ -45,7 +45,8 @@ export const pairingCodePaths: ZodOpenApiPathsObject = {
         'While the session awaits pairing: a code the phone\'s user types under "Link with phone number"; the ' +
         'session then turns connected as after a scan. Answered only once the platform registered the code. The ' +
         'QR keeps rotating meanwhile and still links: the first to finish wins. A new code replaces the last one. ' +
-        'At most one request per `PAIRING_CODE_INTERVAL_MS` per session.',
+        'At most one request per `PAIRING_CODE_INTERVAL_MS` per session, `PAIRING_CODES_PER_PHONE_PER_HOUR` codes ' +
+        'per phone number and `PAIRING_CODES_PER_CLIENT_PER_HOUR` per client (429 with `Retry-After` past them).',
       requestBody: jsonRequestBody(requestSchema),
       responses: {
         ...responses(ok(pairingCodeSchema, 'The code the platform registered'), ...AUTHENTICATED_WITH_BODY),

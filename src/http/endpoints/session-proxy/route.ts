@@ -1,6 +1,6 @@
 /**
  * @module http/endpoints/session-proxy/route
- * The session's own proxy, an addition to the spec (README: A proxy per session):
+ * The session's own proxy, an addition to the spec (docs/api.md: A proxy per session):
  *
  * - GET /session/proxy: the proxy the session's next connection goes through, without its password;
  * - PUT /session/proxy `{"proxy": "socks5://user:pass@host:port"}`: sets the session's own (checked like the one

@@ -70,7 +70,7 @@ export const sessionPaths: ZodOpenApiPathsObject = {
             `proxy ${RULE.PROXY_URL}`,
             fill(ERRORS.PRIVATE_ADDRESS.message, { path: 'proxy' }),
             ERRORS.PROXY_HOST_NOT_ALLOWED.message,
-            ERRORS.PROXY_UNRESOLVED.message,
+            ERRORS.PROXY_NAME_REFUSED.message,
           ]
             .map(quoted)
             .join(', ')}`,

@@ -62,7 +62,7 @@ export function sessionRoutes(deps: AppDeps): Router {
   )
   const readBody = jsonBodyReader(settings.BODY_LIMIT_BYTES)
 
-  // SPEC: no body. An optional one may name the session's proxy (README: A proxy per session); without a body,
+  // SPEC: no body. An optional one may name the session's proxy (docs/api.md: A proxy per session); without a body,
   // nothing changes (no content type is asked for).
   router.post('/session', async (req, res) => {
     const client = await gate(req, res)

@@ -1,6 +1,6 @@
 /**
  * @module http/endpoints/view-link/route
- * The view-only QR link, an addition to the spec (README: "QR page"):
+ * The view-only QR link, an addition to the spec (docs/api.md: "QR page"):
  *
  * - POST /session/view-link, headers `id` + `session-id` like every authenticated endpoint: a link to the QR page carrying
  *   a token good only for viewing this session's QR until its QR window closes (actors/main/view-tokens.ts). Operators hand

@@ -106,7 +106,8 @@ export function makeChannels(link: LinkSocket): ChannelOps {
         if (iqErrorCode(err) !== undefined) throw new GatewayError('CHANNEL_NOT_FOUND')
         throw err
       }
-      return mapChannelPage(channelRowsOf(res), meta.thread_metadata?.invite ?? '')
+      const invite = meta.thread_metadata?.invite ?? ''
+      return mapChannelPage(channelRowsOf(res), invite, link.settings.CHANNEL_PAGE_MAX_BYTES)
     },
   }
 }

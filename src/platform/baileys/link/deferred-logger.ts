@@ -4,7 +4,7 @@
  *
  * Why: Baileys makes a child logger for every message it builds (`generateWAMessage`: `logger.child({ msgId })`),
  * and a pino child serialises its bindings through the gateway's redaction at once: ~1 % of a shard's busy time in
- * a send burst (pino and its redaction, bench:send-profile, issue 28), for a logger that at the Baileys level
+ * a send burst (pino and its redaction, bench:send-profile), for a logger that at the Baileys level
  * (warn or quieter, socket-config.ts) almost never writes a line. Deferred, the child costs one small object; a
  * line that is written carries the same bindings as before, in the same order.
  */

@@ -7,7 +7,7 @@
  * It replaces Baileys' `makeCacheableSignalKeyStore`, whose cache (a TTL cache per socket) kept every key written
  * for five minutes, the ~800 pre-keys of a pairing included: a pre-key is written once, read at most once (by the
  * first message of a contact that used it) and then deleted, so holding them only inflated the memory of every
- * freshly paired session (issue 19). Here:
+ * freshly paired session (measured per idle session). Here:
  * - pre-keys are never cached, in either direction;
  * - the other types are cached on read and on write, a miss too (every write goes through here, so a key that
  *   is not in the store stays absent until written), in one least-recently-used map of at most `maxEntries`;

@@ -1,7 +1,7 @@
 /**
  * @module platform/baileys/link/lazy-caches
  * The caches a Baileys socket keeps for itself, made on their first write instead of when the socket opens
- * (issue 19: memory per idle session).
+ * (memory per idle session: most sessions never write to them).
  *
  * Each socket makes four NodeCaches the config lets us hand it (retry counters, call offers, placeholder resends,
  * user device lists: with their hit/size statistics and a 10-minute sweep timer each) and a MessageRetryManager

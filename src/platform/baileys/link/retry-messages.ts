@@ -11,7 +11,7 @@
  * receipt's chat (without device; a contact's LID and phone JID count as one) must be one the message was sent to.
  * Statuses and channel posts are not kept (channel posts are not encrypted; a status has no one chat to check).
  *
- * One commit per send (issue 28): Baileys relays a message inside a key-store transaction that commits the advanced
+ * One commit per send: Baileys relays a message inside a key-store transaction that commits the advanced
  * Signal state after the stanza is written, and from inside it records the message in its retry manager
  * (`addRecentMessage`, Baileys 7.0.0-rc14). A message the gateway is sending (`expect`) is added to that transaction
  * there, as an entry the store writes to its sent-message table in the same commit (`SentMessageStore.keyWrite`);
@@ -20,7 +20,7 @@
  * writes the row after the ack (`remember`). A row so kept may belong to a message whose ack then failed: it was
  * written to the platform all the same, so a retry receipt for it deserves the answer.
  *
- * One copy (issue 28): a message whose row joins the commit is not also given to Baileys' memory when the store
+ * One copy (CPU and memory): a message whose row joins the commit is not also given to Baileys' memory when the store
  * keeps at least as many messages as that memory would. Until the commit is made, the message waits in
  * `#committing` for a retry receipt that comes back first.
  */

@@ -89,7 +89,7 @@ export function openBaileysSocket(
       syncFullHistory: false,
       markOnlineOnConnect: true,
       // Baileys would replay every message we send as a `messages.upsert` of our own (through its event buffer and
-      // a mutex), and our app-state changes likewise; nothing here listens to either (issue 28: CPU per send)
+      // a mutex), and our app-state changes likewise; nothing listens to either (emitting costs CPU per send)
       emitOwnEvents: false,
       cachedGroupMetadata,
       // a recipient's retry receipt for a message Baileys no longer holds in memory (link/retry-messages.ts)

@@ -9,7 +9,7 @@
  * (`addTransactionCapability`, kept in an AsyncLocalStorage). The chain inherits that context, and by the time the
  * iq is answered the transaction has committed: the write lands in a finished transaction and is lost. So every
  * send that found no issuance in flight issued again: one more iq and answer per message on the wire, plus the key
- * reads and writes around it (issue 19: ~0.9 per message for a gateway that waits for the server ack, and the
+ * reads and writes around it (measured: ~0.9 per message for a gateway that waits for the server ack, and the
  * platform answering them). Written here, after the send, outside any transaction, the entry reaches the store.
  *
  * The timestamp is the time of the send, not of the iq's answer: an issuance that failed is not retried before

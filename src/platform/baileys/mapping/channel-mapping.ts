@@ -163,9 +163,18 @@ function channelPostUrl(invite: string, serverId: number): string {
   return invite ? `https://whatsapp.com/channel/${invite}/${serverId}` : ''
 }
 
-/** Rows → page: newest first; `before` = smallest serverId when the page is full, else 0. */
-export function mapChannelPage(rows: ChannelRow[], invite: string, pageSize = CHANNEL_PAGE_SIZE): ChannelPage {
-  const docs = rows
+/**
+ * Rows → page: newest first, cut before the first post that would take the page's JSON past `maxBytes` (the first
+ * post is always in, however large). `before` = the smallest serverId on the page when the platform's page was full
+ * or the page was cut (more posts follow: the client sends it back to continue), else 0.
+ */
+export function mapChannelPage(
+  rows: ChannelRow[],
+  invite: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+  pageSize = CHANNEL_PAGE_SIZE,
+): ChannelPage {
+  const all = rows
     .map(
       (row): ChannelMessage => ({
         id: row.id,
@@ -176,6 +185,19 @@ export function mapChannelPage(rows: ChannelRow[], invite: string, pageSize = CH
       }),
     )
     .sort((a, b) => b.serverId - a.serverId)
-  const before = rows.length >= pageSize && docs.length ? Math.min(...docs.map(d => d.serverId)) : 0
+  const docs = withinBytes(all, maxBytes)
+  const more = rows.length >= pageSize || docs.length < all.length
+  const before = more && docs.length ? Math.min(...docs.map(d => d.serverId)) : 0
   return { docs, before }
+}
+
+/** The longest head of `docs` whose JSON (with the commas between them) stays within `maxBytes`; at least one. */
+function withinBytes(docs: ChannelMessage[], maxBytes: number): ChannelMessage[] {
+  if (maxBytes === Number.POSITIVE_INFINITY) return docs
+  let bytes = 0
+  for (let i = 0; i < docs.length; i++) {
+    bytes += Buffer.byteLength(JSON.stringify(docs[i])) + (i > 0 ? 1 : 0)
+    if (bytes > maxBytes && i > 0) return docs.slice(0, i)
+  }
+  return docs
 }

@@ -7,7 +7,7 @@
  * generator-based `__awaiter` code: ~2 µs a call with a generator, promises and closures to collect, against
  * ~0.3 µs here, and Baileys takes it several times for each message sent (the relay's key transaction, the keys
  * it reads, the ack and the receipt that come back): async-mutex was 2.8 % of a shard's CPU per text in
- * bench:send-profile (issue 28).
+ * bench:send-profile.
  *
  * What Baileys uses of it, kept: `new Mutex()`; `runExclusive(callback)`: one holder at a time, in the order the
  * calls came, the callback started on a later microtask even when the lock is free (as async-mutex does), the lock

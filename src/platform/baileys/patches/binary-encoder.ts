@@ -5,7 +5,7 @@
  * Why: every frame the socket writes (each message stanza, each receipt's ack, each query) goes through
  * `encodeBinaryNode`. Per node it made ~15 closures, pushed every byte onto a plain array of numbers, walked byte
  * arrays with iterators, and copied the array into a Buffer at the end: ~28 KB of the ~263 KB a shard thread
- * allocated per sent text (a sampling heap profile of a send burst, issue 28).
+ * allocated per sent text (a sampling heap profile of a send burst).
  *
  * How (a rewrite of `encode.js` as it loads, `source-hook.ts`): the exported `encodeBinaryNode` becomes the encoder
  * below, built with the file's own `constants`, and Baileys' own encoder stays in the file as its fallback. The encoder writes each byte Baileys wrote, in the same order and by the same rules (tokens, double-byte

@@ -57,7 +57,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: 'promiseTimeout 49-52 → 3.5 µs a call; with the lazy stacks −12 % / −6 % gateway CPU per text (BENCHMARKS.md, issue 19); no stack at all (issue 28): the 2.5 % of a shard\'s CPU per text its `new Error()` took goes; with the hkdf key and the mutex −0.49 ms gateway CPU per text (median of 5 paired rounds, lower in each; BENCHMARKS.md "Three costs on a text\'s path")',
+    gain: 'promiseTimeout 49-52 → 3.5 µs a call; with the lazy stacks −12 % / −6 % gateway CPU per text (BENCHMARKS.md, 2026-11-26); no stack at all (2026-11-27): the 2.5 % of a shard\'s CPU per text its `new Error()` took goes; with the hkdf key and the mutex −0.49 ms gateway CPU per text (median of 5 paired rounds, lower in each; BENCHMARKS.md "Three costs on a text\'s path")',
     source: timeoutHelpersPatch,
   },
   {
@@ -65,7 +65,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: "generateMessageIDV2 3.0-3.2 % → 1.7-1.8 % of a shard's CPU per send (issue 19)",
+    gain: "generateMessageIDV2 3.0-3.2 % → 1.7-1.8 % of a shard's CPU per send (2026-11-26)",
     source: messageIdPatch,
   },
   {
@@ -73,7 +73,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: "runExclusive ~2 → 0.3 µs a call; async-mutex was 2.8 % of a shard's CPU per text (issue 28, BENCHMARKS.md)",
+    gain: "runExclusive ~2 → 0.3 µs a call; async-mutex was 2.8 % of a shard's CPU per text (2026-11-27, BENCHMARKS.md)",
     source: asyncMutexPatches,
   },
   {
@@ -81,7 +81,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: 'encodeBinaryNode of a 1:1 text stanza 22.8 → 2.7-3.2 µs and 59 → 0.35 KB of heap, of a receipt ack 3.2-3.5 → 0.7-0.8 µs and 2.7-5.6 → 0.17 KB (bench:encode, BENCHMARKS.md issue 28)',
+    gain: 'encodeBinaryNode of a 1:1 text stanza 22.8 → 2.7-3.2 µs and 59 → 0.35 KB of heap, of a receipt ack 3.2-3.5 → 0.7-0.8 µs and 2.7-5.6 → 0.17 KB (bench:encode, BENCHMARKS.md, 2026-11-28)',
     source: binaryEncoderPatch,
   },
   {
@@ -89,7 +89,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'memory',
-    gain: "the shard thread never loads whatsapp-rust-bridge (+18 MB RSS in a bare process); −7 MB RSS with 50 idle sessions; its hkdf (each message's reporting token) takes a KeyObject: −0.15 ms gateway CPU per text (median of 4 paired rounds, lower in each; issue 28)",
+    gain: "the shard thread never loads whatsapp-rust-bridge (+18 MB RSS in a bare process); −7 MB RSS with 50 idle sessions; its hkdf (each message's reporting token) takes a KeyObject: −0.15 ms gateway CPU per text (median of 4 paired rounds, lower in each; 2026-11-27)",
     source: wasmBridgePatches,
   },
   {
@@ -97,7 +97,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: 'node',
     writtenFor: '24',
     why: 'CPU per message',
-    gain: 'HMAC 54 → 8 µs, AES-256-GCM 38 → 11 µs a call; −10 % / −19 % gateway CPU per text (issue 19)',
+    gain: 'HMAC 54 → 8 µs, AES-256-GCM 38 → 11 µs a call; −10 % / −19 % gateway CPU per text (2026-11-26)',
     install: installCryptoKeyObjects,
   },
   {
@@ -105,7 +105,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: 'node',
     writtenFor: '24',
     why: 'CPU per message',
-    gain: '−0.17 ms gateway CPU per text (median of 4 paired rounds, lower in each); shard threads 2.17 → 2.02 ms (issue 28)',
+    gain: '−0.17 ms gateway CPU per text (median of 4 paired rounds, lower in each); shard threads 2.17 → 2.02 ms (2026-11-27)',
     install: installRandomPool,
   },
   {
@@ -113,7 +113,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: '−0.08 ms gateway CPU per text (medians of two sittings of paired rounds, 6 of 10 rounds lower; issue 28)',
+    gain: '−0.08 ms gateway CPU per text (medians of two sittings of paired rounds, 6 of 10 rounds lower; 2026-11-27)',
     installedBy: 'link/socket-config.ts (per socket: link/deferred-logger.ts, the logger Baileys gets)',
   },
   {
@@ -121,7 +121,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: 'libsignal',
     writtenFor: '6.0.0',
     why: 'CPU per pairing',
-    gain: 'a key pair 80 → 45 µs (~812 a pairing): gateway CPU per pairing 132 → 102 ms, pairings/s 7.85 → 10.1 (bench:pairing, medians of 3 alternating runs; issue 28)',
+    gain: 'a key pair 80 → 45 µs (~812 a pairing): gateway CPU per pairing 132 → 102 ms, pairings/s 7.85 → 10.1 (bench:pairing, medians of 3 alternating runs; 2026-11-27)',
     install: installX25519Keygen,
   },
   {
@@ -129,7 +129,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: 'libsignal',
     writtenFor: '6.0.0',
     why: 'CPU per message',
-    gain: 'an HMAC 3.0 → 1.9 µs, deriveSecrets 12.8 → 7.2 µs, the reporting token\'s hkdf 6.2 → 4.0 µs a call; shard thread −0.07 ms CPU per text (median of 5 paired rounds, lower in each), gateway −0.05 ms (3 of 5 rounds lower; issue 28, BENCHMARKS.md "HMAC by one-shot hashes")',
+    gain: 'an HMAC 3.0 → 1.9 µs, deriveSecrets 12.8 → 7.2 µs, the reporting token\'s hkdf 6.2 → 4.0 µs a call; shard thread −0.07 ms CPU per text (median of 5 paired rounds, lower in each), gateway −0.05 ms (3 of 5 rounds lower; 2026-11-28, BENCHMARKS.md "HMAC by one-shot hashes")',
     install: installSignalHmac,
   },
   {
@@ -137,7 +137,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: 'libsignal',
     writtenFor: '6.0.0',
     why: 'correctness',
-    gain: 'no lost ratchet step when sessions of one thread write to one contact at once (contact-burst system test); one AsyncResource a job instead of AsyncResource.bind: 2.1 → 0.1 µs a job (issue 28)',
+    gain: 'no lost ratchet step when sessions of one thread write to one contact at once (contact-burst system test); one AsyncResource a job instead of AsyncResource.bind: 2.1 → 0.1 µs a job (2026-11-28)',
     install: installSignalQueueContext,
   },
   {
@@ -153,7 +153,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: 'one lmdb transaction per send instead of two: −0.13 ms gateway CPU per text, libuv pool 0.47 → 0.31 ms (issue 28)',
+    gain: 'one lmdb transaction per send instead of two: −0.13 ms gateway CPU per text, libuv pool 0.47 → 0.31 ms (2026-11-27)',
     installedBy: "link/retry-messages.ts (per socket: wraps the retry manager's addRecentMessage)",
   },
   {
@@ -161,7 +161,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: "a message the store keeps (RETRY_STORE_MAX_MESSAGES ≥ Baileys' 512) is not also kept in Baileys' memory for 5 minutes (an LRU entry and a timer each): −0.09 ms gateway CPU per text (median of 5 paired rounds, lower in each), RSS after a 15 s burst −46 to −161 MB, median −123 (issue 28, BENCHMARKS.md, What survives a send)",
+    gain: "a message the store keeps (RETRY_STORE_MAX_MESSAGES ≥ Baileys' 512) is not also kept in Baileys' memory for 5 minutes (an LRU entry and a timer each): −0.09 ms gateway CPU per text (median of 5 paired rounds, lower in each), RSS after a 15 s burst −46 to −161 MB, median −123 (2026-11-28, BENCHMARKS.md, What survives a send)",
     installedBy: "link/retry-messages.ts (per socket: the same wrap of the retry manager's addRecentMessage)",
   },
   {
@@ -169,7 +169,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
-    gain: 'no privacy-token iq per send: +1.0 ms per text without it (issue 19)',
+    gain: 'no privacy-token iq per send: +1.0 ms per text without it (2026-11-26)',
     installedBy: 'link/messages.ts (after each acknowledged 1:1 send: link/tc-token.ts)',
   },
   {
@@ -177,7 +177,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'memory',
-    gain: "~80 KB of heap per idle session: four NodeCaches and the retry manager's LRUs made on first write (issue 19)",
+    gain: "~80 KB of heap per idle session: four NodeCaches and the retry manager's LRUs made on first write (2026-11-26)",
     installedBy: 'link/socket-config.ts (per socket: link/lazy-caches.ts)',
   },
   {

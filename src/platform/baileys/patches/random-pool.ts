@@ -6,7 +6,7 @@
  * Why: Baileys and libsignal ask for a few random bytes at a time on every send (the frame padding, message
  * secrets, a ratchet's new key pair), and each synchronous `randomBytes` call makes a crypto job object in C++,
  * runs it and drops it: `randomFillSync` was ~2.5 % of a shard's busy time in a send burst (bench:send-profile,
- * issue 28). Node's own `randomUUID` pools its random bytes the same way.
+ * measured in the send profile). Node's own `randomUUID` pools its random bytes the same way.
  *
  * How: one 4 KiB buffer filled by `randomFillSync` (the same CSPRNG) and refilled when used up; a request of up to
  * 256 bytes gets a fresh buffer with a copy of the next unused bytes, and those bytes are zeroed in the pool at once,

@@ -57,7 +57,7 @@ export function installSignalQueueContext(): void {
   cipher.queueJob = function (this: unknown, job: Job) {
     // One AsyncResource and a named function (libsignal names an unnamed job), not `AsyncResource.bind`: that also
     // defines two deprecated accessors on each bound function, 2.1 µs and ~1.6 KB of garbage a job against 0.1 µs,
-    // for a job per device every message is encrypted to (issue 28).
+    // for a job per device every message is encrypted to.
     const scope = new AsyncResource('SignalQueueJob')
     return queueJob.call(this, function inCallerContext() {
       return scope.runInAsyncScope(job)

@@ -3,7 +3,7 @@
  * One module load hook per thread that rewrites chosen Baileys source files as they load.
  *
  * Why: Baileys is an ES module; its functions cannot be replaced from outside, and some of them cost every sent
- * message more than they need (issue 19). A load hook (`module.registerHooks`) hands us a file's text before it is
+ * message more than they need (send profile). A load hook (`module.registerHooks`) hands us a file's text before it is
  * compiled, so a patch can rewrite a few lines of it, with no node_modules edit. The hook must be installed before
  * Baileys is first imported in the thread (`../module.ts` does it before it loads the adapter). A patch whose
  * expected text is not found (another Baileys version) leaves the file as it is, and `patchState()` says so, so the

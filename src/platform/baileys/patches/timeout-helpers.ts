@@ -7,7 +7,7 @@
  * `delayCancellable` it used), turning the stack into text at once (through the source-map support when it is on)
  * for a Boom built only if the time-out fires, and when the timed work ended in time its `cancel` built a
  * `Cancelled` Boom, stack included, to reject a promise that `promiseTimeout` then ignored. With its Booms that was
- * ~17 % of a shard's CPU per sent message (issue 19).
+ * ~17 % of a shard's CPU per sent message (measured).
  *
  * How (a rewrite of `generics.js` as it loads, `source-hook.ts`):
  * - `promiseTimeout` keeps the same contract with a plain timer: the timed promise settles as before; after `ms`
@@ -15,7 +15,7 @@
  *   `Cancelled` Boom is made, since no one could observe it. No stack is taken either: Baileys put the caller's
  *   stack in the Boom's `data.stack`, for someone debugging Baileys, and nothing in the gateway reads it, while
  *   taking it (`new Error()`, async frames included) was still 2.5 % of a shard's CPU per text in
- *   bench:send-profile (issue 28). The Boom's own stack, where the timer fired, is left.
+ *   bench:send-profile. The Boom's own stack, where the timer fired, is left.
  * - `delayCancellable` (a public Baileys export, whose callers can see the `Cancelled` rejection) is unchanged but
  *   for its stack, kept as an `Error` and made text when `data.stack` is read: the same text, from the same place.
  */

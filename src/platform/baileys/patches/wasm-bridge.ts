@@ -6,7 +6,7 @@
  * twice as base64) for `md5` and `hkdf` (`Utils/crypto.js`), the app-state keys (`Utils/chat-utils.js`) and the
  * app-state integrity hash (`Utils/lt-hash.js`). Loading it costs each shard thread ~18 MB of RSS (its source and
  * base64 strings, the compiled module, its linear memory) for work Node's crypto does in a few lines: the shard
- * thread is most of a small gateway's memory (issue 28, BENCHMARKS.md "Where a small gateway's memory goes").
+ * thread is most of a small gateway's memory (docs/benchmarks-log.md, "Where a small gateway's memory goes").
  *
  * How: each of the three files' import of the bridge is rewritten as it loads (`source-hook.ts`) to import the same
  * names from this module. The unit test checks every function against the bridge itself on random inputs.
@@ -24,7 +24,7 @@ export function md5(buffer: Uint8Array): Uint8Array {
  * Built on two one-shot hashes per HMAC (`signal-hmac.ts`): Baileys derives a key for every message it sends (the
  * reporting token, `Utils/reporting-utils.js`). Node's `hkdfSync` asked "is it a KeyObject?" of raw bytes by a
  * thrown TypeError (4 % of a shard's CPU per text); with a KeyObject it was still ~30 µs a call in a send burst's
- * profile (issue 28).
+ * profile.
  */
 export function hkdf(
   buffer: Uint8Array,

@@ -7,7 +7,7 @@
  * identity keys), and libsignal asks Node for each as a DER public key plus a DER private key: 80 µs a pair on Node
  * 24 here, of which the key itself (one X25519 base-point multiplication, `generateKeyPairSync` returning
  * KeyObjects) is ~38 µs and the two DER encodings the rest. `generateKeyPairSync` was half of the gateway's CPU
- * during pairing (bench:pairing, issue 28). A private key exported as a JWK carries both halves (`d` and `x`, the
+ * during pairing (bench:pairing). A private key exported as a JWK carries both halves (`d` and `x`, the
  * raw 32 bytes of each in base64url): 45 µs a pair.
  *
  * The result is what libsignal's own function returns: `pubKey` the 33-byte key with libsignal's type byte (5) in

@@ -18,4 +18,13 @@ describe('TokenBuckets', () => {
     expect([buckets.take('a'), buckets.take('a'), buckets.take('a')]).toEqual([0, 0, 500])
     expect(buckets.take('b')).toBe(0)
   })
+
+  it('says what a take would answer without spending a token', () => {
+    let now = 0
+    const buckets = new TokenBuckets({ perSecond: 1, burst: 1, now: () => now })
+    expect([buckets.wait('a'), buckets.wait('a'), buckets.take('a')]).toEqual([0, 0, 0])
+    expect([buckets.wait('a'), buckets.take('a')]).toEqual([1000, 1000])
+    now = 400
+    expect(buckets.wait('a')).toBe(600)
+  })
 })

@@ -55,7 +55,7 @@ describe('the OpenAPI document', () => {
     expect(served.filter(r => !documented.includes(r))).toEqual([])
   })
 
-  it('holds the endpoints of the spec and the README, with their operation ids', () => {
+  it('holds the endpoints of the spec and docs/api.md, with their operation ids', () => {
     const ids = Object.fromEntries(documentedRoutes().map(r => [r, operation(r).operationId]))
     expect(ids).toEqual({
       'POST /session': 'createSession',

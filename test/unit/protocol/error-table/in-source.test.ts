@@ -1,7 +1,7 @@
 /**
  * Every client-facing message lives in src/protocol/error-table.ts (and the validation lines in
  * src/protocol/messages.ts): a fixed message written out anywhere else in src/ would drift from the table (and from
- * the README's Errors table, which is tied to it) the first time someone rewords one of the two. The sandbox plays
+ * docs/api.md's Errors table, tied to it) the first time someone rewords one of the two. The sandbox plays
  * the platform, not the gateway, so its own words don't count.
  */
 import { readdirSync, readFileSync } from 'node:fs'

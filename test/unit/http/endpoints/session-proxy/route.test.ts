@@ -1,6 +1,6 @@
 /**
  * GET, PUT and DELETE /session/proxy on a fake session system: the answers show the proxy without its password and
- * say when a change applies, bad and refused proxies get the 400 the README lists, and the endpoints are
+ * say when a change applies, bad and refused proxies get the 400 docs/api.md lists, and the endpoints are
  * authenticated like every session endpoint.
  */
 import request from 'supertest'

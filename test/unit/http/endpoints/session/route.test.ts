@@ -2,6 +2,7 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { GatewayError } from '../../../../../src/protocol/errors.js'
 import { expectError } from '../../../../support/expect-error.js'
+import { startDnsServer } from '../../../../support/fakes/dns-server.js'
 import { keys, makeApp } from '../../../../support/fakes/fake-system.js'
 
 describe('POST /session', () => {
@@ -52,6 +53,31 @@ describe('POST /session', () => {
       'proxy leads to a private or local address',
     )
     expect(strict.system.sessions.size).toBe(1) // only the default one: nothing was created
+  })
+
+  it("tells a stranger nothing of the gateway's DNS: a name that does not resolve and an internal one get one answer", async () => {
+    // the stub DNS server knows one internal name (a loopback answer); any other name does not exist
+    const dns = await startDnsServer({ 'internal.test': { a: ['127.0.0.9'] } })
+    try {
+      const { app, system } = makeApp({ MEDIA_DNS_SERVERS: dns.address })
+      const answer = async (host: string) => {
+        const res = await request(app)
+          .post('/session')
+          .send({ proxy: `socks5://${host}:1080` })
+        return { status: res.status, body: res.body, headers: { type: res.headers['content-type'] } }
+      }
+      const [internal, missing] = [await answer('internal.test'), await answer('nowhere.test')]
+      expect(internal).toEqual({
+        status: 400,
+        body: { statusCode: 400, message: 'proxy host name does not resolve to a public address' },
+        headers: { type: expect.stringMatching(/^application\/json/) },
+      })
+      expect(missing).toEqual(internal)
+      expect(dns.queries).toEqual(expect.arrayContaining(['internal.test A', 'nowhere.test A']))
+      expect(system.sessions.size).toBe(1) // only the default one: nothing was created
+    } finally {
+      await dns.close()
+    }
   })
 
   it('answers 500 internal server error when creation fails, with the cause logged only', async () => {

@@ -1,5 +1,5 @@
 /**
- * POST /session/view-link and GET /session/qr in-process (README: "QR page"): the link carries a token, not the
+ * POST /session/view-link and GET /session/qr in-process (docs/api.md: "QR page"): the link carries a token, not the
  * secret; the token shows the QR and works on no API endpoint; it stops when the session pairs, is reset or deleted.
  */
 import request from 'supertest'

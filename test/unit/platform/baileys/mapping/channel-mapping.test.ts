@@ -122,6 +122,33 @@ describe('channel pages', () => {
     expect(page.before).toBe(1000)
   })
 
+  it('stops a page before the post that would pass the byte bound, and its before walks every post exactly once', () => {
+    // 250 posts of 64 KiB, served as the platform does: the 100 newest below `before`
+    const posts = Array.from({ length: 250 }, (_, i) => row(i + 1, { conversation: `${i}`.padEnd(64 * 1024, 'x') }))
+    const platformPage = (before?: number) => posts.filter(p => before === undefined || p.serverId < before).slice(-100)
+    const maxBytes = 300_000
+    const seen: number[] = []
+    let before: number | undefined
+    for (let pages = 0; pages < 100; pages++) {
+      const page = mapChannelPage(platformPage(before), 'inv', maxBytes)
+      expect(Buffer.byteLength(JSON.stringify(page.docs))).toBeLessThanOrEqual(maxBytes)
+      seen.push(...page.docs.map(d => d.serverId))
+      if (page.before === 0) break
+      expect(page.docs).toHaveLength(4) // four 65 KB posts fit in 300 KB, five do not
+      expect(page.before).toBe(Math.min(...page.docs.map(d => d.serverId)))
+      before = page.before
+    }
+    // newest first, every post once: 62 pages of 4, then the last 2 with before 0
+    expect(seen).toEqual(posts.map(p => p.serverId).reverse())
+  })
+
+  it('carries one post over the byte bound rather than an empty page, and continues after it', () => {
+    const big = row(9, { conversation: 'y'.repeat(10_000) })
+    const page = mapChannelPage([big, row(8, { conversation: 'z' })], 'inv', 1_000)
+    expect(page.docs.map(d => d.serverId)).toEqual([9])
+    expect(page.before).toBe(9)
+  })
+
   it('url and created are empty, not made up, when the platform gives no invite code or time', () => {
     const page = mapChannelPage([{ id: 'ID1', serverId: 1, t: 0, plaintext: enc({ conversation: 'a' }) }], '')
     expect(page.docs[0]).toMatchObject({ url: '', created: '' })

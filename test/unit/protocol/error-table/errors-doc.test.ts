@@ -1,17 +1,17 @@
 /**
- * The README's Errors table and the error table (src/protocol/error-table.ts, with the validation lines of
+ * The Errors table of docs/api.md and the error table (src/protocol/error-table.ts, with the validation lines of
  * src/protocol/messages.ts) hold the same messages with the same statuses: one added to either without the other
  * fails here, as the Settings table is held to the settings (test/unit/settings/load.test.ts).
  */
 import { describe, expect, it } from 'vitest'
 import { ERRORS } from '../../../../src/protocol/errors.js'
 import { CLIENT_MESSAGES } from '../../../../src/protocol/messages.js'
-import { readmeErrors } from '../../../support/readme.js'
+import { documentedErrors } from '../../../support/readme.js'
 
-const rows = readmeErrors()
+const rows = documentedErrors()
 const listed = rows.map(row => row.message)
 
-describe('README: the Errors table', () => {
+describe('docs/api.md: the Errors table', () => {
   it('lists every message a client can get, and only those, once each', () => {
     expect(listed.length).toBeGreaterThan(50)
     expect(CLIENT_MESSAGES.filter(message => !listed.includes(message))).toEqual([])

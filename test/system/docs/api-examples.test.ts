@@ -1,12 +1,11 @@
 /**
- * Keeps the README's API section true: every request example in it is replayed, in order, against the real gateway
+ * Keeps docs/api.md's examples true: every request example of its "Endpoints, with examples" is replayed, in order, against the real gateway
  * and the sandbox's built-in demo world, with a session paired as Alice. The status must match, error bodies word
  * for word, and success bodies field for field with the same value types (ids and URLs differ from run to run).
  */
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { docSection } from '../../support/readme.js'
 import { mediaServer } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
 
@@ -21,8 +20,7 @@ interface Example {
 }
 
 function readExamples(): Example[] {
-  const readme = readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8')
-  const api = readme.slice(readme.indexOf('\n## API\n'), readme.indexOf('\n## ', readme.indexOf('\n## API\n') + 1))
+  const api = docSection('docs/api.md', 'Endpoints, with examples')
   const blocks = [...api.matchAll(/^### (.+)$|```http\n([\s\S]*?)```\n```json\n(\d{3}) ([\s\S]*?)```/gm)]
   const out: Example[] = []
   let title = ''
@@ -65,11 +63,11 @@ function shape(v: unknown): unknown {
 }
 
 const examples = readExamples()
-/** The example credentials every README request carries. */
-const README_ID = 'kefG0UDa3leSW1ibIUDY1_7j'
-const README_SECRET = 'nuMgDQrvxzZVZ63ANj3P2VxN'
+/** The example credentials every request of the examples carries. */
+const EXAMPLE_ID = 'kefG0UDa3leSW1ibIUDY1_7j'
+const EXAMPLE_SECRET = 'nuMgDQrvxzZVZ63ANj3P2VxN'
 
-describe('README API examples', () => {
+describe('docs/api.md: the examples', () => {
   // The sandbox's built-in demo world: Alice, Bob, Carol, the Team group, the News channel.
   // the proxy examples name a proxy on loopback (nothing listens there: they are removed before any reconnect)
   const alice = pairedGateway('15550000001', { env: { SESSION_PROXY_ALLOW_PRIVATE: 'true' } })
@@ -116,12 +114,12 @@ describe('README API examples', () => {
     }
   })
 
-  it('answers each example as the README shows, in order', async () => {
-    // The README's example credentials stand for the paired session's, its example view token for the last one
+  it('answers each example as docs/api.md shows, in order', async () => {
+    // The examples' credentials stand for the paired session's, its example view token for the last one
     // POST /session/view-link handed out; any other header value is sent as written.
     const real = new Map([
-      [README_ID, alice.session.id],
-      [README_SECRET, alice.session.sessionId],
+      [EXAMPLE_ID, alice.session.id],
+      [EXAMPLE_SECRET, alice.session.sessionId],
     ])
     for (const ex of examples) {
       const headers = Object.fromEntries(Object.entries(ex.headers).map(([k, v]) => [k, real.get(v) ?? v]))

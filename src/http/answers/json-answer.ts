@@ -1,0 +1,37 @@
+/**
+ * @module http/answers/json-answer
+ * JSON answers written as the pieces json-pieces.ts makes (no whole-body string, no second copy), with the same
+ * headers express's `res.json` sets, their waiting bytes counted against the process's budget (answer-budget.ts).
+ * `sendJson` builds a small answer at once; `sendLargeJson` builds a read's answer in the budget's turn, letting the
+ * event loop run between its pieces.
+ */
+import type { Response } from 'express'
+import type { AnswerBudget } from './answer-budget.js'
+import { type JsonPieces, jsonPieces, jsonPiecesYielding } from './json-pieces.js'
+
+function write(res: Response, { pieces, bytes }: JsonPieces, budget: AnswerBudget | undefined): void {
+  if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8')
+  res.setHeader('content-length', bytes)
+  // one writev for the headers and every piece: the socket takes what the kernel accepts, the rest waits by reference
+  res.cork()
+  for (const piece of pieces) res.write(piece)
+  res.end()
+  budget?.hold(res)
+}
+
+export function sendJson(res: Response, body: unknown, budget: AnswerBudget | undefined): void {
+  write(res, jsonPieces(body), budget)
+}
+
+/**
+ * A read's answer, whose size is the platform's data: built once every answer built before it is written, so each
+ * finds the budget as those left it (503 ANSWERS_BACKLOGGED past it: a burst of reads passes it by one answer at
+ * most); not built at all for a client that left meanwhile.
+ */
+export async function sendLargeJson(res: Response, body: unknown, budget: AnswerBudget): Promise<void> {
+  await budget.inTurn(async () => {
+    if (res.destroyed) return
+    budget.admit()
+    write(res, await jsonPiecesYielding(body), budget)
+  })
+}
