@@ -3,6 +3,9 @@
  * The only place that listens. Reads settings, opens the session system (worker threads + storage), serves HTTP,
  * and on SIGTERM/SIGINT drains in-flight requests and closes sockets without logging any device out.
  */
+// first: on a Node older than package.json's engines, nothing else runs (refuse-old-node.ts)
+import './refuse-old-node.js'
+import { whenParentGone } from './parent-watch.js'
 import { loadSettings, type Settings } from './settings/load.js'
 import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createShardedSessionSystem } from './actors/main/system.js'
@@ -14,7 +17,6 @@ import { sweepStaleMediaDirs } from './media/temp-sweep.js'
 import { ffmpegStartupWarnings, locateFfmpeg } from './media/ffmpeg-locate.js'
 import { startupFailed } from './security/startup-failure.js'
 import { startupWarnings } from './startup-warnings.js'
-import { enginesNode, nodeVersionWarning } from './node-version.js'
 import { installTestHooks } from './test-hooks.js'
 import { startIdleHeapReducer } from './actors/idle-heap.js'
 import { openClusterNode } from './cluster/node.js'
@@ -28,9 +30,6 @@ try {
 }
 const prettyLogs = wantsPrettyLogs(settings.LOG_FORMAT)
 const logger = createRootLogger(settings.LOG_LEVEL, prettyLogs)
-// On a Node older than package.json's engines the gateway still starts, but says so first (node-version.ts).
-const olderNode = nodeVersionWarning(process.versions.node, enginesNode())
-if (olderNode) logger.warn(olderNode)
 // Media folders of gateway processes that died without removing them (media/temp-sweep.ts).
 void sweepStaleMediaDirs().then(swept => {
   if (swept.removed.length + swept.staleFiles.length > 0) logger.info(swept, 'removed media temp files left by a crash')
@@ -99,3 +98,5 @@ async function stop(signal: string): Promise<void> {
 }
 process.on('SIGTERM', () => void stop('SIGTERM'))
 process.on('SIGINT', () => void stop('SIGINT'))
+// started by npm run demo: its end, even by kill -9, stops the gateway too (parent-watch.ts)
+whenParentGone(() => void stop('parent gone'))

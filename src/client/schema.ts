@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * The QR a view-only link shows (not in the spec)
-         * @description What the QR page asks with a view link's token. Takes no `id` or `session-id`. Waits for a change like GET /session: `If-None-Match` with the last `ETag` and `?wait=<seconds>` answer the moment the QR rotates (or 410 once the phone paired the session), or 304 when the wait ends unchanged.
+         * @description What the QR page asks with a view link's token. Takes no `id` or `session-id`. Waits for a change like GET /session: `If-None-Match` with the last `ETag` and `?wait=<seconds>` answer the moment the QR rotates (or 410 once the phone paired the session; 200 `{"linked": true}` with `?linkedStatus=200`), or 304 when the wait ends unchanged.
          */
         get: operations["viewQr"];
         put?: never;
@@ -590,6 +590,13 @@ export interface components {
             /** @description When the code stops working, at the latest: the end of the platform's registration of the session's current connection, the code's own 3 minutes, or the QR window, whichever comes first */
             expiresAt: string;
         };
+        QrLinked: {
+            /**
+             * @description The phone paired the session: there is no QR to show any more
+             * @constant
+             */
+            linked: true;
+        };
         SessionProxy: {
             /** @description The session's own proxy without its password (`socks5://alice:***@proxy.example:1080`); null when the session has none (the operator's default, whose address is not shown, or a direct connection) */
             proxy: string | null;
@@ -814,6 +821,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /**
                      * @description `socks5://`, `socks5h://` (host names resolved at the proxy), `http://` or `https://` (CONNECT tunnels), with `user:password@` when the proxy wants them; no path. A host on a private or loopback address is refused unless the gateway allows it (SESSION_PROXY_ALLOW_PRIVATE), and so is one off the list the operator may set (SESSION_PROXY_ALLOWED_HOSTS). A secret: stored sealed, answered without its password
@@ -1129,6 +1137,8 @@ export interface operations {
             query?: {
                 /** @description With `If-None-Match` naming the current answer: seconds to wait for it to change (cut to SESSION_WAIT_MAX_SECONDS, 30 by default). Anything but a whole number is 400 `wait must be a whole number of seconds` */
                 wait?: number;
+                /** @description How a paired session answers: 410 (the default), or 200 `{"linked": true}`, which the QR page asks for (a browser logs every 4xx answer as a console error) */
+                linkedStatus?: "200" | "410";
             };
             header: {
                 /** @description The token in the `#view=` fragment of a link from POST /session/view-link */
@@ -1141,7 +1151,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The session's current QR */
+            /** @description The session's current QR; with `?linkedStatus=200`, `{"linked": true}` once the phone paired it */
             200: {
                 headers: {
                     /** @description Strong validator of this exact body (the same state has the same ETag on every node) */
@@ -1149,7 +1159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QrView"];
+                    "application/json": components["schemas"]["QrView"] | components["schemas"]["QrLinked"];
                 };
             };
             /** @description `If-None-Match` names the current answer: at once without `wait`, else when the wait ended with nothing changed (also when the session moved to another node: ask again). No body */

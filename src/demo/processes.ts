@@ -3,13 +3,13 @@
  * operator runs it, and stops it with a signal. The demo (main.ts, scan.ts) uses them; the system tests and the benches
  * take the same launchers through test/support/processes.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import https from 'node:https'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { listenError } from './ports.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -35,13 +35,7 @@ function ephemeralLow(): number {
 }
 
 /** Whether nothing listens on `port` at 127.0.0.1 right now. */
-function bindable(port: number): Promise<boolean> {
-  return new Promise(resolve => {
-    const srv = createServer()
-    srv.once('error', () => resolve(false))
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)))
-  })
-}
+const bindable = async (port: number): Promise<boolean> => (await listenError(port)) === undefined
 
 /**
  * A port on 127.0.0.1 nobody listens on, for a child process to bind a moment later. Picked at random below the
@@ -74,6 +68,36 @@ export async function onFreePort<T>(given: number | undefined, start: (port: num
 }
 
 /**
+ * What a caller may learn of a child while it starts: `onSpawn` gets it the moment it exists (the demo stops it if
+ * it is itself stopped mid-start), `onOutput` every chunk it writes to stdout or stderr (the demo's log files).
+ */
+export interface ChildWatch {
+  onSpawn?: (child: ChildProcess) => void
+  onOutput?: (chunk: Buffer) => void
+  /** Start the child with an IPC channel, which it takes as a watch on this process: once this process is gone,
+   * however it ended, the child stops (src/parent-watch.ts). */
+  exitWithParent?: boolean
+}
+
+/** The child's stdio: output piped (kept, and handed to onOutput), with an IPC channel when it is to exit with us. */
+const stdioFor = (watch: ChildWatch): StdioOptions =>
+  watch.exitWithParent ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe']
+
+/** Keeps the tail of the child's output (enough to explain a failed start, bounded for a child left running for
+ * hours) and hands every chunk to `watch.onOutput`. */
+function watchOutput(child: ChildProcess, watch: ChildWatch): () => string {
+  let out = ''
+  const keep = (d: Buffer) => {
+    out = (out + d).slice(-65_536)
+    watch.onOutput?.(d)
+  }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
+  watch.onSpawn?.(child)
+  return () => out
+}
+
+/**
  * `nodeArgs`: extra node flags (e.g. `--cpu-prof`, which Node does not take from NODE_OPTIONS). Resolves once the
  * gateway is ready (`/readyz` 200), or with `until: 'listening'` as soon as it answers HTTP at all (`/healthz`),
  * while its shards may still be restoring sessions.
@@ -81,7 +105,7 @@ export async function onFreePort<T>(given: number | undefined, start: (port: num
 export async function startGateway(
   env: Record<string, string>,
   nodeArgs: string[] = [],
-  options: { until?: 'ready' | 'listening' } = {},
+  options: { until?: 'ready' | 'listening' } & ChildWatch = {},
 ): Promise<GatewayProcess> {
   const given = env.PORT ? Number(env.PORT) : undefined
   return onFreePort(given, port => startGatewayOn(port, env, nodeArgs, options))
@@ -91,27 +115,21 @@ async function startGatewayOn(
   port: number,
   env: Record<string, string>,
   nodeArgs: string[],
-  options: { until?: 'ready' | 'listening' },
+  options: { until?: 'ready' | 'listening' } & ChildWatch,
 ): Promise<GatewayProcess> {
   const probe = options.until === 'listening' ? '/healthz' : '/readyz'
-  let out = ''
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts')], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SHARDS: '2', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: stdioFor(options),
   })
-  // Keep only the tail: enough to explain a failed start, bounded for a demo left running for hours.
-  const keep = (d: Buffer) => {
-    out = (out + d).slice(-65_536)
-  }
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
+  const output = watchOutput(child, options)
   // with TLS_CERT_FILE the gateway serves https; the probe trusts the cluster's CA file, or the certificate itself
   const ca = env.TLS_CERT_FILE ? readFileSync(env.CLUSTER_CA_FILE ?? env.TLS_CERT_FILE) : undefined
   const url = `${ca ? 'https' : 'http'}://127.0.0.1:${port}`
   const deadline = Date.now() + 60_000
   for (;;) {
-    if (exited(child)) throw new Error(`gateway exited early (${child.exitCode ?? child.signalCode}):\n${out}`)
+    if (exited(child)) throw new Error(`gateway exited early (${child.exitCode ?? child.signalCode}):\n${output()}`)
     try {
       // Ready, not just listening: a session created before its shard thread is up would spend part of its QR
       // window waiting for the thread (and tests with short QR lifetimes would see it expire).
@@ -119,13 +137,13 @@ async function startGatewayOn(
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`gateway did not start:\n${out}`)
+    if (Date.now() > deadline) throw new Error(`gateway did not start:\n${output()}`)
     await new Promise(r => setTimeout(r, 200))
   }
   return {
     url,
     child,
-    output: () => out,
+    output,
     async stop(signal = 'SIGTERM') {
       if (exited(child)) return child.exitCode
       child.kill(signal)
@@ -163,49 +181,38 @@ export interface SandboxProcess {
   stop(): Promise<void>
 }
 
-/**
- * Starts the platform sandbox CLI (`npm run sandbox`) on the given port (a free one by default). `nice` runs it at
- * that CPU priority (benches use 19, so that a figure about the gateway is not the sandbox taking its cores).
- */
+/** `nice` runs the sandbox at that CPU priority (benches use 19, so that a figure about the gateway is not the
+ * sandbox taking its cores); `args`, more of its CLI's flags (`--state FILE`). */
+export type SandboxOptions = {
+  /** CPU priority (nice) of the sandbox process. */
+  nice?: number
+  /** More command-line arguments for the sandbox. */
+  args?: string[]
+  /** `--min-client-version a.b.c`: older web clients are refused at login with 405. */
+  minClientVersion?: string
+} & ChildWatch
+
+/** Starts the platform sandbox CLI (`npm run sandbox`) on the given port (a free one by default). */
 export async function startSandbox(
   port?: number,
   world?: string,
-  options: SandboxLaunchOptions = {},
+  options: SandboxOptions = {},
 ): Promise<SandboxProcess> {
   return onFreePort(port, p => startSandboxOn(p, world, options))
 }
 
-export interface SandboxLaunchOptions {
-  /** CPU priority (nice) of the sandbox process. */
-  nice?: number
-  /** `--min-client-version a.b.c`: older web clients are refused at login with 405. */
-  minClientVersion?: string
-}
-
-async function startSandboxOn(
-  p: number,
-  world: string | undefined,
-  options: SandboxLaunchOptions,
-): Promise<SandboxProcess> {
-  const args = ['--import', 'tsx', path.join(root, 'src/sandbox/main.ts'), '--port', String(p)]
+async function startSandboxOn(p: number, world: string | undefined, options: SandboxOptions): Promise<SandboxProcess> {
+  const args = ['--import', 'tsx', path.join(root, 'src/sandbox/main.ts'), '--port', String(p), ...(options.args ?? [])]
   if (world) args.push('--world', world)
   if (options.minClientVersion) args.push('--min-client-version', options.minClientVersion)
-  let out = ''
   const child =
     options.nice === undefined
-      ? spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('nice', ['-n', String(options.nice), process.execPath, ...args], {
-          cwd: root,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
-  const keep = (d: Buffer) => {
-    out = (out + d).slice(-65_536)
-  }
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
+      ? spawn(process.execPath, args, { cwd: root, stdio: stdioFor(options) })
+      : spawn('nice', ['-n', String(options.nice), process.execPath, ...args], { cwd: root, stdio: stdioFor(options) })
+  const output = watchOutput(child, options)
   const url = `http://127.0.0.1:${p}`
   await waitFor(`sandbox on ${url}`, async () => {
-    if (exited(child)) throw new Error(`sandbox exited early (${child.exitCode ?? child.signalCode}):\n${out}`)
+    if (exited(child)) throw new Error(`sandbox exited early (${child.exitCode ?? child.signalCode}):\n${output()}`)
     const res = await fetch(`${url}/trust`).catch(() => undefined)
     return res?.ok || undefined
   })

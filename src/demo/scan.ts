@@ -19,19 +19,37 @@ export interface ScanRequest {
   phone?: string
 }
 
+/** `call`, with a failure to connect at all (nothing listens there, a wrong host) said as the URL it could not
+ * reach: fetch's own `fetch failed` names neither the URL nor the cause. */
+async function reaching<T>(what: string, url: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (err) {
+    if (!(err instanceof TypeError) || err.message !== 'fetch failed') throw err
+    const cause = err.cause as NodeJS.ErrnoException | undefined
+    const why = cause?.code ?? cause?.message
+    throw new Error(`cannot reach the ${what} at ${url}${why ? ` (${why})` : ''}`)
+  }
+}
+
 export async function scanSession(request: ScanRequest): Promise<{ generatedId: string; name: string }> {
   const { gatewayUrl, sandboxUrl, id, sessionId, phone = DEMO_PHONE } = request
   const gateway = createGatewayClient(gatewayUrl)
   const session = { id, sessionId }
-  const first = await waitForSession(gateway, session, () => true)
+  const onGateway = <T>(call: () => Promise<T>) => reaching('gateway', gatewayUrl, call)
+  const first = await onGateway(() => waitForSession(gateway, session, () => true))
   if (first.isConnected) throw new Error('this session is already connected')
-  const { qrcode } = await waitForSession(gateway, session, s => s.qrcode !== '', { timeoutMs: 60_000 })
-  const scan = await fetch(`${sandboxUrl}/scan`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ qr: decodeQrPng(qrcode), phone }),
-  })
+  const { qrcode } = await onGateway(() =>
+    waitForSession(gateway, session, s => s.qrcode !== '', { timeoutMs: 60_000 }),
+  )
+  const scan = await reaching('sandbox', sandboxUrl, () =>
+    fetch(`${sandboxUrl}/scan`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ qr: decodeQrPng(qrcode), phone }),
+    }),
+  )
   if (scan.status !== 200) throw new Error(`sandbox POST /scan → ${scan.status} ${await scan.text()}`)
-  const connected = await waitForSession(gateway, session, s => s.isConnected, { timeoutMs: 90_000 })
+  const connected = await onGateway(() => waitForSession(gateway, session, s => s.isConnected, { timeoutMs: 90_000 }))
   return { generatedId: connected.generatedId, name: connected.name }
 }

@@ -6,6 +6,7 @@
  * SANDBOX_STRICT_CHANNEL_POSTS=1) start it with those fault switches on. `--min-client-version` (or env
  * SANDBOX_MIN_CLIENT_VERSION) refuses older web clients with 405 and publishes that version in GET /trust.
  */
+import { whenParentGone } from '../parent-watch.js'
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import pino from 'pino'
@@ -75,3 +76,5 @@ const stop = (): void => {
 }
 process.on('SIGINT', stop)
 process.on('SIGTERM', stop)
+// started by npm run demo: its end, even by kill -9, stops the sandbox too, its state saved (parent-watch.ts)
+whenParentGone(stop)

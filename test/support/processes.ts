@@ -10,6 +10,6 @@ export {
   startGateway,
   startSandbox,
   type GatewayProcess,
-  type SandboxLaunchOptions,
+  type SandboxOptions,
   type SandboxProcess,
 } from '../../src/demo/processes.js'

@@ -10,6 +10,7 @@
  */
 import { createDocument, type oas31 } from 'zod-openapi'
 import { ENDPOINTS } from '../endpoints/index.js'
+import { packageVersion } from '../../package-json.js'
 
 let built: oas31.OpenAPIObject | undefined
 
@@ -18,7 +19,7 @@ export function openApiDocument(): oas31.OpenAPIObject {
     openapi: '3.1.0',
     info: {
       title: 'Messaging gateway',
-      version: '1.0.0',
+      version: packageVersion(), // the gateway's release, so a client can tell which one it reads
       description:
         'A self-hosted, multi-tenant HTTP gateway to the platform (WhatsApp). Every endpoint but ' +
         'POST /session and the probes takes the headers `id` and `session-id` from POST /session. Every error ' +

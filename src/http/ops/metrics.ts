@@ -5,13 +5,14 @@
  * the histogram's `_count` is the request count), and `GET /metrics` serves the registry in Prometheus text format,
  * to anyone or, with METRICS_TOKEN set, only to a scraper sending that bearer token (the series tell tenant counts,
  * queue depths and the Node version).
- * Probes and scrapes are not timed. The labelled series are looked up once per label set and kept (prom-client
+ * Probes, scrapes, pages and their assets are not timed (page-paths.ts). The labelled series are looked up once per label set and kept (prom-client
  * would otherwise hash the labels on every request).
  */
 import { Router, type Request, type Response } from 'express'
 import { Histogram, type Registry } from 'prom-client'
 import { requireBearerToken } from '../../security/bearer-token.js'
-import { METRICS_PATH, OPS_PATHS } from './paths.js'
+import { METRICS_PATH } from './paths.js'
+import { isApiPath } from './page-paths.js'
 
 /** Seconds; sends wait for the platform's ack (up to ACK_TIMEOUT_MS), GET /session answers in a millisecond. */
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
@@ -19,7 +20,7 @@ const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 type Series = ReturnType<Histogram<'method' | 'route' | 'status_code'>['labels']>
 
 /** Records one request once its response closed; `started` is its performance.now(), `route` its route pattern.
- * Probes are not timed. */
+ * Only API requests are timed. */
 export function requestMetrics(
   registry: Registry,
 ): (req: Request, res: Response, started: number, route: string) => void {
@@ -33,7 +34,7 @@ export function requestMetrics(
   // bounded: methods × route patterns × statuses the app can produce
   const series = new Map<string, Series>()
   return (req, res, started, route) => {
-    if (OPS_PATHS.has(req.path)) return
+    if (!isApiPath(req.path)) return
     const status = String(res.statusCode)
     const key = `${req.method} ${route} ${status}`
     let s = series.get(key)

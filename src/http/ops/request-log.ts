@@ -6,7 +6,7 @@
  * query string.
  *
  * Levels: 5xx at warn (but /readyz's 503, its answer while starting or stopping), other requests at info, and at
- * debug the ones that are polled: probes and scrapes, a
+ * debug the pages and their assets (page-paths.ts) and the ones that are polled: probes and scrapes, a
  * successful `GET /session` (every client polls it every few seconds for its QR; 1,000 clients would write hundreds
  * of identical lines a second), and any 304 (a wait of GET /session or GET /session/qr that ended unchanged). Their
  * failures (404, 400, 429) still log at info.
@@ -17,7 +17,8 @@
  */
 import type { Request, Response } from 'express'
 import type { Level, Logger } from 'pino'
-import { OPS_PATHS, READYZ_PATH } from './paths.js'
+import { READYZ_PATH } from './paths.js'
+import { isApiPath } from './page-paths.js'
 
 const pathOf = (req: Request): string => {
   const url = req.originalUrl
@@ -37,7 +38,7 @@ function requestLevel(req: Request, res: Response, route: string): Level {
   // `503 starting` / `stopping` is how /readyz says "not yet" to the probe that polls it through every restart
   if (req.path === READYZ_PATH) return 'debug'
   if (res.statusCode >= 500) return 'warn'
-  if (OPS_PATHS.has(req.path)) return 'debug'
+  if (!isApiPath(req.path)) return 'debug' // probes, scrapes, pages and their assets
   if (req.method === 'GET' && res.statusCode < 400 && route === '/session') return 'debug'
   // a waiting GET /session or GET /session/qr that ended unchanged: polled traffic too
   if (res.statusCode === 304) return 'debug'

@@ -3,7 +3,8 @@
  * The markup of the QR page served at `/`. No inline script or style (the CSP forbids both): behaviour lives in
  * page-script.ts, looks in page-style.ts. Every element the script fills is addressed by its id. It shows a QR, a
  * pending pairing code and a status line, nothing of the account: a view link's holder may see the QR, the code (the
- * other way to link the same session) and no more.
+ * other way to link the same session) and no more. The id/session-id form starts hidden: the script shows it only
+ * to a page opened without a view link.
  */
 import { QR_PAGE_SCRIPT_PATH, QR_PAGE_STYLE_PATH } from './paths.js'
 
@@ -22,7 +23,7 @@ export const QR_PAGE_HTML = `<!doctype html>
 <body>
   <main>
     <h1>Link a session</h1>
-    <form id="session-form" autocomplete="off">
+    <form id="session-form" autocomplete="off" hidden>
       <label for="id">id</label>
       <input id="id" name="id" required spellcheck="false">
       <label for="session-id">session-id</label>

@@ -9,7 +9,9 @@
  *   nothing changed within the wait, and the page asks again at once). A 304 that did not wait (waiting turned off)
  *   and a 429 (too many waits) fall back to polling every 2.5 s (SPEC: every 2 to 3 s). The page shows the current
  *   QR (replaced when it rotates) and a pending pairing code (POST /session/pairing-code) with its expiry, then
- *   "linked" once the phone paired the session (410), or why the link no longer works (404);
+ *   "linked" once the phone paired the session (asked with `?linkedStatus=200`, it answers 200 `{linked: true}`
+ *   rather than a 410 the browser would log as an error), or why the link no longer works (404). A page opened with
+ *   a view link shows no id/session-id form: whoever holds the link has neither;
  * - an operator who types the id and session-id into the form gets a view link for them (one POST
  *   /session/view-link), and the page goes on with its token: the secret leaves the form at once and never reaches
  *   the URL, the history or any later request;
@@ -110,10 +112,15 @@ async function messageOf(res) {
   return typeof body.message === 'string' ? body.message : res.statusText
 }
 
+function linked() {
+  return stop('linked', 'Linked: the phone is now connected. This view link no longer works.')
+}
+
 /** Shows one GET /session/qr answer; false when polling should end. */
 async function handle(res) {
   if (res.status === 200) {
     const view = await res.json()
+    if (view.linked === true) return linked()
     showCode(view.pairingCode)
     if (view.qrcode) {
       showQr(view.qrcode)
@@ -125,7 +132,7 @@ async function handle(res) {
     return true
   }
   const message = await messageOf(res)
-  if (res.status === 410) return stop('linked', 'Linked: the phone is now connected. This view link no longer works.')
+  if (res.status === 410) return linked()
   if (res.status === 404) {
     return stop('not-found', 'This view link has expired or was withdrawn (a link lasts until the QR window ' +
       'closes, about 3 minutes, and ends when the session is reset or deleted). Ask for a new one.')
@@ -145,7 +152,8 @@ async function poll(token, mine) {
   if (etag) headers['if-none-match'] = etag
   inFlight = new AbortController()
   try {
-    const url = '/session/qr' + (etag ? '?wait=' + WAIT_S : '')
+    // linkedStatus=200: a paired session answers 200 {linked: true}, not 410, which the browser would log as an error
+    const url = '/session/qr?linkedStatus=200' + (etag ? '&wait=' + WAIT_S : '')
     const res = await fetch(url, { headers, cache: 'no-store', signal: inFlight.signal })
     if (mine !== generation) return
     if (res.status === 304) {
@@ -170,8 +178,14 @@ async function poll(token, mine) {
   if (again && mine === generation) timer = setTimeout(() => poll(token, mine), delay)
 }
 
+/** The form is for an operator with the id and session-id; a view link's holder has neither, and sees no form. */
+function showForm(shown) {
+  form.hidden = !shown
+}
+
 function start(token) {
   forget()
+  showForm(false)
   hideQr()
   hideCode()
   setStatus('loading', 'Asking the gateway…')
@@ -227,6 +241,7 @@ window.addEventListener('hashchange', () => {
 
 function refuseSecretLink() {
   forget()
+  showForm(true)
   stop('secret-link', 'This link carried the session-id, which gives the whole API; the page no longer takes it and ' +
     'has removed it from the address bar. Ask for a view-only link (POST /session/view-link) instead, or type the id ' +
     'and session-id below.')
@@ -236,5 +251,6 @@ if (scrubSecretLink()) refuseSecretLink()
 else {
   const initial = tokenFromUrl()
   if (initial) start(initial)
+  else showForm(true)
 }
 `

@@ -11,6 +11,7 @@ main { max-width: 34rem; margin: 2rem auto; padding: 1.5rem; background: #fff; b
   box-shadow: 0 1px 4px rgba(0, 0, 0, 0.12); }
 h1 { margin-top: 0; font-size: 1.4rem; }
 form { display: grid; grid-template-columns: max-content 1fr; gap: 0.5rem 0.75rem; align-items: center; }
+form[hidden] { display: none; }
 form button { grid-column: 2; justify-self: start; padding: 0.4rem 1rem; }
 input { font: inherit; padding: 0.3rem 0.4rem; min-width: 0; }
 #status { margin: 1.25rem 0; padding: 0.6rem 0.8rem; border-radius: 8px; background: #eef1f4; }

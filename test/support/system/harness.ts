@@ -14,7 +14,7 @@ import {
   startGateway,
   startSandbox,
   type GatewayProcess,
-  type SandboxLaunchOptions,
+  type SandboxOptions,
   type SandboxProcess,
 } from '../processes.js'
 import {
@@ -92,7 +92,7 @@ export class Gateway {
  */
 export async function startWorld(
   world?: object,
-  sandboxOptions: SandboxLaunchOptions = {},
+  sandboxOptions: SandboxOptions = {},
 ): Promise<{ sandbox: SandboxProcess; dataDir: string; cleanup(): Promise<void> }> {
   const sandbox = await startSandbox(undefined, undefined, sandboxOptions)
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-gateway-'))

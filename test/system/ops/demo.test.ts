@@ -1,6 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
+/**
+ * `npm run demo` as a newcomer follows it: the tour's every command, run as printed, answers as the tour says (the
+ * picture it sends is the one the demo serves, and reaches Bob's phone byte for byte); the tour says how long a QR
+ * lives and where both processes log, and `--verbose` shows those logs in the terminal too.
+ */
+import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -8,28 +13,15 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../support/processes.js'
 import { parseProm, sumOf } from '../../support/prom-text.js'
 import { repoRoot } from '../../support/readme.js'
-import { waitFor } from '../../support/wait-for.js'
+import { endDemo, runDemo, type DemoRun } from '../../support/system/demo.js'
 
 const run = promisify(execFile)
 
-let demo: ChildProcess | undefined
+let demo: DemoRun | undefined
 let dataDir: string | undefined
 
 afterAll(async () => {
-  if (demo && demo.exitCode === null) {
-    // The demo, npm and the sandbox + gateway it started share one process group.
-    process.kill(-demo.pid!, 'SIGTERM')
-    const exited = once(demo, 'exit')
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-demo!.pid!, 'SIGKILL')
-      } catch {
-        /* gone */
-      }
-    }, 20_000)
-    await exited
-    clearTimeout(timer)
-  }
+  await endDemo(demo)
   if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 }, 30_000)
 
@@ -43,39 +35,26 @@ async function follow(line: string, vars: Record<string, string> = {}): Promise<
   return stdout
 }
 
+const sha256 = (bytes: Buffer | ArrayBuffer) =>
+  createHash('sha256')
+    .update(Buffer.from(bytes as ArrayBuffer))
+    .digest('hex')
+
 describe('npm run demo', () => {
   it('starts the sandbox and the gateway, creates nothing, and its tour works when followed line by line', async () => {
     const [port, sandboxPort] = [await freePort(), await freePort()]
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'ops-demo-'))
-    demo = spawn('npm', ['run', 'demo'], {
-      cwd: repoRoot,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PORT: String(port), SANDBOX_PORT: String(sandboxPort), DATA_DIR: dataDir },
-    })
-    let out = ''
-    demo.stdout!.on('data', d => {
-      out += d
-    })
-    demo.stderr!.on('data', d => {
-      out += d
-    })
-    await waitFor(
-      'the tour',
-      async () => {
-        if (demo!.exitCode !== null) throw new Error(`demo exited (${demo!.exitCode}):\n${out}`)
-        return out.includes('Ctrl+C stops') || undefined
-      },
-      120_000,
-    )
+    demo = runDemo({ port, sandboxPort, dataDir }, { via: 'npm', args: ['--verbose'] })
+    const out = await demo.tour()
 
     const commands = out
       .split('\n')
       .map(l => l.trim())
       .filter(l => l.startsWith('curl ') || l.startsWith('npm run demo:scan'))
     const G = `http://127.0.0.1:${port}`
-    expect(out).toContain(`http://localhost:${port}/#view=<token>`)
+    expect(out).toContain(`${G}/#view=<token>`)
     expect(out).not.toContain('#id=')
+    expect(out).toContain('An unscanned QR lives 3 minutes (SESSION_QR_LIFETIME_MS)')
     for (const route of [
       '/session',
       '/session/view-link',
@@ -99,6 +78,20 @@ describe('npm run demo', () => {
     }
     expect(commands.some(c => c.includes('-X DELETE'))).toBe(true)
 
+    // Both logs are where the tour says, and --verbose shows them here too, each line marked with its process.
+    const logs = { gateway: path.join(dataDir, 'gateway.log'), sandbox: path.join(dataDir, 'sandbox.log') }
+    expect(out).toContain(`Their logs: ${logs.gateway} and ${logs.sandbox}`)
+    expect(readFileSync(logs.gateway, 'utf8')).toContain('gateway listening')
+    expect(readFileSync(logs.sandbox, 'utf8')).toContain('sandbox ready')
+    expect(out).toMatch(/^\[gateway\] .*gateway listening/m)
+    expect(out).toMatch(/^\[sandbox\] .*sandbox ready/m)
+
+    // The picture the image line sends is served by the demo itself, on loopback.
+    const pictureUrl = /"url":"(http:\/\/127\.0\.0\.1:\d+\/picture\.png)"/.exec(out)?.[1]
+    const picture = await fetch(pictureUrl!)
+    expect(picture.headers.get('content-type')).toBe('image/png')
+    const pictureSha = sha256(await picture.arrayBuffer())
+
     // Nothing exists before the reader creates it.
     const before = parseProm(await follow(`curl -s ${G}/metrics`))
     expect(sumOf(before, 'gateway_sessions')).toBe(0)
@@ -110,20 +103,28 @@ describe('npm run demo', () => {
 
     const outputs: Array<{ command: string; output: string }> = []
     for (const command of rest) outputs.push({ command, output: await follow(command, vars) })
+    const answerTo = (part: string) => outputs.find(o => o.command.includes(part))!.output
 
-    const scan = outputs.find(o => o.command.startsWith('npm run demo:scan'))!
-    expect(scan.output).toContain('connected: 15550000001:')
+    expect(JSON.parse(answerTo('/session/view-link')).url).toMatch(new RegExp(`^${G}/#view=`))
+    // (its QR comes a moment after the session is created: the tour says to poll)
+    expect(JSON.parse(answerTo(`"${G}/session"`)).isConnected).toBe(false)
+    expect(answerTo('npm run demo:scan')).toContain('connected: 15550000001:')
     for (const { command, output } of outputs) {
       if (command.startsWith('npm') || command.includes('/metrics')) continue
       const body = JSON.parse(output) as Record<string, unknown>
       expect(body.statusCode, `${command} → ${output}`).toBeUndefined()
     }
-    const inbox = outputs.find(o => o.command.includes('/inbox'))!
-    expect(inbox.output).toContain('hello Bob')
-    const metrics = parseProm(outputs.find(o => o.command.includes('/metrics'))!.output)
+    const inbox = JSON.parse(answerTo('/inbox')) as {
+      messages: Array<{ type: string; text?: string; caption?: string; media?: { sha256: string } }>
+    }
+    expect(inbox.messages.some(m => m.type === 'text' && m.text === 'hello Bob')).toBe(true)
+    const image = inbox.messages.find(m => m.type === 'image')
+    expect(image?.caption).toBe('a picture')
+    expect(image?.media?.sha256).toBe(pictureSha)
+    const metrics = parseProm(answerTo('/metrics'))
     expect(
       sumOf(metrics, 'gateway_http_request_duration_seconds_count', { route: '/message', status_code: '200' }),
-    ).toBe(2)
+    ).toBe(3)
     // The tour ends by deleting the session it created.
     expect(sumOf(metrics, 'gateway_sessions')).toBe(0)
   }, 300_000)

@@ -1,7 +1,8 @@
 /**
  * Settings that switch a protection off, or leave one out, start the gateway, but never silently: each is one warn
  * line in the start-up log of the real process (a tenant's proxy allowed on private addresses; cluster mode without
- * DATA_KEY, or forwarding over plain http without CLUSTER_REQUIRE_TLS). So is a Node below package.json's engines.
+ * DATA_KEY, or forwarding over plain http without CLUSTER_REQUIRE_TLS). A Node below package.json's engines is
+ * refused instead (test/system/build/old-node.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -83,17 +84,6 @@ describe('start-up warnings', () => {
     const listening = lines.find(l => l.msg === 'gateway listening') as { node?: string } | undefined
     expect(listening?.node).toBe(process.versions.node)
     expect(lines.filter(l => l.level >= WARN && l.msg.startsWith('Node '))).toEqual([])
-  }, 90_000)
-
-  it('on a Node below package.json engines, one warn line says which version and why', async () => {
-    // The real gateway on this Node, told before anything loads that it is Node 20.20.2 (end of life, the one
-    // BENCHMARKS.md's scale figures were measured against).
-    const node20 = `Object.defineProperty(process,'versions',{value:{...process.versions,node:'20.20.2'}})`
-    const lines = await startupLog({}, [`--import=data:text/javascript,${encodeURIComponent(node20)}`])
-    expect(lines.filter(l => l.level === WARN && l.msg.startsWith('Node ')).map(l => l.msg)).toEqual([
-      'Node 20.20.2 is older than the >=24 the gateway is built and tested on (package.json engines): ' +
-        'it may fail, or cost more CPU per message as sessions grow; run it on Node 24',
-    ])
   }, 90_000)
 })
 

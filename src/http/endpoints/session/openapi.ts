@@ -11,7 +11,7 @@ import type { Session } from '../../../protocol/spec-types.js'
 import { conditional, ifNoneMatchHeader, waitQuerySchema } from '../../openapi/conditional.js'
 import { authenticated } from '../../openapi/operations.js'
 import { sessionIdOnlySchema, shapeOf } from '../../openapi/response-schemas.js'
-import { errorWith, AUTHENTICATED, jsonContent, ok, quoted, responses } from '../../openapi/responses.js'
+import { errorWith, AUTHENTICATED, ok, quoted, responses } from '../../openapi/responses.js'
 import { proxyField } from '../session-proxy/openapi.js'
 import type { AccountRestrictions } from '../../../protocol/restrictions.js'
 import { restrictionsSchema } from './restrictions-openapi.js'
@@ -67,7 +67,18 @@ export const sessionPaths: ZodOpenApiPathsObject = {
         'No headers, no body, as the spec has it (with `CREATE_SESSION_TOKEN` set: `authorization: Bearer <token>`). ' +
         'The QR follows in the background: poll GET /session for it. Not in the spec: an optional JSON body ' +
         '`{"proxy": "socks5://user:pass@host:port"}` sends the session\'s connections through that proxy.',
-      requestBody: { required: false, content: jsonContent(z.object({ proxy: proxyField().optional() })) },
+      requestBody: {
+        required: false,
+        content: {
+          'application/json': {
+            schema: z.object({ proxy: proxyField().optional() }),
+            // what /docs "Try it out" sends: a body that works (a session with no proxy). Built from the schema, it
+            // would carry the proxy field's example, an address that leads nowhere, and the session would never
+            // show a QR.
+            example: {},
+          },
+        },
+      },
       responses: {
         ...responses(ok(createdSessionSchema, "The new session's credentials"), 401, 413, 415, 429, 500, 503),
         400: errorWith(

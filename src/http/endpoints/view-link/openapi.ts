@@ -10,7 +10,7 @@ import { authenticated } from '../../openapi/operations.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'
 import { errorWith, messageOf, ok, responses } from '../../openapi/responses.js'
 import { pairingCodeSchema } from '../pairing-code/openapi.js'
-import type { QrViewBody, ViewLinkBody } from './route.js'
+import { LINKED_STATUS_QUERY, type QrLinkedBody, type QrViewBody, type ViewLinkBody } from './route.js'
 
 const viewTokenHeaderSchema = z.object({
   'view-token': z.string().min(1).describe('The token in the `#view=` fragment of a link from POST /session/view-link'),
@@ -48,6 +48,22 @@ const qrViewSchema = shapeOf<QrViewBody>()(
     .meta({ id: 'QrView' }),
 )
 
+const qrLinkedSchema = shapeOf<QrLinkedBody>()(
+  z
+    .strictObject({ linked: z.literal(true).describe('The phone paired the session: there is no QR to show any more') })
+    .meta({ id: 'QrLinked' }),
+)
+
+const viewQrQuerySchema = waitQuerySchema.extend({
+  [LINKED_STATUS_QUERY]: z
+    .enum(['200', '410'])
+    .optional()
+    .describe(
+      'How a paired session answers: 410 (the default), or 200 `{"linked": true}`, which the QR page asks for (a ' +
+        'browser logs every 4xx answer as a console error)',
+    ),
+})
+
 export const viewLinkPaths: ZodOpenApiPathsObject = {
   '/session/view-link': {
     post: authenticated({
@@ -72,10 +88,14 @@ export const viewLinkPaths: ZodOpenApiPathsObject = {
       description:
         "What the QR page asks with a view link's token. Takes no `id` or `session-id`. Waits for a change like " +
         'GET /session: `If-None-Match` with the last `ETag` and `?wait=<seconds>` answer the moment the QR rotates ' +
-        '(or 410 once the phone paired the session), or 304 when the wait ends unchanged.',
-      requestParams: { header: viewTokenHeaderSchema.extend(ifNoneMatchHeader), query: waitQuerySchema },
+        '(or 410 once the phone paired the session; 200 `{"linked": true}` with `?linkedStatus=200`), or 304 when ' +
+        'the wait ends unchanged.',
+      requestParams: { header: viewTokenHeaderSchema.extend(ifNoneMatchHeader), query: viewQrQuerySchema },
       responses: conditional({
-        200: ok(qrViewSchema, "The session's current QR"),
+        200: ok(
+          z.union([qrViewSchema, qrLinkedSchema]),
+          `The session's current QR; with \`?${LINKED_STATUS_QUERY}=200\`, \`{"linked": true}\` once the phone paired it`,
+        ),
         400: errorWith(`${messageOf('INVALID_HEADER')}: header \`view-token\` missing or empty; \`wait ${RULE.WAIT}\``),
         404: errorWith(
           `${messageOf('VIEW_LINK_NOT_FOUND')}: unknown, expired or revoked token, or its session is gone`,

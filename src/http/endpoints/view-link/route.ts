@@ -8,12 +8,14 @@
  * - GET /session/qr, header `view-token`: the QR that token shows. It takes no `id` or `session-id` and answers
  *   nothing but the QR, a pending pairing code and the link's expiry; a token is no session credential anywhere else
  *   (404 there). Like GET /session it carries an ETag and waits for a change with `If-None-Match` and `?wait=`.
+ *   Once the session is paired it answers 410, or with `?linkedStatus=200` (the QR page's way: a browser logs every
+ *   4xx answer as a console error, and being linked is no error to the page) `200 { linked: true }`.
  *
  * @example
  * POST /session/view-link  (id, session-id) → { url: 'https://gw.example/#view=<token>', expiresAt }
  * GET /session/qr          (view-token)     → { qrcode: '<base64 PNG>', expiresAt, pairingCode: null }
  */
-import { Router, type Request } from 'express'
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express'
 import { GatewayError } from '../../../protocol/errors.js'
 import { sessionRoute } from '../../session-route.js'
 import { clientOrigin } from '../../request-origin.js'
@@ -31,6 +33,22 @@ const VIEW_FRAGMENT_KEY = 'view'
 export interface ViewLinkBody {
   url: string
   expiresAt: string
+}
+
+/** The query parameter that asks for a paired session's answer as 200 `{ linked: true }` instead of 410. */
+export const LINKED_STATUS_QUERY = 'linkedStatus'
+
+/** GET /session/qr with `?linkedStatus=200` once the phone paired the session. */
+export interface QrLinkedBody {
+  linked: true
+}
+
+/** The 410 of a paired session, as 200 `{ linked: true }` when the request asked for that. */
+const linkedAsOk: ErrorRequestHandler = (err, req, res, next) => {
+  const asked = req.url.includes('?') && req.query[LINKED_STATUS_QUERY] === '200'
+  if (!asked || !(err instanceof GatewayError) || err.code !== 'VIEW_LINK_USED') return next(err)
+  res.setHeader('Cache-Control', 'no-store')
+  res.json({ linked: true } satisfies QrLinkedBody)
 }
 
 export interface QrViewBody {
@@ -88,7 +106,8 @@ export function viewLinkRoutes(deps: EndpointDeps): Router {
       return { session: id, etag: etagOf(JSON.stringify(body)), body }
     },
   }
-  router.get(VIEW_QR_PATH, (req, res, next) => answerConditional(deps.waits, req, res, next, viewQr))
+  const answer: RequestHandler = (req, res, next) => answerConditional(deps.waits, req, res, next, viewQr)
+  router.get(VIEW_QR_PATH, answer, linkedAsOk)
 
   return router
 }

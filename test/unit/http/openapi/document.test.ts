@@ -2,6 +2,7 @@
  * The OpenAPI document: valid OpenAPI 3.1, in step with the routes express really serves, and complete about
  * the error statuses and headers of each operation.
  */
+import { readFileSync } from 'node:fs'
 import { validate, compileErrors } from '@readme/openapi-parser'
 import { describe, expect, it } from 'vitest'
 import { openApiDocument } from '../../../../src/http/openapi/document.js'
@@ -33,6 +34,13 @@ const NOT_API = new Set(
 const PROBES = new Set(['GET /healthz', 'GET /readyz'])
 
 describe('the OpenAPI document', () => {
+  it("names the gateway's release as its version: the package's", () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
+      version: string
+    }
+    expect(document.info.version).toBe(pkg.version)
+  })
+
   it('is valid OpenAPI 3.1', async () => {
     expect(document.openapi).toBe('3.1.0')
     const result = await validate(structuredClone(document) as never)

@@ -30,6 +30,29 @@ describe('GET /metrics (HTTP side)', () => {
     expect(has(m, 'gateway_sessions')).toBe(false)
   })
 
+  it('does not count the pages and their assets (the QR page, /docs) as API requests', async () => {
+    const { app } = makeApp()
+    for (const page of [
+      '/',
+      '/qr-page/script.js',
+      '/qr-page/style.css',
+      '/docs',
+      '/docs/init.js',
+      '/docs/assets/swagger-ui.css',
+      '/docs/assets/swagger-ui-bundle.js',
+      '/docs/assets/favicon-32x32.png',
+      '/docs/assets/no-such-file.js',
+      '/openapi.json',
+    ]) {
+      await request(app).get(page)
+    }
+    await request(app).post('/session')
+    const m = parseProm((await request(app).get('/metrics')).text)
+    const count = 'gateway_http_request_duration_seconds_count'
+    expect(sumOf(m, count, { route: '/session' })).toBe(1)
+    expect(sumOf(m, count)).toBe(1)
+  })
+
   it('keeps one registry per app: two apps count separately', async () => {
     const a = makeApp()
     const b = makeApp()

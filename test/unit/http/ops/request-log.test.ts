@@ -39,6 +39,22 @@ describe('request log', () => {
     expect(all).not.toContain('wrong-secret-value')
   })
 
+  it('logs the pages and their assets (the QR page, /docs) at debug, like the probes', async () => {
+    const { app, logs } = makeApp()
+    for (const page of ['/', '/qr-page/script.js', '/docs', '/docs/assets/swagger-ui-bundle.js', '/openapi.json']) {
+      await request(app).get(page)
+    }
+    await request(app).post('/session')
+    expect(requestLines(logs).map(l => [l.path, l.level])).toEqual([
+      ['/', 20],
+      ['/qr-page/script.js', 20],
+      ['/docs', 20],
+      ['/docs/assets/swagger-ui-bundle.js', 20],
+      ['/openapi.json', 20],
+      ['/session', 30],
+    ])
+  })
+
   it('keeps a sane incoming x-request-id and replaces an unsafe one', async () => {
     const { app, logs } = makeApp()
     const kept = await request(app).get('/healthz').set('x-request-id', 'proxy-42.a:b')

@@ -6,6 +6,9 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { expectError } from '../../../../support/expect-error.js'
 import { makeApp, snapshotFor } from '../../../../support/fakes/fake-system.js'
+import { parked, sent, servedApps } from '../../../../support/waiting-requests.js'
+
+const serve = servedApps()
 
 /** A test app holding one unpaired session (awaiting its QR) besides the default connected one. */
 function withUnpaired(env: NodeJS.ProcessEnv = {}) {
@@ -178,5 +181,45 @@ describe('GET /session/qr', () => {
     const deleted = await link()
     expect((await request(app).delete('/session').set(unpaired)).status).toBe(200)
     expectError(await request(app).get('/session/qr').set('view-token', deleted), 404, 'view link not found or expired')
+  })
+
+  it('with ?linkedStatus=200 a paired session answers 200 {linked: true} (what the QR page asks), other errors as they are', async () => {
+    const { app, system, unpaired } = withUnpaired()
+    const token = tokenOf((await request(app).post('/session/view-link').set(unpaired)).body.url)
+    const qr = await request(app).get('/session/qr?linkedStatus=200').set('view-token', token)
+    expect(qr.status).toBe(200)
+    expect(qr.body.qrcode).toBe('UVJQTkc=')
+    const entry = system.sessions.get(unpaired.id)!
+    entry.snapshot = { ...entry.snapshot, state: 'connected', isConnected: true, qrcode: '', qrDeadline: null }
+    const linked = await request(app).get('/session/qr?linkedStatus=200').set('view-token', token)
+    expect(linked.status).toBe(200)
+    expect(linked.body).toEqual({ linked: true })
+    expect(linked.headers['cache-control']).toBe('no-store')
+    // without it, as before; and an unknown token is still 404 with it
+    expect((await request(app).get('/session/qr').set('view-token', token)).status).toBe(410)
+    expect((await request(app).get('/session/qr?linkedStatus=410').set('view-token', token)).status).toBe(410)
+    expectError(
+      await request(app).get('/session/qr?linkedStatus=200').set('view-token', 'no-such-token'),
+      404,
+      'view link not found or expired',
+    )
+  })
+
+  it('with ?linkedStatus=200 (the QR page), a wait that ends with the pairing answers 200 {linked: true}', async () => {
+    const t = await serve()
+    const s = t.system.add('s-qr', 'secret-qr', { isConnected: false, qrcode: 'QR1', qrDeadline: Date.now() + 60_000 })
+    const { token } = t.system.createViewLink(s.id)
+    const first = await request(t.server).get('/session/qr?linkedStatus=200').set('view-token', token)
+    const pairing = sent(
+      request(t.server)
+        .get('/session/qr?linkedStatus=200&wait=30')
+        .set('view-token', token)
+        .set('if-none-match', first.headers.etag!),
+    )
+    await parked(t)
+    t.system.update(s.id, { qrcode: '', isConnected: true, qrDeadline: null, generatedId: '1555:1@s.whatsapp.net' })
+    const answer = await pairing
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual({ linked: true })
   })
 })
