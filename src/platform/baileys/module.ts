@@ -11,7 +11,7 @@ import { installPlatformPatches, patchApplies, patchReport } from './patches/inv
 installPlatformPatches()
 const adapter = await import('./baileys-link.js')
 
-export const { createBaileysLink, fetchSandboxTrust, createSessionRun, lookupClientVersion } = adapter
+export const { createBaileysLink, fetchSandboxTrust, createSessionRun, lookupClientVersion, closeThread } = adapter
 
 /** The adapter's own patch (it needs the logger; skipped, as the others, for another libsignal); then one line naming every patch and whether it is active, and a
  * warning for each that is not (another version of its package, or a source text it did not expect). */
