@@ -156,6 +156,8 @@ export interface PlatformModule {
   lookupClientVersion?: (sandboxUrl: string | undefined) => Promise<ClientVersion>
   /** What keeps one session's stored platform state usable across unclean stops (one per actor, kept across its links). */
   createSessionRun?: (auth: AuthStore, log: Logger) => SessionRun
+  /** Once per worker thread, after its sessions are shut down: ends what the module holds for the thread (its pools). */
+  closeThread?: () => Promise<void>
 }
 
 /** Keeps a session's stored state usable after a crash: the platform knows which of it a crash leaves suspect. */

@@ -65,7 +65,7 @@ export interface SandboxOptions {
    * Answer a device query made by LID under that LID, as the platform does (default true; env
    * SANDBOX_LID_DEVICE_ANSWERS=0 in the CLI turns it off). On, Baileys' device cache hits and it keeps one Signal
    * session per contact, so the gateway's ratchet bookkeeping is really exercised: a kill between sending and
-   * committing (src/platform/baileys/patches/signal-recovery) and several sessions of one thread sending to one contact at once
+   * committing (src/platform/baileys/signal-recovery) and several sessions of one thread sending to one contact at once
    * (src/platform/baileys/patches/signal-queue-context). Off, the answer comes under the phone JID, Baileys misses its cache and
    * starts a new session (pkmsg) for every message, which hides both.
    */

@@ -2,7 +2,7 @@
  * @module storage/open-store
  * Which engine a process (main thread or shard thread) stores in: lmdb under DATA_DIR by default; with REDIS_URL,
  * Redis (`redis/redis-store.ts`), and then the thread also gets the `LeaseKeeper` that holds its sessions' leases
- * and fences every write of their rows (cluster/lease.ts). The Redis client is only loaded in that case.
+ * and fences every write of their rows (storage/redis/lease.ts). The Redis client is only loaded in that case.
  */
 import type { Logger } from 'pino'
 import type { StoreSettings } from './settings.js'

@@ -21,6 +21,7 @@ import { requestClientKey } from '../../src/http/client-key.js'
 import { clientOrigin } from '../../src/http/request-origin.js'
 import { errorHandler, MOVING_HEADER } from '../../src/http/errors.js'
 import { jsonBody } from '../../src/http/json-body.js'
+import { waitFor } from './wait-for.js'
 
 export const SECRET = 'a-cluster-secret-for-the-front-tests-0123'
 export const SESSION = { id: 's1', 'session-id': 'right-secret' }
@@ -151,7 +152,7 @@ export async function listening(app: express.Express): Promise<{ server: http.Se
   return { server, port: (server.address() as AddressInfo).port }
 }
 
-/** Resolves once the owner received a request for `url` (or after 2 s). */
+/** Resolves once the owner received a request for `url`; throws (naming it) when none came within 2 s. */
 export async function ownerSaw(url: string): Promise<void> {
-  for (let i = 0; i < 100 && !seen.some(s => s.url === url); i++) await new Promise(r => setTimeout(r, 20))
+  await waitFor(`the owner to receive a request for ${url}`, () => seen.some(s => s.url === url), 2_000, 20)
 }

@@ -31,8 +31,6 @@ import {
 
 let lastTaskId = 0
 
-/** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
-const SHARD_SHUTDOWN_MS = 10_000
 /** A thread that ran JavaScript this share of a load sample's interval was busy in it. */
 const BUSY_UTILIZATION = 0.75
 /**
@@ -195,18 +193,6 @@ export class ShardPool {
       this.#inFlight--
       signal?.removeEventListener('abort', onAbort)
     }
-  }
-
-  /**
-   * SIGTERM: the shard's thread closes its sockets without logging out. One that has not within SHARD_SHUTDOWN_MS
-   * is given up on (`destroy()` then terminates it).
-   */
-  async shutdown(): Promise<void> {
-    if (!this.started) return
-    const closing = this.run({ type: 'shutdown' }, { bypassLimit: true })
-    await raceAbort(closing, AbortSignal.timeout(SHARD_SHUTDOWN_MS)).catch(err =>
-      this.#logger.warn({ err }, 'shard shutdown failed; terminating it'),
-    )
   }
 
   /** Test hook (GATEWAY_TEST_HOOKS): ends the shard's thread the way a crash would; piscina starts a new one. */

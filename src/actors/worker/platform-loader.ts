@@ -26,15 +26,30 @@ export interface PlatformLoaderOptions {
   pinnedClientVersion?: string | undefined
 }
 
-export function platformLoader(options: PlatformLoaderOptions): () => Promise<ShardPlatform> {
-  let pending: Promise<ShardPlatform> | undefined
-  return () => (pending ??= load(options))
+/** Loads the platform on its first call; `closeThread` ends what the module holds for the thread, if it was loaded. */
+export interface PlatformLoader {
+  (): Promise<ShardPlatform>
+  closeThread(): Promise<void>
 }
 
-async function load(options: PlatformLoaderOptions): Promise<ShardPlatform> {
+export function platformLoader(options: PlatformLoaderOptions): PlatformLoader {
+  let pending: Promise<ShardPlatform> | undefined
+  let closeModule: PlatformModule['closeThread']
+  const loadOnce = () =>
+    (pending ??= load(options, mod => {
+      closeModule = mod.closeThread
+    }))
+  return Object.assign(loadOnce, { closeThread: async () => closeModule?.() })
+}
+
+async function load(
+  options: PlatformLoaderOptions,
+  loaded: (mod: Partial<PlatformModule>) => void,
+): Promise<ShardPlatform> {
   const { linkModule, sandboxUrl, logger } = options
   const url = linkModule.startsWith('file:') ? linkModule : pathToFileURL(linkModule).href
   const mod = (await import(url)) as Partial<PlatformModule> & Record<string, unknown>
+  loaded(mod)
   const factory = mod.createBaileysLink ?? mod.createLink ?? mod.default
   if (typeof factory !== 'function') throw new Error(`${linkModule} exports no LinkFactory`)
   mod.installPatches?.(logger)

@@ -22,7 +22,6 @@ import { startThreadTelemetry } from '../../metrics/thread-telemetry.js'
 import { startIdleHeapReducer } from '../idle-heap.js'
 import { createRootLogger } from '../../logger.js'
 import { MediaSlots } from '../../media/media-slots.js'
-import { closeThreadMediaPool } from '../../platform/baileys/media/media-pool.js'
 
 const data = workerData as ShardWorkerData
 const logger = createRootLogger(data.settings.LOG_LEVEL, data.settings.LOG_FORMAT === 'pretty').child({
@@ -115,7 +114,7 @@ async function closeThread(): Promise<void> {
   publisher.close()
   telemetry.stop()
   idleHeap.stop()
-  await closeThreadMediaPool()
+  await loadPlatform.closeThread() // the platform's own (its media pool), through the port
   leases?.stop()
   await store.close()
 }

@@ -2,7 +2,7 @@
  * @module http/qr-page/page-script
  * The browser script of the QR page, plain ES2020 served as a module (no framework, no build step, works offline).
  *
- * The page only ever holds a view-only token (routes/view-link.ts), never a session's secret:
+ * The page only ever holds a view-only token (http/endpoints/view-link/route.ts), never a session's secret:
  * - a view link (`#view=<token>`, from POST /session/view-link) is followed with GET /session/qr, header
  *   `view-token`: each request after the first sends the ETag of the answer shown (`If-None-Match`) and `?wait=25`,
  *   so the gateway answers the moment the QR rotates, a pairing code is issued, or the session pairs (304 when

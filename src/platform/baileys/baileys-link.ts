@@ -30,7 +30,9 @@ export { STATUS_BATCH_SIZE } from './link/status.js'
 export { routeLibsignalConsole as installPatches } from './patches/libsignal-console.js'
 export { fetchSandboxTrust } from './sandbox-trust.js'
 export { lookupClientVersion } from './client-version-lookup.js'
-export { createSessionRun } from './patches/signal-recovery/session-run.js'
+export { createSessionRun } from './signal-recovery/session-run.js'
+// the thread's media pool (media/media-pool.ts), ended when the shard's thread closes
+export { closeThreadMediaPool as closeThread } from './media/media-pool.js'
 
 /** Creates a link and starts connecting right away (credentials are read asynchronously). */
 export const createBaileysLink: LinkFactory = options => {

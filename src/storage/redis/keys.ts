@@ -6,7 +6,7 @@
  * token, the platform facts of storage/platform-facts.ts), and the nodes' heartbeats `gw:nodes` / `gw:node:<NODE_ID>`
  * (cluster/nodes.ts).
  *
- *   gw:{id}:lease     "<node>|<epoch>", PX = lease TTL (src/cluster/lease.ts)
+ *   gw:{id}:lease     "<node>|<epoch>", PX = lease TTL (src/storage/redis/lease.ts)
  *   gw:{id}:epoch     fencing epoch, INCR on every acquisition
  *   gw:{id}:owner     the node that acquired the lease last (a take-over is an acquisition by another node)
  *   gw:{id}:creds     Baileys credentials (one value)

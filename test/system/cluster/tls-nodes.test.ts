@@ -51,7 +51,7 @@ describeWithRedis('cluster nodes over TLS', () => {
           res.on('end', () =>
             resolve({
               status: res.statusCode ?? 0,
-              body: data === '' ? undefined : JSON.parse(data),
+              body: data === '' ? undefined : res.headers['content-type']?.includes('json') ? JSON.parse(data) : data,
               etag: res.headers.etag,
             }),
           )
@@ -111,22 +111,33 @@ describeWithRedis('cluster nodes over TLS', () => {
 
   it('pairs through one node and serves the session through the other, forwarding over TLS', async () => {
     const [one, two] = nodes as [GatewayProcess, GatewayProcess]
-    await new Promise(r => setTimeout(r, 1_500)) // a few heartbeats: each node has seen the other
+    // each node has seen the other's heartbeat (its gauge of live nodes counts both)
+    await waitFor('each node seeing the other', async () => {
+      const gauges = await Promise.all(nodes.map(async node => (await call(node, 'GET', '/metrics')).body as string))
+      return gauges.every(text => /^gateway_cluster_nodes_live(\{[^}]*\})? 2$/m.test(text))
+    })
     const created = await call(one, 'POST', '/session')
     expect(created.status).toBe(200)
     const headers = { id: created.body.id, 'session-id': created.body.sessionId }
     // whichever node runs it, one of the two reads it through the other
-    const png = await waitFor(
+    await waitFor(
       'a QR through node-2',
       async () => (await call(two, 'GET', '/session', headers)).body.qrcode || undefined,
     )
     const owner = String(await waitFor('a lease', () => fetchOwner(created.body.id)))
     const [runs, other] = owner === 'node-1' ? [one, two] : [two, one]
-    // the same state has the same ETag on both nodes: a client may ask either
-    const shown = await call(other, 'GET', '/session', headers)
+    // the same state has the same ETag on both nodes: a client may ask either (read until both show one QR: the QR
+    // may turn between two reads)
+    const [shown, direct] = await waitFor('one QR read through both nodes', async () => {
+      const [through, at] = [
+        await call(other, 'GET', '/session', headers),
+        await call(runs, 'GET', '/session', headers),
+      ]
+      return through.body.qrcode === at.body.qrcode && [through, at]
+    })
     const held = shown.etag!
     expect(held).toMatch(/^"[\w-]{22}"$/)
-    if (shown.body.qrcode === png) expect((await call(runs, 'GET', '/session', headers)).etag).toBe(held)
+    expect(direct.etag).toBe(held)
     // unchanged: 304 at once without wait, through the node that does not run it
     expect(await call(other, 'GET', '/session', { ...headers, 'if-none-match': held })).toMatchObject({
       status: 304,

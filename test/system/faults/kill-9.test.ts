@@ -81,7 +81,7 @@ describe('kill -9 during a burst of sends, then a start', () => {
 /**
  * The same for a group: a group send advances our own sender key, which Baileys also commits only after the
  * message left. After any kill the gateway makes a new sender key and hands it to every member before its first
- * group message (src/platform/baileys/patches/signal-recovery), so that message decrypts for each of them whether or not the kill
+ * group message (src/platform/baileys/signal-recovery), so that message decrypts for each of them whether or not the kill
  * cut a send between leaving and committing: this test runs that renewal end to end.
  */
 describe('kill -9 during a burst of group sends, then a start', () => {

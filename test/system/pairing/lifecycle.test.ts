@@ -110,8 +110,10 @@ describe('session lifecycle under faults', () => {
     const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#208040' } })
       .jpeg()
       .toBuffer()
+    let downloading = false
     const slow = createServer(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length })
+      downloading = true
       const step = Math.ceil(jpeg.length / 10)
       for (let i = 0; i < jpeg.length; i += step) {
         res.write(jpeg.subarray(i, i + step))
@@ -129,7 +131,7 @@ describe('session lifecycle under faults', () => {
           withSession(paired.session, { body: { phone: BOB, type: 'image', image: { url, mimetype: 'image/jpeg' } } }),
         ),
       )
-      await new Promise(r => setTimeout(r, 500)) // the download is under way
+      await waitFor('the download under way', () => downloading, 30_000, 20)
       const exited = paired.gw.proc.stop('SIGTERM')
       const sent = await pending
       expect(sent.status).toBe(200)

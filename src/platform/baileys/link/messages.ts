@@ -31,6 +31,7 @@ import type { ChannelOps } from './channels.js'
 import { poolMediaOptions, sendMediaDepsOf, uploadInPool } from '../media/pool-upload.js'
 import type { LinkSocket } from './socket.js'
 import { markTcTokenIssued } from './tc-token.js'
+import { patchApplies } from '../patches/inventory.js'
 
 export type MessageOps = Pick<PlatformLink, 'sendMessage' | 'sendTyping'>
 
@@ -126,7 +127,8 @@ export function makeMessages(link: LinkSocket, channels: Pick<ChannelOps, 'chann
         try {
           const sent = await sendWithAck(link, sock, id, () => sock.sendMessage(jid, prepared, options))
           // Baileys' own record of it is lost (tc-token.ts): without this, every send issues our privacy token again
-          if (destination.kind === 'phone') {
+          // (only where Baileys is the version it was written for: patches/inventory.ts)
+          if (destination.kind === 'phone' && patchApplies('privacy-token record')) {
             await markTcTokenIssued(sock, jid, sent?.message).catch((err: unknown) =>
               link.log.debug({ err, jid }, 'could not record the privacy-token issuance'),
             )

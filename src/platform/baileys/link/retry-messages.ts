@@ -34,6 +34,7 @@ import {
   type WASocket,
 } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
+import { patchApplies } from '../patches/inventory.js'
 import type { SentMessage, SentMessageStore } from '../../../storage/sent-messages.js'
 
 /**
@@ -132,9 +133,11 @@ export class RetryMessages {
   #joinKeyWrites(sock: WASocket): void {
     const store = this.#store
     const manager = (sock as { messageRetryManager?: RecentMessages | null }).messageRetryManager
-    if (!store?.keyWrite || !manager) return
+    // each only where Baileys is the version it was written for (patches/inventory.ts)
+    if (!store?.keyWrite || !manager || !patchApplies('sent message in the key commit')) return
     const add = manager.addRecentMessage.bind(manager)
-    const storeCovers = store.limits.maxMessages >= BAILEYS_RECENT_MESSAGES
+    const storeCovers =
+      store.limits.maxMessages >= BAILEYS_RECENT_MESSAGES && patchApplies('no second copy for retries')
     manager.addRecentMessage = (to, id, message) => {
       const chats = this.#expected.get(id)
       // only inside the relay's transaction: a write there is recorded at once and committed with the keys

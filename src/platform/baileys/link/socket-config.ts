@@ -19,9 +19,8 @@ import type { Logger } from 'pino'
 import type { LinkOptions } from '../../link.js'
 import type { LinkSettings } from '../../settings.js'
 import { linkAgents, type LinkAgents } from '../link-agents.js'
-import { installCryptoKeyObjects } from '../patches/crypto-keys.js'
+import { patchApplies } from '../patches/inventory.js'
 import { setPlatformSignatureCheck } from '../patches/signature-check.js'
-import { installSignalQueueContext } from '../patches/signal-queue-context.js'
 import { DeferredLogger } from './deferred-logger.js'
 import { cachedKeyStore } from './key-cache.js'
 import { lazyRetryManagerCaches, socketCaches } from './lazy-caches.js'
@@ -63,14 +62,11 @@ export function openBaileysSocket(
   const logger = options.logger.child({ component: 'baileys' }, { level: quietLevel(options.logger.level) })
   // what Baileys logs as errors and warnings in a normal pairing or restart goes to the session's log at its own level;
   // the child loggers Baileys makes (one per message it builds) are made in pino only if a line is written
-  // (deferred-logger.ts)
-  const baileysLogger = routineAwareLogger(DeferredLogger.of(logger) as unknown as Logger, () =>
-    options.logger.child({ component: 'baileys' }),
-  )
+  // (deferred-logger.ts); each patch of this file only where Baileys is the version it was written for (inventory.ts)
+  const deferred = patchApplies('deferred child loggers') ? (DeferredLogger.of(logger) as unknown as Logger) : logger
+  const baileysLogger = routineAwareLogger(deferred, () => options.logger.child({ component: 'baileys' }))
   const transport: Record<string, unknown> = {}
-  setPlatformSignatureCheck(options.settings.VERIFY_PLATFORM_SIGNATURES)
-  installSignalQueueContext()
-  installCryptoKeyObjects()
+  if (patchApplies('platform signature check')) setPlatformSignatureCheck(options.settings.VERIFY_PLATFORM_SIGNATURES)
   if (sandbox) {
     // the very object noise-handler reads (PLATFORM-PROTOCOL M1): the sandbox signs its own certificate chain
     WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(sandbox.rootPublicKey, 'base64')
@@ -84,7 +80,8 @@ export function openBaileysSocket(
     if (agents.ws) transport.agent = agents.ws // the WebSocket
   }
   // made on their first write rather than with each socket (lazy-caches.ts): an idle session writes to none of them
-  const caches = socketCaches()
+  const lazyCaches = patchApplies('lazy socket caches')
+  const caches = lazyCaches ? socketCaches() : undefined
   try {
     // Each socket enables an AsyncLocalStorage of its own (Baileys issue #2806). On Node 20 that made every async
     // step cost more with each socket; on Node 24 storages live in async context frames and the cost stays flat
@@ -105,19 +102,21 @@ export function openBaileysSocket(
       cachedGroupMetadata,
       // a recipient's retry receipt for a message Baileys no longer holds in memory (link/retry-messages.ts)
       getMessage,
-      msgRetryCounterCache: caches.msgRetryCounterCache,
-      callOfferCache: caches.callOfferCache,
-      placeholderResendCache: caches.placeholderResendCache,
-      // NodeCache's mget answers synchronously, as this one does; Baileys awaits it either way
-      userDevicesCache: caches.userDevicesCache as unknown as PossiblyExtendedCacheStore,
+      ...(caches && {
+        msgRetryCounterCache: caches.msgRetryCounterCache,
+        callOfferCache: caches.callOfferCache,
+        placeholderResendCache: caches.placeholderResendCache,
+        // NodeCache's mget answers synchronously, as this one does; Baileys awaits it either way
+        userDevicesCache: caches.userDevicesCache as unknown as PossiblyExtendedCacheStore,
+      }),
       ...transport,
     })
-    lazyRetryManagerCaches(sock)
+    if (lazyCaches) lazyRetryManagerCaches(sock)
     if (options.mayWrite) gateWrites(sock, options.mayWrite, logger)
-    return { sock, logger, agents, closeCaches: caches.close }
+    return { sock, logger, agents, closeCaches: () => caches?.close() }
   } catch (err) {
     agents?.destroy()
-    caches.close()
+    caches?.close()
     throw err
   }
 }

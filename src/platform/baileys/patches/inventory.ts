@@ -9,11 +9,13 @@
  * field). A patch whose package moved to another version is not installed; the start log names it, and
  * `test/unit/platform/baileys/patches/inventory.test.ts` fails until someone has checked the patch against the new
  * version and moved its `writtenFor`. A source rewrite also checks the text it replaces (`source-hook.ts`).
- * Per-socket patches (set before each socket opens, in `link/socket-config.ts`) are listed here too, with who installs them.
+ * Patches their callers install (per socket, per link, with the shard's logger) are listed here too, with who
+ * installs them; each caller asks `patchApplies` first, so another version skips them as it skips the others.
  */
 import { createRequire } from 'node:module'
 import { asyncMutexPatches } from './async-mutex.js'
 import { binaryEncoderPatch } from './binary-encoder.js'
+import { installBufferPoolSize } from './buffer-pool.js'
 import { installCryptoKeyObjects } from './crypto-keys.js'
 import { messageIdPatch } from './message-id.js'
 import { installRandomPool } from './random-pool.js'
@@ -37,8 +39,11 @@ export interface PlatformPatch {
   source?: SourcePatch | readonly SourcePatch[]
   /** Installed once per thread by `installPlatformPatches`. */
   install?: () => void
-  /** Installed elsewhere (per socket or per link): the module that does it. */
-  installedBy?: string
+  /**
+   * Installed elsewhere (per socket, per link or with the shard's logger): the module (under `platform/baileys/`)
+   * that does it, only when `patchApplies(name)` says the installed version is the one it was written for.
+   */
+  installedBy?: { module: string; how: string }
 }
 
 export type PatchStatus =
@@ -109,12 +114,23 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     install: installRandomPool,
   },
   {
+    name: 'small Buffer slab',
+    target: 'node',
+    writtenFor: '24',
+    why: 'memory',
+    gain: 'Buffer.poolSize 64 → 8 KB: a shard with 114 idle sessions held 90 mostly-garbage 64 KB slabs, ~50 KB a session (heap snapshot)',
+    install: installBufferPoolSize,
+  },
+  {
     name: 'deferred child loggers',
     target: BAILEYS,
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
     gain: '−0.08 ms gateway CPU per text (medians of two sittings of paired rounds, 6 of 10 rounds lower; 2026-11-27)',
-    installedBy: 'link/socket-config.ts (per socket: link/deferred-logger.ts, the logger Baileys gets)',
+    installedBy: {
+      module: 'link/socket-config.ts',
+      how: 'per socket: link/deferred-logger.ts, the logger Baileys gets',
+    },
   },
   {
     name: 'X25519 key pairs',
@@ -146,7 +162,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     writtenFor: BAILEYS_VERSION,
     why: 'security',
     gain: 'the noise certificate chain and the account signature are checked (VERIFY_PLATFORM_SIGNATURES)',
-    installedBy: 'link/socket-config.ts (per socket, from the setting)',
+    installedBy: { module: 'link/socket-config.ts', how: 'per socket, from the setting' },
   },
   {
     name: 'sent message in the key commit',
@@ -154,7 +170,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
     gain: 'one lmdb transaction per send instead of two: −0.13 ms gateway CPU per text, libuv pool 0.47 → 0.31 ms (2026-11-27)',
-    installedBy: "link/retry-messages.ts (per socket: wraps the retry manager's addRecentMessage)",
+    installedBy: { module: 'link/retry-messages.ts', how: "per socket: wraps the retry manager's addRecentMessage" },
   },
   {
     name: 'no second copy for retries',
@@ -162,7 +178,10 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
     gain: "a message the store keeps (RETRY_STORE_MAX_MESSAGES ≥ Baileys' 512) is not also kept in Baileys' memory for 5 minutes (an LRU entry and a timer each): −0.09 ms gateway CPU per text (median of 5 paired rounds, lower in each), RSS after a 15 s burst −46 to −161 MB, median −123 (2026-11-28, BENCHMARKS.md, What survives a send)",
-    installedBy: "link/retry-messages.ts (per socket: the same wrap of the retry manager's addRecentMessage)",
+    installedBy: {
+      module: 'link/retry-messages.ts',
+      how: "per socket: the same wrap of the retry manager's addRecentMessage",
+    },
   },
   {
     name: 'privacy-token record',
@@ -170,7 +189,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     writtenFor: BAILEYS_VERSION,
     why: 'CPU per message',
     gain: 'no privacy-token iq per send: +1.0 ms per text without it (2026-11-26)',
-    installedBy: 'link/messages.ts (after each acknowledged 1:1 send: link/tc-token.ts)',
+    installedBy: { module: 'link/messages.ts', how: 'after each acknowledged 1:1 send: link/tc-token.ts' },
   },
   {
     name: 'lazy socket caches',
@@ -178,7 +197,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     writtenFor: BAILEYS_VERSION,
     why: 'memory',
     gain: "~80 KB of heap per idle session: four NodeCaches and the retry manager's LRUs made on first write (2026-11-26)",
-    installedBy: 'link/socket-config.ts (per socket: link/lazy-caches.ts)',
+    installedBy: { module: 'link/socket-config.ts', how: 'per socket: link/lazy-caches.ts' },
   },
   {
     name: 'libsignal console',
@@ -186,7 +205,7 @@ export const PLATFORM_PATCHES: readonly PlatformPatch[] = [
     writtenFor: '6.0.0',
     why: 'security',
     gain: "no session record (private ratchet keys) printed by libsignal's console lines",
-    installedBy: 'module.ts installPatches (needs the shard logger)',
+    installedBy: { module: 'module.ts', how: 'installPatches, with the shard logger' },
   },
 ]
 
@@ -221,6 +240,31 @@ export function installPlatformPatches(patches: readonly PlatformPatch[] = PLATF
   installSourcePatches(fits.flatMap(p => sourcesOf(p)))
   for (const p of fits) p.install?.()
 }
+
+/**
+ * Whether the patch `name` (one installed by its caller, `installedBy`) may be applied here: its package is at the
+ * version it was written for. The caller skips it otherwise, and the start log says so (`patchReport`), as for the
+ * patches the inventory installs itself.
+ */
+export function patchApplies(name: CallerPatch, patches: readonly PlatformPatch[] = PLATFORM_PATCHES): boolean {
+  const patch = patches.find(p => p.name === name)
+  if (patch === undefined) throw new Error(`no platform patch named ${name}`)
+  const ok = installedVersion(patch.target) === patch.writtenFor
+  if (!ok) skipped.add(patch.name)
+  return ok
+}
+
+/** The patches their callers install (the names `patchApplies` takes). */
+export const CALLER_PATCHES = [
+  'deferred child loggers',
+  'platform signature check',
+  'sent message in the key commit',
+  'no second copy for retries',
+  'privacy-token record',
+  'lazy socket caches',
+  'libsignal console',
+] as const
+export type CallerPatch = (typeof CALLER_PATCHES)[number]
 
 const sourcesOf = (p: PlatformPatch): readonly SourcePatch[] =>
   p.source === undefined ? [] : 'url' in p.source ? [p.source] : p.source

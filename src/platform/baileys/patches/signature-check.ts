@@ -7,7 +7,7 @@
  *
  * Baileys' modules all import the one exported `Curve` object and call `Curve.verify` on each use, so replacing
  * the method on that object (not node_modules) reaches them. The replacement answers like Baileys expects (a
- * boolean, never a throw) and checks with the native XEdDSA path (`xeddsa.ts`). Baileys then throws its own
+ * boolean, never a throw) and checks with the native XEdDSA path (`../xeddsa.ts`). Baileys then throws its own
  * errors ('noise certificate signature invalid', 'noise intermediate certificate signature invalid',
  * 'Failed to verify account signature'), which end the socket and reach the link's close detail.
  *
@@ -15,7 +15,7 @@
  * before every socket, so the setting VERIFY_PLATFORM_SIGNATURES holds before any handshake.
  */
 import { Curve } from '@whiskeysockets/baileys'
-import { xeddsaVerify } from './xeddsa.js'
+import { xeddsaVerify } from '../xeddsa.js'
 
 /** Baileys' own (non-checking) verify, kept so VERIFY_PLATFORM_SIGNATURES=false restores it exactly. */
 const baileysVerify = Curve.verify

@@ -2,10 +2,16 @@
  * The patch inventory (src/platform/baileys/patches/inventory.ts): every patch names the package version it was
  * written and tested for, and that is the version installed here (bumping Baileys or libsignal fails this test
  * until each patch has been checked against the new version); a shard thread installs them all before Baileys loads
- * and reports each as active; a patch written for another version is left out and reported so.
+ * and reports each as active; a patch written for another version is left out and reported so, whether the inventory
+ * installs it or its caller does (per socket, per link).
  */
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { installedVersion, PLATFORM_PATCHES } from '../../../../../src/platform/baileys/patches/inventory.js'
+import {
+  CALLER_PATCHES,
+  installedVersion,
+  PLATFORM_PATCHES,
+} from '../../../../../src/platform/baileys/patches/inventory.js'
 import { inFreshProcess } from '../../../../support/fresh-process.js'
 
 describe('platform patch inventory', () => {
@@ -40,5 +46,33 @@ console.log(JSON.stringify({ ran, report: patchReport(patches) }))
     expect(r.report).toEqual([
       expect.objectContaining({ patch: 'stale', status: 'other version installed', installed: '6.0.0' }),
     ])
+  })
+
+  it('a patch its caller installs is skipped for another version of its package, and reported so', () => {
+    const r = inFreshProcess(`
+const { patchApplies, patchReport } = await import('./src/platform/baileys/patches/inventory.ts')
+const patches = [
+  { name: 'libsignal console', target: 'libsignal', writtenFor: '0.0.1', why: 'security', gain: 'none', installedBy: { module: 'module.ts', how: '' } },
+  { name: 'lazy socket caches', target: '@whiskeysockets/baileys', writtenFor: '0.0.1', why: 'memory', gain: 'none', installedBy: { module: 'link/socket-config.ts', how: '' } },
+]
+const applies = patches.map(p => patchApplies(p.name, patches))
+console.log(JSON.stringify({ applies, report: patchReport(patches).map(l => l.status) }))
+`) as { applies: boolean[]; report: string[] }
+    expect(r).toEqual({ applies: [false, false], report: ['other version installed', 'other version installed'] })
+  })
+
+  it.each(PLATFORM_PATCHES.filter(p => p.installedBy).map(p => [p.name, p] as const))(
+    '%s: its installer asks the inventory for the installed version first',
+    (name, patch) => {
+      // a caller that applied it without asking would apply it to any version of its package
+      expect(CALLER_PATCHES).toContain(name)
+      const installer = readFileSync(`src/platform/baileys/${patch.installedBy!.module}`, 'utf8')
+      expect(installer).toContain(`patchApplies('${name}')`)
+    },
+  )
+
+  it('every name a caller may ask about is a patch of the inventory that its caller installs', () => {
+    const byCallers = PLATFORM_PATCHES.filter(p => p.installedBy).map(p => p.name)
+    expect([...CALLER_PATCHES].sort()).toEqual(byCallers.sort())
   })
 })

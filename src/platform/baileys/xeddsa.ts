@@ -1,5 +1,5 @@
 /**
- * @module platform/baileys/patches/xeddsa
+ * @module platform/baileys/xeddsa
  * XEdDSA signature checks (Signal's curve25519 signatures, as the platform signs its certificate chain and a phone
  * signs a companion's identity) through Node's native Ed25519. The pure-JS `curve25519-js` verify that libsignal
  * calls takes ~14 ms per signature; this takes a fraction of a millisecond (bench/verify-cost.ts). Same maths as

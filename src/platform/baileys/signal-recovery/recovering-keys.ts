@@ -1,5 +1,5 @@
 /**
- * @module platform/baileys/patches/signal-recovery/recovering-keys
+ * @module platform/baileys/signal-recovery/recovering-keys
  * Signal state after an unclean stop.
  *
  * Why: Baileys encrypts a message, sends it, and only then commits the advanced ratchet (its key-store transaction
@@ -19,7 +19,7 @@
  */
 import { jidDecode, type SignalDataSet, type SignalDataTypeMap, type SignalKeyStore } from '@whiskeysockets/baileys'
 import type { Logger } from 'pino'
-import type { AuthStore } from '../../../../storage/types.js'
+import type { AuthStore } from '../../../storage/types.js'
 import type { RecoveryState } from './run-marker.js'
 
 /** The stored shape of a libsignal `SessionRecord` (`serialize()`), as far as this module reads it. */

@@ -1,11 +1,11 @@
 /**
- * @module platform/baileys/patches/signal-recovery/session-run
+ * @module platform/baileys/signal-recovery/session-run
  * The Baileys adapter's `SessionRun` (platform/link.ts): the run marker tells an unclean stop, and while the session
  * recovers from one its links get the recovering key store (recovering-keys.ts says why).
  */
 import type { Logger } from 'pino'
-import type { SessionRun } from '../../../link.js'
-import type { AuthStore } from '../../../../storage/types.js'
+import type { SessionRun } from '../../link.js'
+import type { AuthStore } from '../../../storage/types.js'
 import { recoveringKeys } from './recovering-keys.js'
 import { RunMarker } from './run-marker.js'
 

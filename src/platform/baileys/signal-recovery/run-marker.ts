@@ -1,5 +1,5 @@
 /**
- * @module platform/baileys/patches/signal-recovery/run-marker
+ * @module platform/baileys/signal-recovery/run-marker
  * Tells whether a session's previous run ended uncleanly (process killed, thread crashed, power lost), which makes
  * its stored Signal state suspect (see recovering-keys.ts for why and what is done about it).
  *
@@ -8,7 +8,7 @@
  * then (re)started with `staleBefore` = now and nothing renewed yet. The rows live among the session's Signal
  * keys (type `gateway-run`), so they are sealed with DATA_KEY like the keys and go when the keys are cleared.
  */
-import type { AuthStore } from '../../../../storage/types.js'
+import type { AuthStore } from '../../../storage/types.js'
 
 const TYPE = 'gateway-run'
 const RUNNING = 'running'

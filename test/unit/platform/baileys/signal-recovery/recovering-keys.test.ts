@@ -1,5 +1,5 @@
 /**
- * The recovering key store after an unclean stop (src/platform/baileys/patches/signal-recovery/recovering-keys.ts):
+ * The recovering key store after an unclean stop (src/platform/baileys/signal-recovery/recovering-keys.ts):
  * it renews what a crash may have left behind the recipients (1:1 sessions, our own group sender keys) while keeping
  * what others send us decryptable. How a crash is told from a clean stop is ./run-marker.test.ts; the end-to-end
  * proof is test/system/faults/kill-9.test.ts; these pin the rules.
@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest'
 import {
   recoveringKeys,
   parseSenderKeyName,
-} from '../../../../../../src/platform/baileys/patches/signal-recovery/recovering-keys.js'
-import type { RecoveryState } from '../../../../../../src/platform/baileys/patches/signal-recovery/run-marker.js'
-import { memoryAuthStore } from '../../../../../support/fakes/memory-stores.js'
+} from '../../../../../src/platform/baileys/signal-recovery/recovering-keys.js'
+import type { RecoveryState } from '../../../../../src/platform/baileys/signal-recovery/run-marker.js'
+import { memoryAuthStore } from '../../../../support/fakes/memory-stores.js'
 
 const log = pino({ level: 'silent' })
 const GROUP = '120363000000000001@g.us'

@@ -1,11 +1,11 @@
 /**
- * The run marker of a session's stored Signal state (src/platform/baileys/patches/signal-recovery/run-marker.ts): it
+ * The run marker of a session's stored Signal state (src/platform/baileys/signal-recovery/run-marker.ts): it
  * tells an unclean stop from a clean one, and keeps the recovery state across clean restarts until the keys are
  * cleared. What the recovery then does is ./recovering-keys.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { RunMarker } from '../../../../../../src/platform/baileys/patches/signal-recovery/run-marker.js'
-import { memoryAuthStore } from '../../../../../support/fakes/memory-stores.js'
+import { RunMarker } from '../../../../../src/platform/baileys/signal-recovery/run-marker.js'
+import { memoryAuthStore } from '../../../../support/fakes/memory-stores.js'
 
 describe('RunMarker', () => {
   it('tells an unclean stop from a clean one, and keeps the recovery state across clean restarts until the keys are cleared', async () => {
