@@ -171,7 +171,7 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         if (!phone) throw new HttpError(400, 'phone must be digits')
         if (method === 'POST') {
           try {
-            ctx.restrictions.set(ctx, phone, await readJson(req))
+            ctx.restrictions.set(ctx.accounts, phone, await readJson(req))
           } catch (err) {
             if (err instanceof RestrictionInputError) throw new HttpError(400, err.message)
             throw err

@@ -16,8 +16,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { BinaryNode } from '@whiskeysockets/baileys'
-import { deliverToCompanion } from './accounts.js'
-import type { SandboxContext } from './context.js'
+import { type AccountRegistry, deliverToCompanion } from './accounts.js'
 import { child, iqResult, node, S_WHATSAPP_NET, unixNow } from './nodes.js'
 
 /** Baileys 7 rc14's query ids (`Types/Mex.js`): the account's timelock, and its new-chat cap. */
@@ -165,7 +164,7 @@ export class AccountRestrictions {
    * set (unless `notify: false`: a client then learns of it only by asking, e.g. after a 463). Throws
    * RestrictionInputError on a malformed body (nothing changes then).
    */
-  set(ctx: SandboxContext, phone: string, body: unknown): void {
+  set(accounts: AccountRegistry, phone: string, body: unknown): void {
     const patch = (body ?? {}) as { reachoutTimelock?: unknown; newChatCap?: unknown; notify?: unknown }
     const tell = patch.notify !== false
     if (patch.reachoutTimelock === undefined && patch.newChatCap === undefined)
@@ -175,11 +174,11 @@ export class AccountRestrictions {
     const state = this.#state(phone)
     if (timelock) {
       state.timelock = timelock
-      if (tell) notify(ctx, phone, TIMELOCK_OP, { xwa2_notify_account_reachout_timelock: timelockJson(timelock) })
+      if (tell) notify(accounts, phone, TIMELOCK_OP, { xwa2_notify_account_reachout_timelock: timelockJson(timelock) })
     }
     if (cap) {
       state.cap = cap
-      if (tell) notify(ctx, phone, CAP_OP, { xwa2_notify_new_chat_messages_capping_info_update: capJson(cap) })
+      if (tell) notify(accounts, phone, CAP_OP, { xwa2_notify_new_chat_messages_capping_info_update: capJson(cap) })
     }
   }
 
@@ -221,8 +220,8 @@ function capJson(cap: NewChatCap): Record<string, unknown> {
 }
 
 /** A `<notification type="mex">` to every companion of `phone` (offline ones get it at their next login). */
-function notify(ctx: SandboxContext, phone: string, opName: string, data: Record<string, unknown>): void {
-  for (const companion of ctx.accounts.get(phone)?.companions.values() ?? []) {
+function notify(accounts: AccountRegistry, phone: string, opName: string, data: Record<string, unknown>): void {
+  for (const companion of accounts.get(phone)?.companions.values() ?? []) {
     const id = randomBytes(8).toString('hex').toUpperCase()
     deliverToCompanion(
       companion,

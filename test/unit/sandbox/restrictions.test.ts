@@ -40,8 +40,8 @@ describe('sandbox account restrictions', () => {
       [{ newChatCap: { status: 'FULL', used: 1, total: 2 } }, 'newChatCap.status must be one of'],
       [{ newChatCap: { status: 'CAPPED', used: -1, total: 2 } }, 'newChatCap.used must be a whole number >= 0'],
     ] as const) {
-      expect(() => r.set(ctx, ALICE, body), reason).toThrow(RestrictionInputError)
-      expect(() => r.set(ctx, ALICE, body)).toThrow(reason)
+      expect(() => r.set(ctx.accounts, ALICE, body), reason).toThrow(RestrictionInputError)
+      expect(() => r.set(ctx.accounts, ALICE, body)).toThrow(reason)
     }
     expect(r.view(ALICE)).toMatchObject({ reachoutTimelock: { active: false }, newChatCap: { status: 'NONE' } })
   })
@@ -50,14 +50,16 @@ describe('sandbox account restrictions', () => {
     const r = new AccountRestrictions(phone => (phone === ALICE ? ['15550000007'] : []))
     r.noteExchange(ALICE, '15550000002')
     expect(r.refusesNewChat(ALICE, '15550000003')).toBe(false)
-    r.set(ctx, ALICE, { newChatCap: { status: 'CAPPED', used: 5, total: 5 } })
+    r.set(ctx.accounts, ALICE, { newChatCap: { status: 'CAPPED', used: 5, total: 5 } })
     expect(r.refusesNewChat(ALICE, '15550000003')).toBe(true)
     expect(r.refusesNewChat(ALICE, '15550000003')).toBe(true)
     expect(r.refusesNewChat(ALICE, '15550000002')).toBe(false) // exchanged before
     expect(r.refusesNewChat(ALICE, '15550000007')).toBe(false) // a chat the world lists
     expect(r.refusesNewChat('15550000002', '15550000003')).toBe(false) // another account
     expect(r.view(ALICE).refusedNewChats).toBe(2)
-    r.set(ctx, ALICE, { newChatCap: { status: 'CAPPED', used: 5, total: 5, cycleEndsAt: '2000-01-01T00:00:00Z' } })
+    r.set(ctx.accounts, ALICE, {
+      newChatCap: { status: 'CAPPED', used: 5, total: 5, cycleEndsAt: '2000-01-01T00:00:00Z' },
+    })
     expect(r.refusesNewChat(ALICE, '15550000003')).toBe(false) // the cycle ended
   })
 
@@ -66,7 +68,7 @@ describe('sandbox account restrictions', () => {
     expect(answer(r, TIMELOCK_QUERY_ID)).toEqual({
       xwa2_fetch_account_reachout_timelock: { is_active: false, enforcement_type: 'DEFAULT' },
     })
-    r.set(ctx, ALICE, {
+    r.set(ctx.accounts, ALICE, {
       reachoutTimelock: { active: true, until: '2030-01-01T00:00:00Z', enforcementType: 'BIZ_QUALITY' },
       newChatCap: { status: 'FIRST_WARNING', used: 3, total: 20, cycleEndsAt: '2030-01-01T00:00:00Z' },
     })
@@ -83,7 +85,7 @@ describe('sandbox account restrictions', () => {
       total_quota: 20,
       cycle_end_timestamp: '1893456000',
     })
-    r.set(ctx, ALICE, { reachoutTimelock: { active: true, until: '2000-01-01T00:00:00Z' } })
+    r.set(ctx.accounts, ALICE, { reachoutTimelock: { active: true, until: '2000-01-01T00:00:00Z' } })
     expect(answer(r, TIMELOCK_QUERY_ID).xwa2_fetch_account_reachout_timelock.is_active).toBe(false)
     expect(r.answerQuery(ALICE, query('6388546374527196'))).toBeUndefined()
   })
