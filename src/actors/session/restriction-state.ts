@@ -14,8 +14,16 @@ import {
   type RestrictionUpdate,
 } from '../../protocol/restrictions.js'
 
-/** The cap without its running count: what makes a change of state. */
-const capState = ({ used: _used, ...state }: NewChatCap): string => JSON.stringify(state)
+/** The cap without its running count: what makes a change of state (none while it is not in force). */
+const capState = ({ used: _used, ...state }: NewChatCap): string =>
+  state.status === 'NONE' ? 'NONE' : JSON.stringify(state)
+
+/**
+ * The timelock as a state: an inactive one is the same state whatever else it carries, so the second of the two
+ * reads at connect (each query answers one kind) is no change for an account that is not restricted.
+ */
+const lockState = (lock: AccountRestrictions['reachoutTimelock']): string =>
+  lock.active ? JSON.stringify(lock) : 'inactive'
 
 export class RestrictionState {
   #current: AccountRestrictions = NO_RESTRICTIONS
@@ -47,7 +55,7 @@ export class RestrictionState {
     this.#known = true
     if (!firstRead && JSON.stringify(after) === JSON.stringify(before)) return false
     this.#current = after
-    const lockChanged = JSON.stringify(after.reachoutTimelock) !== JSON.stringify(before.reachoutTimelock)
+    const lockChanged = lockState(after.reachoutTimelock) !== lockState(before.reachoutTimelock)
     const capChanged = capState(after.newChatCap) !== capState(before.newChatCap)
     // the first read of an unrestricted account is no change of state (every session reads it at connect)
     const stateChanged = firstRead ? restrictionKinds(after).length > 0 : lockChanged || capChanged

@@ -30,6 +30,14 @@ describe('RestrictionState', () => {
     ])
   })
 
+  it('the two reads at connect of an unrestricted account warn nothing, whatever order and details they come in', () => {
+    const { restrictions, warnings } = stateWithLog()
+    restrictions.apply({ newChatCap: { status: 'NONE', used: 0, total: 0, cycleEndsAt: null } })
+    restrictions.apply({ reachoutTimelock: { active: false, until: null, enforcementType: 'DEFAULT' } })
+    restrictions.apply({ newChatCap: { status: 'NONE', used: 0, total: 20, cycleEndsAt: '2026-12-08T00:00:00.000Z' } })
+    expect(warnings()).toEqual([])
+  })
+
   it('shows nothing before the first read, and nothing after a reset', () => {
     const { restrictions } = stateWithLog()
     expect(restrictions.shown).toBeNull()
