@@ -2,7 +2,7 @@
  * @module demo/scan
  * Pairs a session through the sandbox the way a person would with a phone: reads the QR off `GET /session`,
  * decodes the PNG like a camera, has a simulated phone of the sandbox scan it (`POST /scan`), and waits until the
- * gateway shows the session connected. It waits with the typed client's `waitForSession` (the waiting GET /session:
+ * gateway shows the session connected (and, briefly, until the account's restrictions are read). It waits with the typed client's `waitForSession` (the waiting GET /session:
  * each answer comes the moment the QR appears or the phone has paired, no polling). `npm run demo:scan`, the demo
  * test and the ops tests use it.
  */
@@ -51,5 +51,9 @@ export async function scanSession(request: ScanRequest): Promise<{ generatedId: 
   )
   if (scan.status !== 200) throw new Error(`sandbox POST /scan → ${scan.status} ${await scan.text()}`)
   const connected = await onGateway(() => waitForSession(gateway, session, s => s.isConnected, { timeoutMs: 90_000 }))
+  // The account's restrictions are read right after the connection opens (a round trip to the platform): waiting
+  // briefly for them leaves the session settled, so the next GET /session shows what the README's walk prints. A
+  // platform that does not answer them delays the scan by this wait at most.
+  await waitForSession(gateway, session, s => s.restrictions !== undefined, { timeoutMs: 10_000 }).catch(() => {})
   return { generatedId: connected.generatedId, name: connected.name }
 }
