@@ -14,15 +14,9 @@
 
 /** Characters gathered before they become one Buffer: a few socket writes' worth, few enough pieces for writev. */
 const PIECE_CHARS = 64 * 1024
-/** Levels of arrays and plain objects taken apart (the answer object, its lists, then each listed object); deeper
- * values are stringified whole. */
-const DEPTH = 3
-/**
- * A string longer than this is stringified a slice at a time: one post's 64 KiB text of control characters is 384 KiB
- * of JSON escapes, a millisecond or two of one uninterrupted JSON.stringify on the thread every neighbour's
- * GET /session is answered from.
- */
-const STRING_SLICE = 8 * 1024
+/** Levels of arrays and plain objects taken apart (the answer object, then its lists); deeper values are stringified
+ * whole. */
+const DEPTH = 2
 
 /** What JSON.stringify leaves out of an object, and writes as null in an array. */
 const isSkipped = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol'
@@ -32,22 +26,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false
   const proto = Object.getPrototypeOf(v)
   return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== 'function'
-}
-
-/** A high surrogate: the first half of a pair, which a slice must not end on (each half alone would be escaped). */
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
-
-/** JSON.stringify(text), a slice at a time: the same characters, since JSON escapes each code unit on its own but for
- * a surrogate pair, which is never cut. */
-function* stringSlices(text: string): Generator<string> {
-  yield '"'
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + STRING_SLICE, text.length)
-    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++
-    yield JSON.stringify(text.slice(start, end)).slice(1, -1)
-    start = end
-  }
-  yield '"'
 }
 
 /** The text of `value` as consecutive strings, the containers of the top `depth` levels taken apart. */
@@ -72,8 +50,6 @@ function* texts(value: unknown, depth: number): Generator<string> {
       yield* texts(member, depth - 1)
     }
     yield '}'
-  } else if (typeof value === 'string' && value.length > STRING_SLICE) {
-    yield* stringSlices(value)
   } else {
     // JSON.stringify(undefined) is undefined: no value at all, which an answer body never is
     yield JSON.stringify(value) ?? 'null'

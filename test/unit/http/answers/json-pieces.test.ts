@@ -31,26 +31,6 @@ describe('jsonPieces', () => {
     )
   })
 
-  it('writes a long text a slice at a time, exactly as JSON.stringify does, surrogate pairs and lone halves included', async () => {
-    // control characters (six bytes each in JSON), a pair straddling every slice boundary, lone halves, quotes
-    const unit = '\u0001"\\é😀\ud800x\udc00'
-    for (const length of [8191, 8192, 8193, 40_000]) {
-      const long = unit.repeat(Math.ceil(length / unit.length)).slice(0, length)
-      for (const shift of [0, 1, 2, 3]) {
-        const value = { docs: [{ id: 'a', text: 'x'.repeat(shift) + long }], before: 1 }
-        const expected = JSON.stringify(value)
-        expect(text(value)).toBe(expected)
-        expect(Buffer.concat((await jsonPiecesYielding(value)).pieces).toString('utf8')).toBe(expected)
-      }
-    }
-  })
-
-  it('builds no piece much over 64 KiB from one long text of control characters (384 KiB of JSON escapes)', () => {
-    const { pieces } = jsonPieces({ docs: [{ id: 'a', text: '\u0001'.repeat(65_536) }] })
-    expect(pieces.length).toBeGreaterThan(4)
-    expect(Math.max(...pieces.map(p => p.length))).toBeLessThan(2 * 64 * 1024)
-  })
-
   it('lets the event loop run between the pieces of a large answer, and not for a small one', async () => {
     /** Whether a callback queued just after the build began ran before the build ended. */
     const othersRanDuring = async (value: unknown) => {
