@@ -6,27 +6,13 @@
 import type { Conversation, ConversationStore } from '../conversations.js'
 import { contactKey } from '../keys.js'
 import { sessionKeys } from './keys.js'
-import { hashEntries } from './hash-entries.js'
-import type { SessionRowDeps } from './session-rows.js'
+import { putSealedHashRows, type SessionRowDeps, sealedHashRows } from './session-rows.js'
 
 export function redisConversationStore({ ready, sealing, writer }: SessionRowDeps, id: string): ConversationStore {
   const k = sessionKeys(id)
   return {
-    async all() {
-      const seal = await sealing.forRead(id)
-      return hashEntries(await (await ready).command(['HGETALL', k.chats])).map(
-        ([field, stored]) => JSON.parse(seal.open('conversations', field, stored)) as Conversation,
-      )
-    },
-    async put(conversations) {
-      if (conversations.length === 0) return
-      await writer.write(id, (seal, batch) => {
-        for (const c of conversations) {
-          const field = seal.field(contactKey(id, c.phone))
-          batch.hset(k.chats, field, seal.seal('conversations', field, JSON.stringify(c)))
-        }
-      })
-    },
+    all: () => sealedHashRows<Conversation>({ ready, sealing }, id, k.chats, 'conversations'),
+    put: conversations => putSealedHashRows(writer, id, k.chats, 'conversations', conversations, c => c.phone),
     async remove(phones) {
       if (phones.length === 0) return
       await writer.write(id, (seal, batch) => {

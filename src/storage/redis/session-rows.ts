@@ -73,23 +73,44 @@ export function redisAuthStore({ ready, sealing, writer, forgetSent }: SessionRo
 export function redisContactStore({ ready, sealing, writer }: SessionRowDeps, id: string): ContactStore {
   const k = sessionKeys(id)
   return {
-    async all() {
-      const seal = await sealing.forRead(id)
-      return hashEntries(await (await ready).command(['HGETALL', k.contacts])).map(
-        ([field, stored]) => JSON.parse(seal.open('contacts', field, stored)) as StoredContact,
-      )
-    },
-    async upsert(contacts: StoredContact[]) {
-      if (contacts.length === 0) return
-      await writer.write(id, (seal, batch) => {
-        for (const c of contacts) {
-          const field = seal.field(contactKey(id, c.id))
-          batch.hset(k.contacts, field, seal.seal('contacts', field, JSON.stringify(c)))
-        }
-      })
-    },
+    all: () => sealedHashRows<StoredContact>({ ready, sealing }, id, k.contacts, 'contacts'),
+    upsert: contacts => putSealedHashRows(writer, id, k.contacts, 'contacts', contacts, c => c.id),
     async clear() {
       await writer.remove(id, batch => batch.del(k.contacts), [k.creds, k.keys, k.sent, k.chats])
     },
   }
+}
+
+/**
+ * Every row of one of a session's sealed hashes (contacts, conversations: field = the row's name hidden with
+ * DATA_KEY, value = the sealed JSON row), opened.
+ */
+export async function sealedHashRows<T>(
+  { ready, sealing }: Pick<SessionRowDeps, 'ready' | 'sealing'>,
+  id: string,
+  key: string,
+  db: string,
+): Promise<T[]> {
+  const seal = await sealing.forRead(id)
+  return hashEntries(await (await ready).command(['HGETALL', key])).map(
+    ([field, stored]) => JSON.parse(seal.open(db, field, stored)) as T,
+  )
+}
+
+/** Writes rows into one of a session's sealed hashes through a fenced batch, each under its hidden name. */
+export async function putSealedHashRows<T>(
+  writer: BatchWriter,
+  id: string,
+  key: string,
+  db: string,
+  rows: readonly T[],
+  nameOf: (row: T) => string,
+): Promise<void> {
+  if (rows.length === 0) return
+  await writer.write(id, (seal, batch) => {
+    for (const row of rows) {
+      const field = seal.field(contactKey(id, nameOf(row)))
+      batch.hset(key, field, seal.seal(db, field, JSON.stringify(row)))
+    }
+  })
 }
