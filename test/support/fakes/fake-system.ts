@@ -12,7 +12,7 @@ import type { SessionChange, SessionSystem } from '../../../src/actors/main/sess
 import type { Admission } from '../../../src/actors/main/admission.js'
 import type { CreationClient } from '../../../src/actors/main/creation.js'
 import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/main/view-tokens.js'
-import { loadSettings, type Settings } from '../../../src/settings/load.js'
+import { loadSettings, type Settings } from '../../../src/gateway-settings.js'
 import { type AppDeps, createApp } from '../../../src/http/app.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
 import type { ClientCommand, SessionProxy, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'

@@ -11,7 +11,7 @@ import net, { type AddressInfo } from 'node:net'
 import type { AppDeps } from '../../../src/http/app.js'
 import { ConnectionGuard } from '../../../src/http/connections/connection-guard.js'
 import { createHttpServer } from '../../../src/http/server.js'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { parseProm, sumOf } from '../prom-text.js'
 import { makeApp, type TestApp } from './fake-system.js'
 

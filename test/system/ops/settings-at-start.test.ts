@@ -1,6 +1,6 @@
 /**
  * A bad setting stops the real gateway (src/main.ts as a child process) at start: exit 1 and one clear line on
- * stderr, nothing on stdout. The rules themselves are test/unit/settings/load.test.ts.
+ * stderr, nothing on stdout. The rules themselves are test/unit/gateway-settings.test.ts.
  */
 import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'

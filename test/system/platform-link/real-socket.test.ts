@@ -1,7 +1,7 @@
 import net from 'node:net'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { createBaileysLink } from '../../../src/platform/baileys/baileys-link.js'
 import defaultExport from '../../../src/platform/baileys/baileys-link.js'
 

@@ -14,7 +14,7 @@ import { generate } from 'selfsigned'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConnectionGuard } from '../../../../src/http/connections/connection-guard.js'
 import { createHttpServer } from '../../../../src/http/server.js'
-import { loadSettings } from '../../../../src/settings/load.js'
+import { loadSettings } from '../../../../src/gateway-settings.js'
 import { waitFor } from '../../../support/wait-for.js'
 
 /** More than the kernel's socket buffers take on loopback. */
