@@ -4,8 +4,7 @@
  * Not covered here because the sandbox does not serve them yet: channel history (the sandbox reads the channel from
  * the iq `to`, the link addresses s.whatsapp.net as whatsmeow does) and channel media uploads (/newsletter/…).
  */
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type http from 'node:http'
 import pino from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -18,13 +17,14 @@ import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { GatewayError } from '../../../src/protocol/errors.js'
 import { removeMediaTempDirs } from '../../../src/media/temp-dir.js'
 import { memoryAuthStore, memoryContactStore } from '../../support/fakes/memory-stores.js'
+import { type OnLoopback, serveFiles } from '../../support/loopback-server.js'
 import { ALICE, BOB, CHANNEL, GROUP, teamWorld } from '../../support/system/sandbox-world.js'
 
 type Event = [string, ...unknown[]]
 
 let sandbox: Sandbox
 let trust: SandboxTrust
-let media: http.Server
+let media: OnLoopback<http.Server> | undefined
 let mediaUrl: string
 const auth = memoryAuthStore()
 const contacts = memoryContactStore()
@@ -93,23 +93,13 @@ beforeAll(async () => {
   const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#884422' } })
     .jpeg()
     .toBuffer()
-  media = http.createServer((req, res) => {
-    if (req.url === '/a.jpg') {
-      res.writeHead(200, { 'content-type': 'image/jpeg' })
-      res.end(jpeg)
-    } else {
-      res.writeHead(404)
-      res.end()
-    }
-  })
-  await new Promise<void>(r => media.listen(0, '127.0.0.1', r))
-  mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`
+  media = await serveFiles({ '/a.jpg': { body: jpeg, type: 'image/jpeg' } })
+  mediaUrl = media.url
 })
 
 afterAll(async () => {
   await current?.link.close()
-  media?.closeAllConnections()
-  await new Promise<void>(r => (media ? media.close(() => r()) : r()))
+  await media?.close()
   await sandbox?.close()
   await removeMediaTempDirs()
   vi.restoreAllMocks()
