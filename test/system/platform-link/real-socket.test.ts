@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { loadSettings } from '../../../src/gateway-settings.js'
 import { createBaileysLink } from '../../../src/platform/baileys/baileys-link.js'
 import defaultExport from '../../../src/platform/baileys/baileys-link.js'
+import { waitFor } from '../../support/wait-for.js'
 
 /** The real Baileys socket (no mock), pointed at a loopback port nobody listens on. */
 describe('baileys link with the real Baileys socket', () => {
@@ -43,7 +44,7 @@ describe('baileys link with the real Baileys socket', () => {
         conversations: () => {},
       },
     })
-    for (let i = 0; i < 1000 && closes.length === 0; i++) await new Promise(r => setTimeout(r, 20))
+    await waitFor('the close', () => closes.length > 0, 20_000, 20)
     expect(closes).toHaveLength(1)
     expect(closes[0]?.[0]).toBe('connection-lost')
     expect(closes[0]?.[1]).toContain('ECONNREFUSED')

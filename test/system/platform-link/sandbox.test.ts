@@ -19,6 +19,7 @@ import { removeMediaTempDirs } from '../../../src/media/temp-dir.js'
 import { memoryAuthStore, memoryContactStore } from '../../support/fakes/memory-stores.js'
 import { type OnLoopback, serveFiles } from '../../support/loopback-server.js'
 import { ALICE, BOB, CHANNEL, GROUP, teamWorld } from '../../support/system/sandbox-world.js'
+import { waitFor } from '../../support/wait-for.js'
 
 type Event = [string, ...unknown[]]
 
@@ -49,14 +50,10 @@ function startLink(): { link: PlatformLink; events: Event[]; next(kind: string):
       conversations: phones => events.push(['conversations', phones]),
     },
   })
-  const next = async (kind: string): Promise<Event> => {
-    for (let i = 0; i < 600; i++) {
-      const hit = events.find(e => e[0] === kind)
-      if (hit) return hit
-      await new Promise(r => setTimeout(r, 50))
-    }
-    throw new Error(`no ${kind} event; saw ${JSON.stringify(events.map(e => e[0]))}`)
-  }
+  const next = (kind: string): Promise<Event> =>
+    waitFor(`a ${kind} event`, () => events.find(e => e[0] === kind), 30_000, 50).catch(() => {
+      throw new Error(`no ${kind} event; saw ${JSON.stringify(events.map(e => e[0]))}`)
+    })
   return { link, events, next }
 }
 
@@ -121,8 +118,7 @@ describe('baileys link against the sandbox', () => {
   })
 
   it('stores the synced address book', async () => {
-    for (let i = 0; i < 300 && !contacts.rows.some(c => c.name === 'Bob Builder'); i++)
-      await new Promise(r => setTimeout(r, 50))
+    await waitFor('the synced address book', () => contacts.rows.some(c => c.name === 'Bob Builder'), 15_000, 50)
     expect(contacts.rows.map(c => c.name).sort()).toEqual(['Bob Builder', 'Carol'])
   })
 
@@ -132,12 +128,16 @@ describe('baileys link against the sandbox', () => {
       { kind: 'phone', phone: BOB },
       { type: 'image', image: { url: `${mediaUrl}/a.jpg`, mimetype: 'image/jpeg' }, text: 'cap' },
     )
-    // the simulated phone fetches and decrypts media after acking: poll
-    let got = await inbox(BOB)
-    for (let i = 0; i < 300 && !got.some(m => m.id === image.messageId); i++) {
-      await new Promise(r => setTimeout(r, 50))
-      got = await inbox(BOB)
-    }
+    // the simulated phone fetches and decrypts media after acking
+    const got = await waitFor(
+      'the image on Bob phone',
+      async () => {
+        const all = await inbox(BOB)
+        return all.some(m => m.id === image.messageId) && all
+      },
+      15_000,
+      50,
+    )
     expect(got.find(m => m.id === text.messageId)).toMatchObject({ type: 'text', text: 'hello bob' })
     expect(got.find(m => m.id === image.messageId)).toMatchObject({
       type: 'image',
@@ -170,11 +170,12 @@ describe('baileys link against the sandbox', () => {
 
   it('posts a status, reads groups, members and channels', async () => {
     const { statusId } = await current.link.postStatus({ type: 'text', text: 'my status' })
-    let status: Record<string, unknown> | undefined
-    for (let i = 0; i < 300 && !status; i++) {
-      status = (await inbox(BOB)).find(m => m.id === statusId)
-      if (!status) await new Promise(r => setTimeout(r, 50))
-    }
+    const status = await waitFor(
+      'the status on Bob phone',
+      async () => (await inbox(BOB)).find(m => m.id === statusId),
+      15_000,
+      50,
+    )
     expect(status).toMatchObject({ status: true, text: 'my status' }) // Bob is in the address book, not excluded
     expect(await current.link.listGroups()).toEqual([
       { id: GROUP, name: 'Team', description: 'the team', picture: '', created: '2025-01-01T00:00:00.000Z' },
@@ -199,7 +200,7 @@ describe('baileys link against the sandbox', () => {
     await contacts.clear()
     current = startLink()
     await current.next('open')
-    for (let i = 0; i < 300 && contacts.rows.length < 2; i++) await new Promise(r => setTimeout(r, 50))
+    await waitFor('the resynced address book', () => contacts.rows.length >= 2, 15_000, 50)
     expect(contacts.rows.map(c => c.name).sort()).toEqual(['Bob Builder', 'Carol'])
   })
 
