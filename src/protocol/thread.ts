@@ -11,7 +11,7 @@
  * - `ShardStats`, the load of one shard as the main thread reads it from piscina.
  */
 import type { ShardSettings } from '../actors/settings.js'
-import type { ActorCommand } from './commands.js'
+import type { ActorCommand, ActorCommandType, ReplyValues } from './commands.js'
 import type { WireError } from './errors.js'
 import type { SessionSnapshot } from './snapshot.js'
 import type { SessionPolicy } from './session-policy.js'
@@ -43,11 +43,27 @@ export type ShardRequest =
   /** SIGTERM: closes every socket of the shard without logging out, then the thread's resources. */
   | { type: 'shutdown' }
 
+/** The requests that start, stop or release rather than run a command (never refused for load). */
+export type LifecycleRequest = Exclude<ShardRequest, { type: 'command' }>
+
+export type ShardRequestOf<K extends ShardRequest['type']> = Extract<ShardRequest, { type: K }>
+
+/**
+ * What each request answers: a command its own type's reply (`ReplyValues`, commands.ts, which the main thread reads
+ * as `ReplyValue<C>`), `release` whether the session ran on the shard. The worker's handlers are typed by this map.
+ */
+export interface ShardReplies {
+  command: ReplyValues[ActorCommandType]
+  start: null
+  release: boolean
+  shutdown: null
+}
+
 /** A piscina task: a request plus an id the main thread can name in an abort. */
 export type ShardTask = ShardRequest & { taskId: number }
 
 /** The worker's answer to every task: it always resolves, errors travel as `{ code, message }` data. */
-export type Reply<T = unknown> = { ok: true; value: T } | { ok: false; error: WireError }
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: WireError }
 
 /** Main thread → workers, on the control channel (aborting a running piscina task would end the whole thread). */
 export type ControlMessage = { type: 'abort'; taskId: number }

@@ -19,11 +19,14 @@ import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 import { fromWire, GatewayError } from '../../protocol/errors.js'
 import { Admission } from './admission.js'
+import type { ActorCommand, ReplyValue } from '../../protocol/commands.js'
 import {
   controlChannel,
   type ControlMessage,
+  type LifecycleRequest,
   type Reply,
-  type ShardRequest,
+  type ShardReplies,
+  type ShardRequestOf,
   type ShardStats,
   type ShardTask,
   type ShardWorkerData,
@@ -160,16 +163,29 @@ export class ShardPool {
     }
   }
 
-  /** Runs a request on the shard's thread (starting it if it never ran: a shutdown of a shard that never started
-   * has nothing to do); resolves with the reply value or rejects with a GatewayError. */
-  async run(request: ShardRequest, options: { signal?: AbortSignal; bypassLimit?: boolean } = {}): Promise<unknown> {
-    const { signal, bypassLimit = false } = options
+  /**
+   * Runs a command on session `id`'s actor, in its mailbox order, within the shard's limit (OVERLOADED past it);
+   * resolves with the command's reply or rejects with a GatewayError. The task is the one object built per command.
+   */
+  command<C extends ActorCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
+    return this.#post({ type: 'command', id, command, taskId: 0 }, signal, false)
+  }
+
+  /** Starts, releases or shuts down (SIGTERM) on the shard's thread; never refused for load. */
+  lifecycle<K extends LifecycleRequest['type']>(request: ShardRequestOf<K>): Promise<ShardReplies[K]> {
+    return this.#post({ ...request, taskId: 0 }, undefined, true)
+  }
+
+  /**
+   * Posts a task to the shard's thread, starting it if it never ran (shard-pools.ts shuts down only started ones).
+   * `T` is the reply the worker's handler of this task type is typed to give (actors/worker/worker.ts
+   * and actors/session/commands.ts, both checked against the same maps of the thread contract): piscina carries it
+   * as a structured clone, which no type follows across.
+   */
+  async #post<T>(task: ShardTask, signal: AbortSignal | undefined, bypassLimit: boolean): Promise<T> {
     if (!bypassLimit && this.#inFlight >= this.#limit) throw new GatewayError('OVERLOADED')
     signal?.throwIfAborted()
-    if (!this.#pool) {
-      if (request.type === 'shutdown') return null
-      this.start()
-    }
+    if (!this.#pool) this.start()
     const pool = this.#pool
     if (!pool || pool.threads.length === 0) {
       // piscina gives up replacing a thread that dies before it ever became ready (e.g. the store cannot open).
@@ -177,15 +193,15 @@ export class ShardPool {
       throw new GatewayError('INTERNAL')
     }
     const taskId = ++lastTaskId
-    const task: ShardTask = { ...request, taskId }
+    task.taskId = taskId
     this.#inFlight++
     const onAbort = () => this.#control.postMessage({ type: 'abort', taskId } satisfies ControlMessage)
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      const work = pool.run(task) as Promise<Reply>
+      const work: Promise<Reply<T>> = pool.run(task)
       const reply = await (signal ? raceAbort(work, signal) : work).catch(err => {
         if (signal?.aborted && err === signal.reason) throw err
-        throw this.#infrastructureError(err, request)
+        throw this.#infrastructureError(err, task)
       })
       if (!reply.ok) throw fromWire(reply.error)
       return reply.value
@@ -206,10 +222,10 @@ export class ShardPool {
     await this.#pool?.destroy()
   }
 
-  #infrastructureError(err: unknown, request: ShardRequest): GatewayError {
+  #infrastructureError(err: unknown, task: ShardTask): GatewayError {
     if (err instanceof Error && err.message === 'Task queue is at limit') return new GatewayError('OVERLOADED')
-    const session = request.type === 'shutdown' ? undefined : request.id
-    const command = request.type === 'command' ? request.command.type : request.type
+    const session = task.type === 'shutdown' ? undefined : task.id
+    const command = task.type === 'command' ? task.command.type : task.type
     this.#logger.warn({ err, session, command }, 'shard worker died during a task')
     return new GatewayError('WORKER_CRASHED')
   }

@@ -101,7 +101,7 @@ export class ShardPools {
       this.all
         .filter(pool => pool.started)
         .map(pool =>
-          withTimeout(pool.run({ type: 'shutdown' }, { bypassLimit: true }), SHARD_SHUTDOWN_MS).catch(err =>
+          withTimeout(pool.lifecycle({ type: 'shutdown' }), SHARD_SHUTDOWN_MS).catch(err =>
             this.#log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'),
           ),
         ),

@@ -15,6 +15,9 @@ import {
   controlChannel,
   type ControlMessage,
   type Reply,
+  type ShardReplies,
+  type ShardRequest,
+  type ShardRequestOf,
   type ShardTask,
   type ShardWorkerData,
 } from '../../protocol/thread.js'
@@ -94,18 +97,22 @@ control.onmessage = (event: unknown) => {
 }
 control.unref()
 
-/** What each request of the thread contract does on this shard. */
-function dispatch(task: ShardTask, signal: AbortSignal): Promise<unknown> {
-  switch (task.type) {
-    case 'command':
-      return host.run(task.id, task.command, signal)
-    case 'start':
-      return host.start(task.id)
-    case 'release':
-      return host.release(task.id)
-    case 'shutdown':
-      return host.shutdown()
-  }
+type RequestHandler<K extends ShardRequest['type']> = (
+  task: ShardRequestOf<K>,
+  signal: AbortSignal,
+) => Promise<ShardReplies[K]>
+
+/** What each request of the thread contract does on this shard, answering its type's `ShardReplies` entry. */
+const REQUESTS: { [K in ShardRequest['type']]: RequestHandler<K> } = {
+  command: (task, signal) => host.run(task.id, task.command, signal),
+  start: task => host.start(task.id),
+  release: task => host.release(task.id),
+  shutdown: () => host.shutdown(),
+}
+
+function dispatch<K extends ShardRequest['type']>(task: ShardRequestOf<K>, signal: AbortSignal) {
+  const handler: RequestHandler<K> = REQUESTS[task.type]
+  return handler(task, signal)
 }
 
 /** Closes what the thread holds once its sessions are shut down (the thread itself ends with the pool). */
@@ -119,7 +126,7 @@ async function closeThread(): Promise<void> {
   await store.close()
 }
 
-export default async function handle(task: ShardTask): Promise<Reply> {
+export default async function handle(task: ShardTask): Promise<Reply<ShardReplies[ShardTask['type']]>> {
   const controller = new AbortController()
   running.set(task.taskId, controller)
   if (abortedEarly.delete(task.taskId)) controller.abort()
