@@ -128,7 +128,8 @@ export class ShardHost {
 
   /** The session's actor; waits for one being created, and starts a registered one this thread has not seen. */
   async #actorFor(id: string): Promise<SessionActor | undefined> {
-    await this.#starting.get(id)
+    const starting = this.#starting.get(id)
+    if (starting) await starting
     const actor = this.#actors.get(id)
     if (actor || this.#shuttingDown || this.#released.has(id)) return actor
     const record = await this.#deps.store.getSession(id)
