@@ -5,9 +5,9 @@
  * - start-up: `ShardWorkerData`, the worker's `workerData`;
  * - piscina request/reply: a `ShardTask` (a command for one session's actor, `start` a session's actor, or
  *   `shutdown` the whole shard) answered by a `Reply`, whose errors are plain `WireError` data;
- * - three BroadcastChannels, named after the system instance: actors post `SnapshotEvent`s on `<name>:events`,
- *   the main thread posts `ControlMessage`s (abort a task) on `<name>:control`, and every thread posts
- *   `TelemetryMessage`s (counters, event-loop delay, restore done) on `<name>:metrics`;
+ * - BroadcastChannels named after the system instance: actors post `SnapshotEvent`s on `<name>:events`, the main
+ *   thread posts `ControlMessage`s (abort a task) on `<name>:control:<shard>`, the task's shard only, and every
+ *   thread posts `TelemetryMessage`s (counters, event-loop delay, restore done) on `<name>:metrics`;
  * - `ShardStats`, the load of one shard as the main thread reads it from piscina.
  */
 import type { ShardSettings } from '../actors/settings.js'
@@ -106,5 +106,6 @@ export interface ShardStats {
 }
 
 export const eventsChannel = (name: string): string => `${name}:events`
-export const controlChannel = (name: string): string => `${name}:control`
+/** Each shard has its own: an abort goes to the one thread that runs its task. */
+export const controlChannel = (name: string, shard: number): string => `${name}:control:${shard}`
 export const metricsChannel = (name: string): string => `${name}:metrics`

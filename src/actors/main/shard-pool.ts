@@ -11,7 +11,7 @@
  * Failure mapping: a task in flight when the thread dies → WORKER_CRASHED (piscina starts a replacement thread,
  * which restores the shard's sessions from storage); too many tasks for the shard → OVERLOADED (503). Aborts are
  * not given to piscina — aborting a running piscina task terminates its thread and every session on it — but sent
- * to the worker on the control channel, where the actor drops or cancels the command.
+ * to the shard's own control channel (no other thread hears it), where the actor drops or cancels the command.
  */
 import type { EventLoopUtilization } from 'node:perf_hooks'
 import { BroadcastChannel, type Worker } from 'node:worker_threads'
@@ -72,7 +72,7 @@ export class ShardPool {
     this.#logger = logger.child({ shard: data.shard })
     // Admission (main thread, admission.ts) decides who gets in; this is the backstop at its hard limit.
     this.#limit = Admission.hardLimit(data.settings.MAX_QUEUE_PER_SHARD)
-    this.#control = new BroadcastChannel(controlChannel(data.channelName))
+    this.#control = new BroadcastChannel(controlChannel(data.channelName, data.shard))
     this.#control.unref()
   }
 
@@ -192,6 +192,7 @@ export class ShardPool {
       this.#logger.error('shard has no worker thread')
       throw new GatewayError('INTERNAL')
     }
+    // numbered as it is posted, so a thread sees the numbers of its tasks rise (actors/worker/task-aborts.ts)
     const taskId = ++lastTaskId
     task.taskId = taskId
     this.#inFlight++

@@ -11,6 +11,7 @@ import { withLeases } from '../../storage/redis/leased-runs.js'
 import { ShardHost } from './shard-host.js'
 import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
+import { TaskAborts } from './task-aborts.js'
 import {
   controlChannel,
   type ControlMessage,
@@ -81,19 +82,13 @@ const telemetry = startThreadTelemetry(data.channelName, `shard-${data.shard}`)
 const idleHeap = startIdleHeapReducer()
 void restored.then(() => telemetry.announceRestored(data.shard))
 
-// Aborts arrive on a channel because aborting a running piscina task would terminate the whole thread.
-const running = new Map<number, AbortController>()
-const abortedEarly = new Set<number>()
-const control = new BroadcastChannel(controlChannel(data.channelName))
+// Aborts arrive on this shard's own channel because aborting a running piscina task would terminate the whole
+// thread; one may come before its task or after it ended (task-aborts.ts).
+const aborts = new TaskAborts()
+const control = new BroadcastChannel(controlChannel(data.channelName, data.shard))
 control.onmessage = (event: unknown) => {
   const message = (event as MessageEvent<ControlMessage>).data
-  if (message?.type !== 'abort') return
-  const controller = running.get(message.taskId)
-  if (controller) controller.abort()
-  else {
-    abortedEarly.add(message.taskId)
-    if (abortedEarly.size > 10_000) abortedEarly.clear()
-  }
+  if (message?.type === 'abort') aborts.abort(message.taskId)
 }
 control.unref()
 
@@ -127,18 +122,16 @@ async function closeThread(): Promise<void> {
 }
 
 export default async function handle(task: ShardTask): Promise<Reply<ShardReplies[ShardTask['type']]>> {
-  const controller = new AbortController()
-  running.set(task.taskId, controller)
-  if (abortedEarly.delete(task.taskId)) controller.abort()
+  const signal = aborts.begin(task.taskId)
   try {
-    return { ok: true, value: await dispatch(task, controller.signal) }
+    return { ok: true, value: await dispatch(task, signal) }
   } catch (err) {
     const error = toWireError(err)
     const command = task.type === 'command' ? task.command.type : task.type
-    if (error.code === 'INTERNAL' && !controller.signal.aborted) logger.error({ err, command }, 'command failed')
+    if (error.code === 'INTERNAL' && !signal.aborted) logger.error({ err, command }, 'command failed')
     return { ok: false, error }
   } finally {
-    running.delete(task.taskId)
+    aborts.end(task.taskId)
     if (task.type === 'shutdown') await closeThread()
   }
 }
