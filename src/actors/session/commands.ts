@@ -85,8 +85,12 @@ const COMMANDS: CommandHandlers = {
   requestPairingCode: (command, session) => session.requestPairingCode(command.phone),
 }
 
-/** Runs `command` on the session (in its mailbox turn): refused once the session stopped or the client hung up. */
-export async function runCommand<K extends ActorCommandType>(
+/**
+ * Runs `command` on the session: refused once the session stopped or the client hung up. Called in its mailbox turn
+ * (mailbox.ts runs jobs in a `then`), where what it throws becomes the command's rejection; not `async`, so a
+ * command costs no promise beyond its handler's.
+ */
+export function runCommand<K extends ActorCommandType>(
   command: CommandOf<K>,
   session: CommandTarget,
   signal: AbortSignal,
