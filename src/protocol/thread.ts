@@ -65,7 +65,7 @@ export type ShardTask = ShardRequest & { taskId: number }
 /** The worker's answer to every task: it always resolves, errors travel as `{ code, message }` data. */
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: WireError }
 
-/** Main thread → workers, on the control channel (aborting a running piscina task would end the whole thread). */
+/** Main thread → the task's shard, on its control channel (aborting a running piscina task would end its thread). */
 export type ControlMessage = { type: 'abort'; taskId: number }
 
 /** Actors → main thread, on the events channel. */

@@ -1,6 +1,7 @@
 /**
  * @module http/endpoints/typing/route
- * POST /typing: validated body, which is the `sendTyping` command → `{ id }`, the session's own id (SPEC: not a message ID).
+ * POST /typing: validated body, which is the `sendTyping` command → `{ id }`, the session's own id (SPEC: not a
+ * message ID).
  */
 import { Router } from 'express'
 import type { AppDeps } from '../../deps.js'

@@ -1,8 +1,8 @@
 /**
  * Every client-facing message lives in src/protocol/error-table.ts (and the validation lines in
  * src/http/schemas/validation-lines.ts): a fixed message written out anywhere else in src/ would drift from the
- * table (and from docs/api.md's Errors table, tied to it) the first time someone rewords one of the two. The sandbox plays
- * the platform, not the gateway, so its own words don't count.
+ * table (and from docs/api.md's Errors table, tied to it) the first time someone rewords one of the two. The
+ * sandbox plays the platform, not the gateway, so its own words don't count.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
