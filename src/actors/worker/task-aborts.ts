@@ -4,7 +4,7 @@
  * its task (aborting a running piscina task would end the thread and every session on it), so it may arrive before
  * its task, or after the task ended (the client hung up while the reply was on its way).
  *
- * The main thread numbers tasks in the order it posts them (shard-pool.ts), and piscina hands a thread its tasks in
+ * The main thread numbers tasks in the order it posts them (shard-thread.ts), and piscina hands a thread its tasks in
  * that order. So an abort above the highest task number seen is early: it is kept until its task arrives, and what
  * is kept is bounded by the tasks posted and not yet arrived (the shard's limit). An abort at or below it, of a task
  * not running, is late and dropped. (Piscina may put a queued task back behind later ones only when the thread is

@@ -1,4 +1,4 @@
-/** Piscina worker entry for the shard-pool abort test: registers tsx in this thread, then runs the TypeScript body. */
+/** Piscina worker entry of the shard-thread abort test: registers tsx in this thread, then runs the TypeScript body. */
 import { register } from 'tsx/esm/api'
 
 register()

@@ -6,7 +6,7 @@
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import type { SessionSystem } from '../../../src/actors/main/session-system.js'
-import type { ShardPool } from '../../../src/actors/main/shard-pool.js'
+import type { ShardThread } from '../../../src/actors/main/shard-thread.js'
 import type { CommandHandlers } from '../../../src/actors/session/commands.js'
 import type { CommandOf, ReplyValue, SessionProxy } from '../../../src/protocol/commands.js'
 import type { Group } from '../../../src/protocol/spec-types.js'
@@ -25,7 +25,7 @@ describe('the command map', () => {
   })
 
   it('types the reply from the shard to the route: a send resolves with a messageId', () => {
-    const viaShard = (pool: ShardPool) => pool.command('id', send)
+    const viaShard = (pool: ShardThread) => pool.command('id', send)
     const viaSystem = (system: SessionSystem) => system.run('id', send)
     expectTypeOf(viaShard).returns.resolves.toEqualTypeOf<{ messageId: string }>()
     expectTypeOf(viaSystem).returns.resolves.toEqualTypeOf<{ messageId: string }>()

@@ -1,5 +1,5 @@
 /**
- * @module test/unit/actors/main/shard-pool
+ * @module test/unit/actors/main/shard-thread
  * A client that hangs up aborts its command on the one shard that runs it: no other shard's thread hears of it (it
  * would have nothing to abort, and could only keep the abort).
  */
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { BroadcastChannel } from 'node:worker_threads'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ShardPool } from '../../../../src/actors/main/shard-pool.js'
+import { ShardThread } from '../../../../src/actors/main/shard-thread.js'
 import { shardSettings } from '../../../../src/actors/settings.js'
 import { newMediaSlotMemories } from '../../../../src/media/media-slots.js'
 import { EMBEDDED_POLICY } from '../../../../src/protocol/session-policy.js'
@@ -16,7 +16,7 @@ import { loadSettings } from '../../../../src/gateway-settings.js'
 import { waitFor } from '../../../support/wait-for.js'
 
 const filename = fileURLToPath(new URL('../../../support/fakes/abort-worker.mjs', import.meta.url))
-const open: { pools: ShardPool[]; channels: BroadcastChannel[] } = { pools: [], channels: [] }
+const open: { pools: ShardThread[]; channels: BroadcastChannel[] } = { pools: [], channels: [] }
 afterEach(async () => {
   for (const channel of open.channels.splice(0)) channel.close()
   await Promise.all(open.pools.splice(0).map(pool => pool.destroy()))
@@ -24,12 +24,12 @@ afterEach(async () => {
 
 /** Two shards of one system, on the fake thread (abort-worker-body.ts), and what their threads report. */
 function twoShards() {
-  const channelName = `shard-pool-test-${randomUUID()}`
+  const channelName = `shard-thread-test-${randomUUID()}`
   const settings = shardSettings(loadSettings({ SHARDS: '2', LOG_LEVEL: 'silent' }))
   const mediaSlots = newMediaSlotMemories(2)
   const pools = [0, 1].map(
     shard =>
-      new ShardPool({
+      new ShardThread({
         filename,
         logger: pino({ level: 'silent' }),
         data: { shard, shards: 2, settings, linkModule: '', channelName, mediaSlots, policy: EMBEDDED_POLICY },

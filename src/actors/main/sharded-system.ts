@@ -1,5 +1,5 @@
 /**
- * @module actors/main/system
+ * @module actors/main/sharded-system
  * The real session system (`ShardedSessionSystem`, a `SessionSystem`): sessions sharded over SHARDS worker threads,
  * a snapshot cache on the main thread for GET /session, and the session lifecycle calls. A shard's thread starts
  * with the first session placed on it (at boot for the shards that have stored sessions), not before, and a new
@@ -20,13 +20,13 @@ import { openLmdbStore } from '../../storage/lmdb-store.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
-import { ShardPools } from './shard-pools.js'
+import { Shards } from './shards.js'
 import { compactAtBoot, restoreIntoCache } from './boot-restore.js'
 import type { ShardStats } from '../../protocol/thread.js'
 import { initialSnapshot, SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './session-system.js'
 import { localSessions, type LocalSessions } from './local-sessions.js'
-import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './creation.js'
+import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './session-creation.js'
 import { CLUSTER_POLICY, EMBEDDED_POLICY } from '../../protocol/session-policy.js'
 import { shardOfRecord } from '../../protocol/shard.js'
 import { ViewTokens, type ViewTokenMinter } from './view-tokens.js'
@@ -78,7 +78,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   // here: the ownership loop adopts the sessions that belong on this node (cluster/ownership.ts).
   const clustered = options.cluster !== undefined
   const records = clustered ? [] : await restoreIntoCache(store, cache)
-  const shards = new ShardPools({
+  const shards = new Shards({
     settings: shardSettings(settings),
     log,
     channelName,
@@ -109,7 +109,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   // the store (a record whose QR deadline passed too: its shard deletes it), and those that lost a thread. A shard
   // started later by its first new session has nothing to restore and never holds readiness back.
   const mustRestore = new Set(records.map(record => shards.shardOf(record.id)))
-  // The other shards start their thread when they get their first session (ShardPool.start).
+  // The other shards start their thread when they get their first session (ShardThread.start).
   for (const shard of mustRestore) pools[shard]!.start()
   const poolOf = (id: string) => shards.of(id)
   const admission = new Admission({
@@ -135,8 +135,8 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     throw new GatewayError('SHUTTING_DOWN')
   }
 
-  /** The shard of a session that may take a command here (an adopted one's link open first): the one lookup of it
-   * on the command path. Placed ⇔ cached (both drop it on 'deleted'), so one deleted since its request came is 404. */
+  /** The shard of a session that may take a command here (an adopted one's link open first): its one lookup on
+   * the command path. Placed ⇔ cached (both drop it on 'deleted'): one deleted since its request came is a 404. */
   async function shardFor(id: string): Promise<number> {
     assertOpen()
     await local.ready(id)

@@ -1,5 +1,5 @@
 /**
- * @module actors/main/shard-pool
+ * @module actors/main/shard-thread
  * One shard = one piscina pool with exactly one thread (strict affinity: the actor and its socket live in that
  * thread's memory). The actor's mailbox does the ordering, so the pool lets many tasks run at once in the thread.
  *
@@ -37,13 +37,13 @@ let lastTaskId = 0
 /** A thread that ran JavaScript this share of a load sample's interval was busy in it. */
 const BUSY_UTILIZATION = 0.75
 /**
- * Busy samples in a row (5 s apart: shard-pools.ts) before the shard counts as busy: a minute of sustained load.
+ * Busy samples in a row (5 s apart: shards.ts) before the shard counts as busy: a minute of sustained load.
  * Pairing 200 sessions at once keeps a thread busy for 25-30 s, and with a shorter window started a second thread
  * that then idled beside the first (the side-by-side at N = 200, docs/benchmarks-log.md).
  */
 const BUSY_SAMPLES = 12
 
-export interface ShardPoolOptions {
+export interface ShardThreadOptions {
   data: ShardWorkerData
   filename: string
   logger: Logger
@@ -51,10 +51,10 @@ export interface ShardPoolOptions {
   onThreadLost?: (shard: number) => void
 }
 
-export class ShardPool {
+export class ShardThread {
   readonly shard: number
   #pool: Piscina | undefined
-  readonly #options: ShardPoolOptions
+  readonly #options: ShardThreadOptions
   readonly #control: BroadcastChannel
   readonly #logger: Logger
   readonly #limit: number
@@ -65,7 +65,7 @@ export class ShardPool {
 
   #destroying = false
 
-  constructor(options: ShardPoolOptions) {
+  constructor(options: ShardThreadOptions) {
     const { data, logger } = options
     this.#options = options
     this.shard = data.shard
@@ -177,7 +177,7 @@ export class ShardPool {
   }
 
   /**
-   * Posts a task to the shard's thread, starting it if it never ran (shard-pools.ts shuts down only started ones).
+   * Posts a task to the shard's thread, starting it if it never ran (shards.ts shuts down only started ones).
    * `T` is the reply the worker's handler of this task type is typed to give (actors/worker/worker.ts
    * and actors/session/commands.ts, both checked against the same maps of the thread contract): piscina carries it
    * as a structured clone, which no type follows across.
