@@ -5,7 +5,7 @@
  * its sessions from storage.
  */
 import type { Logger } from 'pino'
-import type { ShardedSessionSystem } from './actors/main/system.js'
+import type { ShardedSessionSystem } from './actors/main/sharded-system.js'
 import { bool, type SliceOf } from './settings/fields.js'
 
 export const TEST_HOOK_SETTINGS = {

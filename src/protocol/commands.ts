@@ -1,8 +1,10 @@
 /**
  * @module protocol/commands
  * The commands the HTTP front end (main thread) sends to a session's actor (its shard's worker thread), and what
- * each one answers. `ReplyValue<C>` ties each command to its result type, so the front end cannot read the wrong
- * shape. How they travel (task envelope, replies, aborts) is the thread contract, `thread.ts`.
+ * each one answers. `ReplyValues` is the one map from a command's type to its result: the actor's handlers are
+ * typed by it (a handler that answers another shape does not compile: actors/session/commands.ts), and `ReplyValue<C>`
+ * is what the front end gets back, so it cannot read the wrong shape. How they travel (task envelope, replies,
+ * aborts) is the thread contract, `thread.ts`.
  */
 import type {
   Channel,
@@ -77,5 +79,11 @@ export interface ReplyValues {
   getSessionProxy: SessionProxy
   setSessionProxy: SessionProxy
 }
+
+/** The type of every command a mailbox runs (each is a key of `ReplyValues`, or `ReplyValue` does not compile). */
+export type ActorCommandType = ActorCommand['type']
+
+/** The command of one type (`CommandOf<'getGroup'>` is `{ type: 'getGroup'; groupId: string }`). */
+export type CommandOf<K extends ActorCommandType> = Extract<ActorCommand, { type: K }>
 
 export type ReplyValue<C extends ActorCommand> = ReplyValues[C['type']]

@@ -28,7 +28,7 @@ export const ERRORS = {
   INVALID_HEADER: { status: 400, message: 'invalid header' },
   /** POST /session/view-link without PUBLIC_URL, from a request whose Host is not a host a link can name. */
   INVALID_HOST: { status: 400, message: 'the Host header names no address a link can point to (set PUBLIC_URL)' },
-  /** Every failing validation rule, one a line (protocol/messages.ts holds the rules). */
+  /** Every failing validation rule, one a line (http/schemas/validation-lines.ts holds the rules). */
   VALIDATION: { status: 400, message: '<lines>' },
   INVALID_DESTINATION: { status: 400, message: 'invalid phone, group or newsletter' },
   INVALID_TYPING_DESTINATION: { status: 400, message: 'invalid phone or group' },

@@ -5,13 +5,13 @@
  * - start-up: `ShardWorkerData`, the worker's `workerData`;
  * - piscina request/reply: a `ShardTask` (a command for one session's actor, `start` a session's actor, or
  *   `shutdown` the whole shard) answered by a `Reply`, whose errors are plain `WireError` data;
- * - three BroadcastChannels, named after the system instance: actors post `SnapshotEvent`s on `<name>:events`,
- *   the main thread posts `ControlMessage`s (abort a task) on `<name>:control`, and every thread posts
- *   `TelemetryMessage`s (counters, event-loop delay, restore done) on `<name>:metrics`;
+ * - BroadcastChannels named after the system instance: actors post `SnapshotEvent`s on `<name>:events`, the main
+ *   thread posts `ControlMessage`s (abort a task) on `<name>:control:<shard>`, the task's shard only, and every
+ *   thread posts `TelemetryMessage`s (counters, event-loop delay, restore done) on `<name>:metrics`;
  * - `ShardStats`, the load of one shard as the main thread reads it from piscina.
  */
 import type { ShardSettings } from '../actors/settings.js'
-import type { ActorCommand } from './commands.js'
+import type { ActorCommand, ActorCommandType, ReplyValues } from './commands.js'
 import type { WireError } from './errors.js'
 import type { SessionSnapshot } from './snapshot.js'
 import type { SessionPolicy } from './session-policy.js'
@@ -43,13 +43,29 @@ export type ShardRequest =
   /** SIGTERM: closes every socket of the shard without logging out, then the thread's resources. */
   | { type: 'shutdown' }
 
+/** The requests that start, stop or release rather than run a command (never refused for load). */
+export type LifecycleRequest = Exclude<ShardRequest, { type: 'command' }>
+
+export type ShardRequestOf<K extends ShardRequest['type']> = Extract<ShardRequest, { type: K }>
+
+/**
+ * What each request answers: a command its own type's reply (`ReplyValues`, commands.ts, which the main thread reads
+ * as `ReplyValue<C>`), `release` whether the session ran on the shard. The worker's handlers are typed by this map.
+ */
+export interface ShardReplies {
+  command: ReplyValues[ActorCommandType]
+  start: null
+  release: boolean
+  shutdown: null
+}
+
 /** A piscina task: a request plus an id the main thread can name in an abort. */
 export type ShardTask = ShardRequest & { taskId: number }
 
 /** The worker's answer to every task: it always resolves, errors travel as `{ code, message }` data. */
-export type Reply<T = unknown> = { ok: true; value: T } | { ok: false; error: WireError }
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: WireError }
 
-/** Main thread → workers, on the control channel (aborting a running piscina task would end the whole thread). */
+/** Main thread → the task's shard, on its control channel (aborting a running piscina task would end its thread). */
 export type ControlMessage = { type: 'abort'; taskId: number }
 
 /** Actors → main thread, on the events channel. */
@@ -90,5 +106,6 @@ export interface ShardStats {
 }
 
 export const eventsChannel = (name: string): string => `${name}:events`
-export const controlChannel = (name: string): string => `${name}:control`
+/** Each shard has its own: an abort goes to the one thread that runs its task. */
+export const controlChannel = (name: string, shard: number): string => `${name}:control:${shard}`
 export const metricsChannel = (name: string): string => `${name}:metrics`

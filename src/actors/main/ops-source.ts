@@ -5,13 +5,13 @@
  * telemetry receiver.
  */
 import type { ShardStats } from '../../protocol/thread.js'
-import type { ShardPool } from './shard-pool.js'
+import type { ShardThread } from './shard-thread.js'
 import type { SnapshotCache } from './snapshot-cache.js'
 import type { OpsSource } from '../../metrics/source.js'
 import type { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
 
 export interface SystemOpsParts {
-  pools: readonly ShardPool[]
+  pools: readonly ShardThread[]
   /** Load and sessions of each shard. */
   stats(): ShardStats[]
   cache: SnapshotCache

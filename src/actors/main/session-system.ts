@@ -1,22 +1,22 @@
 /**
  * @module actors/main/session-system
  * What the HTTP front end needs from the session system. `createApp(deps)` takes any `SessionSystem`, so route
- * tests pass a fake and `src/main.ts` passes the real one, `ShardedSessionSystem` (`system.ts`: actors on
+ * tests pass a fake and `src/main.ts` passes the real one, `ShardedSessionSystem` (`sharded-system.ts`: actors on
  * worker-thread shards).
  */
 import type { ClientCommand, ReplyValue } from '../../protocol/commands.js'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
 import type { OpsSource } from '../../metrics/source.js'
 import type { QrView, ViewToken } from './view-tokens.js'
-import type { CreationClient } from './creation.js'
+import type { CreationClient } from './session-creation.js'
 
 export type SessionChange = { type: 'changed'; id: string } | { type: 'moved'; id: string } | { type: 'closing' }
 
 export interface SessionSystem {
   /**
    * Registers a session and starts its actor; returns at once (the QR is produced in the background). `client` is
-   * who asked, for the creation limits (creation.ts: 429 or 503 beyond them). `options.proxy` is the session's own
-   * proxy URL in full, already checked by the HTTP edge (proxy/proxy-policy.ts).
+   * who asked, for the creation limits (session-creation.ts: 429 or 503 beyond them). `options.proxy` is the
+   * session's own proxy URL in full, already checked by the HTTP edge (proxy/proxy-policy.ts).
    */
   createSession(client?: CreationClient, options?: { proxy?: string }): Promise<{ id: string; sessionId: string }>
   /**

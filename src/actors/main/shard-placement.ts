@@ -42,6 +42,11 @@ export class ShardPlacement {
     return this.place(id, this.choose())
   }
 
+  /** The shard of a session placed here; undefined for one never placed or forgotten since (gone from here). */
+  find(id: string): number | undefined {
+    return this.#shardOf.get(id)
+  }
+
   /** Whether the session was placed here (and not forgotten since). */
   has(id: string): boolean {
     return this.#shardOf.has(id)

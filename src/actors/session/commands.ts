@@ -7,7 +7,7 @@
  * media send first waits for a download place, and the link takes a CPU slot for its work once the files are on
  * disk (media-slots.ts). Replies have the shapes of `ReplyValues` (protocol/commands.ts).
  */
-import type { ActorCommand, PairingCode, SessionProxy, ReplyValues } from '../../protocol/commands.js'
+import type { ActorCommandType, CommandOf, PairingCode, ReplyValues, SessionProxy } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import type { MessageContent, StatusContent } from '../../protocol/spec-types.js'
 import type { PlatformLink, SendOptions } from '../../platform/link.js'
@@ -37,62 +37,69 @@ export interface CommandTarget {
   setSessionProxy(proxy: string | null): Promise<SessionProxy>
 }
 
-export async function runCommand(
-  command: ActorCommand,
+/** What one command does, answering exactly its type's reply (`ReplyValues`: another shape does not compile). */
+type CommandHandler<K extends ActorCommandType> = (
+  command: CommandOf<K>,
   session: CommandTarget,
   signal: AbortSignal,
-): Promise<ReplyValues[ActorCommand['type']]> {
+) => Promise<ReplyValues[K]>
+
+/** The one map from a command's type to what it does; its reply type is `ReplyValues`' entry of the same type. */
+export type CommandHandlers = { [K in ActorCommandType]: CommandHandler<K> }
+
+const COMMANDS: CommandHandlers = {
+  resetSession: (_, session) => session.reset(),
+  deleteSession: (_, session) => session.delete(),
+  getSessionProxy: async (_, session) => session.getSessionProxy(),
+  setSessionProxy: (command, session) => session.setSessionProxy(command.proxy),
+  async sendMessage(command, session, signal) {
+    const link = connectedLink(session)
+    const { destination, content } = command
+    if (destination.kind !== 'phone')
+      return asMediaSend(content, session, signal, options => link.sendMessage(destination, content, options))
+    session.brake.check(destination.phone)
+    const sent = await asMediaSend(content, session, signal, options => link.sendMessage(destination, content, options))
+    session.brake.opened(destination.phone)
+    return sent
+  },
+  postStatus(command, session, signal) {
+    const link = connectedLink(session)
+    return asMediaSend(command.content, session, signal, options => link.postStatus(command.content, options))
+  },
+  async sendTyping(command, session) {
+    const link = connectedLink(session)
+    // typing to someone new is a reach-out too
+    if (command.destination.kind === 'phone') session.brake.check(command.destination.phone)
+    await link.sendTyping(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
+    session.typing.start(command.destination)
+    return { id: session.id }
+  },
+  listGroups: async (_, session) => ({ docs: await connectedLink(session).listGroups() }),
+  getGroup: (command, session) => connectedLink(session).getGroup(command.groupId),
+  listGroupMembers: async (command, session) => ({
+    docs: await connectedLink(session).listGroupMembers(command.groupId),
+  }),
+  listChannels: async (_, session) => ({ docs: await connectedLink(session).listChannels() }),
+  listChannelMessages: (command, session) =>
+    connectedLink(session).listChannelMessages(command.channelId, command.before),
+  requestPairingCode: (command, session) => session.requestPairingCode(command.phone),
+}
+
+/**
+ * Runs `command` on the session: refused once the session stopped or the client hung up. Called in its mailbox turn
+ * (mailbox.ts runs jobs in a `then`), where what it throws becomes the command's rejection; not `async`, so a
+ * command costs no promise beyond its handler's.
+ */
+export function runCommand<K extends ActorCommandType>(
+  command: CommandOf<K>,
+  session: CommandTarget,
+  signal: AbortSignal,
+): Promise<ReplyValues[K]> {
   if (session.stopped) throw session.stopError()
   // The client hung up while this waited in the mailbox: nobody is left to read the result.
   if (signal.aborted) throw new GatewayError('INTERNAL', { cause: 'request aborted by the client' })
-  switch (command.type) {
-    case 'resetSession':
-      return session.reset()
-    case 'deleteSession':
-      return session.delete()
-    case 'getSessionProxy':
-      return session.getSessionProxy()
-    case 'setSessionProxy':
-      return session.setSessionProxy(command.proxy)
-    case 'sendMessage': {
-      const link = connectedLink(session)
-      const { destination } = command
-      if (destination.kind !== 'phone')
-        return asMediaSend(command.content, session, signal, options =>
-          link.sendMessage(destination, command.content, options),
-        )
-      session.brake.check(destination.phone)
-      const sent = await asMediaSend(command.content, session, signal, options =>
-        link.sendMessage(destination, command.content, options),
-      )
-      session.brake.opened(destination.phone)
-      return sent
-    }
-    case 'postStatus': {
-      const link = connectedLink(session)
-      return asMediaSend(command.content, session, signal, options => link.postStatus(command.content, options))
-    }
-    case 'sendTyping': {
-      const link = connectedLink(session)
-      // typing to someone new is a reach-out too
-      if (command.destination.kind === 'phone') session.brake.check(command.destination.phone)
-      await link.sendTyping(command.destination, command.kind === 'audio' ? 'recording' : 'composing')
-      session.typing.start(command.destination)
-      return { id: session.id }
-    }
-    case 'listGroups':
-      return { docs: await connectedLink(session).listGroups() }
-    case 'getGroup':
-      return connectedLink(session).getGroup(command.groupId)
-    case 'listGroupMembers':
-      return { docs: await connectedLink(session).listGroupMembers(command.groupId) }
-    case 'listChannels':
-      return { docs: await connectedLink(session).listChannels() }
-    case 'listChannelMessages':
-      return connectedLink(session).listChannelMessages(command.channelId, command.before)
-    case 'requestPairingCode':
-      return session.requestPairingCode(command.phone)
-  }
+  const handler: CommandHandler<K> = COMMANDS[command.type]
+  return handler(command, session, signal)
 }
 
 /** The open link of a connected session; SESSION_NOT_CONNECTED otherwise. */

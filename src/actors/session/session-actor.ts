@@ -21,7 +21,7 @@
 import { Mailbox } from './mailbox.js'
 import type { ActorDeps } from './deps.js'
 import { SessionLifecycle } from './lifecycle.js'
-import type { ActorCommand } from '../../protocol/commands.js'
+import type { ActorCommandType, CommandOf, ReplyValues } from '../../protocol/commands.js'
 import { runCommand } from './commands.js'
 
 export type { ActorDeps } from './deps.js'
@@ -47,7 +47,7 @@ export class SessionActor {
   }
 
   /** Runs a command in mailbox order. */
-  run(command: ActorCommand, signal: AbortSignal): Promise<unknown> {
+  run<K extends ActorCommandType>(command: CommandOf<K>, signal: AbortSignal): Promise<ReplyValues[K]> {
     return this.#mailbox.post(() => runCommand(command, this.#session, signal))
   }
 

@@ -12,7 +12,7 @@ import type { SnapshotPublisher } from './publisher.js'
 import { SessionActor } from '../session/session-actor.js'
 import type { SessionSettings, ShardPlatform } from '../session/deps.js'
 import { shardOfRecord } from '../../protocol/shard.js'
-import type { ActorCommand } from '../../protocol/commands.js'
+import type { ActorCommandType, CommandOf, ReplyValues } from '../../protocol/commands.js'
 import type { SessionPolicy } from '../../protocol/session-policy.js'
 
 const RESTORE_POLL_MS = 50
@@ -116,7 +116,11 @@ export class ShardHost {
   }
 
   /** Runs a command on the session's actor, in its mailbox order. */
-  async run(id: string, command: ActorCommand, signal: AbortSignal): Promise<unknown> {
+  async run<K extends ActorCommandType>(
+    id: string,
+    command: CommandOf<K>,
+    signal: AbortSignal,
+  ): Promise<ReplyValues[K]> {
     const actor = await this.#actorFor(id)
     if (!actor) throw new GatewayError(this.#released.has(id) ? 'SESSION_MOVING' : 'SESSION_NOT_FOUND')
     return actor.run(command, signal)
@@ -124,7 +128,8 @@ export class ShardHost {
 
   /** The session's actor; waits for one being created, and starts a registered one this thread has not seen. */
   async #actorFor(id: string): Promise<SessionActor | undefined> {
-    await this.#starting.get(id)
+    const starting = this.#starting.get(id)
+    if (starting) await starting
     const actor = this.#actors.get(id)
     if (actor || this.#shuttingDown || this.#released.has(id)) return actor
     const record = await this.#deps.store.getSession(id)

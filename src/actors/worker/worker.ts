@@ -11,10 +11,14 @@ import { withLeases } from '../../storage/redis/leased-runs.js'
 import { ShardHost } from './shard-host.js'
 import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
+import { TaskAborts } from './task-aborts.js'
 import {
   controlChannel,
   type ControlMessage,
   type Reply,
+  type ShardReplies,
+  type ShardRequest,
+  type ShardRequestOf,
   type ShardTask,
   type ShardWorkerData,
 } from '../../protocol/thread.js'
@@ -78,34 +82,32 @@ const telemetry = startThreadTelemetry(data.channelName, `shard-${data.shard}`)
 const idleHeap = startIdleHeapReducer()
 void restored.then(() => telemetry.announceRestored(data.shard))
 
-// Aborts arrive on a channel because aborting a running piscina task would terminate the whole thread.
-const running = new Map<number, AbortController>()
-const abortedEarly = new Set<number>()
-const control = new BroadcastChannel(controlChannel(data.channelName))
+// Aborts arrive on this shard's own channel because aborting a running piscina task would terminate the whole
+// thread; one may come before its task or after it ended (task-aborts.ts).
+const aborts = new TaskAborts()
+const control = new BroadcastChannel(controlChannel(data.channelName, data.shard))
 control.onmessage = (event: unknown) => {
   const message = (event as MessageEvent<ControlMessage>).data
-  if (message?.type !== 'abort') return
-  const controller = running.get(message.taskId)
-  if (controller) controller.abort()
-  else {
-    abortedEarly.add(message.taskId)
-    if (abortedEarly.size > 10_000) abortedEarly.clear()
-  }
+  if (message?.type === 'abort') aborts.abort(message.taskId)
 }
 control.unref()
 
-/** What each request of the thread contract does on this shard. */
-function dispatch(task: ShardTask, signal: AbortSignal): Promise<unknown> {
-  switch (task.type) {
-    case 'command':
-      return host.run(task.id, task.command, signal)
-    case 'start':
-      return host.start(task.id)
-    case 'release':
-      return host.release(task.id)
-    case 'shutdown':
-      return host.shutdown()
-  }
+type RequestHandler<K extends ShardRequest['type']> = (
+  task: ShardRequestOf<K>,
+  signal: AbortSignal,
+) => Promise<ShardReplies[K]>
+
+/** What each request of the thread contract does on this shard, answering its type's `ShardReplies` entry. */
+const REQUESTS: { [K in ShardRequest['type']]: RequestHandler<K> } = {
+  command: (task, signal) => host.run(task.id, task.command, signal),
+  start: task => host.start(task.id),
+  release: task => host.release(task.id),
+  shutdown: () => host.shutdown(),
+}
+
+function dispatch<K extends ShardRequest['type']>(task: ShardRequestOf<K>, signal: AbortSignal) {
+  const handler: RequestHandler<K> = REQUESTS[task.type]
+  return handler(task, signal)
 }
 
 /** Closes what the thread holds once its sessions are shut down (the thread itself ends with the pool). */
@@ -119,19 +121,17 @@ async function closeThread(): Promise<void> {
   await store.close()
 }
 
-export default async function handle(task: ShardTask): Promise<Reply> {
-  const controller = new AbortController()
-  running.set(task.taskId, controller)
-  if (abortedEarly.delete(task.taskId)) controller.abort()
+export default async function handle(task: ShardTask): Promise<Reply<ShardReplies[ShardTask['type']]>> {
+  const signal = aborts.begin(task.taskId)
   try {
-    return { ok: true, value: await dispatch(task, controller.signal) }
+    return { ok: true, value: await dispatch(task, signal) }
   } catch (err) {
     const error = toWireError(err)
     const command = task.type === 'command' ? task.command.type : task.type
-    if (error.code === 'INTERNAL' && !controller.signal.aborted) logger.error({ err, command }, 'command failed')
+    if (error.code === 'INTERNAL' && !signal.aborted) logger.error({ err, command }, 'command failed')
     return { ok: false, error }
   } finally {
-    running.delete(task.taskId)
+    aborts.end(task.taskId)
     if (task.type === 'shutdown') await closeThread()
   }
 }

@@ -5,14 +5,15 @@
  *   - without CREATE_SESSION_TOKEN, each client (`client-key.ts`: an address, an IPv6 /64; behind a proxy,
  *     TRUST_PROXY) gets SESSION_CREATE_PER_MINUTE a minute (429 `too many requests` with Retry-After);
  *   - with it, a caller presenting the token is the operator's own (its backend creating sessions for customers,
- *     often from one address): no per-client limit applies to it, only the global ones (actors/main/creation.ts).
+ *     often from one address): no per-client limit applies to it, only the global ones
+ *     (actors/main/session-creation.ts).
  *     A caller without the right token gets 401, and its attempts count against that same per-client budget, so
  *     guessing the token is as slow as creating sessions without one.
  * The buckets are this process's (`TokenBuckets`) or, in cluster mode, shared by every node (cluster/limits.ts).
  */
 import type { Request, Response } from 'express'
 import { GatewayError, retryAfterFromMs } from '../../protocol/errors.js'
-import type { CreationClient } from '../../actors/main/creation.js'
+import type { CreationClient } from '../../actors/main/session-creation.js'
 import { requestClientKey } from '../client-key.js'
 import { TokenBuckets } from './token-bucket.js'
 import { bearerMatcher, unauthorized } from '../../security/bearer-token.js'

@@ -5,7 +5,7 @@
  * 400 `text must be shorter than or equal to 65536 characters`.
  */
 import { validationFailed } from '../../protocol/errors.js'
-import { RULE } from '../../protocol/messages.js'
+import { RULE } from '../schemas/validation-lines.js'
 import { fill } from '../../protocol/template.js'
 
 /** `content` is a parsed MessageContent or StatusContent; only text and media types carry `text`. */

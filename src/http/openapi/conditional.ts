@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi'
-import { RULE } from '../../protocol/messages.js'
+import { RULE } from '../schemas/validation-lines.js'
 import { errorWith, messageOf, RETRY_AFTER_HEADER } from './responses.js'
 
 export const ifNoneMatchHeader = {

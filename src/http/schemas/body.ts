@@ -3,7 +3,7 @@
  * The parsed JSON body as a plain object. No body at all validates like `{}` (every required field reports
  * `should not be empty`); a JSON array or scalar is refused outright.
  */
-import { LINE } from '../../protocol/messages.js'
+import { LINE } from './validation-lines.js'
 import type { Checked } from './format.js'
 
 export function bodyObject(body: unknown): Checked<Record<string, unknown>> {

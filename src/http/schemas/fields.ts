@@ -5,7 +5,7 @@
  * also report `must be an http or https URL`.
  */
 import { z } from 'zod'
-import { RULE } from '../../protocol/messages.js'
+import { RULE } from './validation-lines.js'
 import { fill } from '../../protocol/template.js'
 import { normalisePhone } from './phone.js'
 

@@ -5,7 +5,7 @@
  * whatever rule zod tripped on. Custom refinements carry only the rule (`must not be 0`); the path is added here.
  */
 import type { z } from 'zod'
-import { RULE } from '../../protocol/messages.js'
+import { RULE } from './validation-lines.js'
 import { fill } from '../../protocol/template.js'
 
 type Issue = z.core.$ZodIssue
@@ -24,7 +24,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 const TYPE_RULES: Record<string, string> = { string: RULE.STRING, number: RULE.NUMBER, object: RULE.OBJECT }
 
 /** Only the issues the schemas can raise have words of their own; any other reads `is invalid` until a schema
- * needs it, and it gets its rule in src/protocol/messages.ts and docs/api.md. */
+ * needs it, and it gets its rule in src/http/schemas/validation-lines.ts and docs/api.md. */
 function rule(issue: Issue, value: unknown): string {
   if (value === undefined || value === null || value === '') return RULE.EMPTY
   switch (issue.code) {

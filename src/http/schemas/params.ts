@@ -4,7 +4,7 @@
  * empty` and `groupId must be a string` (both rules fail on a missing value); a repeated parameter
  * (`?groupId=a&groupId=b`, parsed as an array) is `must be a string` alone, an empty one `should not be empty`.
  */
-import { RULE } from '../../protocol/messages.js'
+import { RULE } from './validation-lines.js'
 import type { Checked } from './format.js'
 
 /** A parameter that must be there, once, and not empty. */

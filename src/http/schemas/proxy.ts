@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { validationFailed } from '../../protocol/errors.js'
-import { RULE } from '../../protocol/messages.js'
+import { RULE } from './validation-lines.js'
 import { threadProxyPolicy, type ProxyPolicySettings } from '../../proxy/proxy-policy.js'
 import { parseProxyUrl } from '../../proxy/proxy-url.js'
 import { bodyObject } from './body.js'

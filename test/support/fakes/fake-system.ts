@@ -8,7 +8,7 @@ import http from 'node:http'
 import pino from 'pino'
 import type { SessionChange, SessionSystem } from '../../../src/actors/main/session-system.js'
 import type { Admission } from '../../../src/actors/main/admission.js'
-import type { CreationClient } from '../../../src/actors/main/creation.js'
+import type { CreationClient } from '../../../src/actors/main/session-creation.js'
 import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/main/view-tokens.js'
 import { loadSettings, type Settings } from '../../../src/gateway-settings.js'
 import { type AppDeps, createApp } from '../../../src/http/app.js'
@@ -76,7 +76,7 @@ export class FakeSystem implements SessionSystem {
   onRun: RunHandler | undefined
   /**
    * Set to the real admission to hold each command's place as the real system does: until the command ends or,
-   * when the route passes its answer, until that settles too (actors/main/system.ts). Unset: no limit.
+   * when the route passes its answer, until that settles too (actors/main/sharded-system.ts). Unset: no limit.
    */
   admission: Admission | undefined
   /** Replace to make `createSession` fail. */

@@ -1,12 +1,12 @@
 /**
  * Keeps the table "What the gateway adds to the spec" (docs/api.md) complete: every fixed message a client can get
- * (src/protocol/messages.ts, `CLIENT_MESSAGES`) that docs/SPEC.md does not show, every status the OpenAPI document lists
- * beyond the spec's 200/400/404/500 (plus the 408 and 431 node's HTTP server answers), and every endpoint the spec
- * does not have, must be in that one table. A message, status or endpoint added without a row fails here.
+ * (src/http/schemas/validation-lines.ts, `CLIENT_MESSAGES`) that docs/SPEC.md does not show, every status the
+ * OpenAPI document lists beyond the spec's 200/400/404/500 (plus the 408 and 431 node's HTTP server answers), and
+ * every endpoint the spec does not have, must be in that one table. A message, status or endpoint added without a row fails here.
  */
 import { describe, expect, it } from 'vitest'
 import { openApiDocument } from '../../../src/http/openapi/document.js'
-import { CLIENT_MESSAGES } from '../../../src/protocol/messages.js'
+import { CLIENT_MESSAGES } from '../../../src/http/schemas/validation-lines.js'
 import { docSection, readRepoFile } from '../../support/readme.js'
 
 const table = docSection('docs/api.md', 'What the gateway adds to the spec')

@@ -4,7 +4,7 @@
  * not a 500 from the platform), `before` optional; every failing line together.
  */
 import { validationFailed } from '../../../protocol/errors.js'
-import { RULE } from '../../../protocol/messages.js'
+import { RULE } from '../../schemas/validation-lines.js'
 import { failures, type Checked } from '../../schemas/format.js'
 import { isChannelId } from '../../schemas/ids.js'
 import { requiredParam } from '../../schemas/params.js'

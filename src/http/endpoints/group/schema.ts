@@ -4,7 +4,7 @@
  * `@g.us`, so a malformed one is a 400 here rather than a 500 from the platform.
  */
 import { validationFailed } from '../../../protocol/errors.js'
-import { RULE } from '../../../protocol/messages.js'
+import { RULE } from '../../schemas/validation-lines.js'
 import { isGroupId } from '../../schemas/ids.js'
 import { requiredParam } from '../../schemas/params.js'
 

@@ -1,6 +1,6 @@
 /**
  * @module http/endpoints/message
- * POST /message: a validated body (./schema.ts) → `sendMessage` command → `{ messageId }` (./route.ts).
+ * POST /message: a validated body (./schema.ts), the `sendMessage` command → `{ messageId }` (./route.ts).
  */
 import { routerEndpoint } from '../endpoint.js'
 import { messagePaths } from './openapi.js'

@@ -1,6 +1,6 @@
 /**
  * @module http/endpoints/message/route
- * POST /message: validated body → `sendMessage` command → `{ messageId }`.
+ * POST /message: validated body, which is the `sendMessage` command (built once, ./schema.ts) → `{ messageId }`.
  */
 import { Router } from 'express'
 import type { AppDeps } from '../../deps.js'
@@ -19,8 +19,7 @@ export function messageRoutes(deps: AppDeps): Router {
   router.post(
     '/message',
     sessionRoute(deps, { rate: 'send', body: true, parse }, async ({ session, input, signal }) => {
-      const { destination, content } = input
-      const reply = await system.run(session.id, { type: 'sendMessage', destination, content }, signal)
+      const reply = await system.run(session.id, input, signal)
       return { messageId: reply.messageId }
     }),
   )

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod'
 import { ERRORS, GatewayError, validationFailed } from '../../../protocol/errors.js'
-import { MESSAGE_TYPES, type Destination, type MessageContent } from '../../../protocol/spec-types.js'
+import type { CommandOf } from '../../../protocol/commands.js'
+import { MESSAGE_TYPES, type MessageContent } from '../../../protocol/spec-types.js'
 import { bodyObject } from '../../schemas/body.js'
 import { messageDestination } from '../../schemas/destination.js'
 import { check, type Checked } from '../../schemas/format.js'
@@ -67,13 +68,8 @@ function content(type: MessageContent['type'], body: unknown): Checked<MessageCo
   }
 }
 
-export interface SendMessageInput {
-  destination: Destination
-  content: MessageContent
-}
-
-/** Validates a POST /message body; throws the 400 `GatewayError` with every failing line. */
-export function parseSendMessage(rawBody: unknown): SendMessageInput {
+/** Validates a POST /message body into its command; throws the 400 `GatewayError` with every failing line. */
+export function parseSendMessage(rawBody: unknown): CommandOf<'sendMessage'> {
   const body = bodyObject(rawBody)
   if (!body.ok) throw validationFailed(body.messages)
   const destination = messageDestination(body.value)
@@ -83,7 +79,7 @@ export function parseSendMessage(rawBody: unknown): SendMessageInput {
   if (type.ok) parsed = content(type.value.type, body.value)
   else lines.push(...type.messages)
   if (parsed !== undefined && !parsed.ok) lines.push(...parsed.messages)
-  if (destination && parsed?.ok) return { destination, content: parsed.value }
+  if (destination && parsed?.ok) return { type: 'sendMessage', destination, content: parsed.value }
   if (destination === undefined && lines.length === 1) throw new GatewayError('INVALID_DESTINATION')
   throw validationFailed(lines)
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { ERRORS } from '../../../protocol/errors.js'
-import { RULE } from '../../../protocol/messages.js'
+import { RULE } from '../../schemas/validation-lines.js'
 import { fill } from '../../../protocol/template.js'
 import type { Session } from '../../../protocol/spec-types.js'
 import { conditional, ifNoneMatchHeader, waitQuerySchema } from '../../openapi/conditional.js'

@@ -1,6 +1,7 @@
 /**
  * @module http/endpoints/typing/route
- * POST /typing: validated body → `sendTyping` command → `{ id }`, the session's own id (SPEC: not a message ID).
+ * POST /typing: validated body, which is the `sendTyping` command → `{ id }`, the session's own id (SPEC: not a
+ * message ID).
  */
 import { Router } from 'express'
 import type { AppDeps } from '../../deps.js'
@@ -14,8 +15,7 @@ export function typingRoutes(deps: AppDeps): Router {
   router.post(
     '/typing',
     sessionRoute(deps, { rate: 'send', body: true, parse }, async ({ session, input, signal }) => {
-      const { destination, kind } = input
-      await system.run(session.id, { type: 'sendTyping', destination, kind }, signal)
+      await system.run(session.id, input, signal)
       return { id: session.id }
     }),
   )

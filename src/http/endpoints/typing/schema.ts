@@ -5,7 +5,8 @@
  */
 import { z } from 'zod'
 import { ERRORS, GatewayError, validationFailed } from '../../../protocol/errors.js'
-import type { TypingDestination, TypingKind } from '../../../protocol/spec-types.js'
+import type { CommandOf } from '../../../protocol/commands.js'
+import type { TypingKind } from '../../../protocol/spec-types.js'
 import { bodyObject } from '../../schemas/body.js'
 import { typingDestination } from '../../schemas/destination.js'
 import { check } from '../../schemas/format.js'
@@ -16,13 +17,8 @@ export const typingSchema = z.object({
   type: z.preprocess(v => (v === null || v === '' ? undefined : v), z.enum(TYPING_KINDS).default('text')),
 })
 
-export interface TypingInput {
-  destination: TypingDestination
-  kind: TypingKind
-}
-
-/** Validates a POST /typing body; throws the 400 `GatewayError` with every failing line. */
-export function parseTyping(rawBody: unknown): TypingInput {
+/** Validates a POST /typing body into its command; throws the 400 `GatewayError` with every failing line. */
+export function parseTyping(rawBody: unknown): CommandOf<'sendTyping'> {
   const body = bodyObject(rawBody)
   if (!body.ok) throw validationFailed(body.messages)
   const destination = typingDestination(body.value)
@@ -33,5 +29,5 @@ export function parseTyping(rawBody: unknown): TypingInput {
     if (!kind.ok) lines.push(...kind.messages)
     throw validationFailed(lines)
   }
-  return { destination, kind: kind.value.type }
+  return { type: 'sendTyping', destination, kind: kind.value.type }
 }

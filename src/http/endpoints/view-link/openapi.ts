@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { ZodOpenApiPathsObject } from 'zod-openapi'
-import { RULE } from '../../../protocol/messages.js'
+import { RULE } from '../../schemas/validation-lines.js'
 import { conditional, ifNoneMatchHeader, waitQuerySchema } from '../../openapi/conditional.js'
 import { authenticated } from '../../openapi/operations.js'
 import { isoTime, shapeOf } from '../../openapi/response-schemas.js'

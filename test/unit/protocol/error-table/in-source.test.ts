@@ -1,18 +1,21 @@
 /**
  * Every client-facing message lives in src/protocol/error-table.ts (and the validation lines in
- * src/protocol/messages.ts): a fixed message written out anywhere else in src/ would drift from the table (and from
- * docs/api.md's Errors table, tied to it) the first time someone rewords one of the two. The sandbox plays
- * the platform, not the gateway, so its own words don't count.
+ * src/http/schemas/validation-lines.ts): a fixed message written out anywhere else in src/ would drift from the
+ * table (and from docs/api.md's Errors table, tied to it) the first time someone rewords one of the two. The
+ * sandbox plays the platform, not the gateway, so its own words don't count.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { ERRORS } from '../../../../src/protocol/errors.js'
-import { LINE } from '../../../../src/protocol/messages.js'
+import { LINE } from '../../../../src/http/schemas/validation-lines.js'
 
 const SRC = fileURLToPath(new URL('../../../../src', import.meta.url))
-const CATALOGUE = [path.join(SRC, 'protocol', 'error-table.ts'), path.join(SRC, 'protocol', 'messages.ts')]
+const CATALOGUE = [
+  path.join(SRC, 'protocol', 'error-table.ts'),
+  path.join(SRC, 'http', 'schemas', 'validation-lines.ts'),
+]
 const SANDBOX = path.join(SRC, 'sandbox')
 /** Generated from the OpenAPI document, which takes its examples from the error table. */
 const GENERATED_CLIENT = path.join(SRC, 'client', 'schema.ts')

@@ -1,5 +1,5 @@
 /**
- * @module test/unit/actors/main/system/lifecycle
+ * @module test/unit/actors/main/sharded-system/lifecycle
  * The session state machine as a client sees it through GET /session (`authenticate`) and commands: QR, pairing,
  * QR expiry, reset, delete, logout on the phone, dropped connections, typing.
  */

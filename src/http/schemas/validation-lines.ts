@@ -1,18 +1,19 @@
 /**
- * @module protocol/messages
- * The lines of a 400 VALIDATION answer, and the list of every message a client can get. Each error code's message
- * is in its entry of ./error-table.ts; a validation answer is made of lines instead, one per failing rule: a
- * field's path joined with a dot (`image.url`) in front of a `RULE` (put there by src/http/schemas/format.ts), or
- * one of the whole `LINE`s. Word for word from SPEC.md where the spec gives them. The "Errors" table of
+ * @module http/schemas/validation-lines
+ * The lines of a 400 VALIDATION answer, and the list of every message a client can get: the text of validation,
+ * beside the schemas that check (the thread contract under protocol/ holds none of it). Each error code's message
+ * is in its entry of protocol/error-table.ts; a validation answer is made of lines instead, one per failing rule:
+ * a field's path joined with a dot (`image.url`) in front of a `RULE` (put there by ./format.ts), or one of the
+ * whole `LINE`s. Word for word from SPEC.md where the spec gives them. The "Errors" table of
  * docs/api.md lists each of `CLIENT_MESSAGES` (test/unit/protocol/error-table/errors-doc.test.ts keeps the two in
  * step).
  *
  * @example
  * validationFailed([`groupId ${RULE.GROUP_ID}`]) // 400 groupId must be a group ID ending in @g.us
  */
-import { ERRORS, type ErrorCode } from './error-table.js'
-import { MESSAGE_TYPES, STATUS_TYPES } from './spec-types.js'
-import { fill } from './template.js'
+import { ERRORS, type ErrorCode } from '../../protocol/error-table.js'
+import { MESSAGE_TYPES, STATUS_TYPES } from '../../protocol/spec-types.js'
+import { fill } from '../../protocol/template.js'
 
 /** The rules of a 400 validation line, each after its field's path; several lines are joined by '\n'. */
 export const RULE = {

@@ -1,5 +1,5 @@
 /**
- * @module actors/main/system
+ * @module actors/main/sharded-system
  * The real session system (`ShardedSessionSystem`, a `SessionSystem`): sessions sharded over SHARDS worker threads,
  * a snapshot cache on the main thread for GET /session, and the session lifecycle calls. A shard's thread starts
  * with the first session placed on it (at boot for the shards that have stored sessions), not before, and a new
@@ -14,19 +14,19 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import { shardSettings, type ShardSettings } from '../settings.js'
-import type { ClientCommand, ReplyValue } from '../../protocol/commands.js'
+import type { ActorCommand, ClientCommand, ReplyValue } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
-import { ShardPools } from './shard-pools.js'
+import { Shards } from './shards.js'
 import { compactAtBoot, restoreIntoCache } from './boot-restore.js'
 import type { ShardStats } from '../../protocol/thread.js'
 import { initialSnapshot, SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './session-system.js'
 import { localSessions, type LocalSessions } from './local-sessions.js'
-import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './creation.js'
+import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './session-creation.js'
 import { CLUSTER_POLICY, EMBEDDED_POLICY } from '../../protocol/session-policy.js'
 import { shardOfRecord } from '../../protocol/shard.js'
 import { ViewTokens, type ViewTokenMinter } from './view-tokens.js'
@@ -78,7 +78,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   // here: the ownership loop adopts the sessions that belong on this node (cluster/ownership.ts).
   const clustered = options.cluster !== undefined
   const records = clustered ? [] : await restoreIntoCache(store, cache)
-  const shards = new ShardPools({
+  const shards = new Shards({
     settings: shardSettings(settings),
     log,
     channelName,
@@ -109,7 +109,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   // the store (a record whose QR deadline passed too: its shard deletes it), and those that lost a thread. A shard
   // started later by its first new session has nothing to restore and never holds readiness back.
   const mustRestore = new Set(records.map(record => shards.shardOf(record.id)))
-  // The other shards start their thread when they get their first session (ShardPool.run).
+  // The other shards start their thread when they get their first session (ShardThread.start).
   for (const shard of mustRestore) pools[shard]!.start()
   const poolOf = (id: string) => shards.of(id)
   const admission = new Admission({
@@ -123,10 +123,8 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
 
   function track<T>(work: Promise<T>): Promise<T> {
     inFlight.add(work)
-    work.then(
-      () => inFlight.delete(work),
-      () => inFlight.delete(work),
-    )
+    const done = () => inFlight.delete(work)
+    work.then(done, done)
     return work
   }
 
@@ -137,14 +135,18 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     throw new GatewayError('SHUTTING_DOWN')
   }
 
-  /** The session runs here and may take a command: waits for an adopted one's link to open first. */
-  async function assertKnown(id: string): Promise<void> {
+  /** The shard of a session that may take a command here (an adopted one's link open first): its one lookup on
+   * the command path. Placed ⇔ cached (both drop it on 'deleted'): one deleted since its request came is a 404. */
+  async function shardFor(id: string): Promise<number> {
+    assertOpen()
     await local.ready(id)
-    if (!cache.has(id)) throw new GatewayError('SESSION_NOT_FOUND')
+    const shard = shards.placement.find(id)
+    if (shard === undefined) throw new GatewayError('SESSION_NOT_FOUND')
+    return shard
   }
 
   async function startActor(id: string): Promise<void> {
-    await track(poolOf(id).run({ type: 'start', id }, { bypassLimit: true }))
+    await track(poolOf(id).lifecycle({ type: 'start', id }))
   }
 
   // Cluster mode: the sessions this node adopts and hands over (local-sessions.ts)
@@ -154,7 +156,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     admission,
     startActor,
     releaseActor: async id => {
-      await track(poolOf(id).run({ type: 'release', id }, { bypassLimit: true }))
+      await track(poolOf(id).lifecycle({ type: 'release', id }))
     },
     isClosing: () => closing !== undefined,
   })
@@ -162,13 +164,19 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   const changes = sessionChanges(cache, viewTokens, local.isMoving)
 
   /**
-   * Runs a command of session `id` once admission lets it into the shard (admission.ts: 429 or 503 otherwise). Its
-   * place is given back when the work ends, or when `answered` (the HTTP answer) settles if that is later.
+   * Runs a command of session `id` on its `shard` once admission lets it in (admission.ts: 429 or 503 otherwise).
+   * Its place is given back when the command ends, or when `answered` (the HTTP answer) settles if that is later.
    */
-  async function admitted<T>(id: string, work: () => Promise<T>, answered?: Promise<unknown>): Promise<T> {
-    const leave = admission.enter(id, shards.shardOf(id))
+  async function admitted<C extends ActorCommand>(
+    id: string,
+    shard: number,
+    command: C,
+    signal?: AbortSignal,
+    answered?: Promise<unknown>,
+  ): Promise<ReplyValue<C>> {
+    const leave = admission.enter(id, shard)
     try {
-      return await track(work())
+      return await track(pools[shard]!.command(id, command, signal))
     } finally {
       if (answered === undefined) leave()
       else answered.then(leave, leave)
@@ -187,7 +195,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       async start(record) {
         cache.add(record.secretHash, initialSnapshot(record))
         // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
-        track(poolOf(record.id).run({ type: 'start', id: record.id }, { bypassLimit: true })).catch(err =>
+        track(poolOf(record.id).lifecycle({ type: 'start', id: record.id })).catch(err =>
           log.error({ err, session: record.id }, 'could not start the session actor'),
         )
       },
@@ -222,25 +230,19 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     signal?: AbortSignal,
     answered?: Promise<unknown>,
   ): Promise<ReplyValue<C>> {
-    assertOpen()
-    await assertKnown(id)
-    const work = () => poolOf(id).run({ type: 'command', id, command }, { signal })
-    return admitted(id, work, answered) as Promise<ReplyValue<C>>
+    return admitted(id, await shardFor(id), command, signal, answered)
   }
 
   // Reset and delete take their place in admission like any command: a flood of them cannot crowd the shard.
   async function resetSession(id: string): Promise<void> {
-    assertOpen()
-    await assertKnown(id)
+    const shard = await shardFor(id)
     // A reset opens a new QR window: links to the old one end now, even if the reset itself fails.
     viewTokens.revoke(id)
-    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'resetSession' } }))
+    await admitted(id, shard, { type: 'resetSession' })
   }
 
   async function deleteSession(id: string): Promise<void> {
-    assertOpen()
-    await assertKnown(id)
-    await admitted(id, () => poolOf(id).run({ type: 'command', id, command: { type: 'deleteSession' } }))
+    await admitted(id, await shardFor(id), { type: 'deleteSession' })
     cache.remove(id) // the 'deleted' event does the same; this makes the 404 immediate for the caller
   }
 
@@ -278,9 +280,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     },
     shardOf: id => shards.shardOf(id),
     stats: () => shards.stats(),
-    terminateShardThread: async shard => {
-      await pools[shard]?.terminateThread()
-    },
+    terminateShardThread: shard => pools[shard]?.terminateThread() ?? Promise.resolve(),
     localIds: local.localIds,
     hosts: local.hosts,
     leaving: local.leaving,

@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { CLIENT_MESSAGES } from '../../../src/protocol/messages.js'
-import { makeApp } from '../../support/fakes/fake-system.js'
+import { CLIENT_MESSAGES } from '../../../../src/http/schemas/validation-lines.js'
+import { makeApp } from '../../../support/fakes/fake-system.js'
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** `<path>` is a field path; any other `<name>` a value. */

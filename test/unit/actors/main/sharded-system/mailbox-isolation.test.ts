@@ -1,5 +1,5 @@
 /**
- * @module test/unit/actors/main/system/mailbox-isolation
+ * @module test/unit/actors/main/sharded-system/mailbox-isolation
  * Commands of one session complete in arrival order; a slow command of one session holds up neither another
  * session on the same thread nor its own GET /session; a full shard refuses the session that fills it.
  */

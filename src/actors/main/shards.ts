@@ -1,6 +1,6 @@
 /**
- * @module actors/main/shard-pools
- * The session system's threads: one `ShardPool` per shard (shard-pool.ts), which shard runs each session
+ * @module actors/main/shards
+ * The session system's threads: one `ShardThread` per shard (shard-thread.ts), which shard runs each session
  * (shard-placement.ts: a thread starts only once the running ones are full or busy), what happens when a shard's thread dies (its sessions show as reconnecting; one process restores them from storage
  * itself, a cluster node starts its own sessions of that shard again), and shutting them all down on SIGTERM
  * (each shard closes its sockets without logging out, within SHARD_SHUTDOWN_MS, then the pools are destroyed).
@@ -11,12 +11,12 @@ import { newMediaSlotMemories } from '../../media/media-slots.js'
 import type { SessionPolicy } from '../../protocol/session-policy.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
 import type { ShardStats } from '../../protocol/thread.js'
-import { ShardPool } from './shard-pool.js'
+import { ShardThread } from './shard-thread.js'
 import { ShardPlacement } from './shard-placement.js'
 
 /** How long a shard may take to close its sockets on shutdown before its thread is terminated. */
 const SHARD_SHUTDOWN_MS = 10_000
-/** How often each running shard's load is sampled (shard-pool.ts: busy after two busy samples in a row). */
+/** How often each running shard's load is sampled (shard-thread.ts: busy after two busy samples in a row). */
 const LOAD_SAMPLE_MS = 5_000
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -27,7 +27,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
 }
 
-export interface ShardPoolsOptions {
+export interface ShardsOptions {
   settings: ShardSettings
   log: Logger
   channelName: string
@@ -38,13 +38,13 @@ export interface ShardPoolsOptions {
   onThreadLost(shard: number): void
 }
 
-export class ShardPools {
-  readonly all: ShardPool[]
+export class Shards {
+  readonly all: ShardThread[]
   readonly placement: ShardPlacement
   readonly #log: Logger
   readonly #sampler: NodeJS.Timeout
 
-  constructor(o: ShardPoolsOptions) {
+  constructor(o: ShardsOptions) {
     const filename = workerFilename()
     const mediaSlots = newMediaSlotMemories(o.settings.SHARDS)
     const linkModule = o.linkModule ?? defaultLinkModule()
@@ -52,7 +52,7 @@ export class ShardPools {
     this.all = Array.from(
       { length: o.settings.SHARDS },
       (_, shard) =>
-        new ShardPool({
+        new ShardThread({
           filename,
           logger: o.log,
           data: {
@@ -84,7 +84,7 @@ export class ShardPools {
   }
 
   /** The pool of the shard that owns session `id`. */
-  of(id: string): ShardPool {
+  of(id: string): ShardThread {
     return this.all[this.shardOf(id)]!
   }
 
@@ -101,7 +101,7 @@ export class ShardPools {
       this.all
         .filter(pool => pool.started)
         .map(pool =>
-          withTimeout(pool.run({ type: 'shutdown' }, { bypassLimit: true }), SHARD_SHUTDOWN_MS).catch(err =>
+          withTimeout(pool.lifecycle({ type: 'shutdown' }), SHARD_SHUTDOWN_MS).catch(err =>
             this.#log.warn({ err, shard: pool.shard }, 'shard shutdown failed; terminating it'),
           ),
         ),

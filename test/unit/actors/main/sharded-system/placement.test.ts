@@ -1,5 +1,5 @@
 /**
- * @module test/unit/actors/main/system/placement
+ * @module test/unit/actors/main/sharded-system/placement
  * Shards start as load needs them, on the real actor system (worker threads, lmdb, fake link): a second thread only
  * once the first holds SHARD_FILL sessions, a deleted session frees its place, and a session never moves: not when
  * another thread starts, not when its own thread is replaced after a crash, not across a restart. Rows written

@@ -1,5 +1,5 @@
 /**
- * @module actors/main/creation
+ * @module actors/main/session-creation
  * How a session system registers a new session: under which limits, and where it runs. Each limit protects
  * someone else than the caller (docs/operating.md: Limits, SECURITY.md: Denial of service):
  *   - MAX_SESSIONS sessions at most (the box's, or the cluster's, capacity: 503);

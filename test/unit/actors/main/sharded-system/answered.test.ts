@@ -1,5 +1,5 @@
 /**
- * @module test/unit/actors/main/system/answered
+ * @module test/unit/actors/main/sharded-system/answered
  * A command run with its HTTP answer (`answered`) keeps its place among the session's MAX_PENDING_PER_SESSION
  * until that answer settles, not only until the actor replied: a client that never reads its answers cannot have
  * more of them in flight than its cap.

@@ -1,5 +1,5 @@
 /**
- * @module test/unit/actors/main/system/crash-restart
+ * @module test/unit/actors/main/sharded-system/crash-restart
  * A worker thread that dies mid-request fails only that request (WORKER_CRASHED), the other shard keeps working,
  * and the replacement thread brings the shard's sessions back from storage. A full restart (close the system,
  * start a new one on the same DATA_DIR) keeps every session.
@@ -19,7 +19,7 @@ import {
   waitForQr,
   type Session,
 } from '../../../../support/actor-system.js'
-import type { ShardedSessionSystem } from '../../../../../src/actors/main/system.js'
+import type { ShardedSessionSystem } from '../../../../../src/actors/main/sharded-system.js'
 import { openLmdbStore } from '../../../../../src/storage/lmdb-store.js'
 import { waitFor } from '../../../../support/wait-for.js'
 

@@ -1,5 +1,5 @@
 /**
- * @module actors/main/shard-pool
+ * @module actors/main/shard-thread
  * One shard = one piscina pool with exactly one thread (strict affinity: the actor and its socket live in that
  * thread's memory). The actor's mailbox does the ordering, so the pool lets many tasks run at once in the thread.
  *
@@ -11,7 +11,7 @@
  * Failure mapping: a task in flight when the thread dies → WORKER_CRASHED (piscina starts a replacement thread,
  * which restores the shard's sessions from storage); too many tasks for the shard → OVERLOADED (503). Aborts are
  * not given to piscina — aborting a running piscina task terminates its thread and every session on it — but sent
- * to the worker on the control channel, where the actor drops or cancels the command.
+ * to the shard's own control channel (no other thread hears it), where the actor drops or cancels the command.
  */
 import type { EventLoopUtilization } from 'node:perf_hooks'
 import { BroadcastChannel, type Worker } from 'node:worker_threads'
@@ -19,11 +19,14 @@ import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 import { fromWire, GatewayError } from '../../protocol/errors.js'
 import { Admission } from './admission.js'
+import type { ActorCommand, ReplyValue } from '../../protocol/commands.js'
 import {
   controlChannel,
   type ControlMessage,
+  type LifecycleRequest,
   type Reply,
-  type ShardRequest,
+  type ShardReplies,
+  type ShardRequestOf,
   type ShardStats,
   type ShardTask,
   type ShardWorkerData,
@@ -34,13 +37,13 @@ let lastTaskId = 0
 /** A thread that ran JavaScript this share of a load sample's interval was busy in it. */
 const BUSY_UTILIZATION = 0.75
 /**
- * Busy samples in a row (5 s apart: shard-pools.ts) before the shard counts as busy: a minute of sustained load.
+ * Busy samples in a row (5 s apart: shards.ts) before the shard counts as busy: a minute of sustained load.
  * Pairing 200 sessions at once keeps a thread busy for 25-30 s, and with a shorter window started a second thread
  * that then idled beside the first (the side-by-side at N = 200, docs/benchmarks-log.md).
  */
 const BUSY_SAMPLES = 12
 
-export interface ShardPoolOptions {
+export interface ShardThreadOptions {
   data: ShardWorkerData
   filename: string
   logger: Logger
@@ -48,10 +51,10 @@ export interface ShardPoolOptions {
   onThreadLost?: (shard: number) => void
 }
 
-export class ShardPool {
+export class ShardThread {
   readonly shard: number
   #pool: Piscina | undefined
-  readonly #options: ShardPoolOptions
+  readonly #options: ShardThreadOptions
   readonly #control: BroadcastChannel
   readonly #logger: Logger
   readonly #limit: number
@@ -62,14 +65,14 @@ export class ShardPool {
 
   #destroying = false
 
-  constructor(options: ShardPoolOptions) {
+  constructor(options: ShardThreadOptions) {
     const { data, logger } = options
     this.#options = options
     this.shard = data.shard
     this.#logger = logger.child({ shard: data.shard })
     // Admission (main thread, admission.ts) decides who gets in; this is the backstop at its hard limit.
     this.#limit = Admission.hardLimit(data.settings.MAX_QUEUE_PER_SHARD)
-    this.#control = new BroadcastChannel(controlChannel(data.channelName))
+    this.#control = new BroadcastChannel(controlChannel(data.channelName, data.shard))
     this.#control.unref()
   }
 
@@ -160,32 +163,46 @@ export class ShardPool {
     }
   }
 
-  /** Runs a request on the shard's thread (starting it if it never ran: a shutdown of a shard that never started
-   * has nothing to do); resolves with the reply value or rejects with a GatewayError. */
-  async run(request: ShardRequest, options: { signal?: AbortSignal; bypassLimit?: boolean } = {}): Promise<unknown> {
-    const { signal, bypassLimit = false } = options
+  /**
+   * Runs a command on session `id`'s actor, in its mailbox order, within the shard's limit (OVERLOADED past it);
+   * resolves with the command's reply or rejects with a GatewayError. The task is the one object built per command.
+   */
+  command<C extends ActorCommand>(id: string, command: C, signal?: AbortSignal): Promise<ReplyValue<C>> {
+    return this.#post({ type: 'command', id, command, taskId: 0 }, signal, false)
+  }
+
+  /** Starts, releases or shuts down (SIGTERM) on the shard's thread; never refused for load. */
+  lifecycle<K extends LifecycleRequest['type']>(request: ShardRequestOf<K>): Promise<ShardReplies[K]> {
+    return this.#post({ ...request, taskId: 0 }, undefined, true)
+  }
+
+  /**
+   * Posts a task to the shard's thread, starting it if it never ran (shards.ts shuts down only started ones).
+   * `T` is the reply the worker's handler of this task type is typed to give (actors/worker/worker.ts
+   * and actors/session/commands.ts, both checked against the same maps of the thread contract): piscina carries it
+   * as a structured clone, which no type follows across.
+   */
+  async #post<T>(task: ShardTask, signal: AbortSignal | undefined, bypassLimit: boolean): Promise<T> {
     if (!bypassLimit && this.#inFlight >= this.#limit) throw new GatewayError('OVERLOADED')
     signal?.throwIfAborted()
-    if (!this.#pool) {
-      if (request.type === 'shutdown') return null
-      this.start()
-    }
+    if (!this.#pool) this.start()
     const pool = this.#pool
     if (!pool || pool.threads.length === 0) {
       // piscina gives up replacing a thread that dies before it ever became ready (e.g. the store cannot open).
       this.#logger.error('shard has no worker thread')
       throw new GatewayError('INTERNAL')
     }
+    // numbered as it is posted, so a thread sees the numbers of its tasks rise (actors/worker/task-aborts.ts)
     const taskId = ++lastTaskId
-    const task: ShardTask = { ...request, taskId }
+    task.taskId = taskId
     this.#inFlight++
     const onAbort = () => this.#control.postMessage({ type: 'abort', taskId } satisfies ControlMessage)
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      const work = pool.run(task) as Promise<Reply>
+      const work: Promise<Reply<T>> = pool.run(task)
       const reply = await (signal ? raceAbort(work, signal) : work).catch(err => {
         if (signal?.aborted && err === signal.reason) throw err
-        throw this.#infrastructureError(err, request)
+        throw this.#infrastructureError(err, task)
       })
       if (!reply.ok) throw fromWire(reply.error)
       return reply.value
@@ -206,10 +223,10 @@ export class ShardPool {
     await this.#pool?.destroy()
   }
 
-  #infrastructureError(err: unknown, request: ShardRequest): GatewayError {
+  #infrastructureError(err: unknown, task: ShardTask): GatewayError {
     if (err instanceof Error && err.message === 'Task queue is at limit') return new GatewayError('OVERLOADED')
-    const session = request.type === 'shutdown' ? undefined : request.id
-    const command = request.type === 'command' ? request.command.type : request.type
+    const session = task.type === 'shutdown' ? undefined : task.id
+    const command = task.type === 'command' ? task.command.type : task.type
     this.#logger.warn({ err, session, command }, 'shard worker died during a task')
     return new GatewayError('WORKER_CRASHED')
   }

@@ -1,5 +1,5 @@
 /**
- * @module test/unit/actors/main/system/pairing-code
+ * @module test/unit/actors/main/sharded-system/pairing-code
  * The `pairingCode` command on real actors with the fake link: answered for a session awaiting pairing, published
  * for the QR page (never past the QR deadline), gone with the link that registered it or once the session pairs;
  * refused for a paired session (409) and while the session has no link (503, retry).
