@@ -5,7 +5,7 @@
  * (creation.ts); once started, this node's heartbeat (nodes.ts), the ownership loop that adopts, hands over and
  * steps down (ownership.ts), and what it adds to the HTTP app: the front that authenticates and forwards
  * (front.ts), the shared creation rate (limits.ts), the gauges. What the shards do in cluster mode (links only
- * under their session's lease, every write fenced) is the Redis storage engine's (storage/redis/), and the
+ * under their session's lease, every write fenced) is cluster mode's store engine's (store/shard-store.ts), and the
  * actors follow the cluster's `SessionPolicy`.
  *
  * @example
@@ -21,14 +21,15 @@ import type { Logger } from 'pino'
 import type { ActorSettings } from '../actors/settings.js'
 import type { HttpSettings } from '../http/settings.js'
 import { type ClusterSettings, sessionShare } from './settings.js'
-import { openStore } from '../storage/open-store.js'
 import type { StoreSettings } from '../storage/settings.js'
 import type { ShardedSessionSystem } from '../actors/main/system.js'
 import type { SessionCreation } from '../actors/main/creation.js'
 import type { ClusterHttp } from '../http/deps.js'
-import type { RedisStore } from '../storage/redis/redis-store.js'
-import { leaseMargin } from '../storage/redis/lease-deadline.js'
-import { META_KEY } from '../storage/redis/keys.js'
+import type { RedisStore } from './store/redis-store.js'
+import { openClusterStore, shardStoreEngine } from './store/shard-store.js'
+import type { StoreEngine } from '../protocol/thread.js'
+import { leaseMargin } from './store/lease-deadline.js'
+import { META_KEY } from './store/keys.js'
 import { NodeDirectory } from './nodes.js'
 import { Ownership } from './ownership.js'
 import { homeOf } from './placement.js'
@@ -44,7 +45,11 @@ import { peerCalls } from './peer-calls.js'
 
 export interface ClusterNode {
   /** What the session system takes in cluster mode: the Redis store, and creation across the nodes. */
-  forSystem: { store: RedisStore; cluster: { creation: SessionCreation; viewTokens: ViewTokenRoutes } }
+  forSystem: {
+    store: RedisStore
+    storeEngine: StoreEngine
+    cluster: { creation: SessionCreation; viewTokens: ViewTokenRoutes }
+  }
   /** Starts the heartbeat and the ownership loop over `system`'s sessions; what the HTTP app adds. */
   start(system: ShardedSessionSystem): Promise<ClusterHttp>
   /** SIGTERM, first step: stop adopting and tell the others this node takes no more sessions. */
@@ -96,7 +101,7 @@ const LEGACY_PEER_TOKEN_FIELD = 'peer-token'
 
 export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): ClusterNode {
   const log = logger.child({ component: 'cluster', node: settings.NODE_ID })
-  const store = openStore(settings, log).store as RedisStore
+  const store = openClusterStore(settings, log).store
   const redis = () => store.connection()
   const auth = new PeerAuth(settings.CLUSTER_SECRET!, settings.NODE_ID)
   let system: ShardedSessionSystem | undefined
@@ -144,7 +149,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
   let handedOver: string[] = []
 
   return {
-    forSystem: { store, cluster: { creation, viewTokens } },
+    forSystem: { store, storeEngine: shardStoreEngine(settings), cluster: { creation, viewTokens } },
     async start(sessions) {
       system = sessions
       await (await redis()).command(['HDEL', META_KEY, LEGACY_PEER_TOKEN_FIELD])

@@ -19,6 +19,7 @@ import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 import { fromWire, GatewayError } from '../../protocol/errors.js'
 import { Admission } from './admission.js'
+import type { ShardSettings } from '../settings.js'
 import {
   controlChannel,
   type ControlMessage,
@@ -41,7 +42,7 @@ const BUSY_UTILIZATION = 0.75
 const BUSY_SAMPLES = 12
 
 export interface ShardPoolOptions {
-  data: ShardWorkerData
+  data: ShardWorkerData<ShardSettings>
   filename: string
   logger: Logger
   /** Called when the shard's thread is gone (crash or exit) outside shutdown, before its tasks are failed. */

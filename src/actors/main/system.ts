@@ -22,7 +22,7 @@ import { Admission } from './admission.js'
 import { hashSecret, newSessionIds } from './ids.js'
 import { ShardPools } from './shard-pools.js'
 import { compactAtBoot, restoreIntoCache } from './boot-restore.js'
-import type { ShardStats } from '../../protocol/thread.js'
+import type { ShardStats, StoreEngine } from '../../protocol/thread.js'
 import { initialSnapshot, SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './session-system.js'
 import { localSessions, type LocalSessions } from './local-sessions.js'
@@ -39,8 +39,10 @@ export interface ShardedSessionSystemOptions {
   settings: ShardSettings
   logger: Logger
   /** Main-thread store; default: lmdb under settings.DATA_DIR (then closed by `close()`). Workers open their own
-   * (storage/open-store.ts). */
+   * (worker/shard-store.ts). */
   store?: Store
+  /** Where the shards store their sessions when not in lmdb under DATA_DIR (cluster mode's Redis). */
+  storeEngine?: StoreEngine
   /** Path or file URL of the module exporting the LinkFactory; default: the Baileys link. Tests pass a fake. */
   linkModule?: string
   /**
@@ -84,6 +86,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     channelName,
     policy: clustered ? CLUSTER_POLICY : EMBEDDED_POLICY,
     linkModule: options.linkModule,
+    storeEngine: options.storeEngine,
     onThreadLost: lost => {
       telemetry.threadLost(lost)
       const inShard = (id: string) => shards.placement.has(id) && shards.shardOf(id) === lost

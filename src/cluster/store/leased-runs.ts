@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/leased-runs
+ * @module cluster/store/leased-runs
  * Cluster mode on a shard thread: a session's links run only under its lease. Wraps the platform the shard's
  * actors use (actors/session/deps.ts `ShardPlatform`) so that, without touching the actors:
  *   - before each link opens (the session run's `authForLink`), the thread acquires the session's lease (or renews
