@@ -1,0 +1,59 @@
+/**
+ * Cluster mode is one part the core never reaches into: nothing in storage, the actors, the HTTP layer, the platform
+ * link or the protocol imports anything under src/cluster/ (only main.ts, and the settings put together for it,
+ * wire cluster mode in), so the single-node path loads no code of cluster mode; and the thread contract
+ * (src/protocol/) imports nothing from the actors it connects. Type-only imports count too. A failure names each
+ * import that crosses.
+ */
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { importGraph } from '../../support/import-graph.js'
+
+const root = path.resolve(import.meta.dirname, '../../..')
+const src = (folder: string) => path.join(root, 'src', folder) + path.sep
+
+/** The imports of `graph` from a file under one of `from` to a file under `to`, as "file → file". */
+function crossings(graph: Map<string, string[]>, from: string[], to: string): string[] {
+  return [...graph].flatMap(([file, targets]) =>
+    from.some(folder => file.startsWith(folder))
+      ? targets
+          .filter(target => target.startsWith(to))
+          .map(target => `${path.relative(root, file)} → ${path.relative(root, target)}`)
+      : [],
+  )
+}
+
+const CORE = ['storage', 'actors', 'http', 'platform', 'protocol'].map(src)
+
+describe('the boundary of cluster mode', () => {
+  const graph = importGraph([path.join(root, 'src')])
+
+  it('is crossed by no import from storage, the actors, HTTP, the platform or the protocol', () => {
+    expect(CORE.filter(folder => [...graph.keys()].some(file => file.startsWith(folder)))).toEqual(CORE)
+    expect(crossings(graph, CORE, src('cluster'))).toEqual([])
+  })
+
+  it('is crossed only by main.ts and the settings', () => {
+    const outside = [...graph.keys()].filter(file => !file.startsWith(src('cluster')))
+    const importers = new Set(
+      outside
+        .filter(file => graph.get(file)!.some(target => target.startsWith(src('cluster'))))
+        .map(file => path.relative(root, file)),
+    )
+    expect([...importers].filter(file => file !== 'src/main.ts' && !file.startsWith('src/settings/'))).toEqual([])
+    expect(importers).toContain('src/main.ts')
+  })
+
+  it('leaves the thread contract free of the actors it connects', () => {
+    expect(crossings(graph, [src('protocol')], src('actors'))).toEqual([])
+  })
+
+  it('finds an import that crosses', () => {
+    const file = (name: string) => path.join(root, 'src', name)
+    const made = new Map([
+      [file('actors/main/system.ts'), [file('cluster/node.ts'), file('storage/types.ts')]],
+      [file('cluster/node.ts'), [file('actors/main/system.ts')]],
+    ])
+    expect(crossings(made, CORE, src('cluster'))).toEqual(['src/actors/main/system.ts → src/cluster/node.ts'])
+  })
+})
