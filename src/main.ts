@@ -9,6 +9,7 @@ import { whenParentGone } from './parent-watch.js'
 import { loadSettings, type Settings } from './settings/load.js'
 import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createShardedSessionSystem } from './actors/main/system.js'
+import { embeddedMode } from './actors/main/embedded-mode.js'
 import { appSettings, createApp } from './http/app.js'
 import { createHttpServer } from './http/server.js'
 import { ConnectionGuard } from './http/connections/connection-guard.js'
@@ -39,10 +40,11 @@ void sweepStaleMediaDirs().then(swept => {
 // A DATA_KEY that does not fit the DATA_DIR fails here, before any session starts.
 // Cluster mode (REDIS_URL): this node's heartbeat, the ownership loop and the request routes (cluster/node.ts).
 const clusterNode = settings.REDIS_URL ? openClusterNode(settings, logger) : undefined
+// The session system's mode: one process on its own store, or a node of the cluster (actors/main/session-mode.ts).
 const system = await createShardedSessionSystem({
   settings: { ...settings, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' },
   logger,
-  ...clusterNode?.forSystem,
+  mode: clusterNode?.mode ?? embeddedMode(),
 }).catch(startupFailed)
 const cluster = await clusterNode?.start(system).catch(startupFailed)
 // The caps on connections and the write time-out, shared by the server (which applies them) and /metrics.

@@ -10,7 +10,7 @@
  *
  * @example
  * const node = openClusterNode(settings, logger)
- * const system = await createShardedSessionSystem({ settings, logger, ...node.forSystem })
+ * const system = await createShardedSessionSystem({ settings, logger, mode: node.mode })
  * const http = await node.start(system)   // heartbeat + ownership loop; what createApp adds
  * // SIGTERM:
  * await node.leave(); await system.close(); await node.close()
@@ -22,12 +22,10 @@ import type { ActorSettings } from '../actors/settings.js'
 import type { HttpSettings } from '../http/settings.js'
 import { type ClusterSettings, sessionShare } from './settings.js'
 import type { StoreSettings } from '../storage/settings.js'
-import type { ShardedSessionSystem } from '../actors/main/system.js'
-import type { SessionCreation } from '../actors/main/creation.js'
+import type { SessionSystem } from '../actors/main/session-system.js'
 import type { ClusterHttp } from '../http/deps.js'
-import type { RedisStore } from './store/redis-store.js'
 import { openClusterStore, shardStoreEngine } from './store/shard-store.js'
-import type { StoreEngine } from '../protocol/thread.js'
+import { clusterMode, type ClusterMode } from './session-mode.js'
 import { leaseMargin } from './store/lease-deadline.js'
 import { META_KEY } from './store/keys.js'
 import { NodeDirectory } from './nodes.js'
@@ -44,14 +42,10 @@ import { clusterCreationRate, clusterPairingCodeBudget } from './limits.js'
 import { peerCalls } from './peer-calls.js'
 
 export interface ClusterNode {
-  /** What the session system takes in cluster mode: the Redis store, and creation across the nodes. */
-  forSystem: {
-    store: RedisStore
-    storeEngine: StoreEngine
-    cluster: { creation: SessionCreation; viewTokens: ViewTokenRoutes }
-  }
-  /** Starts the heartbeat and the ownership loop over `system`'s sessions; what the HTTP app adds. */
-  start(system: ShardedSessionSystem): Promise<ClusterHttp>
+  /** The session system's mode on this node (session-mode.ts): the Redis store, creation across the nodes. */
+  mode: ClusterMode
+  /** Starts the heartbeat and the ownership loop over this node's sessions; what the HTTP app adds. */
+  start(system: SessionSystem): Promise<ClusterHttp>
   /** SIGTERM, first step: stop adopting and tell the others this node takes no more sessions. */
   leave(): Promise<void>
   /**
@@ -104,7 +98,8 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
   const store = openClusterStore(settings, log).store
   const redis = () => store.connection()
   const auth = new PeerAuth(settings.CLUSTER_SECRET!, settings.NODE_ID)
-  let system: ShardedSessionSystem | undefined
+  // this node's sessions, once the session system has opened the mode
+  const local = () => mode.sessions()
   const forwarder = new Forwarder({
     auth,
     socketsPerPeer: settings.CLUSTER_FORWARD_SOCKETS,
@@ -122,7 +117,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
     // frozen past its leases' deadline: its sessions are gone, so it sits out placement for a while
     quietAfterGapMs: settings.CLUSTER_LEASE_TTL_MS - leaseMargin(settings.CLUSTER_LEASE_TTL_MS),
     rejoinQuietMs: settings.CLUSTER_REJOIN_QUIET_MS,
-    sessions: () => system?.localIds().length ?? 0,
+    sessions: () => local()?.localIds().length ?? 0,
     auth,
     requireTls: settings.CLUSTER_REQUIRE_TLS,
     onNodes: nodes => forwarder.retain(new Set(nodes.map(n => n.url))),
@@ -130,8 +125,8 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
   const routes = new ClusterRoutes(
     redis,
     directory,
-    id => system?.hosts(id) ?? false,
-    () => system?.localIds().length ?? 0,
+    id => local()?.hosts(id) ?? false,
+    () => local()?.localIds().length ?? 0,
   )
   const peers = peerCalls(forwarder, directory, log)
   const creation = clusterCreation({
@@ -140,18 +135,19 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
     directory,
     routes,
     peers,
-    sessions: () => system!,
+    sessions: () => local()!,
     tag: key => auth.clientTag(key),
     log,
   })
   const viewTokens = new ViewTokenRoutes(settings.CLUSTER_SECRET!)
+  const mode = clusterMode({ store, storeEngine: shardStoreEngine(settings), viewTokens, creation })
   let ownership: Ownership | undefined
   let handedOver: string[] = []
 
   return {
-    forSystem: { store, storeEngine: shardStoreEngine(settings), cluster: { creation, viewTokens } },
-    async start(sessions) {
-      system = sessions
+    mode,
+    async start(system) {
+      const sessions = local()!
       await (await redis()).command(['HDEL', META_KEY, LEGACY_PEER_TOKEN_FIELD])
       ownership = new Ownership({
         directory,
@@ -170,7 +166,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
         auth,
         sessions: new ClusterSessionAuth({
           readRecord: id => store.getSession(id),
-          authenticLocally: (id, secret) => sessions.authenticate(id, secret) !== undefined,
+          authenticLocally: (id, secret) => system.authenticate(id, secret) !== undefined,
         }),
         routes,
         forwarder,
@@ -198,7 +194,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
       }
     },
     async leave() {
-      handedOver = system?.localIds() ?? []
+      handedOver = local()?.localIds() ?? []
       await ownership?.stop()
       await directory.leave()
     },

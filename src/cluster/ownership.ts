@@ -19,7 +19,7 @@
  * run a session, one of them finds the lease taken.
  */
 import type { Logger } from 'pino'
-import type { LocalSessions } from '../actors/main/local-sessions.js'
+import type { LocalSessions } from './local-sessions.js'
 import type { RedisConnection } from './store/connection.js'
 import { text } from './store/connection.js'
 import { REGISTRY_KEY, sessionKeys } from './store/keys.js'

@@ -19,8 +19,7 @@ describe('shardSettings', () => {
     )
     // cluster mode's store engine carries Redis' address (cluster/store/shard-store.ts)
     const others = ['CREATE_SESSION_TOKEN', 'METRICS_TOKEN', 'CLUSTER_SECRET', 'TRUST_PROXY', 'PORT', 'REDIS_URL']
-    for (const secret of others)
-      expect(shard, secret).not.toContain(secret)
+    for (const secret of others) expect(shard, secret).not.toContain(secret)
     // it crosses to the thread as plain data
     expect(structuredClone(shardSettings(settings))).toEqual(shardSettings(settings))
   })
