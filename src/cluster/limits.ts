@@ -8,8 +8,7 @@
  * Redis unreachable: 503 with Retry-After, as for anything else that needs it.
  */
 import { GatewayError } from '../protocol/errors.js'
-import type { CreationRate } from '../http/limits/creation-gate.js'
-import type { PairingCodeBudget, PairingCodeQuotas } from '../http/limits/pairing-code-budget.js'
+import type { CreationRate, PairingCodeBudget, PairingCodeQuotas } from '../http/front-seam.js'
 import { luaScript, type RedisConnection } from './store/connection.js'
 import { createRateKey, pairingClientKey, pairingPhoneKey } from './store/keys.js'
 

@@ -10,7 +10,7 @@
  * compare, whether the id runs here, on another node, or nowhere. A wrong secret cannot tell those apart by the answer (the same 404 on every node) or by
  * its time, and nothing about it reaches another node (SECURITY.md: Cluster mode).
  */
-import { secretMatches } from '../actors/main/ids.js'
+import { secretMatches } from '../actors/main/session-mode.js'
 import type { SessionRecord } from '../storage/types.js'
 
 /** Compared against when the registry has no row, so a missing id costs what a wrong secret costs. */

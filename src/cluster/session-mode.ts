@@ -8,9 +8,7 @@
  */
 import { CLUSTER_POLICY } from '../protocol/session-policy.js'
 import type { StoreEngine } from '../protocol/thread.js'
-import type { SessionCreation } from '../actors/main/creation.js'
-import type { SessionMode } from '../actors/main/session-mode.js'
-import type { ViewTokenMinter } from '../actors/main/view-tokens.js'
+import type { SessionCreation, SessionMode, ViewTokenMinter } from '../actors/main/session-mode.js'
 import { localSessions, type LocalSessions, type LocalSessionsOnMain } from './local-sessions.js'
 import type { RedisStore } from './store/redis-store.js'
 

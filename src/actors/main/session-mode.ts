@@ -17,6 +17,13 @@ import type { SessionCreation } from './creation.js'
 import type { SnapshotCache } from './snapshot-cache.js'
 import type { ViewTokenMinter } from './view-tokens.js'
 
+// What a mode may use of the session system besides its parts: how creation is limited, how ids are drawn and
+// secrets compared, how view tokens are minted.
+export type { CreationClient, SessionCreation } from './creation.js'
+export { unpairedCap, unpairedFull } from './creation.js'
+export { newSessionIds, secretMatches } from './ids.js'
+export type { ViewTokenMinter } from './view-tokens.js'
+
 export interface SessionMode {
   /** What the shards' actors do in this mode (protocol/session-policy.ts). */
   policy: SessionPolicy

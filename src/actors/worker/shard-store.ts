@@ -13,6 +13,8 @@ import type { Store } from '../../storage/types.js'
 import type { StoreEngine } from '../../protocol/thread.js'
 import type { ShardPlatform } from '../session/deps.js'
 
+export type { ShardPlatform } from '../session/deps.js'
+
 /** A shard thread's store, and what its engine adds around the shard's platform. */
 export interface ShardStore {
   store: Store

@@ -2,8 +2,9 @@
  * Cluster mode is one part the core never reaches into: nothing in storage, the actors, the HTTP layer, the platform
  * link or the protocol imports anything under src/cluster/ (only main.ts, and the settings put together for it,
  * wire cluster mode in), so the single-node path loads no code of cluster mode; and the thread contract
- * (src/protocol/) imports nothing from the actors it connects. Type-only imports count too. A failure names each
- * import that crosses.
+ * (src/protocol/) imports nothing from the actors it connects. Cluster mode itself reaches the actors and the HTTP
+ * layer only through the seams they offer (a mode's, a shard store engine's, a front's). Type-only imports count
+ * too. A failure names each import that crosses.
  */
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -42,6 +43,27 @@ describe('the boundary of cluster mode', () => {
     )
     expect([...importers].filter(file => file !== 'src/main.ts' && !file.startsWith('src/settings/'))).toEqual([])
     expect(importers).toContain('src/main.ts')
+  })
+
+  it('reaches the actors and HTTP only through the seams they offer a mode and a front', () => {
+    const seams = [
+      'actors/main/session-mode.ts', // a mode's interface, and what a mode may use of the session system
+      'actors/main/session-system.ts', // the session system as the HTTP layer sees it
+      'actors/worker/shard-store.ts', // a shard's store engine
+      'actors/settings.ts',
+      'http/front-seam.ts', // what a front gives the app, and reads and sets on a request
+      'http/api-paths.ts', // the paths and header names the app and a front both read
+      'http/settings.ts',
+    ].map(file => path.join(root, 'src', file))
+    const inside = [src('actors'), src('http')]
+    const reached = [...graph]
+      .filter(([file]) => file.startsWith(src('cluster')))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter(target => inside.some(folder => target.startsWith(folder)) && !seams.includes(target))
+          .map(target => `${path.relative(root, file)} → ${path.relative(root, target)}`),
+      )
+    expect(reached).toEqual([])
   })
 
   it('leaves the thread contract free of the actors it connects', () => {
