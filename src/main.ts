@@ -6,7 +6,7 @@
 // first: on a Node older than package.json's engines, nothing else runs (refuse-old-node.ts)
 import './refuse-old-node.js'
 import { whenParentGone } from './parent-watch.js'
-import { loadSettings, type Settings } from './settings/load.js'
+import { loadSettings, type Settings } from './gateway-settings.js'
 import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createShardedSessionSystem } from './actors/main/system.js'
 import { embeddedMode } from './actors/main/embedded-mode.js'

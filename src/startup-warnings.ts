@@ -4,7 +4,7 @@
  * need them) but never silently: `src/main.ts` logs each of these at warn once the gateway listens, so an operator
  * reading the start-up log sees what is open.
  */
-import type { Settings } from './settings/load.js'
+import type { Settings } from './gateway-settings.js'
 
 type WarnedSettings = Pick<
   Settings,

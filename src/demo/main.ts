@@ -12,7 +12,7 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { loadSettings } from '../settings/load.js'
+import { loadSettings } from '../gateway-settings.js'
 import { DemoChildren } from './children.js'
 import { DEFAULT_GATEWAY_PORT, DEFAULT_SANDBOX_PORT } from './defaults.js'
 import { servePicture, type PictureServer } from './picture.js'

@@ -1,6 +1,6 @@
 /**
  * @module proxy/proxy-settings
- * The proxy per session's slice of the settings (src/settings/load.ts puts the slices together; the Settings
+ * The proxy per session's slice of the settings (src/gateway-settings.ts puts the slices together; the Settings
  * tables of docs/operating.md list them).
  */
 import { z } from 'zod'

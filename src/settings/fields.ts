@@ -1,6 +1,6 @@
 /**
  * @module settings/fields
- * The kinds of setting every part's slice of the settings is made of (src/settings/load.ts puts the slices
+ * The kinds of setting every part's slice of the settings is made of (src/gateway-settings.ts puts the slices
  * together): an integer with a default and a floor, a boolean written `true`/`false`/`1`/`0`, a file that must
  * exist, an optional value where empty means unset. Each failure reads "expected ...", which ./errors.ts puts into
  * its one line. `pickSettings` hands a part exactly its slice of the values.

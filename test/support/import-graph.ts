@@ -2,7 +2,8 @@
  * @module test/support/import-graph
  * The project's import graph, read from the source text (TypeScript 7 has no compiler API to ask): every
  * relative `import … from`, `export … from`, side-effect `import '…'` and `import('…')`, type-only ones included,
- * resolved to the file it names; and its cycles, as the strongly connected components of that graph (Tarjan).
+ * resolved to the file it names; its cycles, as the strongly connected components of that graph (Tarjan); and the
+ * imports that leave a folder.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -78,4 +79,16 @@ export function importCycles(graph: Map<string, string[]>): string[][] {
   }
   for (const file of graph.keys()) if (!order.has(file)) visit(file)
   return cycles
+}
+
+/** Every import from a file under `dir` to a file outside it, as `from → to` relative to `root`. */
+export function importsLeaving(graph: Map<string, string[]>, dir: string, root: string): string[] {
+  const inside = (file: string) => file.startsWith(`${dir}${path.sep}`)
+  return [...graph]
+    .filter(([file]) => inside(file))
+    .flatMap(([file, targets]) =>
+      targets
+        .filter(target => !inside(target))
+        .map(target => `${path.relative(root, file)} → ${path.relative(root, target)}`),
+    )
 }

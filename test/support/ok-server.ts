@@ -5,26 +5,22 @@
  * Call `okServer()` at a test file's top level: it registers its own beforeAll and afterAll.
  */
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll } from 'vitest'
 import { createHttpServer } from '../../src/http/server.js'
+import { onLoopback, type OnLoopback } from './loopback-server.js'
 
 export function okServer(): { port(): number; reached: string[] } {
-  let server: Server
-  let port = 0
+  let served: OnLoopback<Server>
   const reached: string[] = []
   beforeAll(async () => {
-    server = createHttpServer((req, res) => {
-      reached.push(req.url ?? '')
-      res.setHeader('content-type', 'application/json')
-      res.end('{"ok":true}')
-    })
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-    port = (server.address() as AddressInfo).port
+    served = await onLoopback(
+      createHttpServer((req, res) => {
+        reached.push(req.url ?? '')
+        res.setHeader('content-type', 'application/json')
+        res.end('{"ok":true}')
+      }),
+    )
   })
-  afterAll(async () => {
-    server.closeAllConnections()
-    await new Promise<void>(resolve => server.close(() => resolve()))
-  })
-  return { port: () => port, reached }
+  afterAll(() => served.close())
+  return { port: () => served.port, reached }
 }

@@ -3,7 +3,7 @@
  * The settings with every secret and store address set, for the tests that check which part is handed which of
  * them (each part's slice: test/unit/actors/settings.test.ts, platform/settings.test.ts, http/deps.test.ts).
  */
-import { loadSettings, type Settings } from '../../src/settings/load.js'
+import { loadSettings, type Settings } from '../../src/gateway-settings.js'
 
 export const settingsWithSecrets = (): Settings =>
   loadSettings({

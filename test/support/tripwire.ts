@@ -4,7 +4,7 @@
  * reach for them. Tests name it in their attacks and check that it saw nothing.
  */
 import net from 'node:net'
-import { once } from 'node:events'
+import { onLoopback } from './loopback-server.js'
 
 export interface Tripwire {
   port: number
@@ -18,21 +18,21 @@ export interface Tripwire {
 export async function startTripwire(): Promise<Tripwire> {
   const seen: string[] = []
   let hits = 0
-  const server = net.createServer(socket => {
-    hits++
-    socket.once('data', d => seen.push(d.toString('latin1').slice(0, 120)))
-    socket.on('error', () => undefined)
-    // answers like an internal service would, so a proxy that reached it would have something to pass back
-    socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n{"internal":true}')
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
+  const served = await onLoopback(
+    net.createServer(socket => {
+      hits++
+      socket.once('data', d => seen.push(d.toString('latin1').slice(0, 120)))
+      socket.on('error', () => undefined)
+      // answers like an internal service would, so a proxy that reached it would have something to pass back
+      socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n{"internal":true}')
+    }),
+  )
   return {
-    port: (server.address() as net.AddressInfo).port,
+    port: served.port,
     get hits() {
       return hits
     },
     seen,
-    close: () => new Promise(resolve => server.close(() => resolve())),
+    close: served.close,
   }
 }

@@ -21,7 +21,7 @@ export function installPatches(logger: Logger): void {
   logger.info({ patches: report.map(r => `${r.patch} (${r.target} ${r.writtenFor}): ${r.status}`) }, 'platform patches')
   for (const line of report) {
     if (line.status === 'other version installed' || line.status === 'unexpected source')
-      logger.warn(line, 'a platform patch is not active: see patches/inventory.ts for what it was for')
+      logger.warn(line, 'a platform patch is not active: see patches/patch-list.ts for what it was for')
   }
 }
 

@@ -7,20 +7,20 @@
  */
 import type { initAuthCreds } from '@whiskeysockets/baileys'
 import { rm, mkdtemp } from 'node:fs/promises'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import pino from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, beforeEach, vi } from 'vitest'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import type { GatewayError } from '../../../src/protocol/errors.js'
 import type { LinkEvents, PlatformLink } from '../../../src/platform/link.js'
 import type { AuthStore, ContactStore, StoredContact } from '../../../src/storage/types.js'
 import { removeMediaTempDirs } from '../../../src/media/temp-dir.js'
 import { FakeSocket } from './fake-socket.js'
 import { waitFor } from '../wait-for.js'
+import { type OnLoopback, serveFiles } from '../loopback-server.js'
 
 const holder = vi.hoisted(() => ({ sockets: [] as unknown[] }))
 
@@ -131,28 +131,18 @@ export const errorOf = async (p: Promise<unknown>) =>
  */
 export function imageServer(): { readonly base: string } {
   let mediaDir: string
-  let server: http.Server
+  let server: OnLoopback<http.Server>
   const served = { base: '' }
   beforeAll(async () => {
     mediaDir = await mkdtemp(path.join(os.tmpdir(), 'link-test-'))
     const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#226644' } })
       .jpeg()
       .toBuffer()
-    server = http.createServer((req, res) => {
-      if (req.url === '/p.jpg') {
-        res.writeHead(200, { 'content-type': 'image/jpeg' })
-        res.end(jpeg)
-      } else {
-        res.writeHead(404)
-        res.end()
-      }
-    })
-    await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-    served.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    server = await serveFiles({ '/p.jpg': { body: jpeg, type: 'image/jpeg' } })
+    served.base = server.url
   })
   afterAll(async () => {
-    server.closeAllConnections()
-    await new Promise<void>(r => server.close(() => r()))
+    await server.close()
     await rm(mediaDir, { recursive: true, force: true })
     await removeMediaTempDirs()
   })

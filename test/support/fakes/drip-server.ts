@@ -6,7 +6,7 @@
  * that every download is still going, and that each ended (the gateway hung up).
  */
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { onLoopback } from '../loopback-server.js'
 
 export interface DripServer {
   url: string
@@ -20,29 +20,27 @@ export interface DripServer {
 export async function startDripServer({ bytesPerSecond = 8, size = 1024 * 1024 } = {}): Promise<DripServer> {
   let open = 0
   let requests = 0
-  const server = http.createServer((req, res) => {
-    requests++
-    open++
-    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(size) })
-    res.write(Buffer.alloc(bytesPerSecond))
-    const drip = setInterval(() => res.write(Buffer.alloc(bytesPerSecond)), 1000)
-    req.socket.on('close', () => {
-      clearInterval(drip)
-      open--
-    })
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const served = await onLoopback(
+    http.createServer((req, res) => {
+      requests++
+      open++
+      res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(size) })
+      res.write(Buffer.alloc(bytesPerSecond))
+      const drip = setInterval(() => res.write(Buffer.alloc(bytesPerSecond)), 1000)
+      req.socket.on('close', () => {
+        clearInterval(drip)
+        open--
+      })
+    }),
+  )
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/drip.jpg`,
+    url: `${served.url}/drip.jpg`,
     get open() {
       return open
     },
     get requests() {
       return requests
     },
-    close: () => {
-      server.closeAllConnections()
-      return new Promise(resolve => server.close(() => resolve()))
-    },
+    close: served.close,
   }
 }

@@ -4,21 +4,20 @@
  * command type and can be replaced by a function (to return odd shapes or throw). Also builds the app with a
  * logger whose lines the test can read.
  */
-import { once } from 'node:events'
-import type http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import http from 'node:http'
 import pino from 'pino'
 import type { SessionChange, SessionSystem } from '../../../src/actors/main/session-system.js'
 import type { Admission } from '../../../src/actors/main/admission.js'
 import type { CreationClient } from '../../../src/actors/main/creation.js'
 import { ViewTokens, type QrView, type ViewToken } from '../../../src/actors/main/view-tokens.js'
-import { loadSettings, type Settings } from '../../../src/settings/load.js'
+import { loadSettings, type Settings } from '../../../src/gateway-settings.js'
 import { type AppDeps, createApp } from '../../../src/http/app.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
 import type { ClientCommand, SessionProxy, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
 import { maskProxy } from '../../../src/proxy/proxy-url.js'
 import type { SessionSnapshot } from '../../../src/protocol/snapshot.js'
 import { parseProm, sumOf } from '../prom-text.js'
+import { onLoopback } from '../loopback-server.js'
 
 export interface RecordedCommand {
   id: string
@@ -233,9 +232,7 @@ export interface ServedApp extends TestApp {
  * closes `server`. */
 export async function serveApp(env: NodeJS.ProcessEnv = {}): Promise<ServedApp> {
   const t = makeApp(env)
-  const server = t.app.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { server, url } = await onLoopback(http.createServer(t.app))
   const waiting = async () => sumOf(parseProm(await (await fetch(`${url}/metrics`)).text()), 'gateway_session_waits')
   return { ...t, server, url, waiting }
 }

@@ -7,13 +7,14 @@
  */
 import { once } from 'node:events'
 import type http from 'node:http'
-import net, { type AddressInfo } from 'node:net'
+import net from 'node:net'
 import type { AppDeps } from '../../../src/http/app.js'
 import { ConnectionGuard } from '../../../src/http/connections/connection-guard.js'
 import { createHttpServer } from '../../../src/http/server.js'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { parseProm, sumOf } from '../prom-text.js'
 import { makeApp, type TestApp } from './fake-system.js'
+import { onLoopback } from '../loopback-server.js'
 
 export interface GuardedGateway extends TestApp {
   server: http.Server
@@ -41,11 +42,8 @@ export interface Connection {
 export async function serveGuarded(env: NodeJS.ProcessEnv = {}, cluster?: AppDeps['cluster']): Promise<GuardedGateway> {
   const connections = new ConnectionGuard(loadSettings({ BODY_LIMIT_BYTES: '4096', ...env }))
   const t = makeApp(env, { connections, ...(cluster ? { cluster } : {}) })
-  const server = createHttpServer(t.app, undefined, connections)
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  const url = `http://127.0.0.1:${port}`
+  const served = await onLoopback(createHttpServer(t.app, undefined, connections))
+  const { server, port, url } = served
   const sockets: net.Socket[] = []
 
   async function open(from: string | undefined): Promise<net.Socket> {
@@ -67,8 +65,7 @@ export async function serveGuarded(env: NodeJS.ProcessEnv = {}, cluster?: AppDep
     },
     async close() {
       for (const socket of sockets) socket.destroy()
-      server.closeAllConnections()
-      await new Promise(resolve => server.close(resolve))
+      await served.close()
     },
     async neverReading(path, headers, from) {
       // paused before the first byte comes: past node's small read buffer nothing is read, the kernel's receive

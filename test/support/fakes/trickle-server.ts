@@ -5,7 +5,7 @@
  * with no timing involved.
  */
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { onLoopback } from '../loopback-server.js'
 
 export interface TrickleServer {
   url: string
@@ -24,22 +24,21 @@ export async function startTrickleServer(): Promise<TrickleServer> {
   const requested = new Promise<void>(resolve => {
     onRequest = resolve
   })
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': '2048' })
-    res.write(Buffer.alloc(1024))
-    onRequest()
-    void released.then(() => res.end(Buffer.alloc(1024)))
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const served = await onLoopback(
+    http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': '2048' })
+      res.write(Buffer.alloc(1024))
+      onRequest()
+      void released.then(() => res.end(Buffer.alloc(1024)))
+    }),
+  )
   return {
-    url: `http://127.0.0.1:${port}/slow.png`,
+    url: `${served.url}/slow.png`,
     requested,
     release,
     close: () => {
       release()
-      server.closeAllConnections()
-      return new Promise(resolve => server.close(() => resolve()))
+      return served.close()
     },
   }
 }

@@ -5,10 +5,8 @@
  */
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { once } from 'node:events'
 import { decodeQrPng } from '../../../src/demo/qr-decode.js'
 import {
   startGateway,
@@ -26,6 +24,7 @@ import {
 } from '../../../src/client/index.js'
 import { documentValidator, validatingMiddleware, type RecordedResponse } from '../response-validator.js'
 import { waitFor } from '../wait-for.js'
+import { serveFiles } from '../loopback-server.js'
 
 export { withSession }
 
@@ -163,18 +162,8 @@ export async function inbox(sandboxUrl: string, phone: string): Promise<any[]> {
 
 /** Serves fixed files on loopback so the gateway downloads media from a URL, as it would from the internet. */
 export async function mediaServer(files: Record<string, { body: Buffer; type: string }>) {
-  const server: Server = createServer((req, res) => {
-    const f = files[req.url ?? '']
-    if (!f) {
-      res.writeHead(404).end('missing')
-      return
-    }
-    res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length }).end(f.body)
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`
-  return { base, close: () => new Promise<void>(r => server.close(() => r())) }
+  const { url, close } = await serveFiles(files)
+  return { base: url, close }
 }
 
 export const sha256hex = (b: Buffer) => createHash('sha256').update(b).digest('hex')

@@ -3,12 +3,12 @@
  * The world of the sandbox's feature tests (test/system/sandbox/): a sandbox in-process with Alice (picture, an
  * address book she shares, Carol hidden from her status), Bob, a group of the three (Carol's phone hidden) and
  * Alice's channel with three posts; Alice paired and logged in with an unmodified Baileys client.
- * `sandboxWorld()` registers its own beforeAll and afterAll.
+ * `sandboxWorld()` registers its own beforeAll and afterAll (./sandbox-fixture.ts).
  */
-import { afterAll, beforeAll } from 'vitest'
-import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
+import { beforeAll } from 'vitest'
 import type { WorldChannelMessage, WorldPatch } from '../../../src/sandbox/types.js'
-import { fetchTrust, pairAndLogin, type TestSocket } from './baileys-client.js'
+import type { TestSocket } from './baileys-client.js'
+import { sandboxFixture } from './sandbox-fixture.js'
 
 export const ALICE = '15550000001'
 export const BOB = '15550000002'
@@ -59,26 +59,18 @@ export function teamWorld(channelMessages: WorldChannelMessage[]): WorldPatch {
   }
 }
 
+/** The sandbox of ./sandbox-fixture.ts on this world, Alice logged in (`alice`) by the file's beforeAll. */
 export function sandboxWorld() {
-  const world = { sandbox: undefined as unknown as Sandbox, alice: undefined as unknown as TestSocket, caCert: '' }
-
-  beforeAll(async () => {
-    world.sandbox = await createSandbox({
-      port: 0,
-      world: teamWorld([
-        { type: 'text', text: 'hello' },
-        { type: 'image', caption: 'pic' },
-        { type: 'poll', name: 'Q?', options: ['a', 'b'] },
-      ]),
-    })
-    const trust = await fetchTrust(world.sandbox.url)
-    world.caCert = trust.caCert
-    const auth = await pairAndLogin(world.sandbox.url, trust, ALICE)
-    world.alice = auth.socket
+  const fixture = sandboxFixture({
+    world: teamWorld([
+      { type: 'text', text: 'hello' },
+      { type: 'image', caption: 'pic' },
+      { type: 'poll', name: 'Q?', options: ['a', 'b'] },
+    ]),
   })
-  afterAll(async () => {
-    world.alice?.end()
-    await world.sandbox.close()
+  const world = Object.assign(fixture, { alice: undefined as unknown as TestSocket })
+  beforeAll(async () => {
+    world.alice = (await world.login(ALICE)).socket
   })
   return world
 }

@@ -1,11 +1,12 @@
 /**
  * No import cycle anywhere in the project, type-only imports included: a cycle makes load order matter
  * and lets a bottom layer reach up (protocol → actors → storage → metrics → protocol was one). A failure names the
- * files of each cycle and the imports that close it.
+ * files of each cycle and the imports that close it. And no arrow up from the bottom floor: src/settings/, which
+ * every part's slice of the settings is made of, imports nothing outside itself.
  */
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { importCycles, importGraph } from '../../support/import-graph.js'
+import { importCycles, importGraph, importsLeaving } from '../../support/import-graph.js'
 
 const root = path.resolve(import.meta.dirname, '../../..')
 
@@ -32,6 +33,19 @@ describe('the import graph', () => {
       ),
     )
     expect(cycles).toEqual([])
+  })
+
+  it('has src/settings/ import nothing outside itself (the parts import it; their slices are put together above)', () => {
+    expect(importsLeaving(importGraph([path.join(root, 'src')]), path.join(root, 'src/settings'), root)).toEqual([])
+  })
+
+  it('finds an import leaving a folder when there is one', () => {
+    const graph = new Map([
+      ['/p/settings/fields.ts', ['/p/settings/errors.ts']],
+      ['/p/settings/load.ts', ['/p/settings/fields.ts', '/p/http/settings.ts']],
+      ['/p/http/settings.ts', ['/p/settings/fields.ts']],
+    ])
+    expect(importsLeaving(graph, '/p/settings', '/p')).toEqual(['settings/load.ts → http/settings.ts'])
   })
 
   it('finds a cycle when there is one', () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { docSection } from '../../support/readme.js'
 import { mediaServer } from '../../support/system/harness.js'
 import { pairedGateway } from '../../support/system/paired-gateway.js'
+import { waitFor } from '../../support/wait-for.js'
 
 interface Example {
   title: string
@@ -81,8 +82,12 @@ describe('docs/api.md: the examples', () => {
     // the account name arrives with the app-state sync, and its restrictions are read, shortly after the connection
     // opens
     const settled = (body: { name: string; restrictions?: unknown }) => !!body.name && !!body.restrictions
-    for (let i = 0; i < 100 && !settled((await alice.gw.session(alice.session)).body); i++)
-      await new Promise(r => setTimeout(r, 100))
+    await waitFor(
+      'the account name and restrictions',
+      async () => settled((await alice.gw.session(alice.session)).body),
+      10_000,
+      100,
+    )
   })
   afterAll(async () => {
     await media?.close()

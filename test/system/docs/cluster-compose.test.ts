@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { readRepoFile } from '../../support/readme.js'
 
 interface Service {

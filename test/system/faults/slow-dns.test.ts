@@ -51,12 +51,12 @@ describe("a silent nameserver for one tenant's media", () => {
     })
     const stuck = [1, 2, 3].map(i => gw.call('POST', '/message', slow, doc('slow.test', `slow-${i}.pdf`)))
     // Wait until the silent server holds a query: the slow tenant is now waiting on DNS.
-    for (let i = 0; i < 100 && !dns.queries.some(q => q.startsWith('slow.test')); i++)
-      await new Promise(r => setTimeout(r, 50))
-    expect(
-      dns.queries.some(q => q.startsWith('slow.test')),
-      JSON.stringify(dns.queries),
-    ).toBe(true)
+    await waitFor(
+      'a query for slow.test at the silent DNS server',
+      () => dns.queries.some(q => q.startsWith('slow.test')),
+      5_000,
+      50,
+    )
 
     const sent: string[] = []
     for (let i = 1; i <= 3; i++) {

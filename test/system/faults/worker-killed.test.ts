@@ -5,10 +5,11 @@
  * comes back connected from storage, same device, no new scan. The platform's side (the sandbox's device ledger)
  * says whose link dropped: a restore fast enough to hide the blink from a poll of GET /session still shows there.
  */
-import { createServer, type Server } from 'node:http'
+import { createServer } from 'node:http'
 import { once } from 'node:events'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ERRORS } from '../../../src/protocol/errors.js'
+import { onLoopback } from '../../support/loopback-server.js'
 import { inbox, pair, type Session } from '../../support/system/harness.js'
 import { gatewayWorld } from '../../support/system/paired-gateway.js'
 import { ALICE, BOB, CAROL, auditDelivery, connected, faultWorld, sessionOnShard } from '../../support/system/faults.js'
@@ -16,15 +17,14 @@ import { sandboxDevices } from '../../support/system/sandbox-devices.js'
 import { waitFor } from '../../support/wait-for.js'
 
 /** A media host that never finishes its answer: a send downloading from it stays in flight. */
-async function stallingMediaHost(): Promise<{ url: string; server: Server; requested: Promise<unknown> }> {
+async function stallingMediaHost(): Promise<{ url: string; close(): Promise<void>; requested: Promise<unknown> }> {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 100_000 })
     res.write(Buffer.alloc(10))
   })
   const requested = once(server, 'request')
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/stall.jpg`, server, requested }
+  const { url, close } = await onLoopback(server)
+  return { url: `${url}/stall.jpg`, close, requested }
 }
 
 describe('a worker thread dies in a running gateway', () => {
@@ -99,8 +99,7 @@ describe('a worker thread dies in a running gateway', () => {
       // The image whose download the crash cut never went out.
       expect((await inbox(world.sandbox.url, BOB)).filter(m => m.type === 'image')).toEqual([])
     } finally {
-      stall.server.closeAllConnections()
-      await new Promise(r => stall.server.close(r))
+      await stall.close()
     }
   }, 240_000)
 })

@@ -1,11 +1,11 @@
-import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { scanSession } from '../../../src/demo/scan.js'
+import { type OnLoopback, serveFiles } from '../../support/loopback-server.js'
 import { has, parseProm, sumOf, type Series } from '../../support/prom-text.js'
 import { startGateway, startSandbox, type GatewayProcess, type SandboxProcess } from '../../support/processes.js'
 import { waitFor } from '../../support/wait-for.js'
@@ -16,7 +16,7 @@ const CAROL = '15550000003'
 
 let sandbox: SandboxProcess
 let gateway: GatewayProcess
-let media: Server
+let media: OnLoopback<Server> | undefined
 let mediaBase: string
 let photo: Buffer
 let dataDir: string
@@ -48,13 +48,8 @@ beforeAll(async () => {
   photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 30, g: 90, b: 200 } } })
     .jpeg()
     .toBuffer()
-  media = createServer((req, res) => {
-    if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo)
-    else res.writeHead(404).end()
-  })
-  media.listen(0, '127.0.0.1')
-  await once(media, 'listening')
-  mediaBase = `http://127.0.0.1:${(media.address() as { port: number }).port}`
+  media = await serveFiles({ '/photo.jpg': { body: photo, type: 'image/jpeg' } })
+  mediaBase = media.url
   sandbox = await startSandbox()
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'ops-metrics-'))
   gateway = await startGateway({ SANDBOX_URL: sandbox.url, DATA_DIR: dataDir, MEDIA_ALLOW_PRIVATE_URLS: 'true' })
@@ -75,7 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.stop()
   await sandbox?.stop()
-  await new Promise(resolve => media?.close(resolve))
+  await media?.close()
   if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 })
 

@@ -1,14 +1,14 @@
 /**
  * A bad setting stops the real gateway (src/main.ts as a child process) at start: exit 1 and one clear line on
- * stderr, nothing on stdout. The rules themselves are test/unit/settings/load.test.ts.
+ * stderr, nothing on stdout. The rules themselves are test/unit/gateway-settings.test.ts.
  */
-import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { createServer, type AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { runToExit } from '../../support/fresh-process.js'
+import { onLoopback } from '../../support/loopback-server.js'
 
 /** Starts the gateway's entry point with `env`; a gateway that starts instead of refusing must not outlive the test. */
 const runMain = (env: Record<string, string>) =>
@@ -36,9 +36,8 @@ describe('settings', () => {
   }, 60_000)
 
   it('a PORT another process listens on stops the gateway with exit 1 and one line naming it', async () => {
-    const holder = createServer().listen(0, '127.0.0.1')
-    await once(holder, 'listening')
-    const port = (holder.address() as AddressInfo).port
+    const holder = await onLoopback(createServer())
+    const { port } = holder
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gw-port-'))
     try {
       const run = await runMain({ PORT: String(port), DATA_DIR: dataDir })
@@ -47,7 +46,7 @@ describe('settings', () => {
         `gateway cannot start: cannot listen on 127.0.0.1:${port} (EADDRINUSE): another process already listens there\n`,
       )
     } finally {
-      holder.close()
+      await holder.close()
       rmSync(dataDir, { recursive: true, force: true })
     }
   }, 60_000)

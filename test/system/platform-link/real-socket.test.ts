@@ -1,9 +1,10 @@
-import net from 'node:net'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { createBaileysLink } from '../../../src/platform/baileys/baileys-link.js'
 import defaultExport from '../../../src/platform/baileys/baileys-link.js'
+import { refusedPort } from '../../support/loopback-server.js'
+import { waitFor } from '../../support/wait-for.js'
 
 /** The real Baileys socket (no mock), pointed at a loopback port nobody listens on. */
 describe('baileys link with the real Baileys socket', () => {
@@ -12,10 +13,7 @@ describe('baileys link with the real Baileys socket', () => {
   })
 
   it('a refused connection is reported once as connection-lost, and close() afterwards is harmless', async () => {
-    const probe = net.createServer()
-    await new Promise<void>(r => probe.listen(0, '127.0.0.1', r))
-    const port = (probe.address() as net.AddressInfo).port
-    await new Promise<void>(r => probe.close(() => r()))
+    const port = await refusedPort()
     const closes: Array<[string, string]> = []
     const link = createBaileysLink({
       id: 'real',
@@ -43,7 +41,7 @@ describe('baileys link with the real Baileys socket', () => {
         conversations: () => {},
       },
     })
-    for (let i = 0; i < 1000 && closes.length === 0; i++) await new Promise(r => setTimeout(r, 20))
+    await waitFor('the close', () => closes.length > 0, 20_000, 20)
     expect(closes).toHaveLength(1)
     expect(closes[0]?.[0]).toBe('connection-lost')
     expect(closes[0]?.[1]).toContain('ECONNREFUSED')

@@ -4,12 +4,11 @@
  * Not covered here because the sandbox does not serve them yet: channel history (the sandbox reads the channel from
  * the iq `to`, the link addresses s.whatsapp.net as whatsmeow does) and channel media uploads (/newsletter/…).
  */
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type http from 'node:http'
 import pino from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { createBaileysLink } from '../../../src/platform/baileys/baileys-link.js'
 import type { CloseReason, PlatformLink } from '../../../src/platform/link.js'
 import { fetchSandboxTrust } from '../../../src/platform/baileys/sandbox-trust.js'
@@ -18,13 +17,15 @@ import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
 import type { GatewayError } from '../../../src/protocol/errors.js'
 import { removeMediaTempDirs } from '../../../src/media/temp-dir.js'
 import { memoryAuthStore, memoryContactStore } from '../../support/fakes/memory-stores.js'
+import { type OnLoopback, serveFiles } from '../../support/loopback-server.js'
 import { ALICE, BOB, CHANNEL, GROUP, teamWorld } from '../../support/system/sandbox-world.js'
+import { waitFor } from '../../support/wait-for.js'
 
 type Event = [string, ...unknown[]]
 
 let sandbox: Sandbox
 let trust: SandboxTrust
-let media: http.Server
+let media: OnLoopback<http.Server> | undefined
 let mediaUrl: string
 const auth = memoryAuthStore()
 const contacts = memoryContactStore()
@@ -49,14 +50,10 @@ function startLink(): { link: PlatformLink; events: Event[]; next(kind: string):
       conversations: phones => events.push(['conversations', phones]),
     },
   })
-  const next = async (kind: string): Promise<Event> => {
-    for (let i = 0; i < 600; i++) {
-      const hit = events.find(e => e[0] === kind)
-      if (hit) return hit
-      await new Promise(r => setTimeout(r, 50))
-    }
-    throw new Error(`no ${kind} event; saw ${JSON.stringify(events.map(e => e[0]))}`)
-  }
+  const next = (kind: string): Promise<Event> =>
+    waitFor(`a ${kind} event`, () => events.find(e => e[0] === kind), 30_000, 50).catch(() => {
+      throw new Error(`no ${kind} event; saw ${JSON.stringify(events.map(e => e[0]))}`)
+    })
   return { link, events, next }
 }
 
@@ -93,23 +90,13 @@ beforeAll(async () => {
   const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#884422' } })
     .jpeg()
     .toBuffer()
-  media = http.createServer((req, res) => {
-    if (req.url === '/a.jpg') {
-      res.writeHead(200, { 'content-type': 'image/jpeg' })
-      res.end(jpeg)
-    } else {
-      res.writeHead(404)
-      res.end()
-    }
-  })
-  await new Promise<void>(r => media.listen(0, '127.0.0.1', r))
-  mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`
+  media = await serveFiles({ '/a.jpg': { body: jpeg, type: 'image/jpeg' } })
+  mediaUrl = media.url
 })
 
 afterAll(async () => {
   await current?.link.close()
-  media?.closeAllConnections()
-  await new Promise<void>(r => (media ? media.close(() => r()) : r()))
+  await media?.close()
   await sandbox?.close()
   await removeMediaTempDirs()
   vi.restoreAllMocks()
@@ -131,8 +118,7 @@ describe('baileys link against the sandbox', () => {
   })
 
   it('stores the synced address book', async () => {
-    for (let i = 0; i < 300 && !contacts.rows.some(c => c.name === 'Bob Builder'); i++)
-      await new Promise(r => setTimeout(r, 50))
+    await waitFor('the synced address book', () => contacts.rows.some(c => c.name === 'Bob Builder'), 15_000, 50)
     expect(contacts.rows.map(c => c.name).sort()).toEqual(['Bob Builder', 'Carol'])
   })
 
@@ -142,12 +128,16 @@ describe('baileys link against the sandbox', () => {
       { kind: 'phone', phone: BOB },
       { type: 'image', image: { url: `${mediaUrl}/a.jpg`, mimetype: 'image/jpeg' }, text: 'cap' },
     )
-    // the simulated phone fetches and decrypts media after acking: poll
-    let got = await inbox(BOB)
-    for (let i = 0; i < 300 && !got.some(m => m.id === image.messageId); i++) {
-      await new Promise(r => setTimeout(r, 50))
-      got = await inbox(BOB)
-    }
+    // the simulated phone fetches and decrypts media after acking
+    const got = await waitFor(
+      'the image on Bob phone',
+      async () => {
+        const all = await inbox(BOB)
+        return all.some(m => m.id === image.messageId) && all
+      },
+      15_000,
+      50,
+    )
     expect(got.find(m => m.id === text.messageId)).toMatchObject({ type: 'text', text: 'hello bob' })
     expect(got.find(m => m.id === image.messageId)).toMatchObject({
       type: 'image',
@@ -180,11 +170,12 @@ describe('baileys link against the sandbox', () => {
 
   it('posts a status, reads groups, members and channels', async () => {
     const { statusId } = await current.link.postStatus({ type: 'text', text: 'my status' })
-    let status: Record<string, unknown> | undefined
-    for (let i = 0; i < 300 && !status; i++) {
-      status = (await inbox(BOB)).find(m => m.id === statusId)
-      if (!status) await new Promise(r => setTimeout(r, 50))
-    }
+    const status = await waitFor(
+      'the status on Bob phone',
+      async () => (await inbox(BOB)).find(m => m.id === statusId),
+      15_000,
+      50,
+    )
     expect(status).toMatchObject({ status: true, text: 'my status' }) // Bob is in the address book, not excluded
     expect(await current.link.listGroups()).toEqual([
       { id: GROUP, name: 'Team', description: 'the team', picture: '', created: '2025-01-01T00:00:00.000Z' },
@@ -209,7 +200,7 @@ describe('baileys link against the sandbox', () => {
     await contacts.clear()
     current = startLink()
     await current.next('open')
-    for (let i = 0; i < 300 && contacts.rows.length < 2; i++) await new Promise(r => setTimeout(r, 50))
+    await waitFor('the resynced address book', () => contacts.rows.length >= 2, 15_000, 50)
     expect(contacts.rows.map(c => c.name).sort()).toEqual(['Bob Builder', 'Carol'])
   })
 

@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import path from 'node:path'
-import { once } from 'node:events'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -25,6 +24,7 @@ import {
   startWorld,
   withSession,
 } from '../../support/system/harness.js'
+import { onLoopback, type OnLoopback } from '../../support/loopback-server.js'
 import { sandboxDevices } from '../../support/system/sandbox-devices.js'
 import { HttpProxy } from '../../support/proxies/http-proxy.js'
 import { Socks5Proxy } from '../../support/proxies/socks5-proxy.js'
@@ -55,7 +55,7 @@ let gw: Gateway
 /** Everything every gateway process of this file wrote, and every answer it gave. */
 let log = ''
 const answers: unknown[] = []
-let media: Server
+let media: OnLoopback<Server> | undefined
 const mediaFrom: string[] = []
 let photoUrl = ''
 let alice: Session
@@ -82,20 +82,20 @@ beforeAll(async () => {
   const photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 9, b: 9 } } })
     .jpeg()
     .toBuffer()
-  media = createServer((req, res) => {
-    mediaFrom.push(req.socket.remoteAddress ?? '')
-    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length }).end(photo)
-  })
-  media.listen(0, '127.0.0.1')
-  await once(media, 'listening')
-  photoUrl = `http://127.0.0.1:${(media.address() as { port: number }).port}/photo.jpg`
+  media = await onLoopback(
+    createServer((req, res) => {
+      mediaFrom.push(req.socket.remoteAddress ?? '')
+      res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length }).end(photo)
+    }),
+  )
+  photoUrl = `${media.url}/photo.jpg`
   gw = await startGateway()
 }, 120_000)
 
 afterAll(async () => {
   await gw?.proc.stop()
   await Promise.all([socks.close(), httpProxy.close()])
-  media?.close()
+  await media?.close()
   await world?.cleanup()
 })
 

@@ -61,7 +61,7 @@ describe('sandbox: channels', () => {
         `https://${conn.hosts[0]?.hostname}/newsletter/newsletter-image/${token}?auth=${encodeURIComponent(conn.auth)}&token=${token}`,
         {
           method: 'POST',
-          ca: world.caCert,
+          ca: world.trust.caCert,
           headers: { Origin: 'https://web.whatsapp.com', 'Content-Type': 'application/octet-stream' },
         },
         res => {

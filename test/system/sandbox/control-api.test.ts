@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
+import { describe, expect, it } from 'vitest'
+import { createSandbox } from '../../../src/sandbox/index.js'
 import type { World } from '../../../src/sandbox/types.js'
 import { reuseAfterIdle } from '../../support/keep-alive.js'
 import { runToExit } from '../../support/fresh-process.js'
 import { readRepoFile } from '../../support/readme.js'
 import { getJson, postJson } from '../../support/system/baileys-client.js'
+import { sandboxFixture } from '../../support/system/sandbox-fixture.js'
 import { waitFor } from '../../support/wait-for.js'
 
 /** The rows of src/sandbox/README.md's Control API table: method and path, as other tools read them. */
@@ -19,51 +20,45 @@ function documentedRoutes(): { method: string; path: string }[] {
 }
 
 describe('sandbox control API', () => {
-  let sandbox: Sandbox
-  beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0 })
-  })
-  afterAll(async () => {
-    await sandbox.close()
-  })
+  const world = sandboxFixture() // the demo world
 
   it('keeps an idle kept-alive connection open past Node’s 5 s (a client pool reusing it gets no hang-up)', async () => {
-    const [first, second] = await reuseAfterIdle(sandbox.port, '/trust', 6_000)
+    const [first, second] = await reuseAfterIdle(world.sandbox.port, '/trust', 6_000)
     expect(first).toMatch(/^HTTP\/1\.1 200/)
     expect(second).toMatch(/^HTTP\/1\.1 200/)
   }, 20_000)
 
   it('starts with the demo world and merges posted worlds, adding mentioned phones as accounts', async () => {
-    const before = await getJson<World>(`${sandbox.url}/world`)
+    const before = await getJson<World>(`${world.sandbox.url}/world`)
     expect(before.accounts.length).toBeGreaterThan(0)
-    const res = await postJson(`${sandbox.url}/world`, {
+    const res = await postJson(`${world.sandbox.url}/world`, {
       accounts: [{ phone: '+1 555 000 0001', name: 'Alice Renamed' }],
       groups: [{ id: '120363000000000077@g.us', name: 'New', participants: [{ phone: '15550000077' }] }],
     })
     expect(res.status).toBe(200)
-    const after = await getJson<World>(`${sandbox.url}/world`)
+    const after = await getJson<World>(`${world.sandbox.url}/world`)
     expect(after.accounts.find(a => a.phone === '15550000001')?.name).toBe('Alice Renamed')
     expect(after.accounts.some(a => a.phone === '15550000077')).toBe(true)
     expect(after.groups.map(g => g.id)).toContain('120363000000000077@g.us')
   })
 
   it('rejects a malformed world with 400', async () => {
-    const res = await postJson(`${sandbox.url}/world`, { groups: [{ id: 'not-a-group', participants: [] }] })
+    const res = await postJson(`${world.sandbox.url}/world`, { groups: [{ id: 'not-a-group', participants: [] }] })
     expect(res.status).toBe(400)
     expect(res.body.error).toMatch(/g\.us/)
   })
 
   it('answers empty inbox and presence for a quiet account and 404 for unknown routes and channels', async () => {
-    expect(await getJson(`${sandbox.url}/accounts/15550000002/inbox`)).toEqual({ messages: [] })
-    expect(await getJson(`${sandbox.url}/accounts/15550000002/presence`)).toEqual({ events: [] })
-    expect((await fetch(`${sandbox.url}/nope`)).status).toBe(404)
-    expect((await fetch(`${sandbox.url}/channels/1@newsletter/messages`)).status).toBe(404)
+    expect(await getJson(`${world.sandbox.url}/accounts/15550000002/inbox`)).toEqual({ messages: [] })
+    expect(await getJson(`${world.sandbox.url}/accounts/15550000002/presence`)).toEqual({ events: [] })
+    expect((await fetch(`${world.sandbox.url}/nope`)).status).toBe(404)
+    expect((await fetch(`${world.sandbox.url}/channels/1@newsletter/messages`)).status).toBe(404)
   })
 
   it('sets and clears faults', async () => {
-    const set = await postJson(`${sandbox.url}/faults`, { rejectRecipient: '15550000002', delayMs: 5 })
+    const set = await postJson(`${world.sandbox.url}/faults`, { rejectRecipient: '15550000002', delayMs: 5 })
     expect(set.body.faults).toEqual({ rejectRecipient: '15550000002', delayMs: 5 })
-    const cleared = await (await fetch(`${sandbox.url}/faults`, { method: 'DELETE' })).json()
+    const cleared = await (await fetch(`${world.sandbox.url}/faults`, { method: 'DELETE' })).json()
     expect(cleared).toEqual({ faults: {} })
   })
 
@@ -73,7 +68,7 @@ describe('sandbox control API', () => {
     for (const { method, path } of routes) {
       // The demo world's first account and channel; an empty body (POSTs answer 400 for it, not "no route").
       const url = path.replace('{phone}', '15550000001').replace('{id}', '120363000000000009@newsletter')
-      const res = await fetch(`${sandbox.url}${url}`, {
+      const res = await fetch(`${world.sandbox.url}${url}`, {
         method,
         ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
       })
@@ -139,8 +134,8 @@ describe('sandbox control API', () => {
         30_000,
         100,
       )
-      const world = await getJson<World>(`${url}/world`)
-      expect(world.accounts.map(a => a.phone)).toEqual(['15559990000'])
+      const served = await getJson<World>(`${url}/world`)
+      expect(served.accounts.map(a => a.phone)).toEqual(['15559990000'])
       const trust = await getJson<{ wsUrl: string }>(`${url}/trust`)
       expect(trust.wsUrl).toBe(`${url.replace('http', 'ws')}/ws/chat`)
     } finally {

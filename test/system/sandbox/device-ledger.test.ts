@@ -7,18 +7,10 @@
  * delivered to the phone it was addressed to.
  */
 import type { WebSocket } from 'ws'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
-import type { InboxMessage, PresenceEvent } from '../../../src/sandbox/types.js'
-import {
-  connect,
-  fetchTrust,
-  getJson,
-  type memoryAuth,
-  pairAndLogin,
-  type TestSocket,
-  type Trust,
-} from '../../support/system/baileys-client.js'
+import { describe, expect, it } from 'vitest'
+import type { PresenceEvent } from '../../../src/sandbox/types.js'
+import { getJson, type memoryAuth, type TestSocket } from '../../support/system/baileys-client.js'
+import { namedAccounts, sandboxFixture } from '../../support/system/sandbox-fixture.js'
 import { sandboxDevices } from '../../support/system/sandbox-devices.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -47,86 +39,63 @@ const aliceLine = (device: string, logins: number) => ({
 })
 
 describe('sandbox: per-device ledger of logins, 440 kicks and superseded stanzas', () => {
-  let sandbox: Sandbox
-  let trust: Trust
+  const world = sandboxFixture({ world: { accounts: namedAccounts({ [ALICE]: 'Alice', [BOB]: 'Bob' }) } })
   let auth: ReturnType<typeof memoryAuth>
   let device = ''
-  const open: TestSocket[] = []
-  const stats = async () => getJson<Record<string, number | undefined>>(`${sandbox.url}/stats`)
-  const bobInbox = async () =>
-    (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages
+  const stats = () => world.stats()
+  const bobInbox = () => world.inboxOf(BOB)
   const aliceTyping = async () =>
-    (await getJson<{ events: PresenceEvent[] }>(`${sandbox.url}/accounts/${BOB}/presence`)).events.filter(
+    (await getJson<{ events: PresenceEvent[] }>(`${world.sandbox.url}/accounts/${BOB}/presence`)).events.filter(
       e => e.from === ALICE && e.state === 'composing',
     )
 
-  beforeAll(async () => {
-    sandbox = await createSandbox({
-      port: 0,
-      world: {
-        accounts: [
-          { phone: ALICE, name: 'Alice' },
-          { phone: BOB, name: 'Bob' },
-        ],
-      },
-    })
-    trust = await fetchTrust(sandbox.url)
-  })
-  afterAll(async () => {
-    for (const socket of open) socket.end()
-    await sandbox?.close()
-  })
-
   it('one pairing is one login and no kick', async () => {
-    const paired = await pairAndLogin(sandbox.url, trust, ALICE)
-    open.push(paired.socket)
+    const paired = await world.login(ALICE)
     auth = paired.auth
     device = paired.auth.creds.me?.id ?? ''
     expect(device).toMatch(new RegExp(`^${ALICE}:\\d+@s\\.whatsapp\\.net$`))
-    expect(await sandboxDevices(sandbox.url)).toEqual([aliceLine(device, 1)])
+    expect(await sandboxDevices(world.sandbox.url)).toEqual([aliceLine(device, 1)])
   })
 
   it('a reconnect after the old socket closed is a second login, still no kick', async () => {
-    const first = open[0] as TestSocket
+    const first = world.clients.at(-1) as TestSocket
     first.end()
     await first.closed()
     // The sandbox must have seen the close before the next login, or that login would replace a live connection.
     await waitFor('the sandbox to see the socket close', async () => ((await stats()).loginsEnded ?? 0) >= 1)
-    const again = connect(trust, auth)
-    open.push(again)
+    const again = world.connect(auth)
     await again.opened()
-    expect(await sandboxDevices(sandbox.url, ALICE)).toEqual([aliceLine(device, 2)])
+    expect(await sandboxDevices(world.sandbox.url, ALICE)).toEqual([aliceLine(device, 2)])
   })
 
   it('a second login while the first is live kicks the older connection once; what it writes after is counted and dropped', async () => {
-    const older = open[1] as TestSocket
+    const older = world.clients.at(-1) as TestSocket
     // A first text while still alone: Baileys then holds Bob's device list and session, so its late send below
     // needs no answer from the server (the stopped client reads none) and goes out as one message stanza.
     const warm = await older.sock.sendMessage(BOB_JID, { text: 'before the move' })
     await waitFor('the first text on Bob phone', async () => (await bobInbox()).some(m => m.id === warm?.key.id))
 
     stopReading(older)
-    const newer = connect(trust, auth)
-    open.push(newer)
+    const newer = world.connect(auth)
     await newer.opened()
-    await waitFor('the kick', async () => (await sandboxDevices(sandbox.url, ALICE))[0]?.replacedKicks === 1)
+    await waitFor('the kick', async () => (await sandboxDevices(world.sandbox.url, ALICE))[0]?.replacedKicks === 1)
 
     // The old node wakes and writes before it reads the 440. Each stanza it writes is counted: the chat state alone
     // first (nothing else is written meanwhile), then the text (Baileys may follow it with its privacy-token iq).
-    const superseded = async () => (await sandboxDevices(sandbox.url, ALICE))[0]?.supersededStanzas ?? 0
+    const superseded = async () => (await sandboxDevices(world.sandbox.url, ALICE))[0]?.supersededStanzas ?? 0
     await older.sock.sendPresenceUpdate('composing', BOB_JID)
     await waitFor('the chat state counted', async () => (await superseded()) >= 1)
     expect(await superseded()).toBe(1)
     const late = await older.sock.sendMessage(BOB_JID, { text: 'from the superseded connection' })
     await waitFor('the text counted', async () => (await superseded()) >= 2)
-    const [line] = await sandboxDevices(sandbox.url, ALICE)
+    const [line] = await sandboxDevices(world.sandbox.url, ALICE)
     expect(line).toMatchObject({ device, account: ALICE, logins: 3, replacedKicks: 1 })
 
     // The same two from the live connection do arrive, so their absence above is the drop, not a slow phone.
     await newer.sock.sendPresenceUpdate('composing', BOB_JID)
     const live = await newer.sock.sendMessage(BOB_JID, { text: 'from the new connection' })
     await waitFor('the live text on Bob phone', async () => (await bobInbox()).some(m => m.id === live?.key.id))
-    await sandbox.settled()
+    await world.sandbox.settled()
     expect((await bobInbox()).map(m => m.text)).toEqual(['before the move', 'from the new connection'])
     expect((await bobInbox()).some(m => m.id === late?.key.id)).toBe(false)
     expect(await aliceTyping()).toHaveLength(1)

@@ -1,14 +1,12 @@
 import { getBinaryNodeChild, getBinaryNodeChildren, S_WHATSAPP_NET } from '@whiskeysockets/baileys'
 import { describe, expect, it } from 'vitest'
-import type { InboxMessage, PresenceEvent } from '../../../src/sandbox/types.js'
-import { fetchTrust, getJson, pairAndLogin } from '../../support/system/baileys-client.js'
+import type { PresenceEvent } from '../../../src/sandbox/types.js'
+import { getJson } from '../../support/system/baileys-client.js'
 import { waitFor } from '../../support/wait-for.js'
 import { ALICE, BOB, CAROL, GROUP, sandboxWorld } from '../../support/system/sandbox-world.js'
 
 describe('sandbox: groups, status, presence, profile, privacy, contacts', () => {
   const world = sandboxWorld()
-  const inboxOf = async (phone: string): Promise<InboxMessage[]> =>
-    (await getJson<{ messages: InboxMessage[] }>(`${world.sandbox.url}/accounts/${phone}/inbox`)).messages
 
   it('shares the address book through app-state contact mutations', async () => {
     const contacts = world.alice.contacts
@@ -24,9 +22,8 @@ describe('sandbox: groups, status, presence, profile, privacy, contacts', () => 
   })
 
   it('an account without syncContacts never shares its address book', async () => {
-    const trust = await fetchTrust(world.sandbox.url)
     world.sandbox.setWorld({ accounts: [{ phone: BOB, contacts: [{ phone: ALICE, name: 'Alice A' }] }] })
-    const bob = await pairAndLogin(world.sandbox.url, trust, BOB)
+    const bob = await world.login(BOB)
     try {
       // accountSyncCounter increments when Baileys has finished the initial history + app-state sync.
       await waitFor(
@@ -59,7 +56,7 @@ describe('sandbox: groups, status, presence, profile, privacy, contacts', () => 
       const inbox = await waitFor(
         `group messages for ${phone}`,
         async () => {
-          const list = await inboxOf(phone)
+          const list = await world.inboxOf(phone)
           return list.some(m => m.id === second?.key.id) ? list : undefined
         },
         30_000,
@@ -86,12 +83,7 @@ describe('sandbox: groups, status, presence, profile, privacy, contacts', () => 
       [BOB, true],
       [CAROL, false],
     ] as const) {
-      const got = await waitFor(
-        `status for ${phone}`,
-        async () => (await inboxOf(phone)).find(m => m.id === sent?.key.id),
-        30_000,
-        100,
-      )
+      const got = await world.arrived(phone, sent?.key.id)
       expect(got).toMatchObject({
         chat: 'status@broadcast',
         from: ALICE,

@@ -3,27 +3,21 @@
  * JID asked for (by default, as the platform does), so Baileys' device cache hits and it fetches key bundles (GET /stats `bundleFetches`) only for
  * the first message, not for every one (which cost a round trip and a new session per send).
  */
-import { afterAll, describe, expect, it } from 'vitest'
-import { createSandbox, type InboxMessage, type Sandbox } from '../../../src/sandbox/index.js'
-import { fetchTrust, getJson, pairAndLogin, type TestSocket } from '../../support/system/baileys-client.js'
+import { describe, expect, it } from 'vitest'
+import { getJson } from '../../support/system/baileys-client.js'
+import { sandboxFixture } from '../../support/system/sandbox-fixture.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const ALICE = '15550002001'
 const BOB = '15550002002'
-let sandbox: Sandbox
-let alice: TestSocket | undefined
-
-afterAll(async () => {
-  alice?.end()
-  await sandbox?.close()
-})
 
 describe('sessions with a contact addressed by LID', () => {
+  const world = sandboxFixture({ world: { accounts: [{ phone: ALICE }, { phone: BOB }] } })
+
   it('are set up once, not for every message', async () => {
-    sandbox = await createSandbox({ port: 0, world: { accounts: [{ phone: ALICE }, { phone: BOB }] } })
-    alice = (await pairAndLogin(sandbox.url, await fetchTrust(sandbox.url), ALICE)).socket
-    const bobLid = (await getJson<{ lid: string }>(`${sandbox.url}/accounts/${BOB}/lid`)).lid
-    const fetches = async () => (await getJson<Record<string, number>>(`${sandbox.url}/stats`)).bundleFetches ?? 0
+    const alice = (await world.login(ALICE)).socket
+    const bobLid = (await getJson<{ lid: string }>(`${world.sandbox.url}/accounts/${BOB}/lid`)).lid
+    const fetches = async () => (await world.stats()).bundleFetches ?? 0
     const ids: string[] = []
     let afterFirst = 0
     for (let i = 0; i < 4; i++) {
@@ -37,7 +31,7 @@ describe('sessions with a contact addressed by LID', () => {
     const inbox = await waitFor(
       'all four in Bob inbox',
       async () => {
-        const got = (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages
+        const got = await world.inboxOf(BOB)
         return ids.every(id => got.some(m => m.id === id)) ? got : undefined
       },
       20_000,

@@ -6,18 +6,10 @@
  * waiting; an expired code is refused. Also shows Baileys' #2737: its requestPairingCode hands out a code the
  * platform refused.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
+import { afterEach, describe, expect, it } from 'vitest'
 import { LINK_CODE_ALPHABET } from '../../../src/sandbox/link-code-crypto.js'
-import {
-  connect,
-  fetchTrust,
-  getJson,
-  memoryAuth,
-  postJson,
-  type TestSocket,
-  type Trust,
-} from '../../support/system/baileys-client.js'
+import { memoryAuth, postJson, type TestSocket } from '../../support/system/baileys-client.js'
+import { sandboxFixture } from '../../support/system/sandbox-fixture.js'
 import { waitFor } from '../../support/wait-for.js'
 
 /** A code that is not `code`: its last character moved one place along the alphabet. */
@@ -27,55 +19,44 @@ const otherCode = (code: string): string => {
 }
 
 describe('sandbox: pairing by code with an unmodified Baileys client', () => {
-  let sandbox: Sandbox
-  let trust: Trust
-  const sockets: TestSocket[] = []
+  const world = sandboxFixture({ world: { accounts: [{ phone: '15550000011', name: 'Dora' }] } })
 
-  /** A registering client showing its QR, and the count of companion_hellos the sandbox has seen so far. */
+  /** A registering client showing its QR (ended after the test). */
   async function registering() {
     const auth = memoryAuth()
-    const socket = connect(trust, auth)
-    sockets.push(socket)
+    const socket = world.connect(auth)
     await socket.qr()
     return { auth, socket }
   }
 
   /** Baileys' requestPairingCode, then a wait until the sandbox has the companion_hello (Baileys does not wait). */
   async function requestCode(socket: TestSocket, phone: string): Promise<string> {
-    const before = (await getJson<{ linkCodeHellos?: number }>(`${sandbox.url}/stats`)).linkCodeHellos ?? 0
+    const before = (await world.stats()).linkCodeHellos ?? 0
     const code = await socket.sock.requestPairingCode(phone)
-    await waitFor('the companion_hello at the sandbox', async () => {
-      const stats = await getJson<{ linkCodeHellos?: number }>(`${sandbox.url}/stats`)
-      return (stats.linkCodeHellos ?? 0) > before
-    })
+    await waitFor(
+      'the companion_hello at the sandbox',
+      async () => ((await world.stats()).linkCodeHellos ?? 0) > before,
+    )
     return code
   }
 
-  beforeAll(async () => {
-    sandbox = await createSandbox({ port: 0, world: { accounts: [{ phone: '15550000011', name: 'Dora' }] } })
-    trust = await fetchTrust(sandbox.url)
-  })
   afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.end()
-    await fetch(`${sandbox.url}/faults`, { method: 'DELETE' })
-  })
-  afterAll(async () => {
-    await sandbox.close()
+    world.endClients()
+    await world.clearFaults()
   })
 
   it('the right code pairs the client, which logs in as the new device after the 515 restart', async () => {
     const { auth, socket } = await registering()
     const code = await requestCode(socket, '15550000011')
     expect(code).toMatch(/^[1-9A-HJ-NP-TV-Z]{8}$/)
-    const linked = await postJson(`${sandbox.url}/link-code`, { phone: '15550000011', code })
+    const linked = await postJson(`${world.sandbox.url}/link-code`, { phone: '15550000011', code })
     expect(linked).toEqual({ status: 200, body: { phone: '15550000011', device: 1 } })
     expect((await socket.closed()).statusCode).toBe(515)
-    const again = connect(trust, auth)
-    sockets.push(again)
+    const again = world.connect(auth)
     await again.opened()
     expect(auth.state.creds.me?.id).toBe('15550000011:1@s.whatsapp.net')
     expect(auth.state.creds.me?.name).toBe('Dora')
-    expect(sandbox.account('15550000011')?.companions.get(1)?.identity).toEqual(
+    expect(world.sandbox.account('15550000011')?.companions.get(1)?.identity).toEqual(
       Buffer.from(auth.state.creds.signedIdentityKey.public),
     )
   })
@@ -83,37 +64,37 @@ describe('sandbox: pairing by code with an unmodified Baileys client', () => {
   it('a wrong code fails on the phone and leaves the client waiting; then the right code (typed as shown) links', async () => {
     const { socket } = await registering()
     const code = await requestCode(socket, '15550000012')
-    const wrong = await postJson(`${sandbox.url}/link-code`, { phone: '15550000012', code: otherCode(code) })
+    const wrong = await postJson(`${world.sandbox.url}/link-code`, { phone: '15550000012', code: otherCode(code) })
     expect(wrong.status).toBe(400)
     expect(wrong.body.error).toBe("wrong code: the phone could not open the device's key bundle")
     expect(socket.updates.some(u => u.connection === 'close')).toBe(false)
-    expect(sandbox.account('15550000012')?.companions.size ?? 0).toBe(0)
+    expect(world.sandbox.account('15550000012')?.companions.size ?? 0).toBe(0)
     const typed = `${code.slice(0, 4)}-${code.slice(4)}`.toLowerCase()
-    const linked = await postJson(`${sandbox.url}/link-code`, { phone: '15550000012', code: typed })
+    const linked = await postJson(`${world.sandbox.url}/link-code`, { phone: '15550000012', code: typed })
     expect(linked.status).toBe(200)
     expect((await socket.closed()).statusCode).toBe(515)
   })
 
   it('refuses an expired code, a code for a number no device asked for, and a malformed one', async () => {
-    await postJson(`${sandbox.url}/faults`, { linkCodeTtlMs: 1 })
+    await postJson(`${world.sandbox.url}/faults`, { linkCodeTtlMs: 1 })
     const { socket } = await registering()
     const code = await requestCode(socket, '15550000013')
     // the fault gave the code 1 ms: the round trips since its registration outlast it
-    const expired = await postJson(`${sandbox.url}/link-code`, { phone: '15550000013', code })
+    const expired = await postJson(`${world.sandbox.url}/link-code`, { phone: '15550000013', code })
     expect(expired).toEqual({ status: 400, body: { error: 'expired code: ask the device for a new one' } })
-    const nobody = await postJson(`${sandbox.url}/link-code`, { phone: '15550000099', code })
+    const nobody = await postJson(`${world.sandbox.url}/link-code`, { phone: '15550000099', code })
     expect(nobody).toEqual({ status: 400, body: { error: 'no device is waiting for a code for this number' } })
-    const malformed = await postJson(`${sandbox.url}/link-code`, { phone: '15550000013', code: 'ABC-0OI' })
+    const malformed = await postJson(`${world.sandbox.url}/link-code`, { phone: '15550000013', code: 'ABC-0OI' })
     expect(malformed.body.error).toMatch(/^malformed code/)
-    expect((await postJson(`${sandbox.url}/link-code`, { phone: '15550000013' })).status).toBe(400)
+    expect((await postJson(`${world.sandbox.url}/link-code`, { phone: '15550000013' })).status).toBe(400)
   })
 
   it("Baileys' requestPairingCode hands out a code the platform refused (#2737): no phone can enter it", async () => {
-    await postJson(`${sandbox.url}/faults`, { linkCodeError: 429 })
+    await postJson(`${world.sandbox.url}/faults`, { linkCodeError: 429 })
     const { socket } = await registering()
     const code = await requestCode(socket, '15550000014')
     expect(code).toHaveLength(8) // handed out although the platform answered 429
-    const entered = await postJson(`${sandbox.url}/link-code`, { phone: '15550000014', code })
+    const entered = await postJson(`${world.sandbox.url}/link-code`, { phone: '15550000014', code })
     expect(entered).toEqual({ status: 400, body: { error: 'no device is waiting for a code for this number' } })
   })
 })

@@ -1,48 +1,21 @@
 import { createHash } from 'node:crypto'
 import type { BinaryNode, WAMessage } from '@whiskeysockets/baileys'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { InboxMessage } from '../../../src/sandbox/types.js'
-import {
-  fetchTrust,
-  getJson,
-  pairAndLogin,
-  postJson,
-  type TestSocket,
-  type Trust,
-} from '../../support/system/baileys-client.js'
+import { postJson, type TestSocket } from '../../support/system/baileys-client.js'
+import { namedAccounts, sandboxFixture } from '../../support/system/sandbox-fixture.js'
+import { ALICE, BOB } from '../../support/system/sandbox-world.js'
 import { waitFor } from '../../support/wait-for.js'
 
-const ALICE = '15550000001'
-const BOB = '15550000002'
-
 describe('sandbox: a logged-in client sends and receives end-to-end encrypted messages', () => {
-  let sandbox: Sandbox
-  let trust: Trust
+  const world = sandboxFixture({ world: { accounts: namedAccounts({ [ALICE]: 'Alice', [BOB]: 'Bob' }) } })
   let alice: TestSocket
   const upserts: WAMessage[] = []
 
-  const inboxOf = async (phone: string): Promise<InboxMessage[]> =>
-    (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${phone}/inbox`)).messages
-
   beforeAll(async () => {
-    sandbox = await createSandbox({
-      port: 0,
-      world: {
-        accounts: [
-          { phone: ALICE, name: 'Alice' },
-          { phone: BOB, name: 'Bob' },
-        ],
-      },
-    })
-    trust = await fetchTrust(sandbox.url)
-    alice = (await pairAndLogin(sandbox.url, trust, ALICE, { keepAliveIntervalMs: 2000 })).socket
+    alice = (await world.login(ALICE, { keepAliveIntervalMs: 2000 })).socket
     alice.sock.ev.on('messages.upsert', ({ messages }) => upserts.push(...messages))
-  })
-  afterAll(async () => {
-    alice?.end()
-    await sandbox.close()
   })
 
   it('the recipient phone decrypts a 1:1 text', async () => {
@@ -51,12 +24,7 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const receipts: BinaryNode[] = []
     alice.sock.ws.on('CB:receipt', (node: BinaryNode) => receipts.push(node))
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'hello bob' })
-    const got = await waitFor(
-      'text in Bob inbox',
-      async () => (await inboxOf(BOB)).find(m => m.id === sent?.key.id),
-      20_000,
-      100,
-    )
+    const got = await world.arrived(BOB, sent?.key.id, 20_000)
     expect(got).toMatchObject({ chat: ALICE, from: ALICE, type: 'text', text: 'hello bob', status: false })
     // Bob's phone sends a delivery receipt back (no type attribute = delivered).
     const receipt = await waitFor(
@@ -71,12 +39,7 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
 
   it('a follow-up text (msg, not pkmsg) is decrypted too', async () => {
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { text: 'second' })
-    const got = await waitFor(
-      'second text',
-      async () => (await inboxOf(BOB)).find(m => m.id === sent?.key.id),
-      20_000,
-      100,
-    )
+    const got = await world.arrived(BOB, sent?.key.id, 20_000)
     expect(got.text).toBe('second')
   })
 
@@ -85,12 +48,7 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
       .jpeg()
       .toBuffer()
     const sent = await alice.sock.sendMessage(`${BOB}@s.whatsapp.net`, { image: jpeg, caption: 'red' })
-    const got = await waitFor(
-      'image in Bob inbox',
-      async () => (await inboxOf(BOB)).find(m => m.id === sent?.key.id),
-      30_000,
-      100,
-    )
+    const got = await world.arrived(BOB, sent?.key.id)
     expect(got.error).toBeUndefined()
     expect(got).toMatchObject({ type: 'image', caption: 'red' })
     expect(got.media?.sha256).toBe(createHash('sha256').update(jpeg).digest('hex'))
@@ -122,7 +80,7 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const got = await waitFor(
       'four typed messages',
       async () => {
-        const inbox = await inboxOf(BOB)
+        const inbox = await world.inboxOf(BOB)
         const found = ids.map(id => inbox.find(m => m.id === id))
         return found.every(Boolean) ? (found as InboxMessage[]) : undefined
       },
@@ -153,17 +111,12 @@ describe('sandbox: a logged-in client sends and receives end-to-end encrypted me
     const [onPlatform] = (await alice.sock.onWhatsApp(stranger)) ?? []
     expect(onPlatform?.exists).toBe(true)
     const sent = await alice.sock.sendMessage(`${stranger}@s.whatsapp.net`, { text: 'hello stranger' })
-    const got = await waitFor(
-      'stranger inbox',
-      async () => (await inboxOf(stranger)).find(m => m.id === sent?.key.id),
-      20_000,
-      100,
-    )
+    const got = await world.arrived(stranger, sent?.key.id, 20_000)
     expect(got.text).toBe('hello stranger')
   })
 
   it('a simulated peer can message the client (inbound pkmsg decrypted by Baileys)', async () => {
-    const res = await postJson(`${sandbox.url}/accounts/${BOB}/send`, {
+    const res = await postJson(`${world.sandbox.url}/accounts/${BOB}/send`, {
       to: ALICE,
       text: 'hi alice',
       id: 'SBXINBOUND1',

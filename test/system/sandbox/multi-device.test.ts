@@ -1,50 +1,28 @@
 import type { WAMessage } from '@whiskeysockets/baileys'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
-import type { InboxMessage } from '../../../src/sandbox/types.js'
-import {
-  fetchTrust,
-  getJson,
-  pairAndLogin,
-  postJson,
-  connect,
-  type TestSocket,
-} from '../../support/system/baileys-client.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { postJson, type TestSocket } from '../../support/system/baileys-client.js'
+import { namedAccounts, sandboxFixture } from '../../support/system/sandbox-fixture.js'
+import { ALICE, BOB, GROUP } from '../../support/system/sandbox-world.js'
 import { waitFor } from '../../support/wait-for.js'
 
-const ALICE = '15550000001'
-const BOB = '15550000002'
-const GROUP = '120363000000000001@g.us'
-
 describe('sandbox: two linked clients talk through the platform', () => {
-  let sandbox: Sandbox
+  const world = sandboxFixture({
+    world: {
+      accounts: namedAccounts({ [ALICE]: 'Alice', [BOB]: 'Bob' }),
+      groups: [{ id: GROUP, name: 'Pair', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }] }],
+    },
+  })
   let alice: TestSocket
   let bob: TestSocket
-  let bobAuth: Awaited<ReturnType<typeof pairAndLogin>>['auth']
+  let bobAuth: Awaited<ReturnType<typeof world.login>>['auth']
   const bobGot: WAMessage[] = []
 
   beforeAll(async () => {
-    sandbox = await createSandbox({
-      port: 0,
-      world: {
-        accounts: [
-          { phone: ALICE, name: 'Alice' },
-          { phone: BOB, name: 'Bob' },
-        ],
-        groups: [{ id: GROUP, name: 'Pair', participants: [{ phone: ALICE, admin: 'superadmin' }, { phone: BOB }] }],
-      },
-    })
-    const trust = await fetchTrust(sandbox.url)
-    alice = (await pairAndLogin(sandbox.url, trust, ALICE)).socket
-    const bobLogin = await pairAndLogin(sandbox.url, trust, BOB)
+    alice = (await world.login(ALICE)).socket
+    const bobLogin = await world.login(BOB)
     bob = bobLogin.socket
     bobAuth = bobLogin.auth
     bob.sock.ev.on('messages.upsert', ({ messages }) => bobGot.push(...messages))
-  })
-  afterAll(async () => {
-    alice?.end()
-    bob?.end()
-    await sandbox.close()
   })
 
   it('a 1:1 text reaches both the recipient phone and its linked client', async () => {
@@ -53,15 +31,7 @@ describe('sandbox: two linked clients talk through the platform', () => {
     expect(upsert.message?.extendedTextMessage?.text ?? upsert.message?.conversation).toBe('to both devices')
     expect(upsert.key.fromMe).toBe(false)
     expect(upsert.key.remoteJid).toBe(`${ALICE}@s.whatsapp.net`)
-    const onPhone = await waitFor(
-      'Bob phone inbox',
-      async () =>
-        (await getJson<{ messages: InboxMessage[] }>(`${sandbox.url}/accounts/${BOB}/inbox`)).messages.find(
-          m => m.id === sent?.key.id,
-        ),
-      20_000,
-      100,
-    )
+    const onPhone = await world.arrived(BOB, sent?.key.id, 20_000)
     expect(onPhone.text).toBe('to both devices')
   })
 
@@ -82,14 +52,13 @@ describe('sandbox: two linked clients talk through the platform', () => {
   it('a client that was offline gets what arrived meanwhile on its next login', async () => {
     bob.end()
     await bob.closed()
-    const res = await postJson(`${sandbox.url}/accounts/${ALICE}/send`, {
+    const res = await postJson(`${world.sandbox.url}/accounts/${ALICE}/send`, {
       to: BOB,
       text: 'while you were away',
       id: 'SBXOFFLINE1',
     })
     expect(res.body.delivered).toBe(1)
-    const trust = await fetchTrust(sandbox.url)
-    bob = connect(trust, bobAuth)
+    bob = world.connect(bobAuth)
     const got: WAMessage[] = []
     bob.sock.ev.on('messages.upsert', ({ messages }) => got.push(...messages))
     await bob.opened()

@@ -1,43 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createSandbox, type Sandbox } from '../../../src/sandbox/index.js'
+import { describe, expect, it } from 'vitest'
+import { createSandbox } from '../../../src/sandbox/index.js'
 import type { World } from '../../../src/sandbox/types.js'
-import {
-  connect,
-  fetchTrust,
-  getJson,
-  memoryAuth,
-  pairAndLogin,
-  postJson,
-  type Trust,
-} from '../../support/system/baileys-client.js'
+import { connect, fetchTrust, getJson, memoryAuth, postJson } from '../../support/system/baileys-client.js'
+import { namedAccounts, sandboxFixture } from '../../support/system/sandbox-fixture.js'
 
 describe('sandbox: handshake, QR, scan, 515, login', () => {
-  let sandbox: Sandbox
-  let trust: Trust
-  beforeAll(async () => {
-    sandbox = await createSandbox({
-      port: 0,
-      world: {
-        accounts: [
-          { phone: '15550000001', name: 'Alice' },
-          { phone: '15550000002', name: 'Bob' },
-        ],
-      },
-    })
-    trust = await fetchTrust(sandbox.url)
-  })
-  afterAll(async () => {
-    await sandbox.close()
-  })
+  const world = sandboxFixture({ world: { accounts: namedAccounts({ '15550000001': 'Alice', '15550000002': 'Bob' }) } })
 
   it('serves /trust with the bound port', () => {
-    expect(trust.wsUrl).toBe(`ws://127.0.0.1:${sandbox.port}/ws/chat`)
-    expect(Buffer.from(trust.rootPublicKey, 'base64')).toHaveLength(32)
-    expect(trust.caCert).toContain('BEGIN CERTIFICATE')
+    expect(world.trust.wsUrl).toBe(`ws://127.0.0.1:${world.sandbox.port}/ws/chat`)
+    expect(Buffer.from(world.trust.rootPublicKey, 'base64')).toHaveLength(32)
+    expect(world.trust.caCert).toContain('BEGIN CERTIFICATE')
   })
 
   it('pairs an unmodified Baileys client and opens after the 515 restart', async () => {
-    const { socket, auth, timings } = await pairAndLogin(sandbox.url, trust, '15550000001')
+    const { socket, auth, timings } = await world.login('15550000001')
     try {
       expect(auth.state.creds.me?.id).toBe('15550000001:1@s.whatsapp.net')
       expect(auth.state.creds.me?.lid).toMatch(/^\d+:1@lid$/)
@@ -49,19 +26,19 @@ describe('sandbox: handshake, QR, scan, 515, login', () => {
   })
 
   it('scanning with a phone the world lacks creates that account', async () => {
-    const { socket } = await pairAndLogin(sandbox.url, trust, '15550000042')
+    const { socket } = await world.login('15550000042')
     try {
-      const world = await getJson<World>(`${sandbox.url}/world`)
-      expect(world.accounts.some(a => a.phone === '15550000042')).toBe(true)
+      const listed = await getJson<World>(`${world.sandbox.url}/world`)
+      expect(listed.accounts.some(a => a.phone === '15550000042')).toBe(true)
     } finally {
       socket.end()
     }
   })
 
   it('rejects malformed and unknown QR strings with 400', async () => {
-    const malformed = await postJson(`${sandbox.url}/scan`, { qr: 'hello', phone: '15550000001' })
+    const malformed = await postJson(`${world.sandbox.url}/scan`, { qr: 'hello', phone: '15550000001' })
     expect(malformed.status).toBe(400)
-    const unknown = await postJson(`${sandbox.url}/scan`, {
+    const unknown = await postJson(`${world.sandbox.url}/scan`, {
       qr: 'https://wa.me/settings/linked_devices#2@nope,AAAA,AAAA,AAAA,1',
       phone: '15550000001',
     })

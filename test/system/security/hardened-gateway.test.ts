@@ -11,9 +11,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createServer, type Server } from 'node:http'
-import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
+import { onLoopback, type OnLoopback } from '../../support/loopback-server.js'
 import { type Gateway, launchGateway, pair, startWorld, type Session } from '../../support/system/harness.js'
 import { waitFor } from '../../support/wait-for.js'
 
@@ -27,24 +27,24 @@ const HARDENED = { CREATE_SESSION_TOKEN: TOKEN, DATA_KEY, MEDIA_ALLOW_PRIVATE_UR
 
 let world: Awaited<ReturnType<typeof startWorld>>
 let gw: Gateway | undefined
-let internal: Server
+let internal: OnLoopback<Server>
 let internalHits = 0
 let internalBase = ''
 
 beforeAll(async () => {
   world = await startWorld()
-  internal = createServer((_req, res) => {
-    internalHits++
-    res.end('internal')
-  })
-  internal.listen(0, '127.0.0.1')
-  await once(internal, 'listening')
-  internalBase = `127.0.0.1:${(internal.address() as { port: number }).port}`
+  internal = await onLoopback(
+    createServer((_req, res) => {
+      internalHits++
+      res.end('internal')
+    }),
+  )
+  internalBase = `127.0.0.1:${internal.port}`
 })
 
 afterAll(async () => {
   await gw?.proc.stop()
-  await new Promise<void>(resolve => internal.close(() => resolve()))
+  await internal.close()
   await world?.cleanup()
 })
 

@@ -85,12 +85,15 @@ const parked = (url: string, count: number) =>
 
 /** Polls GET /session every 5 ms until its ETag is not `held`; resolves with when that answer came. */
 async function seenChange(url: string, s: Session, held: string): Promise<number> {
-  for (const end = performance.now() + 60_000; performance.now() < end; ) {
-    const now = await ask(url, s)
-    if (now.etag !== held) return now.at
-    await new Promise(resolve => setTimeout(resolve, 5))
-  }
-  throw new Error('no change within 60 s')
+  return waitFor(
+    'a change of the session',
+    async () => {
+      const now = await ask(url, s)
+      return now.etag !== held && now.at
+    },
+    60_000,
+    5,
+  )
 }
 
 /** Parks a wait on `held`, sets off `cause`, and measures the wait's answer against the cause and the change. */

@@ -7,7 +7,6 @@
  */
 import http from 'node:http'
 import net from 'node:net'
-import type { AddressInfo } from 'node:net'
 import express from 'express'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,19 +14,20 @@ import { Forwarder } from '../../../src/cluster/forward.js'
 import type { AnswerBounds } from '../../../src/cluster/forward-answer.js'
 import { PeerAuth } from '../../../src/cluster/peer-auth.js'
 import { errorHandler } from '../../../src/http/errors.js'
+import { onLoopback, type OnLoopback } from '../../support/loopback-server.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const auth = new PeerAuth('a-secret-for-the-forwarder-tests-0123456', 'node-a')
 const CHUNK = Buffer.alloc(64 * 1024, 'x')
 
 /** The owner: `/large` is 256 MiB sent as fast as its reader takes it, `/endless` a chunk every 20 ms for ever. */
-let owner: http.Server
+let owner: OnLoopback<http.Server>
 /** Connections open to the owner now. */
 let ownerConnections = 0
 const timers = new Set<NodeJS.Timeout>()
 
 beforeAll(async () => {
-  owner = http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/octet-stream' })
     if (req.url === '/small') return void res.end('small')
     if (req.url === '/endless') {
@@ -43,17 +43,15 @@ beforeAll(async () => {
     }
     pump()
   })
-  owner.on('connection', socket => {
+  server.on('connection', socket => {
     ownerConnections++
     socket.on('close', () => ownerConnections--)
   })
-  owner.listen(0, '127.0.0.1')
-  await new Promise(r => owner.once('listening', r))
+  owner = await onLoopback(server)
 })
-afterAll(() => {
+afterAll(async () => {
   for (const timer of timers) clearInterval(timer)
-  owner.closeAllConnections()
-  owner.close()
+  await owner.close()
 })
 
 /** A node whose forwarder has one connection to the owner and answers within `bounds`, on a loopback port. */
@@ -65,21 +63,18 @@ async function nodeWith(bounds: AnswerBounds) {
     queueTimeoutMs: 60_000,
     answer: bounds,
   })
-  const peer = { node: 'node-b', url: `http://127.0.0.1:${(owner.address() as AddressInfo).port}` }
+  const peer = { node: 'node-b', url: owner.url }
   const app = express()
   app.use((req, res, next) => {
     forwarder.forward(req, res, peer, Buffer.alloc(0), 'client').catch(next)
   })
   app.use(errorHandler(pino({ level: 'silent' })))
-  const server = app.listen(0, '127.0.0.1')
-  await new Promise(r => server.once('listening', r))
-  const port = (server.address() as AddressInfo).port
-  const close = () => {
+  const { port, url, close: closeServer } = await onLoopback(http.createServer(app))
+  const close = async () => {
     forwarder.close()
-    server.closeAllConnections()
-    server.close()
+    await closeServer()
   }
-  return { port, close }
+  return { port, url, close }
 }
 
 describe('a forwarded answer', () => {
@@ -92,7 +87,7 @@ describe('a forwarded answer', () => {
     await waitFor('the answer under way to the owner', () => ownerConnections === 1, 10_000, 20)
     await waitFor('the connection to the owner closed', () => ownerConnections === 0, 20_000, 20)
     // the one connection of the pool serves the next client
-    const next = await fetch(`http://127.0.0.1:${node.port}/small`)
+    const next = await fetch(`${node.url}/small`)
     expect(next.status).toBe(200)
     expect(await next.text()).toBe('small')
     // and the slow reader, reading at last, finds its answer cut short
@@ -104,17 +99,17 @@ describe('a forwarded answer', () => {
     reader.resume()
     await closed
     expect(got).toBeLessThan(4_096 * CHUNK.length)
-    node.close()
+    await node.close()
   })
 
   it('cuts an answer that is read but never ends, and the pool serves the next client', async () => {
     const node = await nodeWith({ answerMs: 500, stallMs: 600_000 })
-    const endless = await fetch(`http://127.0.0.1:${node.port}/endless`)
+    const endless = await fetch(`${node.url}/endless`)
     expect(endless.status).toBe(200)
     await expect(endless.arrayBuffer()).rejects.toThrow()
     await waitFor('the connection to the owner closed', () => ownerConnections === 0, 10_000, 20)
-    const next = await fetch(`http://127.0.0.1:${node.port}/small`)
+    const next = await fetch(`${node.url}/small`)
     expect(await next.text()).toBe('small')
-    node.close()
+    await node.close()
   })
 })

@@ -7,7 +7,6 @@
  */
 import http from 'node:http'
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
 import express from 'express'
 import request from 'supertest'
 import pino from 'pino'
@@ -16,32 +15,25 @@ import { Forwarder, type PeerNode } from '../../../src/cluster/forward.js'
 import { PeerAuth } from '../../../src/cluster/peer-auth.js'
 import { errorHandler } from '../../../src/http/errors.js'
 import { makeTlsMaterial, type TlsMaterial } from '../../../src/sandbox/certs.js'
+import { onLoopback, type OnLoopback } from '../../support/loopback-server.js'
 
 const BOUNDS = { answerMs: 10_000, stallMs: 10_000 }
 const auth = new PeerAuth('a-secret-for-the-forwarder-tests-0123456', 'node-a')
 let tls: TlsMaterial
-let tlsPeer: https.Server
-let slowPeer: http.Server
-const urlOf = (s: http.Server, scheme: string) => `${scheme}://127.0.0.1:${(s.address() as AddressInfo).port}`
+let tlsPeer: OnLoopback<https.Server>
+let slowPeer: OnLoopback<http.Server>
 
 beforeAll(async () => {
   tls = await makeTlsMaterial()
-  tlsPeer = https.createServer({ cert: tls.cert, key: tls.key }, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' })
-    res.end('{"over":"tls"}')
-  })
-  slowPeer = http.createServer(() => undefined) // holds every request it gets
-  for (const s of [tlsPeer, slowPeer]) {
-    s.listen(0, '127.0.0.1')
-    await new Promise(r => s.once('listening', r))
-  }
+  tlsPeer = await onLoopback(
+    https.createServer({ cert: tls.cert, key: tls.key }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"over":"tls"}')
+    }),
+  )
+  slowPeer = await onLoopback(http.createServer(() => undefined)) // holds every request it gets
 })
-afterAll(() => {
-  for (const s of [tlsPeer, slowPeer]) {
-    s.closeAllConnections()
-    s.close()
-  }
-})
+afterAll(() => Promise.all([tlsPeer.close(), slowPeer.close()]))
 
 /** An app that forwards every request to `peer` through `forwarder`. */
 function forwarding(forwarder: Forwarder, peer: PeerNode) {
@@ -63,7 +55,7 @@ describe('forwarder', () => {
       answer: BOUNDS,
       ca: tls.caCert,
     })
-    const peer = { node: 'node-b', url: urlOf(tlsPeer, 'https') }
+    const peer = { node: 'node-b', url: tlsPeer.url }
     const ok = await request(forwarding(trusting, peer)).get('/session')
     expect(ok.status).toBe(200)
     expect(ok.body).toEqual({ over: 'tls' })
@@ -109,21 +101,19 @@ describe('forwarder', () => {
       queueTimeoutMs: 300,
       answer: BOUNDS,
     })
-    const app = forwarding(forwarder, { node: 'node-b', url: urlOf(slowPeer, 'http') })
-    const server = app.listen(0, '127.0.0.1')
-    await new Promise(r => server.once('listening', r))
-    const port = (server.address() as AddressInfo).port
+    const app = forwarding(forwarder, { node: 'node-b', url: slowPeer.url })
+    const { port, url, close } = await onLoopback(http.createServer(app))
     const holder = http.get({ port, host: '127.0.0.1', path: '/group' })
     holder.on('error', () => undefined)
     await new Promise(r => setTimeout(r, 100))
-    const waiting = await fetch(`http://127.0.0.1:${port}/group`)
+    const waiting = await fetch(`${url}/group`)
     expect(waiting.status).toBe(503)
     expect(await waiting.json()).toEqual({
       statusCode: 503,
       message: 'the node running this session is busy, retry in 1 s',
     })
     holder.destroy()
-    server.close()
+    await close()
     forwarder.close()
   })
 })

@@ -29,6 +29,7 @@ import {
 } from '../../support/cluster-front.js'
 import { freePort } from '../../support/processes.js'
 import { ViewTokenRoutes } from '../../../src/cluster/view-token-routes.js'
+import { waitFor } from '../../support/wait-for.js'
 
 ownerNode()
 
@@ -269,7 +270,7 @@ describe('cluster front', () => {
     req.end('{}')
     await ownerSaw('/message/slow')
     req.destroy()
-    for (let i = 0; i < 100 && ownerState.closed === before; i++) await new Promise(r => setTimeout(r, 20))
+    await waitFor('the owner to see the request closed', () => ownerState.closed > before, 2_000, 20)
     expect(ownerState.closed).toBe(before + 1)
     server.close()
   })

@@ -6,7 +6,7 @@
  */
 import os from 'node:os'
 import { describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { sessionShare } from '../../../src/cluster/settings.js'
 
 const refusal = (env: NodeJS.ProcessEnv): string => {

@@ -1,10 +1,10 @@
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { GatewayError } from '../../../src/protocol/errors.js'
 import { expectError } from '../../support/expect-error.js'
 import { makeApp } from '../../support/fakes/fake-system.js'
+import { onLoopback } from '../../support/loopback-server.js'
 
 const TEXT = { phone: '5511999999999', type: 'text', text: 'hi' }
 
@@ -227,10 +227,8 @@ describe('client hang-up', () => {
       new Promise(() => {
         seen = system.commands.at(-1)?.signal
       })
-    const server = app.listen(0, '127.0.0.1')
-    await new Promise(resolve => server.once('listening', resolve))
+    const { port, close } = await onLoopback(http.createServer(app))
     try {
-      const { port } = server.address() as AddressInfo
       const req = http.get({ host: '127.0.0.1', port, path: '/group', headers: auth })
       req.on('error', () => {})
       await expect.poll(() => seen, { timeout: 20_000 }).toBeDefined()
@@ -238,8 +236,7 @@ describe('client hang-up', () => {
       req.destroy()
       await expect.poll(() => seen?.aborted, { timeout: 20_000 }).toBe(true)
     } finally {
-      server.closeAllConnections()
-      await new Promise(resolve => server.close(resolve))
+      await close()
     }
   })
 

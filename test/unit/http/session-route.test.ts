@@ -11,7 +11,7 @@ import { appSettings } from '../../../src/http/deps.js'
 import { errorHandler } from '../../../src/http/errors.js'
 import { type SessionRouteOptions, sessionRoute } from '../../../src/http/session-route.js'
 import { validationFailed } from '../../../src/protocol/errors.js'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { expectError } from '../../support/expect-error.js'
 import { FakeSystem } from '../../support/fakes/fake-system.js'
 

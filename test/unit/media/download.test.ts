@@ -1,71 +1,71 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { downloadToTemp, type DownloadOptions } from '../../../src/media/download.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
+import { onLoopback, type OnLoopback, refusedPort } from '../../support/loopback-server.js'
 
 const payload = Buffer.from(Array.from({ length: 200_000 }, (_, i) => i % 251))
-let server: http.Server
+let served: OnLoopback<http.Server>
 let base: string
 const stalled = new Set<http.ServerResponse>()
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x')
-    switch (url.pathname) {
-      case '/file.bin':
-        res.writeHead(200, { 'content-type': 'application/octet-stream' })
-        res.end(payload)
-        return
-      case '/missing':
-        res.writeHead(404)
-        res.end('nope')
-        return
-      case '/broken':
-        res.writeHead(500)
-        res.end('boom')
-        return
-      case '/odd-reason':
-        res.writeHead(404, 'Whatever Text')
-        res.end()
-        return
-      case '/chunked-big': {
-        // no content-length: the cap must be enforced while streaming
-        res.writeHead(200)
-        for (let i = 0; i < 20; i++) res.write(Buffer.alloc(10_000, 1))
-        res.end()
-        return
+  served = await onLoopback(
+    http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x')
+      switch (url.pathname) {
+        case '/file.bin':
+          res.writeHead(200, { 'content-type': 'application/octet-stream' })
+          res.end(payload)
+          return
+        case '/missing':
+          res.writeHead(404)
+          res.end('nope')
+          return
+        case '/broken':
+          res.writeHead(500)
+          res.end('boom')
+          return
+        case '/odd-reason':
+          res.writeHead(404, 'Whatever Text')
+          res.end()
+          return
+        case '/chunked-big': {
+          // no content-length: the cap must be enforced while streaming
+          res.writeHead(200)
+          for (let i = 0; i < 20; i++) res.write(Buffer.alloc(10_000, 1))
+          res.end()
+          return
+        }
+        case '/stall':
+          res.writeHead(200, { 'content-length': '1000' })
+          res.write(Buffer.alloc(10))
+          stalled.add(res)
+          return
+        case '/stall-headers':
+          stalled.add(res)
+          return
+        case '/redirect': {
+          const n = Number(url.searchParams.get('n') ?? '0')
+          res.writeHead(302, { location: n > 0 ? `/redirect?n=${n - 1}` : '/file.bin' })
+          res.end()
+          return
+        }
+        default:
+          res.writeHead(404)
+          res.end()
       }
-      case '/stall':
-        res.writeHead(200, { 'content-length': '1000' })
-        res.write(Buffer.alloc(10))
-        stalled.add(res)
-        return
-      case '/stall-headers':
-        stalled.add(res)
-        return
-      case '/redirect': {
-        const n = Number(url.searchParams.get('n') ?? '0')
-        res.writeHead(302, { location: n > 0 ? `/redirect?n=${n - 1}` : '/file.bin' })
-        res.end()
-        return
-      }
-      default:
-        res.writeHead(404)
-        res.end()
-    }
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    }),
+  )
+  base = served.url
 })
 
 afterAll(async () => {
   for (const res of stalled) res.destroy()
-  server.closeAllConnections()
-  await new Promise<void>(resolve => server.close(() => resolve()))
+  await served.close()
 })
 
 let tempDir: string
@@ -151,7 +151,7 @@ describe('media download', () => {
   // which ranges are private is address-guard.test.ts's; here only addresses that stay on this machine if it broke
   it('refuses loopback and private addresses with a 400 naming the field when the guard is on', async () => {
     const blocked = { ...options, blockPrivate: true, urlField: 'image.url' }
-    const port = (server.address() as AddressInfo).port
+    const port = served.port
     for (const url of [`${base}/file.bin`, `http://localhost:${port}/file.bin`, `http://127.0.0.2:${port}/file.bin`]) {
       const err = await downloadToTemp(url, blocked).then(
         () => undefined,
@@ -180,10 +180,7 @@ describe('media download', () => {
   })
 
   it('reports a refused connection with the network error', async () => {
-    const closed = http.createServer()
-    await new Promise<void>(resolve => closed.listen(0, '127.0.0.1', resolve))
-    const port = (closed.address() as AddressInfo).port
-    await new Promise<void>(resolve => closed.close(() => resolve()))
+    const port = await refusedPort()
     const err = await failure(`http://127.0.0.1:${port}/x`)
     expect(err.message).toMatch(/^error parser file from url .*ECONNREFUSED/)
     expect(await tempFiles()).toEqual([])

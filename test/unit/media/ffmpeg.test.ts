@@ -7,22 +7,22 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { FfmpegFailure, runFfmpeg } from '../../../src/media/ffmpeg.js'
 import { defaultThumbnail, thumbnailFromVideo, VIDEO_FORMAT_WHITELIST } from '../../../src/media/thumbnail.js'
 import { prepareSendMedia, type SendMediaDeps } from '../../../src/media/send-media.js'
 import { defaultFfmpeg, ffmpegTests, makeTestClip, makeWithFfmpeg } from '../../support/ffmpeg.js'
+import { onLoopback, type OnLoopback } from '../../support/loopback-server.js'
 
 const MAX_PIXELS = loadSettings({}).MEDIA_MAX_PIXELS
 
 let dir: string
 let clip: string
-let server: http.Server
+let served: OnLoopback<http.Server>
 let base: string
 let requests: string[]
 
@@ -32,16 +32,16 @@ beforeAll(async () => {
   // without ffmpeg it is a stand-in, which only the tests that never decode it use
   await makeTestClip(clip)
   requests = []
-  server = http.createServer((req, res) => {
-    requests.push(req.url ?? '')
-    res.writeHead(200, { 'content-type': 'video/mp4' }).end(readFileSync(clip))
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await onLoopback(
+    http.createServer((req, res) => {
+      requests.push(req.url ?? '')
+      res.writeHead(200, { 'content-type': 'video/mp4' }).end(readFileSync(clip))
+    }),
+  )
+  base = served.url
 })
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(resolve => server.close(() => resolve()))
+  await served.close()
   await rm(dir, { recursive: true, force: true })
 })
 

@@ -7,12 +7,11 @@
  */
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { compressStatusImage } from '../../../src/media/compress.js'
 import { downloadOptionsFromSettings } from '../../../src/media/download.js'
 import { ffmpegOptionsFromSettings } from '../../../src/media/ffmpeg.js'
@@ -21,12 +20,13 @@ import { thumbnailFromImage } from '../../../src/media/thumbnail.js'
 import { prepareSendMedia, prepareStatusMedia, type SendMediaDeps } from '../../../src/media/send-media.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
 import { pngBomb } from '../../support/png-bomb.js'
+import { onLoopback, type OnLoopback } from '../../support/loopback-server.js'
 
 const LIMIT = loadSettings({}).MEDIA_MAX_PIXELS
 const REFUSAL = `image is larger than the limit of ${LIMIT} pixels (15000 x 10000)`
 let bomb: Buffer
 let photo: Buffer
-let server: http.Server
+let served: OnLoopback<http.Server>
 let base: string
 let tempDir: string
 
@@ -35,17 +35,15 @@ beforeAll(async () => {
   photo = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#0000ff' } })
     .jpeg()
     .toBuffer()
-  server = http.createServer((req, res) => {
-    const body = req.url === '/bomb.png' ? bomb : photo
-    res.writeHead(200, { 'content-type': req.url === '/bomb.png' ? 'image/png' : 'image/jpeg' }).end(body)
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await onLoopback(
+    http.createServer((req, res) => {
+      const body = req.url === '/bomb.png' ? bomb : photo
+      res.writeHead(200, { 'content-type': req.url === '/bomb.png' ? 'image/png' : 'image/jpeg' }).end(body)
+    }),
+  )
+  base = served.url
 })
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(resolve => server.close(() => resolve()))
-})
+afterAll(() => served.close())
 beforeEach(async () => {
   tempDir = await mkdtemp(path.join(os.tmpdir(), 'pixels-'))
 })

@@ -8,16 +8,16 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { downloadToTemp, type DownloadOptions } from '../../../src/media/download.js'
 import { removeMediaTempDirs } from '../../../src/media/temp-dir.js'
 import { sweepStaleMediaDirs } from '../../../src/media/temp-sweep.js'
+import { onLoopback, type OnLoopback } from '../../support/loopback-server.js'
 
 const payload = Buffer.from('media bytes of a tenant')
-let server: http.Server
+let served: OnLoopback<http.Server>
 let base: string
 let tmp: string
 const previousTmp = process.env.TMPDIR
@@ -27,12 +27,11 @@ beforeAll(async () => {
   // os.tmpdir() follows TMPDIR: this file's process gets a temp folder of its own to look into
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'media-temp-test-'))
   process.env.TMPDIR = tmp
-  server = http.createServer((_req, res) => res.end(payload))
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await onLoopback(http.createServer((_req, res) => res.end(payload)))
+  base = served.url
 })
 afterAll(async () => {
-  await new Promise<void>(resolve => server.close(() => resolve()))
+  await served.close()
   if (previousTmp === undefined) delete process.env.TMPDIR
   else process.env.TMPDIR = previousTmp
   fs.rmSync(tmp, { recursive: true, force: true })

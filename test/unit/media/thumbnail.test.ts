@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { compressStatusImage } from '../../../src/media/compress.js'
 import {
   defaultThumbnail,

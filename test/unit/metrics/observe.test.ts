@@ -4,7 +4,6 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -12,6 +11,7 @@ import { downloadToTemp, type DownloadOptions } from '../../../src/media/downloa
 import { GatewayError } from '../../../src/protocol/errors.js'
 import { observeAck, observeMediaDownload } from '../../../src/metrics/observe.js'
 import { takeThreadCounts } from '../../../src/metrics/thread-counters.js'
+import { onLoopback } from '../../support/loopback-server.js'
 
 // the thread's counters are module state: each test starts from none
 afterEach(() => {
@@ -44,18 +44,18 @@ describe('observe hooks', () => {
   })
 
   it('classify real download failures by their typed error, whatever the client-facing message says', async () => {
-    const server = http.createServer((req, res) => {
-      if (req.url === '/missing') {
-        res.writeHead(404)
-        res.end()
-        return
-      }
-      if (req.url === '/stall') return // never answers: the timeout
-      res.writeHead(200)
-      res.end(Buffer.alloc(3_000, 1))
-    })
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const { url: base, close } = await onLoopback(
+      http.createServer((req, res) => {
+        if (req.url === '/missing') {
+          res.writeHead(404)
+          res.end()
+          return
+        }
+        if (req.url === '/stall') return // never answers: the timeout
+        res.writeHead(200)
+        res.end(Buffer.alloc(3_000, 1))
+      }),
+    )
     const tempDir = await mkdtemp(path.join(os.tmpdir(), 'telemetry-media-'))
     const options: DownloadOptions = {
       maxBytes: 10_000,
@@ -115,8 +115,7 @@ describe('observe hooks', () => {
         expect(takeThreadCounts(), message).toEqual([{ key: 'mediaDownloads', labels: { result: reason }, value: 1 }])
       }
     } finally {
-      server.closeAllConnections()
-      await new Promise<void>(resolve => server.close(() => resolve()))
+      await close()
       await rm(tempDir, { recursive: true, force: true })
     }
   })

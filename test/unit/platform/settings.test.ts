@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { shardSettings } from '../../../src/actors/settings.js'
 import { linkSettings, PLATFORM_SETTINGS } from '../../../src/platform/settings.js'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { settingsWithSecrets } from '../../support/secret-settings.js'
 
 describe('linkSettings', () => {

@@ -6,7 +6,6 @@
  */
 import http from 'node:http'
 import net from 'node:net'
-import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { forwardAgent, ProxyError, tunnelAgent } from '../../../src/proxy/proxy-agent.js'
 import { proxyDispatcher } from '../../../src/proxy/proxy-dispatcher.js'
@@ -14,26 +13,24 @@ import { parseProxyUrl } from '../../../src/proxy/proxy-url.js'
 import { HttpProxy } from '../../support/proxies/http-proxy.js'
 import { Socks5Proxy } from '../../support/proxies/socks5-proxy.js'
 import { waitFor } from '../../support/wait-for.js'
+import { onLoopback, type OnLoopback } from '../../support/loopback-server.js'
 
 const PASSWORD = 'pw-Secret-42'
 
 /** A loopback server that answers with the address each request came from. */
-let origin: http.Server
+let origin: OnLoopback<http.Server>
 let originUrl = ''
 const socks = new Socks5Proxy({ username: 'alice', password: PASSWORD })
 const httpProxy = new HttpProxy({ username: 'bob', password: PASSWORD })
 
 beforeAll(async () => {
-  origin = http.createServer((req, res) => res.end(req.socket.remoteAddress))
-  origin.listen(0, '127.0.0.1')
-  await once(origin, 'listening')
-  originUrl = `http://127.0.0.1:${(origin.address() as net.AddressInfo).port}/`
+  origin = await onLoopback(http.createServer((req, res) => res.end(req.socket.remoteAddress)))
+  originUrl = `${origin.url}/`
   await Promise.all([socks.listen(), httpProxy.listen()])
 })
 
 afterAll(async () => {
-  await Promise.all([socks.close(), httpProxy.close()])
-  origin.close()
+  await Promise.all([socks.close(), httpProxy.close(), origin.close()])
 })
 
 /** GET through an agent; resolves with the body or rejects with the request's error. */
@@ -82,14 +79,14 @@ describe('tunnelAgent and forwardAgent', () => {
 
   it('a proxy that accepts and never answers ends the attempt on time, and its socket is closed', async () => {
     const open = new Set<net.Socket>()
-    const silent = net.createServer(socket => {
-      socket.resume() // reads what comes (and so sees the client hang up), answers nothing
-      open.add(socket)
-      socket.on('close', () => open.delete(socket))
-    })
-    silent.listen(0, '127.0.0.1')
-    await once(silent, 'listening')
-    const port = (silent.address() as net.AddressInfo).port
+    const silent = await onLoopback(
+      net.createServer(socket => {
+        socket.resume() // reads what comes (and so sees the client hang up), answers nothing
+        open.add(socket)
+        socket.on('close', () => open.delete(socket))
+      }),
+    )
+    const port = silent.port
     try {
       for (const scheme of ['http', 'socks5']) {
         const agent = tunnelAgent(route(`${scheme}://u:${PASSWORD}@127.0.0.1:${port}`), { timeoutMs: 300 })
@@ -99,7 +96,7 @@ describe('tunnelAgent and forwardAgent', () => {
         await waitFor(`the ${scheme} attempt's socket closed`, () => open.size === 0, 5_000, 50)
       }
     } finally {
-      silent.close()
+      await silent.close()
     }
   })
 

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../src/settings/load.js'
+import { loadSettings } from '../../../src/gateway-settings.js'
 import { parseDataKey } from '../../../src/storage/data-key.js'
 
 describe('DATA_KEY setting', () => {

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { openLmdbStore } from '../../../src/storage/lmdb-store.js'
 import { storeHarness } from '../../support/store-harness.js'
+import { waitFor } from '../../support/wait-for.js'
 
 const { tempDir, openStore } = storeHarness('lmdb-store-')
 
@@ -76,7 +77,7 @@ describe('lmdb store', () => {
       w.once('message', resolve)
       w.once('error', reject)
     })
-    while (Atomics.load(flags, 0) === 0) await new Promise(r => setTimeout(r, 5))
+    await waitFor('the worker to read the early session', () => Atomics.load(flags, 0) === 1, 10_000, 5)
     await store.putSession({ id: 'late', secretHash: 'h', createdAt: 2, qrDeadline: null })
     Atomics.store(flags, 1, 1)
     Atomics.notify(flags, 1)

@@ -3,8 +3,7 @@
  * from the document, else "validated against the document" would mean nothing. Also its openapi-fetch middleware:
  * a mismatching answer makes the client call fail.
  */
-import { createServer } from 'node:http'
-import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGatewayClient, withSession } from '../../../src/client/index.js'
 import {
@@ -13,6 +12,7 @@ import {
   validatingMiddleware,
   type RecordedResponse,
 } from '../../support/response-validator.js'
+import { onLoopback, type OnLoopback } from '../../support/loopback-server.js'
 
 const validator = documentValidator()
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -81,15 +81,16 @@ describe('the response validator', () => {
 describe('the validating middleware', () => {
   let url = ''
   let answer: unknown = SESSION
-  const server = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)),
-  )
+  let served: OnLoopback<Server>
   beforeAll(async () => {
-    server.listen(0, '127.0.0.1')
-    await once(server, 'listening')
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    served = await onLoopback(
+      createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)),
+      ),
+    )
+    url = served.url
   })
-  afterAll(() => new Promise<void>(resolve => server.close(() => resolve())))
+  afterAll(() => served.close())
 
   it('records a valid answer and fails the call on an invalid one', async () => {
     const record: RecordedResponse[] = []

@@ -13,7 +13,7 @@ import { MediaSlots, newMediaSlotMemories } from '../../../../src/media/media-sl
 import { GatewayError } from '../../../../src/protocol/errors.js'
 import { CLUSTER_POLICY, EMBEDDED_POLICY, type SessionPolicy } from '../../../../src/protocol/session-policy.js'
 import { shardOf } from '../../../../src/protocol/shard.js'
-import { loadSettings } from '../../../../src/settings/load.js'
+import { loadSettings } from '../../../../src/gateway-settings.js'
 import type { Store } from '../../../../src/storage/types.js'
 import { cleanup, fakeEvents, fakeLinkModule } from '../../../support/actor-system.js'
 import { storeHarness } from '../../../support/store-harness.js'

@@ -6,16 +6,16 @@
  * the HTTP status, no stack trace, and no request may reach the error mapper as an unexpected failure.
  */
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHANNEL, GROUP, makeApp, type TestApp } from '../../../support/fakes/fake-system.js'
 import { createHttpServer } from '../../../../src/http/server.js'
 import { endpoints, requestFor, type GenOptions } from '../../../support/property/arbitraries.js'
 import { exchange, expectWellFormed, rawRequest } from '../../../support/property/raw-http.js'
+import { onLoopback, type OnLoopback } from '../../../support/loopback-server.js'
 
 let t: TestApp
-let server: Server
+let served: OnLoopback<Server>
 let port: number
 
 beforeAll(async () => {
@@ -27,14 +27,10 @@ beforeAll(async () => {
     RESET_INTERVAL_MS: '0',
     SESSION_CREATE_PER_MINUTE: '50',
   })
-  server = createHttpServer(t.app) // the production server's settings: client errors, timeouts
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  port = (server.address() as AddressInfo).port
+  served = await onLoopback(createHttpServer(t.app)) // the production server's settings: client errors, timeouts
+  port = served.port
 })
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(resolve => server.close(() => resolve()))
-})
+afterAll(() => served.close())
 
 const options = (): GenOptions => ({
   auth: t.auth,

@@ -7,7 +7,7 @@
  */
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../../src/settings/load.js'
+import { loadSettings } from '../../../../src/gateway-settings.js'
 import { REFERENCE_PATHS } from '../../../../src/http/openapi/docs-page.js'
 import { expectError } from '../../../support/expect-error.js'
 import { makeApp } from '../../../support/fakes/fake-system.js'

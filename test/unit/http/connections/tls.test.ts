@@ -3,10 +3,8 @@
  * the cap is closed before any TLS is spoken, and a never-reading client of a large answer is cut by the write
  * time-out, watched on the TLS socket the answer is written on.
  */
-import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import tls from 'node:tls'
@@ -14,21 +12,21 @@ import { generate } from 'selfsigned'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConnectionGuard } from '../../../../src/http/connections/connection-guard.js'
 import { createHttpServer } from '../../../../src/http/server.js'
-import { loadSettings } from '../../../../src/settings/load.js'
+import { loadSettings } from '../../../../src/gateway-settings.js'
+import { onLoopback, type OnLoopback } from '../../../support/loopback-server.js'
 import { waitFor } from '../../../support/wait-for.js'
 
 /** More than the kernel's socket buffers take on loopback. */
 const BIG = Buffer.alloc(12 * 1024 * 1024, 'x')
 
-let server: Server | undefined
+let served: OnLoopback<Server> | undefined
 let dir: string | undefined
 const clients: tls.TLSSocket[] = []
 afterEach(async () => {
   for (const c of clients.splice(0)) c.destroy()
-  server?.closeAllConnections()
-  if (server) await new Promise(resolve => server!.close(resolve))
+  await served?.close()
   if (dir) rmSync(dir, { recursive: true, force: true })
-  server = dir = undefined
+  served = dir = undefined
 })
 
 async function serveTls(env: NodeJS.ProcessEnv): Promise<{ guard: ConnectionGuard; port: number }> {
@@ -38,10 +36,8 @@ async function serveTls(env: NodeJS.ProcessEnv): Promise<{ guard: ConnectionGuar
   writeFileSync(files.certFile, pems.cert)
   writeFileSync(files.keyFile, pems.private)
   const guard = new ConnectionGuard(loadSettings(env))
-  server = createHttpServer((_req, res) => res.end(BIG), files, guard)
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  return { guard, port: (server.address() as AddressInfo).port }
+  served = await onLoopback(createHttpServer((_req, res) => res.end(BIG), files, guard))
+  return { guard, port: served.port }
 }
 
 /** A TLS connection: resolves once its handshake is done, or with the error that ended it. */

@@ -6,7 +6,6 @@
  * back when its replacement starts.
  */
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest'
 import type { GatewayError } from '../../../../src/protocol/errors.js'
 import {
@@ -22,6 +21,7 @@ import {
 import type { FakeEvent } from '../../../support/fakes/fake-link.js'
 import { startTrickleServer, type TrickleServer } from '../../../support/fakes/trickle-server.js'
 import { waitFor } from '../../../support/wait-for.js'
+import { onLoopback } from '../../../support/loopback-server.js'
 
 const image = (url: string, caption?: string) => ({
   type: 'sendMessage' as const,
@@ -32,16 +32,13 @@ const image = (url: string, caption?: string) => ({
 /** A fast origin that counts its requests. */
 let fast: { url: string; requests: number; close(): Promise<void> }
 beforeAll(async () => {
-  const server = http.createServer((_req, res) => {
-    fast.requests++
-    res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048, 1))
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  fast = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/fast.png`,
-    requests: 0,
-    close: () => new Promise(resolve => server.close(() => resolve())),
-  }
+  const served = await onLoopback(
+    http.createServer((_req, res) => {
+      fast.requests++
+      res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048, 1))
+    }),
+  )
+  fast = { url: `${served.url}/fast.png`, requests: 0, close: served.close }
 })
 afterAll(() => fast.close())
 

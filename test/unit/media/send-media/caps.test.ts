@@ -8,24 +8,24 @@
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { loadSettings } from '../../../../src/settings/load.js'
+import { loadSettings } from '../../../../src/gateway-settings.js'
 import { downloadOptionsFromSettings } from '../../../../src/media/download.js'
 import { ffmpegOptionsFromSettings } from '../../../../src/media/ffmpeg.js'
 import { prepareSendMedia, prepareStatusMedia, type SendMediaDeps } from '../../../../src/media/send-media.js'
 import { takeThreadCounts } from '../../../../src/metrics/thread-counters.js'
 import { GatewayError } from '../../../../src/protocol/errors.js'
+import { onLoopback, type OnLoopback } from '../../../support/loopback-server.js'
 
 const FILE = Buffer.alloc(3_000, 7)
 const MiB = 1024 * 1024
 /** One byte over the document cap the gateway had before it took the platform's figure. */
 const OVER_OLD_DOCUMENT_CAP = 64 * MiB + 1
-let server: http.Server
+let served: OnLoopback<http.Server>
 let base: string
 /** The photo (blue) and a thumbnail for it (red), real JPEGs, so a preview tells which one it was made from. */
 let blue: Buffer
@@ -51,29 +51,27 @@ beforeAll(async () => {
   red = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ff0000' } })
     .jpeg({ quality: 100 })
     .toBuffer()
-  server = http.createServer((req, res) => {
-    if (req.url?.startsWith('/big')) {
-      res.writeHead(200)
-      generated(OVER_OLD_DOCUMENT_CAP).pipe(res)
-      return
-    }
-    if (req.url === '/blue.jpg' || req.url === '/red.jpg') {
-      res.writeHead(200, { 'content-type': 'image/jpeg' })
-      res.end(req.url === '/blue.jpg' ? blue : red)
-      return
-    }
-    // /declared sends a Content-Length, /streamed does not (the cap must hold while streaming).
-    if (req.url?.startsWith('/declared')) res.writeHead(200, { 'content-length': FILE.length })
-    else res.writeHead(200)
-    res.end(FILE)
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await onLoopback(
+    http.createServer((req, res) => {
+      if (req.url?.startsWith('/big')) {
+        res.writeHead(200)
+        generated(OVER_OLD_DOCUMENT_CAP).pipe(res)
+        return
+      }
+      if (req.url === '/blue.jpg' || req.url === '/red.jpg') {
+        res.writeHead(200, { 'content-type': 'image/jpeg' })
+        res.end(req.url === '/blue.jpg' ? blue : red)
+        return
+      }
+      // /declared sends a Content-Length, /streamed does not (the cap must hold while streaming).
+      if (req.url?.startsWith('/declared')) res.writeHead(200, { 'content-length': FILE.length })
+      else res.writeHead(200)
+      res.end(FILE)
+    }),
+  )
+  base = served.url
 })
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(resolve => server.close(() => resolve()))
-})
+afterAll(() => served.close())
 
 let tempDir: string
 const depsWith = (env: Record<string, string>): SendMediaDeps => ({

@@ -5,7 +5,6 @@
  */
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
@@ -14,8 +13,9 @@ import { prepareSendMedia, prepareStatusMedia, type SendMediaDeps } from '../../
 import { defaultThumbnail } from '../../../../src/media/thumbnail.js'
 import { defaultFfmpeg, ffmpegTests, makeTestClip } from '../../../support/ffmpeg.js'
 import { startTrickleServer } from '../../../support/fakes/trickle-server.js'
+import { onLoopback, type OnLoopback } from '../../../support/loopback-server.js'
 
-let server: http.Server
+let served: OnLoopback<http.Server>
 let base: string
 let fixtures: string
 let jpeg: Buffer
@@ -34,29 +34,29 @@ beforeAll(async () => {
   // without ffmpeg it is a stand-in, which only the tests that never decode it use
   await makeTestClip(video)
   mp4 = await import('node:fs/promises').then(fs => fs.readFile(video))
-  server = http.createServer((req, res) => {
-    const body: Record<string, [string, Buffer]> = {
-      '/a.jpg': ['image/jpeg', jpeg],
-      '/big.jpg': ['image/jpeg', bigJpeg],
-      '/v.mp4': ['video/mp4', mp4],
-      '/doc.pdf': ['application/pdf', Buffer.from('%PDF-1.4 tiny')],
-      '/a.ogg': ['audio/ogg', Buffer.from('OggS....')],
-    }
-    const hit = body[req.url ?? '']
-    if (!hit) {
-      res.writeHead(404)
-      res.end()
-      return
-    }
-    res.writeHead(200, { 'content-type': hit[0] })
-    res.end(hit[1])
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await onLoopback(
+    http.createServer((req, res) => {
+      const body: Record<string, [string, Buffer]> = {
+        '/a.jpg': ['image/jpeg', jpeg],
+        '/big.jpg': ['image/jpeg', bigJpeg],
+        '/v.mp4': ['video/mp4', mp4],
+        '/doc.pdf': ['application/pdf', Buffer.from('%PDF-1.4 tiny')],
+        '/a.ogg': ['audio/ogg', Buffer.from('OggS....')],
+      }
+      const hit = body[req.url ?? '']
+      if (!hit) {
+        res.writeHead(404)
+        res.end()
+        return
+      }
+      res.writeHead(200, { 'content-type': hit[0] })
+      res.end(hit[1])
+    }),
+  )
+  base = served.url
 })
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(resolve => server.close(() => resolve()))
+  await served.close()
   await rm(fixtures, { recursive: true, force: true })
 })
 

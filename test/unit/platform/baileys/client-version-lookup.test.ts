@@ -4,13 +4,13 @@
  * build read from the script as the platform publishes it, and every hostile answer refused within bounds.
  */
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   lookupSandboxClientVersion,
   lookupWebClientVersion,
   versionOfServiceWorker,
 } from '../../../../src/platform/baileys/client-version-lookup.js'
+import { onLoopback, type OnLoopback } from '../../../support/loopback-server.js'
 
 /** The shape of the web client's service worker: its data as a JSON string inside the script (quotes escaped). */
 const SERVICE_WORKER =
@@ -19,55 +19,53 @@ const SERVICE_WORKER =
 
 const BOUNDS = { timeoutMs: 500, maxBytes: 4096 }
 
-let server: http.Server
+let served: OnLoopback<http.Server>
 let base: string
 /** Headers of the last request for the script, to check the lookup asks as a browser does. */
 let askedWith: http.IncomingHttpHeaders = {}
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    switch (req.url) {
-      case '/sw.js':
-        askedWith = req.headers
-        res.writeHead(200, { 'content-type': 'application/javascript' }).end(SERVICE_WORKER)
-        return
-      case '/none.js':
-        res.writeHead(200).end('self.addEventListener("fetch", () => {})')
-        return
-      case '/huge.js': // no content-length: the cap must hold while reading
-        res.writeHead(200, { 'content-type': 'application/javascript' })
-        res.write('x'.repeat(3000))
-        res.end(`"client_revision":1${'x'.repeat(3000)}`)
-        return
-      case '/declared-huge.js':
-        res.writeHead(200, { 'content-length': String(10_000_000) }).write('"client_revision":1')
-        return // never ends: the declared size alone refuses it
-      case '/slow.js':
-        res.writeHead(200).write('"client_revision":') // and nothing more, ever
-        return
-      case '/gone.js':
-        res.writeHead(503).end('"client_revision":1031234568')
-        return
-      case '/trust':
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"wsUrl":"x","clientVersion":"2.3000.1099"}')
-        return
-      case '/old/trust':
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"wsUrl":"x"}')
-        return
-      case '/bad/trust':
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"clientVersion":"2.3000.1; rm -rf"}')
-        return
-      default:
-        res.writeHead(404).end()
-    }
-  })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await onLoopback(
+    http.createServer((req, res) => {
+      switch (req.url) {
+        case '/sw.js':
+          askedWith = req.headers
+          res.writeHead(200, { 'content-type': 'application/javascript' }).end(SERVICE_WORKER)
+          return
+        case '/none.js':
+          res.writeHead(200).end('self.addEventListener("fetch", () => {})')
+          return
+        case '/huge.js': // no content-length: the cap must hold while reading
+          res.writeHead(200, { 'content-type': 'application/javascript' })
+          res.write('x'.repeat(3000))
+          res.end(`"client_revision":1${'x'.repeat(3000)}`)
+          return
+        case '/declared-huge.js':
+          res.writeHead(200, { 'content-length': String(10_000_000) }).write('"client_revision":1')
+          return // never ends: the declared size alone refuses it
+        case '/slow.js':
+          res.writeHead(200).write('"client_revision":') // and nothing more, ever
+          return
+        case '/gone.js':
+          res.writeHead(503).end('"client_revision":1031234568')
+          return
+        case '/trust':
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"wsUrl":"x","clientVersion":"2.3000.1099"}')
+          return
+        case '/old/trust':
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"wsUrl":"x"}')
+          return
+        case '/bad/trust':
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"clientVersion":"2.3000.1; rm -rf"}')
+          return
+        default:
+          res.writeHead(404).end()
+      }
+    }),
+  )
+  base = served.url
 })
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(r => server.close(() => r()))
-})
+afterAll(() => served.close())
 
 describe('the web client version lookup', () => {
   it("reads the build the service worker names as the platform's current version 2.3000.<build>", async () => {

@@ -1,10 +1,10 @@
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
 import { generate } from 'selfsigned'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sandboxAgents, type SandboxAgents } from '../../../../src/platform/baileys/sandbox-agents.js'
+import { onLoopback, type OnLoopback } from '../../../support/loopback-server.js'
 
-let server: https.Server
+let served: OnLoopback<https.Server>
 let url: string
 let agents: SandboxAgents
 
@@ -14,17 +14,17 @@ beforeAll(async () => {
     algorithm: 'sha256',
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   })
-  server = https.createServer({ key: pems.private, cert: pems.cert }, (_req, res) => {
-    res.end('media-bytes')
-  })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/blob`
+  served = await onLoopback(
+    https.createServer({ key: pems.private, cert: pems.cert }, (_req, res) => {
+      res.end('media-bytes')
+    }),
+  )
+  url = `${served.url}/blob`
   agents = sandboxAgents(pems.cert)
 })
 afterAll(async () => {
   agents.destroy()
-  server.closeAllConnections()
-  await new Promise<void>(r => server.close(() => r()))
+  await served.close()
 })
 
 describe('sandbox TLS trust', () => {

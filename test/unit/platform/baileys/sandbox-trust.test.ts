@@ -1,9 +1,9 @@
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchSandboxTrust } from '../../../../src/platform/baileys/sandbox-trust.js'
+import { onLoopback, type OnLoopback, refusedPort } from '../../../support/loopback-server.js'
 
-let server: http.Server
+let served: OnLoopback<http.Server>
 let base: string
 const trust = {
   wsUrl: 'wss://127.0.0.1:4443/ws/chat',
@@ -12,27 +12,25 @@ const trust = {
 }
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    if (req.url === '/trust') {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(trust))
-      return
-    }
-    if (req.url === '/bad/trust') {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end('{"wsUrl":"x"}')
-      return
-    }
-    res.writeHead(404)
-    res.end()
-  })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await onLoopback(
+    http.createServer((req, res) => {
+      if (req.url === '/trust') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(trust))
+        return
+      }
+      if (req.url === '/bad/trust') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end('{"wsUrl":"x"}')
+        return
+      }
+      res.writeHead(404)
+      res.end()
+    }),
+  )
+  base = served.url
 })
-afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(r => server.close(() => r()))
-})
+afterAll(() => served.close())
 
 describe('sandbox trust', () => {
   it('reads wsUrl, root key and CA (trailing slash tolerated)', async () => {
@@ -40,10 +38,7 @@ describe('sandbox trust', () => {
   })
 
   it('says clearly when the sandbox is unreachable or answers badly', async () => {
-    const closed = http.createServer()
-    await new Promise<void>(r => closed.listen(0, '127.0.0.1', r))
-    const port = (closed.address() as AddressInfo).port
-    await new Promise<void>(r => closed.close(() => r()))
+    const port = await refusedPort()
     await expect(fetchSandboxTrust(`http://127.0.0.1:${port}`)).rejects.toThrow(
       new RegExp(`^sandbox unreachable at http://127\\.0\\.0\\.1:${port}/trust: .*ECONNREFUSED`),
     )

@@ -1,7 +1,7 @@
 /**
  * The Errors table of docs/api.md and the error table (src/protocol/error-table.ts, with the validation lines of
  * src/protocol/messages.ts) hold the same messages with the same statuses: one added to either without the other
- * fails here, as the Settings table is held to the settings (test/unit/settings/load.test.ts).
+ * fails here, as the Settings table is held to the settings (test/unit/gateway-settings.test.ts).
  */
 import { describe, expect, it } from 'vitest'
 import { ERRORS } from '../../../../src/protocol/errors.js'

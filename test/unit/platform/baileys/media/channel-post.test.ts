@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { proto, type BinaryNode } from '@whiskeysockets/baileys'
@@ -14,8 +13,9 @@ import {
   type ChannelMediaSocket,
 } from '../../../../../src/platform/baileys/media/channel-post.js'
 import runUploadJob from '../../../../../src/platform/baileys/media/run-upload.js'
+import { onLoopback, type OnLoopback } from '../../../../support/loopback-server.js'
 
-let server: https.Server
+let served: OnLoopback<https.Server>
 let ca: string
 let port: number
 let dir: string
@@ -32,22 +32,22 @@ beforeAll(async () => {
     algorithm: 'sha256',
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   })
-  server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', c => chunks.push(c))
-    req.on('end', () => {
-      uploads.push({ url: req.url ?? '', body: Buffer.concat(chunks), origin: req.headers.origin })
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ url: 'https://media.test/nl/1', direct_path: '/nl/1', handle: 'HANDLE-1' }))
-    })
-  })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-  port = (server.address() as AddressInfo).port
+  served = await onLoopback(
+    https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', c => chunks.push(c))
+      req.on('end', () => {
+        uploads.push({ url: req.url ?? '', body: Buffer.concat(chunks), origin: req.headers.origin })
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ url: 'https://media.test/nl/1', direct_path: '/nl/1', handle: 'HANDLE-1' }))
+      })
+    }),
+  )
+  port = served.port
   ca = pems.cert
 })
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(r => server.close(() => r()))
+  await served.close()
   await rm(dir, { recursive: true, force: true })
 })
 

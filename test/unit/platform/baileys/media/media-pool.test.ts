@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MediaPool } from '../../../../../src/platform/baileys/media/media-pool.js'
 import { makeTlsMaterial } from '../../../../../src/sandbox/certs.js'
+import { onLoopback, type OnLoopback } from '../../../../support/loopback-server.js'
 
 /** The nice value of every thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
 function threadNices(): number[] {
@@ -20,24 +20,24 @@ function threadNices(): number[] {
   })
 }
 
-let server: https.Server
+let served: OnLoopback<https.Server>
 let host: string
 let ca: string
 let dir: string
 beforeAll(async () => {
   const tls = await makeTlsMaterial()
   ca = tls.caCert
-  server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
-    req.resume()
-    req.on('end', () => res.end(JSON.stringify({ url: 'https://mmg.test/x', direct_path: '/x' })))
-  })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-  host = `127.0.0.1:${(server.address() as AddressInfo).port}`
+  served = await onLoopback(
+    https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+      req.resume()
+      req.on('end', () => res.end(JSON.stringify({ url: 'https://mmg.test/x', direct_path: '/x' })))
+    }),
+  )
+  host = `127.0.0.1:${served.port}`
   dir = await mkdtemp(path.join(os.tmpdir(), 'media-pool-'))
 })
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(r => server.close(() => r()))
+  await served.close()
   await rm(dir, { recursive: true, force: true })
 })
 

@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { UploadFailed, uploadFile, uploadToken } from '../../../../../src/platform/baileys/media/upload-file.js'
 import { makeTlsMaterial } from '../../../../../src/sandbox/certs.js'
+import { onLoopback, type OnLoopback } from '../../../../support/loopback-server.js'
 
 /** A media host: what each request got, and what the next request is answered with. */
-let server: https.Server
+let served: OnLoopback<https.Server>
 let host: string
 let ca: string
 let dir: string
@@ -22,29 +22,29 @@ let answer: (url: string) => { status: number; body: string; location?: string }
 beforeAll(async () => {
   const tls = await makeTlsMaterial()
   ca = tls.caCert
-  server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
-    const hash = createHash('sha256')
-    req.on('data', (c: Buffer) => hash.update(c))
-    req.on('end', () => {
-      received.push({
-        url: req.url ?? '',
-        sha: hash.digest('hex'),
-        ...(req.headers.origin ? { origin: req.headers.origin } : {}),
+  served = await onLoopback(
+    https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+      const hash = createHash('sha256')
+      req.on('data', (c: Buffer) => hash.update(c))
+      req.on('end', () => {
+        received.push({
+          url: req.url ?? '',
+          sha: hash.digest('hex'),
+          ...(req.headers.origin ? { origin: req.headers.origin } : {}),
+        })
+        const a = answer(req.url ?? '')
+        res.writeHead(a.status, { 'content-type': 'application/json', ...(a.location ? { location: a.location } : {}) })
+        res.end(a.body)
       })
-      const a = answer(req.url ?? '')
-      res.writeHead(a.status, { 'content-type': 'application/json', ...(a.location ? { location: a.location } : {}) })
-      res.end(a.body)
-    })
-  })
-  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
-  host = `127.0.0.1:${(server.address() as AddressInfo).port}`
+    }),
+  )
+  host = `127.0.0.1:${served.port}`
   dir = await mkdtemp(path.join(os.tmpdir(), 'upload-file-'))
   file = path.join(dir, 'enc')
   await writeFile(file, bytes)
 })
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>(r => server.close(() => r()))
+  await served.close()
   await rm(dir, { recursive: true, force: true })
 })
 beforeEach(() => {

@@ -1,5 +1,5 @@
 /**
- * The patch inventory (src/platform/baileys/patches/inventory.ts): every patch names the package version it was
+ * The patch inventory (src/platform/baileys/patches/inventory.ts, its list in patch-list.ts): every patch names the package version it was
  * written and tested for, and that is the version installed here (bumping Baileys or libsignal fails this test
  * until each patch has been checked against the new version); a shard thread installs them all before Baileys loads
  * and reports each as active; a patch written for another version is left out and reported so, whether the inventory
@@ -7,11 +7,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import {
-  CALLER_PATCHES,
-  installedVersion,
-  PLATFORM_PATCHES,
-} from '../../../../../src/platform/baileys/patches/inventory.js'
+import { installedVersion } from '../../../../../src/platform/baileys/patches/inventory.js'
+import { CALLER_PATCHES, PLATFORM_PATCHES } from '../../../../../src/platform/baileys/patches/patch-list.js'
 import { inFreshProcess } from '../../../../support/fresh-process.js'
 
 describe('platform patch inventory', () => {

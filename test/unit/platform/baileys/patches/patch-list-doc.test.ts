@@ -1,10 +1,10 @@
 /**
  * The patch list a contributor reads (docs/contributing.md, "Patches to Baileys, libsignal and Node") is the patch
- * inventory (src/platform/baileys/patches/inventory.ts), row for row: a patch added, removed, moved to another
+ * list (src/platform/baileys/patches/patch-list.ts), row for row: a patch added, removed, moved to another
  * version or re-measured without the list following fails here, and the message is the table to paste.
  */
 import { describe, expect, it } from 'vitest'
-import { PLATFORM_PATCHES } from '../../../../../src/platform/baileys/patches/inventory.js'
+import { PLATFORM_PATCHES } from '../../../../../src/platform/baileys/patches/patch-list.js'
 import { docSection } from '../../../../support/readme.js'
 
 const HEADER = ['| Patch | Package, version | Why | What it gained |', '| --- | --- | --- | --- |']

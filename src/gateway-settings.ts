@@ -1,8 +1,10 @@
 /**
- * @module settings/load
+ * @module gateway-settings
  * Every setting of the gateway, read from the environment and validated once at start: the slices each part
  * declares for itself, put together. A bad value in any of them stops the start with one line naming every bad
- * value (./errors.ts). The README's Settings table lists every one (test/unit/settings/load.test.ts).
+ * value (settings/errors.ts). The README's Settings table lists every one (test/unit/gateway-settings.test.ts).
+ * The slices are put together here, beside main.ts, rather than in settings/: that folder holds only the kinds of
+ * setting and the error line, so every part can import it without an arrow running back up to the parts.
  *
  * Only `src/main.ts` sees the whole; it hands each part its slice (`httpSettings(settings)`, ...), and what crosses
  * to a worker thread or into the platform port is the slices those need, nothing more.
@@ -12,16 +14,16 @@
  * createApp({ settings: httpAppSettings(settings), ... })
  */
 import { z } from 'zod'
-import { ACTOR_SETTINGS } from '../actors/settings.js'
-import { CLUSTER_SETTINGS, checkClusterSettings } from '../cluster/settings.js'
-import { checkHttpSettings, HTTP_SETTINGS } from '../http/settings.js'
-import { LOG_SETTINGS } from '../logger.js'
-import { MEDIA_SETTINGS } from '../media/settings.js'
-import { PLATFORM_SETTINGS } from '../platform/settings.js'
-import { PROXY_SETTINGS } from '../proxy/proxy-settings.js'
-import { STORAGE_SETTINGS } from '../storage/settings.js'
-import { TEST_HOOK_SETTINGS } from '../test-hooks.js'
-import { describeSettingIssues, SettingsError } from './errors.js'
+import { ACTOR_SETTINGS } from './actors/settings.js'
+import { CLUSTER_SETTINGS, checkClusterSettings } from './cluster/settings.js'
+import { checkHttpSettings, HTTP_SETTINGS } from './http/settings.js'
+import { LOG_SETTINGS } from './logger.js'
+import { MEDIA_SETTINGS } from './media/settings.js'
+import { PLATFORM_SETTINGS } from './platform/settings.js'
+import { PROXY_SETTINGS } from './proxy/proxy-settings.js'
+import { STORAGE_SETTINGS } from './storage/settings.js'
+import { TEST_HOOK_SETTINGS } from './test-hooks.js'
+import { describeSettingIssues, SettingsError } from './settings/errors.js'
 
 /** Every part's slice, in the order the Settings tables of docs/ list them. */
 export const SETTING_FIELDS = {

@@ -1,23 +1,23 @@
 /**
- * The settings (src/settings/load.ts, the slices each part declares): every bad value named on one line with what
+ * The settings (src/gateway-settings.ts, the slices each part declares): every bad value named on one line with what
  * it expects, SANDBOX_URL only loopback http or https, every setting in one slice, and the Settings tables
  * (docs/operating.md, docs/cluster.md) in step with the settings, names and defaults. Which slice each part is handed: test/unit/actors/settings.test.ts,
  * test/unit/platform/settings.test.ts, test/unit/http/deps.test.ts. That a bad setting stops the real gateway at
  * start is test/system/ops/settings-at-start.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { loadSettings, SETTING_NAMES } from '../../../src/settings/load.js'
-import { SettingsError } from '../../../src/settings/errors.js'
-import { ACTOR_SETTINGS } from '../../../src/actors/settings.js'
-import { CLUSTER_SETTINGS } from '../../../src/cluster/settings.js'
-import { HTTP_SETTINGS } from '../../../src/http/settings.js'
-import { LOG_SETTINGS } from '../../../src/logger.js'
-import { MEDIA_SETTINGS } from '../../../src/media/settings.js'
-import { PLATFORM_SETTINGS } from '../../../src/platform/settings.js'
-import { PROXY_SETTINGS } from '../../../src/proxy/proxy-settings.js'
-import { STORAGE_SETTINGS } from '../../../src/storage/settings.js'
-import { TEST_HOOK_SETTINGS } from '../../../src/test-hooks.js'
-import { documentedSettingDefaults, documentedSettingGroups, documentedSettings } from '../../support/readme.js'
+import { loadSettings, SETTING_NAMES } from '../../src/gateway-settings.js'
+import { SettingsError } from '../../src/settings/errors.js'
+import { ACTOR_SETTINGS } from '../../src/actors/settings.js'
+import { CLUSTER_SETTINGS } from '../../src/cluster/settings.js'
+import { HTTP_SETTINGS } from '../../src/http/settings.js'
+import { LOG_SETTINGS } from '../../src/logger.js'
+import { MEDIA_SETTINGS } from '../../src/media/settings.js'
+import { PLATFORM_SETTINGS } from '../../src/platform/settings.js'
+import { PROXY_SETTINGS } from '../../src/proxy/proxy-settings.js'
+import { STORAGE_SETTINGS } from '../../src/storage/settings.js'
+import { TEST_HOOK_SETTINGS } from '../../src/test-hooks.js'
+import { documentedSettingDefaults, documentedSettingGroups, documentedSettings } from '../support/readme.js'
 
 describe('settings', () => {
   it('names every bad setting on that one line, with what it expects', () => {
