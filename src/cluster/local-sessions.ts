@@ -1,9 +1,9 @@
 /**
  * @module cluster/local-sessions
  * Cluster mode: the sessions this node runs, as the ownership loop (ownership.ts) sees them, kept on the session
- * system's parts (actors/main/session-mode.ts `ModeParts`). In cluster mode the session system starts no session by itself: the loop adopts the ones that belong here and releases
- * the others. A session on the move is never a 404 or a 500 "not connected", which would tell its client
- * something is wrong with the session:
+ * system's parts (actors/main/session-mode.ts `ModeParts`). In cluster mode the session system starts no session by
+ * itself: the loop adopts the ones that belong here and releases the others. A session on the move is never a 404
+ * or a 500 "not connected", which would tell its client something is wrong with the session:
  *   - leaving: being handed to another node, from the moment the release begins until the session is gone here:
  *     its requests answer 503 SESSION_MOVING here (a node that forwarded one asks again where the session is, and
  *     the front of this node waits for it too: cluster/front.ts);

@@ -37,8 +37,8 @@ async function redisLoaded(redisUrl: string | undefined): Promise<boolean> {
     import pino from 'pino'
     import { openShardStore } from ${JSON.stringify(path.join(root, 'src/actors/worker/shard-store.ts'))}
     const engineSettings = ${JSON.stringify(engine ?? null)}
-    const engine = engineSettings && (await import(${JSON.stringify(path.join(root, 'src/cluster/store/shard-store.ts'))}))
-      .shardStoreEngine(engineSettings)
+    const cluster = ${JSON.stringify(path.join(root, 'src/cluster/store/shard-store.ts'))}
+    const engine = engineSettings && (await import(cluster)).shardStoreEngine(engineSettings)
     const settings = { DATA_DIR: ${JSON.stringify(dir)}, DATA_KEY: undefined, STORE_FLUSH: 'commit' }
     const shard = await openShardStore(settings, engine ?? undefined, pino({ level: 'silent' }))
     // a platform fact, not a session's rows: those are written only under the session's lease (a run's)
