@@ -18,7 +18,7 @@ import { shardSettings, type ShardSettings } from '../settings.js'
 import type { ClientCommand, ReplyValue } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
-import type { SessionRecord, Store } from '../../storage/types.js'
+import type { SessionRecord } from '../../storage/types.js'
 import { Admission } from './admission.js'
 import { hashSecret } from './ids.js'
 import { ShardPools } from './shard-pools.js'
@@ -38,9 +38,6 @@ export interface ShardedSessionSystemOptions {
   /** The actors' slice and what their shards read (actors/settings.ts); the shards get exactly theirs. */
   settings: ShardSettings
   logger: Logger
-  /** Main-thread store; default: the mode's, else lmdb under settings.DATA_DIR (then closed by `close()`). Workers
-   * open their own (worker/shard-store.ts). */
-  store?: Store
   /** Path or file URL of the module exporting the LinkFactory; default: the Baileys link. Tests pass a fake. */
   linkModule?: string
   /**
@@ -62,10 +59,12 @@ export interface ShardedSessionSystem extends SessionSystem {
 export async function createShardedSessionSystem(options: ShardedSessionSystemOptions): Promise<ShardedSessionSystem> {
   const { settings, logger, mode = embeddedMode() } = options
   const log = logger.child({ component: 'actors' })
-  const given = options.store ?? mode.store
-  const ownsStore = given === undefined
+  // The main thread's store: the mode's, else lmdb under DATA_DIR, opened (and closed) here. Each shard thread opens
+  // its own (worker/shard-store.ts).
+  const ownsStore = mode.store === undefined
   if (ownsStore) await compactAtBoot(settings.DATA_DIR, log)
-  const store = given ?? openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY, flush: settings.STORE_FLUSH })
+  const store =
+    mode.store ?? openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY, flush: settings.STORE_FLUSH })
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)
