@@ -5,7 +5,7 @@
  * when the flags are not given. Prints one line per session and a summary; exits 1 with one line on an error.
  */
 import { parseArgs } from 'node:util'
-import { migrateLmdbToRedis } from '../src/storage/redis/migrate.js'
+import { migrateLmdbToRedis } from '../src/cluster/store/migrate.js'
 
 const USAGE =
   'usage: npm run migrate:redis -- --data-dir DIR [--redis-url redis://host:port] (DATA_KEY from the environment)'

@@ -9,6 +9,7 @@ import { whenParentGone } from './parent-watch.js'
 import { loadSettings, type Settings } from './gateway-settings.js'
 import { createRootLogger, wantsPrettyLogs } from './logger.js'
 import { createShardedSessionSystem } from './actors/main/sharded-system.js'
+import { embeddedMode } from './actors/main/embedded-mode.js'
 import { appSettings, createApp } from './http/app.js'
 import { createHttpServer } from './http/server.js'
 import { ConnectionGuard } from './http/connections/connection-guard.js'
@@ -19,7 +20,6 @@ import { startupFailed } from './security/startup-failure.js'
 import { startupWarnings } from './startup-warnings.js'
 import { installTestHooks } from './test-hooks.js'
 import { startIdleHeapReducer } from './actors/idle-heap.js'
-import { openClusterNode } from './cluster/node.js'
 
 // A bad setting stops the process with one line on stderr, before anything starts.
 let settings: Settings
@@ -37,12 +37,16 @@ void sweepStaleMediaDirs().then(swept => {
 
 // Worker threads log like this thread; they cannot tell whether stdout is a terminal, so they get the answer.
 // A DATA_KEY that does not fit the DATA_DIR fails here, before any session starts.
-// Cluster mode (REDIS_URL): this node's heartbeat, the ownership loop and the request routes (cluster/node.ts).
-const clusterNode = settings.REDIS_URL ? openClusterNode(settings, logger) : undefined
+// Cluster mode (REDIS_URL): this node's heartbeat, the ownership loop and the request routes (cluster/node.ts),
+// loaded only then: one process on its own store loads no code of cluster mode.
+const clusterNode = settings.REDIS_URL
+  ? (await import('./cluster/node.js')).openClusterNode(settings, logger)
+  : undefined
+// The session system's mode: one process on its own store, or a node of the cluster (actors/main/session-mode.ts).
 const system = await createShardedSessionSystem({
   settings: { ...settings, LOG_FORMAT: prettyLogs ? 'pretty' : 'json' },
   logger,
-  ...clusterNode?.forSystem,
+  mode: clusterNode?.mode ?? embeddedMode(),
 }).catch(startupFailed)
 const cluster = await clusterNode?.start(system).catch(startupFailed)
 // The caps on connections and the write time-out, shared by the server (which applies them) and /metrics.

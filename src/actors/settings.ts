@@ -9,7 +9,7 @@ import os from 'node:os'
 import { logSettings, type LogSettings } from '../logger.js'
 import { linkSettings, type LinkSettings } from '../platform/settings.js'
 import { int, pickSettings, type SliceOf } from '../settings/fields.js'
-import { storageSettings, type StorageSettings, type StoreSettings } from '../storage/settings.js'
+import { storageSettings, type StorageSettings } from '../storage/settings.js'
 
 export const ACTOR_SETTINGS = {
   /** Worker threads hosting session actors; a session always lives on the same one. */
@@ -70,9 +70,10 @@ export const actorSettings = (values: ActorSettings): ActorSettings => pickSetti
 
 /**
  * What a shard thread reads of the settings (the thread contract's `ShardWorkerData.settings`): the slices of the
- * parts that run there, its actors', their links', storage's and the logs', and in cluster mode the leases'.
+ * parts that run there, its actors', their links', storage's and the logs'. A store engine of a mode (cluster mode's
+ * Redis) gets its own beside them (`ShardWorkerData.storeEngine`).
  */
-export type ShardSettings = ActorSettings & LinkSettings & StorageSettings & StoreSettings & LogSettings
+export type ShardSettings = ActorSettings & LinkSettings & StorageSettings & LogSettings
 
 /** Exactly a shard's settings out of the whole (plain data: they cross to the thread as they are). */
 export const shardSettings = (values: ShardSettings): ShardSettings => ({
@@ -80,8 +81,4 @@ export const shardSettings = (values: ShardSettings): ShardSettings => ({
   ...linkSettings(values),
   ...storageSettings(values),
   ...logSettings(values),
-  REDIS_URL: values.REDIS_URL,
-  NODE_ID: values.NODE_ID,
-  CLUSTER_LEASE_TTL_MS: values.CLUSTER_LEASE_TTL_MS,
-  CLUSTER_RENEW_MS: values.CLUSTER_RENEW_MS,
 })

@@ -3,17 +3,16 @@
  * POST /session in cluster mode: the node the client reached creates the session itself, whichever node it will
  * run on, so nothing unauthenticated ever crosses to another node. It picks the least loaded node, draws ids that
  * belong there (placement.ts), and registers the row under the cluster's limits in one Redis script
- * (storage/redis/registry.ts: MAX_SESSIONS, the share of unpaired sessions, UNPAIRED_PER_CLIENT), then starts it:
+ * (cluster/store/registry.ts: MAX_SESSIONS, the share of unpaired sessions, UNPAIRED_PER_CLIENT), then starts it:
  * here, or by telling that node to adopt it now (`POST /_cluster/adopt`, signed). Should that node not answer,
  * it adopts the session on its next heartbeat, or another node does if it is gone.
  */
 import type { Logger } from 'pino'
 import type { ActorSettings } from '../actors/settings.js'
 import { GatewayError, retryAfterFromMs } from '../protocol/errors.js'
-import { newSessionIds } from '../actors/main/ids.js'
-import { unpairedCap, unpairedFull, type SessionCreation } from '../actors/main/session-creation.js'
-import type { LocalSessions } from '../actors/main/local-sessions.js'
-import type { RedisStore } from '../storage/redis/redis-store.js'
+import { newSessionIds, unpairedCap, unpairedFull, type SessionCreation } from '../actors/main/session-mode.js'
+import type { LocalSessions } from './local-sessions.js'
+import type { RedisStore } from './store/redis-store.js'
 import { drawIdHomedAt } from './placement.js'
 import type { NodeDirectory } from './nodes.js'
 import type { ClusterRoutes } from './routing.js'

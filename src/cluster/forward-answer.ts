@@ -13,7 +13,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http'
 import type { Response } from 'express'
-import { MOVING_HEADER } from '../http/errors.js'
+import { MOVING_HEADER } from '../http/api-paths.js'
 import { PEER_CLIENT_HEADER, PEER_HEADER, PEER_ORIGIN_HEADER } from './peer-auth.js'
 
 /** Headers of one hop only (RFC 9110 §7.6.1), never passed on. */

@@ -6,10 +6,11 @@
  * by a route on a node that does not run the session, or outside the bounds its lane keeps.
  */
 import type { Request } from 'express'
-import { VIEW_QR_PATH, VIEW_TOKEN_HEADER } from '../http/endpoints/view-link/route.js'
+import { SESSION_PATH, SESSION_API_ROOTS, VIEW_QR_PATH, VIEW_TOKEN_HEADER } from '../http/api-paths.js'
 
-/** The API's paths (the ops endpoints, docs and QR page are every node's own). */
-const SESSION_PATHS = /^\/(session|message|status|typing|group|channel)(\/|$)/
+/** The API's paths for one session, as the app's routes name them (the ops endpoints, docs and QR page are every
+ * node's own). */
+const SESSION_PATHS = new RegExp(`^/(${SESSION_API_ROOTS.join('|')})(/|$)`)
 /** A peer asks this node to take a session now (a new one placed here, or one handed over): cluster/node.ts. */
 export const ADOPT_PATH = '/_cluster/adopt'
 
@@ -27,7 +28,7 @@ export const header = (req: Request, name: string): string | undefined => {
 
 /** A path of the API for one session (POST /session is every node's own: it creates one). */
 export const sessionPath = (req: Request, path: string): boolean =>
-  SESSION_PATHS.test(path) && !(req.method === 'POST' && path === '/session')
+  SESSION_PATHS.test(path) && !(req.method === 'POST' && path === SESSION_PATH)
 
 /** GET /session/qr's view token: the request is a view link holder's, never the session's own client's. */
 export const viewTokenOf = (req: Request, path: string): string | undefined =>
@@ -39,6 +40,6 @@ export const viewTokenOf = (req: Request, path: string): string | undefined =>
  */
 export const mayWait = (req: Request, path: string): boolean =>
   req.method === 'GET' &&
-  (path === '/session' || path === VIEW_QR_PATH) &&
+  (path === SESSION_PATH || path === VIEW_QR_PATH) &&
   req.headers['if-none-match'] !== undefined &&
   'wait' in req.query

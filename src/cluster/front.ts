@@ -27,16 +27,19 @@
  */
 import type { Request, RequestHandler, Response } from 'express'
 import { GatewayError } from '../protocol/errors.js'
-import { requestClientKey, setForwardedClient } from '../http/client-key.js'
-import { setPreloadedBody } from '../http/json-body.js'
+import {
+  requestClientKey,
+  setForwardedClient,
+  setForwardedOrigin,
+  setPreloadedBody,
+  tooManyWaitsForSession,
+} from '../http/front-seam.js'
 import { PEER_CLIENT_HEADER, PEER_HEADER, PEER_ORIGIN_HEADER, peerRequestOf, type PeerAuth } from './peer-auth.js'
 import type { Forwarder, Lane, PeerNode } from './forward.js'
-import { tooManyWaitsForSession } from '../http/session-wait/wait-room.js'
 import { BodyAborted, readBody } from './request-body.js'
 import type { ClusterRoutes, Route } from './routing.js'
 import type { ClusterSessionAuth } from './session-auth.js'
 import type { ViewTokenRoutes } from './view-token-routes.js'
-import { setForwardedOrigin } from '../http/request-origin.js'
 import { ADOPT_PATH, header, mayWait, routePath, sessionPath, viewTokenOf } from './front-paths.js'
 /** Enough for a node's hand-over of thousands of session ids in one request. */
 const MAX_ADOPT_BODY = 1 << 20

@@ -8,10 +8,9 @@
  * Redis unreachable: 503 with Retry-After, as for anything else that needs it.
  */
 import { GatewayError } from '../protocol/errors.js'
-import type { CreationRate } from '../http/limits/creation-gate.js'
-import type { PairingCodeBudget, PairingCodeQuotas } from '../http/limits/pairing-code-budget.js'
-import { luaScript, type RedisConnection } from '../storage/redis/connection.js'
-import { createRateKey, pairingClientKey, pairingPhoneKey } from '../storage/redis/keys.js'
+import type { CreationRate, PairingCodeBudget, PairingCodeQuotas } from '../http/front-seam.js'
+import { luaScript, type RedisConnection } from './store/connection.js'
+import { createRateKey, pairingClientKey, pairingPhoneKey } from './store/keys.js'
 
 /** KEYS bucket; ARGV tokens per ms, burst. Replies 0 (a token spent) or the ms until one is back (none spent). */
 const TAKE = luaScript(`

@@ -5,12 +5,12 @@
  * (creation.ts); once started, this node's heartbeat (nodes.ts), the ownership loop that adopts, hands over and
  * steps down (ownership.ts), and what it adds to the HTTP app: the front that authenticates and forwards
  * (front.ts), the shared creation rate (limits.ts), the gauges. What the shards do in cluster mode (links only
- * under their session's lease, every write fenced) is the Redis storage engine's (storage/redis/), and the
+ * under their session's lease, every write fenced) is cluster mode's store engine's (store/shard-store.ts), and the
  * actors follow the cluster's `SessionPolicy`.
  *
  * @example
  * const node = openClusterNode(settings, logger)
- * const system = await createShardedSessionSystem({ settings, logger, ...node.forSystem })
+ * const system = await createShardedSessionSystem({ settings, logger, mode: node.mode })
  * const http = await node.start(system)   // heartbeat + ownership loop; what createApp adds
  * // SIGTERM:
  * await node.leave(); await system.close(); await node.close()
@@ -21,14 +21,13 @@ import type { Logger } from 'pino'
 import type { ActorSettings } from '../actors/settings.js'
 import type { HttpSettings } from '../http/settings.js'
 import { type ClusterSettings, sessionShare } from './settings.js'
-import { openStore } from '../storage/open-store.js'
 import type { StoreSettings } from '../storage/settings.js'
-import type { ShardedSessionSystem } from '../actors/main/sharded-system.js'
-import type { SessionCreation } from '../actors/main/session-creation.js'
-import type { ClusterHttp } from '../http/deps.js'
-import type { RedisStore } from '../storage/redis/redis-store.js'
-import { leaseMargin } from '../storage/redis/lease-deadline.js'
-import { META_KEY } from '../storage/redis/keys.js'
+import type { SessionSystem } from '../actors/main/session-system.js'
+import type { ClusterHttp } from '../http/front-seam.js'
+import { openClusterStore, shardStoreEngine } from './store/shard-store.js'
+import { clusterMode, type ClusterMode } from './session-mode.js'
+import { leaseMargin } from './store/lease-deadline.js'
+import { META_KEY } from './store/keys.js'
 import { NodeDirectory } from './nodes.js'
 import { Ownership } from './ownership.js'
 import { homeOf } from './placement.js'
@@ -43,10 +42,10 @@ import { clusterCreationRate, clusterPairingCodeBudget } from './limits.js'
 import { peerCalls } from './peer-calls.js'
 
 export interface ClusterNode {
-  /** What the session system takes in cluster mode: the Redis store, and creation across the nodes. */
-  forSystem: { store: RedisStore; cluster: { creation: SessionCreation; viewTokens: ViewTokenRoutes } }
-  /** Starts the heartbeat and the ownership loop over `system`'s sessions; what the HTTP app adds. */
-  start(system: ShardedSessionSystem): Promise<ClusterHttp>
+  /** The session system's mode on this node (session-mode.ts): the Redis store, creation across the nodes. */
+  mode: ClusterMode
+  /** Starts the heartbeat and the ownership loop over this node's sessions; what the HTTP app adds. */
+  start(system: SessionSystem): Promise<ClusterHttp>
   /** SIGTERM, first step: stop adopting and tell the others this node takes no more sessions. */
   leave(): Promise<void>
   /**
@@ -96,10 +95,11 @@ const LEGACY_PEER_TOKEN_FIELD = 'peer-token'
 
 export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): ClusterNode {
   const log = logger.child({ component: 'cluster', node: settings.NODE_ID })
-  const store = openStore(settings, log).store as RedisStore
+  const store = openClusterStore(settings, log).store
   const redis = () => store.connection()
   const auth = new PeerAuth(settings.CLUSTER_SECRET!, settings.NODE_ID)
-  let system: ShardedSessionSystem | undefined
+  // this node's sessions, once the session system has opened the mode
+  const local = () => mode.sessions()
   const forwarder = new Forwarder({
     auth,
     socketsPerPeer: settings.CLUSTER_FORWARD_SOCKETS,
@@ -117,7 +117,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
     // frozen past its leases' deadline: its sessions are gone, so it sits out placement for a while
     quietAfterGapMs: settings.CLUSTER_LEASE_TTL_MS - leaseMargin(settings.CLUSTER_LEASE_TTL_MS),
     rejoinQuietMs: settings.CLUSTER_REJOIN_QUIET_MS,
-    sessions: () => system?.localIds().length ?? 0,
+    sessions: () => local()?.localIds().length ?? 0,
     auth,
     requireTls: settings.CLUSTER_REQUIRE_TLS,
     onNodes: nodes => forwarder.retain(new Set(nodes.map(n => n.url))),
@@ -125,8 +125,8 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
   const routes = new ClusterRoutes(
     redis,
     directory,
-    id => system?.hosts(id) ?? false,
-    () => system?.localIds().length ?? 0,
+    id => local()?.hosts(id) ?? false,
+    () => local()?.localIds().length ?? 0,
   )
   const peers = peerCalls(forwarder, directory, log)
   const creation = clusterCreation({
@@ -135,18 +135,19 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
     directory,
     routes,
     peers,
-    sessions: () => system!,
+    sessions: () => local()!,
     tag: key => auth.clientTag(key),
     log,
   })
   const viewTokens = new ViewTokenRoutes(settings.CLUSTER_SECRET!)
+  const mode = clusterMode({ store, storeEngine: shardStoreEngine(settings), viewTokens, creation })
   let ownership: Ownership | undefined
   let handedOver: string[] = []
 
   return {
-    forSystem: { store, cluster: { creation, viewTokens } },
-    async start(sessions) {
-      system = sessions
+    mode,
+    async start(system) {
+      const sessions = local()!
       await (await redis()).command(['HDEL', META_KEY, LEGACY_PEER_TOKEN_FIELD])
       ownership = new Ownership({
         directory,
@@ -165,7 +166,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
         auth,
         sessions: new ClusterSessionAuth({
           readRecord: id => store.getSession(id),
-          authenticLocally: (id, secret) => sessions.authenticate(id, secret) !== undefined,
+          authenticLocally: (id, secret) => system.authenticate(id, secret) !== undefined,
         }),
         routes,
         forwarder,
@@ -193,7 +194,7 @@ export function openClusterNode(settings: ClusterNodeSettings, logger: Logger): 
       }
     },
     async leave() {
-      handedOver = system?.localIds() ?? []
+      handedOver = local()?.localIds() ?? []
       await ownership?.stop()
       await directory.leave()
     },

@@ -14,8 +14,8 @@
  * node: nothing is forwarded to the address it names (docs/cluster.md, threat model in SECURITY.md).
  */
 import { performance } from 'node:perf_hooks'
-import type { RedisConnection } from '../storage/redis/connection.js'
-import { text } from '../storage/redis/connection.js'
+import type { RedisConnection } from './store/connection.js'
+import { text } from './store/connection.js'
 import { PEER_SKEW_MS, type PeerAuth } from './peer-auth.js'
 
 export const NODES_KEY = 'gw:nodes'

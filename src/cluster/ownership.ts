@@ -4,8 +4,8 @@
  * the registry and every session's lease, and moves this node's sessions toward where they belong
  * (cluster/placement.ts, rendezvous hashing over the nodes that take sessions):
  *   - adopt: a session that belongs here and whose lease nobody holds (new, handed over, or its owner died and the
- *     lease expired) starts here; its actor acquires the lease before its link opens (storage/redis/leased-runs.ts), and
- *     after an owner's death it goes through the unclean-stop recovery like a restart after kill -9;
+ *     lease expired) starts here; its actor acquires the lease before its link opens (store/leased-runs.ts), and after
+ *     an owner's death it goes through the unclean-stop recovery like a restart after kill -9;
  *   - step down: a session running here whose lease another node holds (this node was cut off past its lease) is
  *     stopped here, without logging out and without a new link;
  *   - hand over: a paired session running here that belongs on another live node (one joined) is released
@@ -19,10 +19,10 @@
  * run a session, one of them finds the lease taken.
  */
 import type { Logger } from 'pino'
-import type { LocalSessions } from '../actors/main/local-sessions.js'
-import type { RedisConnection } from '../storage/redis/connection.js'
-import { text } from '../storage/redis/connection.js'
-import { REGISTRY_KEY, sessionKeys } from '../storage/redis/keys.js'
+import type { LocalSessions } from './local-sessions.js'
+import type { RedisConnection } from './store/connection.js'
+import { text } from './store/connection.js'
+import { REGISTRY_KEY, sessionKeys } from './store/keys.js'
 import { countInThread } from '../metrics/thread-counters.js'
 import type { NodeDirectory } from './nodes.js'
 import { homeOf } from './placement.js'

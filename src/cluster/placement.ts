@@ -4,7 +4,7 @@
  * sessions. Every node computes the same answer from the same list of live nodes, with no coordination and no
  * table to keep: when a node joins, only the sessions that now score highest on it move (about 1/n of them), and
  * when a node leaves or dies, only its own sessions move, spread evenly over the survivors. The lease
- * (storage/redis/lease.ts) keeps ownership exclusive while two nodes briefly see different lists.
+ * (cluster/store/lease.ts) keeps ownership exclusive while two nodes briefly see different lists.
  *
  * A new session's id is drawn until its home is the node chosen for it (the least loaded), so POST /session lands
  * where there is room and the session stays there.

@@ -9,9 +9,9 @@
  *   - an id the registry does not know: here, where the authentication answers 404 like any unknown session.
  * A new session goes to the node with the fewest sessions among those that take sessions.
  */
-import type { RedisConnection } from '../storage/redis/connection.js'
-import { text } from '../storage/redis/connection.js'
-import { REGISTRY_KEY, sessionKeys } from '../storage/redis/keys.js'
+import type { RedisConnection } from './store/connection.js'
+import { text } from './store/connection.js'
+import { REGISTRY_KEY, sessionKeys } from './store/keys.js'
 import type { NodeDirectory } from './nodes.js'
 import { homeOf, leastLoaded } from './placement.js'
 import type { ClusterGaugeSource } from '../metrics/cluster-metrics.js'

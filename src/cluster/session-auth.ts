@@ -6,11 +6,11 @@
  * a miss or a mismatch reads the row once more (it may be new, or the cache old).
  *
  * Every failure costs the same: a compare against the cache (a decoy hash when the id is not cached), one registry
- * read with its row unsealed (a decoy row when there is none: storage/redis/registry.ts) and one constant-time
+ * read with its row unsealed (a decoy row when there is none: cluster/store/registry.ts) and one constant-time
  * compare, whether the id runs here, on another node, or nowhere. A wrong secret cannot tell those apart by the answer (the same 404 on every node) or by
  * its time, and nothing about it reaches another node (SECURITY.md: Cluster mode).
  */
-import { secretMatches } from '../actors/main/ids.js'
+import { secretMatches } from '../actors/main/session-mode.js'
 import type { SessionRecord } from '../storage/types.js'
 
 /** Compared against when the registry has no row, so a missing id costs what a wrong secret costs. */

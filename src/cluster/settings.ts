@@ -7,7 +7,7 @@
 import os from 'node:os'
 import { z } from 'zod'
 import { bool, int, optional, optionalFile, pickSettings, secret, type SliceOf } from '../settings/fields.js'
-import { leaseMargin } from '../storage/redis/lease-deadline.js'
+import { leaseMargin } from './store/lease-deadline.js'
 
 export const CLUSTER_SETTINGS = {
   /**

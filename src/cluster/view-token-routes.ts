@@ -9,7 +9,7 @@
  * adds no secret, it only lets a token be routed.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto'
-import type { ViewTokenMinter } from '../actors/main/view-tokens.js'
+import type { ViewTokenMinter } from '../actors/main/session-mode.js'
 
 const MAC_BYTES = 16
 

@@ -8,18 +8,12 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import type { Logger } from 'pino'
 import { fromWire, GatewayError, isWireError } from '../protocol/errors.js'
+import { MOVING_HEADER } from './api-paths.js'
 
 export interface ErrorBody {
   statusCode: number
   message: string
 }
-
-/**
- * Cluster mode: set on a 503 SESSION_MOVING, which a node answers having run nothing of the request (the session is
- * on its way to or from it). A node that forwarded the request asks again where the session is instead of passing
- * the 503 on (cluster/forward.ts); a client may ignore it.
- */
-export const MOVING_HEADER = 'x-gateway-moving'
 
 /** What the client is told of a failure: a GatewayError as it is; anything else is a bug (undefined here). */
 function asGatewayError(err: unknown): GatewayError | undefined {

@@ -10,17 +10,25 @@
  *   thread posts `TelemetryMessage`s (counters, event-loop delay, restore done) on `<name>:metrics`;
  * - `ShardStats`, the load of one shard as the main thread reads it from piscina.
  */
-import type { ShardSettings } from '../actors/settings.js'
 import type { ActorCommand, ActorCommandType, ReplyValues } from './commands.js'
 import type { WireError } from './errors.js'
 import type { SessionSnapshot } from './snapshot.js'
 import type { SessionPolicy } from './session-policy.js'
 
-export interface ShardWorkerData {
+/**
+ * A store engine other than lmdb, loaded by path in each shard thread (actors/worker/shard-store.ts): cluster mode's
+ * Redis. `settings` is the engine's own slice, plain data.
+ */
+export interface StoreEngine {
+  module: string
+  settings: unknown
+}
+
+/** `Settings`: what the thread reads of the settings, plain data; the actors choose it (actors/settings.ts). */
+export interface ShardWorkerData<Settings = unknown> {
   shard: number
   shards: number
-  /** What the thread reads of the settings (actors/settings.ts: `shardSettings`). */
-  settings: ShardSettings
+  settings: Settings
   /** The platform module (`platform/link.ts`, `PlatformModule`) the worker loads: a path or file URL. */
   linkModule: string
   /** Base name of this session system's BroadcastChannels (unique per system instance). */
@@ -30,6 +38,8 @@ export interface ShardWorkerData {
   mediaSlots: { downloads: SharedArrayBuffer; cpu: SharedArrayBuffer }
   /** What the shard's actors do in this mode (one process, or a cluster node). */
   policy: SessionPolicy
+  /** Where the shard stores its sessions when not in lmdb under DATA_DIR. */
+  storeEngine?: StoreEngine | undefined
 }
 
 /** What the main thread asks of a shard. `id` is the session's public id (never its secret). */

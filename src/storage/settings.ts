@@ -1,12 +1,11 @@
 /**
  * @module storage/settings
  * Storage's slice of the settings (docs/operating.md): where lmdb keeps its file, the key everything stored is
- * sealed with, and how many sent messages a session keeps to answer retry receipts. Cluster mode's Redis URL and
- * leases are cluster mode's slice (src/cluster/settings.ts).
+ * sealed with, and how many sent messages a session keeps to answer retry receipts. Where cluster mode's Redis is
+ * and how its leases are held are cluster mode's own slice.
  */
 import { z } from 'zod'
 import { int, optional, pickSettings, secret, type SliceOf } from '../settings/fields.js'
-import type { ClusterSettings } from '../cluster/settings.js'
 import { DATA_KEY_FORMAT, isDataKey } from './data-key.js'
 
 export const STORAGE_SETTINGS = {
@@ -31,9 +30,5 @@ export type StorageSettings = SliceOf<typeof STORAGE_SETTINGS>
 
 export const storageSettings = (values: StorageSettings): StorageSettings => pickSettings(values, STORAGE_SETTINGS)
 
-/**
- * What opening the store reads (open-store.ts): storage's slice, and in cluster mode where Redis is and how leases
- * are held. Declared here, beside the slice, so that the settings of a shard name it without importing the engines.
- */
-export type StoreSettings = Pick<StorageSettings, 'DATA_DIR' | 'DATA_KEY' | 'STORE_FLUSH'> &
-  Pick<ClusterSettings, 'REDIS_URL' | 'NODE_ID' | 'CLUSTER_LEASE_TTL_MS' | 'CLUSTER_RENEW_MS'>
+/** What opening a store reads: where lmdb keeps its file, how it flushes, and the key every engine seals with. */
+export type StoreSettings = Pick<StorageSettings, 'DATA_DIR' | 'DATA_KEY' | 'STORE_FLUSH'>

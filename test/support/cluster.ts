@@ -6,8 +6,8 @@
  * arrived exactly once, every other answer was a clear 5xx.
  */
 import { randomBytes } from 'node:crypto'
-import { connectRedis, text, type RedisConnection } from '../../src/storage/redis/connection.js'
-import { sessionKeys } from '../../src/storage/redis/keys.js'
+import { connectRedis, text, type RedisConnection } from '../../src/cluster/store/connection.js'
+import { sessionKeys } from '../../src/cluster/store/keys.js'
 import { NODES_KEY } from '../../src/cluster/nodes.js'
 import { type Gateway, launchGateway, pair, reply, sandboxCall, startWorld, withSession } from './system/harness.js'
 import type { Session } from './system/harness.js'

@@ -6,7 +6,7 @@
  * cleanup must run first: vitest runs after-each hooks last registered first.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { connectRedis, type RedisConnection } from '../../src/storage/redis/connection.js'
+import { connectRedis, type RedisConnection } from '../../src/cluster/store/connection.js'
 import { redisTestsRun, startRedisServer, type RedisServer } from './redis-server.js'
 
 export interface RedisHarness {

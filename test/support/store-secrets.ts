@@ -3,7 +3,7 @@
  * For the tests that look for a session's secrets in DATA_DIR's files (session keys, compaction): a session filled
  * with credentials, Signal keys and contacts, returning the bytes no reader of the files may find once it is gone;
  * and every file of a folder as bytes. For the tests of what DATA_KEY seals, on lmdb (storage/value-cipher.test.ts)
- * and on Redis (storage/redis/sealing.test.ts): a session with a proxy and every kind of row, a conversation
+ * and on Redis (cluster/store/sealing.test.ts): a session with a proxy and every kind of row, a conversation
  * included (`fillSealable`), and
  * the secrets a leaked copy of its rows must not show (`secretsOfSealable`).
  */

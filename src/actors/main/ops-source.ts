@@ -1,6 +1,6 @@
 /**
  * @module actors/main/ops-source
- * The session system's `OpsSource` (metrics/source.ts): readiness from its shard pools and the restore
+ * The session system's `OpsSource` (metrics/source.ts): readiness from its shard threads and the restore
  * announcements, sessions by state from the snapshot cache, load from piscina, counters and loop delays from the
  * telemetry receiver.
  */

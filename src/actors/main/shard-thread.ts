@@ -20,6 +20,7 @@ import { Piscina } from 'piscina'
 import { fromWire, GatewayError } from '../../protocol/errors.js'
 import { Admission } from './admission.js'
 import type { ActorCommand, ReplyValue } from '../../protocol/commands.js'
+import type { ShardSettings } from '../settings.js'
 import {
   controlChannel,
   type ControlMessage,
@@ -44,7 +45,7 @@ const BUSY_UTILIZATION = 0.75
 const BUSY_SAMPLES = 12
 
 export interface ShardThreadOptions {
-  data: ShardWorkerData
+  data: ShardWorkerData<ShardSettings>
   filename: string
   logger: Logger
   /** Called when the shard's thread is gone (crash or exit) outside shutdown, before its tasks are failed. */

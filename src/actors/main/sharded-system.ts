@@ -3,7 +3,8 @@
  * The real session system (`ShardedSessionSystem`, a `SessionSystem`): sessions sharded over SHARDS worker threads,
  * a snapshot cache on the main thread for GET /session, and the session lifecycle calls. A shard's thread starts
  * with the first session placed on it (at boot for the shards that have stored sessions), not before, and a new
- * session goes to a running thread until those are full or busy (shard-placement.ts).
+ * session goes to a running thread until those are full or busy (shard-placement.ts). What differs between one
+ * process and a cluster node is the mode's (session-mode.ts); the system never asks which one it runs in.
  *
  * @example
  * const system = await createShardedSessionSystem({ settings, logger })
@@ -17,19 +18,18 @@ import { shardSettings, type ShardSettings } from '../settings.js'
 import type { ActorCommand, ClientCommand, ReplyValue } from '../../protocol/commands.js'
 import { GatewayError } from '../../protocol/errors.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
-import type { SessionRecord, Store } from '../../storage/types.js'
+import type { SessionRecord } from '../../storage/types.js'
 import { Admission } from './admission.js'
-import { hashSecret, newSessionIds } from './ids.js'
+import { hashSecret } from './ids.js'
 import { Shards } from './shards.js'
-import { compactAtBoot, restoreIntoCache } from './boot-restore.js'
+import { compactAtBoot, snapshotFromStore } from './boot-restore.js'
 import type { ShardStats } from '../../protocol/thread.js'
-import { initialSnapshot, SnapshotCache } from './snapshot-cache.js'
+import { SnapshotCache } from './snapshot-cache.js'
 import type { SessionSystem } from './session-system.js'
-import { localSessions, type LocalSessions } from './local-sessions.js'
-import { ANONYMOUS, embeddedCreation, type CreationClient, type SessionCreation } from './session-creation.js'
-import { CLUSTER_POLICY, EMBEDDED_POLICY } from '../../protocol/session-policy.js'
-import { shardOfRecord } from '../../protocol/shard.js'
-import { ViewTokens, type ViewTokenMinter } from './view-tokens.js'
+import { ANONYMOUS, type CreationClient } from './session-creation.js'
+import type { ModeRun, SessionMode } from './session-mode.js'
+import { embeddedMode } from './embedded-mode.js'
+import { ViewTokens } from './view-tokens.js'
 import { sessionChanges } from './session-changes.js'
 import { systemOps } from './ops-source.js'
 import { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
@@ -38,20 +38,16 @@ export interface ShardedSessionSystemOptions {
   /** The actors' slice and what their shards read (actors/settings.ts); the shards get exactly theirs. */
   settings: ShardSettings
   logger: Logger
-  /** Main-thread store; default: lmdb under settings.DATA_DIR (then closed by `close()`). Workers open their own
-   * (storage/open-store.ts). */
-  store?: Store
   /** Path or file URL of the module exporting the LinkFactory; default: the Baileys link. Tests pass a fake. */
   linkModule?: string
   /**
-   * Cluster mode (cluster/node.ts): new sessions are registered under the cluster's limits and placed on the least
-   * loaded node, and no stored session starts at boot (the node's ownership loop adopts those that belong here).
-   * Default: this process alone runs every session of its store.
+   * What the system does differently in its mode (session-mode.ts). Default: one process that runs every session
+   * of its store (embedded-mode.ts); cluster mode gives its own (src/cluster/).
    */
-  cluster?: { creation: SessionCreation; viewTokens: ViewTokenMinter }
+  mode?: SessionMode
 }
 
-export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
+export interface ShardedSessionSystem extends SessionSystem {
   /** The shard (worker thread) that owns a session. */
   shardOf(id: string): number
   /** Per-shard load, for metrics and tests. */
@@ -61,56 +57,44 @@ export interface ShardedSessionSystem extends SessionSystem, LocalSessions {
 }
 
 export async function createShardedSessionSystem(options: ShardedSessionSystemOptions): Promise<ShardedSessionSystem> {
-  const { settings, logger } = options
+  const { settings, logger, mode = embeddedMode() } = options
   const log = logger.child({ component: 'actors' })
-  const ownsStore = options.store === undefined
+  // The main thread's store: the mode's, else lmdb under DATA_DIR, opened (and closed) here. Each shard thread opens
+  // its own (worker/shard-store.ts).
+  const ownsStore = mode.store === undefined
   if (ownsStore) await compactAtBoot(settings.DATA_DIR, log)
   const store =
-    options.store ?? openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY, flush: settings.STORE_FLUSH }) // cluster mode passes Redis
+    mode.store ?? openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY, flush: settings.STORE_FLUSH })
   const channelName = `gateway-actors-${randomUUID()}`
   // Listen before any worker exists, so no snapshot is missed.
   const cache = new SnapshotCache(channelName)
   const telemetry = new TelemetryReceiver(channelName) // counters, loop delays, restore announcements of the threads
   // View-only QR links: they follow the snapshots (a paired session ends them) and die with the session.
-  const viewTokens = new ViewTokens(id => cache.snapshotOf(id), Date.now, options.cluster?.viewTokens)
-
-  // Restored sessions answer GET /session at once, before their actors publish. In cluster mode none is restored
-  // here: the ownership loop adopts the sessions that belong on this node (cluster/ownership.ts).
-  const clustered = options.cluster !== undefined
-  const records = clustered ? [] : await restoreIntoCache(store, cache)
+  const viewTokens = new ViewTokens(id => cache.snapshotOf(id), Date.now, mode.viewTokens)
+  // Shards whose thread must announce its restore before /readyz says ready (the mode's `restoreShard`). The other
+  // shards start their thread when they get their first session (ShardThread.start).
+  const mustRestore = new Set<number>()
+  // the mode's, once it is bound to the parts below (they include the shards); no thread runs before
+  let threadLost: ModeRun['threadLost'] = () => undefined
   const shards = new Shards({
     settings: shardSettings(settings),
     log,
     channelName,
-    policy: clustered ? CLUSTER_POLICY : EMBEDDED_POLICY,
+    policy: mode.policy,
     linkModule: options.linkModule,
+    storeEngine: mode.storeEngine,
     onThreadLost: lost => {
       telemetry.threadLost(lost)
       const inShard = (id: string) => shards.placement.has(id) && shards.shardOf(id) === lost
       cache.markDisconnected(inShard)
-      if (!clustered) {
-        mustRestore.add(lost) // the replacement thread restores the shard: not ready until it has
-        return
-      }
-      // cluster mode: the new thread restores nothing by itself; start this node's sessions of the shard again
-      for (const id of local.localIds()) {
-        if (!inShard(id)) continue
-        startActor(id).catch(err => log.error({ err, session: id }, 'could not start the session actor again'))
-      }
+      threadLost(lost, inShard)
     },
   })
   const pools = shards.all
-  // Stored sessions run where their rows say (the shard's own restore reads the same rows); gone ones free their place.
-  for (const record of records) shards.placement.place(record.id, shardOfRecord(record, settings.SHARDS))
+  // gone sessions free their place
   cache.onChange(event => {
     if (event.type === 'deleted') shards.placement.forget(event.id)
   })
-  // Shards whose thread must announce its restore before /readyz says ready: those that start with sessions in
-  // the store (a record whose QR deadline passed too: its shard deletes it), and those that lost a thread. A shard
-  // started later by its first new session has nothing to restore and never holds readiness back.
-  const mustRestore = new Set(records.map(record => shards.shardOf(record.id)))
-  // The other shards start their thread when they get their first session (ShardThread.start).
-  for (const shard of mustRestore) pools[shard]!.start()
   const poolOf = (id: string) => shards.of(id)
   const admission = new Admission({
     shards: settings.SHARDS,
@@ -129,17 +113,17 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
   }
 
   function assertOpen(): void {
-    if (!closing) return
-    // cluster mode: the sessions go on on the other nodes (a node that forwarded the request asks again there)
-    if (clustered) throw new GatewayError('SESSION_MOVING')
-    throw new GatewayError('SHUTTING_DOWN')
+    if (closing) throw new GatewayError(mode.closedError)
   }
 
-  /** The shard of a session that may take a command here (an adopted one's link open first): its one lookup on
-   * the command path. Placed ⇔ cached (both drop it on 'deleted'): one deleted since its request came is a 404. */
+  /**
+   * The shard of a session that may take a command here (a mode may have it wait for its link first:
+   * `ModeRun.ready`): its one lookup on the command path. Placed ⇔ cached (both drop it on 'deleted'): one deleted
+   * since its request came is a 404.
+   */
   async function shardFor(id: string): Promise<number> {
     assertOpen()
-    await local.ready(id)
+    if (ready) await ready(id)
     const shard = shards.placement.find(id)
     if (shard === undefined) throw new GatewayError('SESSION_NOT_FOUND')
     return shard
@@ -149,19 +133,32 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     await track(poolOf(id).lifecycle({ type: 'start', id }))
   }
 
-  // Cluster mode: the sessions this node adopts and hands over (local-sessions.ts)
-  const local = localSessions({
-    cache,
+  const inMode = mode.open({
+    settings,
     store,
-    admission,
+    cache,
+    snapshotFromStore: record => snapshotFromStore(store, record),
+    pending: id => admission.pending(id),
+    shardOf: id => shards.shardOf(id),
+    place: (id, shard) => shards.placement.place(id, shard),
+    chooseShard: () => shards.placement.choose(),
     startActor,
     releaseActor: async id => {
       await track(poolOf(id).lifecycle({ type: 'release', id }))
     },
+    restoreShard: shard => {
+      mustRestore.add(shard)
+      pools[shard]!.start()
+    },
     isClosing: () => closing !== undefined,
+    log,
   })
+  const { creation, ready } = inMode
+  threadLost = inMode.threadLost
+  // Restored sessions answer GET /session at once, before their actors publish.
+  await inMode.boot()
   // What the view tokens and the waiting GET /session hear of each change (session-changes.ts)
-  const changes = sessionChanges(cache, viewTokens, local.isMoving)
+  const changes = sessionChanges(cache, viewTokens, inMode.isMoving)
 
   /**
    * Runs a command of session `id` on its `shard` once admission lets it in (admission.ts: 429 or 503 otherwise).
@@ -183,24 +180,6 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     }
   }
 
-  // The cache holds every live session (awaiting a QR or paired): the one count of what this process hosts.
-  const creation =
-    options.cluster?.creation ??
-    embeddedCreation({
-      settings,
-      store,
-      cache,
-      drawIds: newSessionIds,
-      log,
-      async start(record) {
-        cache.add(record.secretHash, initialSnapshot(record))
-        // Not awaited: POST /session returns before the QR exists; the QR arrives through the snapshot cache.
-        track(poolOf(record.id).lifecycle({ type: 'start', id: record.id })).catch(err =>
-          log.error({ err, session: record.id }, 'could not start the session actor'),
-        )
-      },
-    })
-
   async function createSession(
     client: CreationClient = ANONYMOUS,
     { proxy }: { proxy?: string } = {},
@@ -208,6 +187,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     assertOpen()
     const { id, sessionId, node } = creation.draw()
     const now = Date.now()
+    const shard = inMode.shardOfNew()
     const record: SessionRecord = {
       id,
       secretHash: hashSecret(sessionId),
@@ -215,8 +195,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
       unpairedSince: now,
       qrDeadline: now + Math.min(settings.SESSION_QR_LIFETIME_MS, settings.UNPAIRED_MAX_LIFETIME_MS),
       ...(proxy === undefined ? {} : { proxy }),
-      // one process: the shard is written with the row, so the thread's own restore finds it there after a crash
-      ...(clustered ? {} : { shard: shards.placement.choose() }),
+      ...(shard === undefined ? {} : { shard }),
     }
     await creation.register(record, client)
     if (record.shard !== undefined) shards.placement.place(id, record.shard)
@@ -280,14 +259,9 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     },
     shardOf: id => shards.shardOf(id),
     stats: () => shards.stats(),
-    terminateShardThread: shard => pools[shard]?.terminateThread() ?? Promise.resolve(),
-    localIds: local.localIds,
-    hosts: local.hosts,
-    leaving: local.leaving,
-    movable: local.movable,
-    connecting: local.connecting,
-    adopt: local.adopt,
-    release: local.release,
+    terminateShardThread: async shard => {
+      await pools[shard]?.terminateThread()
+    },
     ops: systemOps({
       pools,
       stats: () => shards.stats(),

@@ -10,7 +10,7 @@ import type { ShardSettings } from '../settings.js'
 import { newMediaSlotMemories } from '../../media/media-slots.js'
 import type { SessionPolicy } from '../../protocol/session-policy.js'
 import { defaultLinkModule, workerFilename } from '../worker/worker-file.js'
-import type { ShardStats } from '../../protocol/thread.js'
+import type { ShardStats, StoreEngine } from '../../protocol/thread.js'
 import { ShardThread } from './shard-thread.js'
 import { ShardPlacement } from './shard-placement.js'
 
@@ -32,6 +32,8 @@ export interface ShardsOptions {
   log: Logger
   channelName: string
   policy: SessionPolicy
+  /** Where the shards store their sessions when not in lmdb (cluster mode's Redis). */
+  storeEngine?: StoreEngine | undefined
   /** Path or file URL of the platform module; default: the Baileys link. */
   linkModule?: string | undefined
   /** A shard's thread died outside shutdown (before its tasks fail). */
@@ -63,6 +65,7 @@ export class Shards {
             channelName: o.channelName,
             mediaSlots,
             policy: o.policy,
+            storeEngine: o.storeEngine,
           },
           onThreadLost: o.onThreadLost,
         }),

@@ -24,7 +24,7 @@ export interface ShardPlatform {
   /** The web client version the thread's links tell the platform (pinned, learned, or the library's own). */
   clientVersion: ClientVersionSource
   /** One per actor: keeps the session's stored state usable across unclean stops (and, in cluster mode, its links
-   * under the session's lease: storage/redis/leased-runs.ts). */
+   * under the session's lease: cluster/store/leased-runs.ts). */
   createSessionRun: (id: string, auth: AuthStore, log: Logger) => SessionRun
 }
 

@@ -101,7 +101,7 @@ export class LinkSupervisor {
     try {
       auth = await this.#run.authForLink()
     } catch (err) {
-      // cluster mode (storage/redis/leased-runs.ts): another process owns the session; try again after the backoff
+      // cluster mode (cluster/store/leased-runs.ts): another process owns the session; try again after the backoff
       if ((err as { code?: unknown }).code === 'LEASE_HELD') log.warn((err as Error).message)
       else log.error({ err }, "could not read the session's run marker")
       if (generation === this.#generation) this.scheduleReconnect()

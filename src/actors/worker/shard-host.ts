@@ -103,7 +103,7 @@ export class ShardHost {
   /**
    * Cluster mode: stops the session here without logging out and keeps its data, for another node to run it
    * (hand-over, or this node lost its lease): the link closes, the commands in its mailbox settle, the clean stop
-   * is recorded and the lease released (storage/redis/leased-runs.ts). Resolves true if the session ran here.
+   * is recorded and the lease released (cluster/store/leased-runs.ts). Resolves true if the session ran here.
    */
   async release(id: string): Promise<boolean> {
     this.#released.add(id)

@@ -6,8 +6,8 @@
  */
 import { BroadcastChannel, workerData } from 'node:worker_threads'
 import { toWireError } from '../../protocol/errors.js'
-import { openStore } from '../../storage/open-store.js'
-import { withLeases } from '../../storage/redis/leased-runs.js'
+import type { ShardSettings } from '../settings.js'
+import { openShardStore } from './shard-store.js'
 import { ShardHost } from './shard-host.js'
 import { platformLoader } from './platform-loader.js'
 import { SnapshotPublisher } from './publisher.js'
@@ -27,7 +27,7 @@ import { startIdleHeapReducer } from '../idle-heap.js'
 import { createRootLogger } from '../../logger.js'
 import { MediaSlots } from '../../media/media-slots.js'
 
-const data = workerData as ShardWorkerData
+const data = workerData as ShardWorkerData<ShardSettings>
 const logger = createRootLogger(data.settings.LOG_LEVEL, data.settings.LOG_FORMAT === 'pretty').child({
   shard: data.shard,
 })
@@ -36,8 +36,9 @@ const logger = createRootLogger(data.settings.LOG_LEVEL, data.settings.LOG_FORMA
 process.on('unhandledRejection', err => logger.error({ err }, 'unhandled rejection in shard worker'))
 process.on('uncaughtException', err => logger.error({ err }, 'uncaught exception in shard worker'))
 
-// lmdb, or with REDIS_URL Redis plus the keeper of this shard's session leases (storage/redis/leased-runs.ts)
-const { store, leases } = openStore(data.settings, logger)
+// lmdb, or the store engine of the mode (cluster mode: Redis, each link only under its session's lease)
+const shardStore = await openShardStore(data.settings, data.storeEngine, logger)
+const { store } = shardStore
 const loadPlatform = platformLoader({
   linkModule: data.linkModule,
   sandboxUrl: data.settings.SANDBOX_URL,
@@ -54,7 +55,7 @@ const host = new ShardHost({
   logger,
   publisher,
   // the platform's own patches (e.g. libsignal's console) are installed when its module loads, before any link
-  loadPlatform: leases ? withLeases(loadPlatform, leases, logger) : loadPlatform,
+  loadPlatform: shardStore.platform(loadPlatform),
   policy: data.policy,
   media: {
     downloads: new MediaSlots({
@@ -117,7 +118,7 @@ async function closeThread(): Promise<void> {
   telemetry.stop()
   idleHeap.stop()
   await loadPlatform.closeThread() // the platform's own (its media pool), through the port
-  leases?.stop()
+  shardStore.stop()
   await store.close()
 }
 

@@ -21,7 +21,7 @@ import { type PairedSession, startCluster, type TestCluster } from '../../suppor
 import { startTripwire, type Tripwire } from '../../support/tripwire.js'
 import { expectWellFormed, exchange, rawRequest } from '../../support/property/raw-http.js'
 import { headersOf } from '../../support/system/harness.js'
-import { hashEntries } from '../../../src/storage/redis/hash-entries.js'
+import { hashEntries } from '../../../src/cluster/store/hash-entries.js'
 import { waitFor } from '../../support/wait-for.js'
 
 describeWithRedis('cluster mode exposed to a network', () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { describeWithRedis } from '../../support/redis-server.js'
 import { startCluster, type TestCluster } from '../../support/cluster.js'
 import { inbox, pair, postWorld, reply, withSession, type Session } from '../../support/system/harness.js'
-import { REGISTRY_KEY, sessionKeys } from '../../../src/storage/redis/keys.js'
+import { REGISTRY_KEY, sessionKeys } from '../../../src/cluster/store/keys.js'
 import { waitFor } from '../../support/wait-for.js'
 
 const QR_LIFETIME_MS = 20_000

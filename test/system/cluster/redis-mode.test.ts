@@ -22,9 +22,9 @@ import {
 } from '../../support/system/harness.js'
 import { waitFor } from '../../support/wait-for.js'
 import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
-import { connectRedis, text, type RedisConnection } from '../../../src/storage/redis/connection.js'
-import { REGISTRY_KEY, sessionKeys } from '../../../src/storage/redis/keys.js'
-import { acquireLease, releaseLease } from '../../../src/storage/redis/lease.js'
+import { connectRedis, text, type RedisConnection } from '../../../src/cluster/store/connection.js'
+import { REGISTRY_KEY, sessionKeys } from '../../../src/cluster/store/keys.js'
+import { acquireLease, releaseLease } from '../../../src/cluster/store/lease.js'
 
 const ALICE = '15550000031'
 const BOB = '15550000032'

@@ -195,7 +195,7 @@ describeWithRedis('cluster nodes over TLS', () => {
   }, 90_000)
 
   async function fetchOwner(id: string): Promise<string | undefined> {
-    const { connectRedis, text } = await import('../../../src/storage/redis/connection.js')
+    const { connectRedis, text } = await import('../../../src/cluster/store/connection.js')
     const conn = await connectRedis(redis.url)
     try {
       return text(await conn.command(['GET', `gw:{${id}}:lease`]))?.split('|')[0]

@@ -14,7 +14,7 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { PEER_CLIENT_HEADER, PEER_HEADER, PeerAuth, peerRequestOf } from '../../../src/cluster/peer-auth.js'
 import type { Route } from '../../../src/cluster/routing.js'
-import { MOVING_HEADER } from '../../../src/http/errors.js'
+import { MOVING_HEADER } from '../../../src/http/api-paths.js'
 import {
   appWith,
   listening,

@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest'
 import { PeerAuth } from '../../../src/cluster/peer-auth.js'
 import { clusterPairingCodeBudget } from '../../../src/cluster/limits.js'
-import { connectRedis } from '../../../src/storage/redis/connection.js'
+import { connectRedis } from '../../../src/cluster/store/connection.js'
 import { describeWithRedis } from '../../support/redis-server.js'
 import { redisHarness } from '../../support/redis-harness.js'
 

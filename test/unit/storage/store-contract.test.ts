@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { initAuthCreds, proto, type SignalDataSet } from '@whiskeysockets/baileys'
-import { openRedisStore } from '../../../src/storage/redis/redis-store.js'
+import { openRedisStore } from '../../../src/cluster/store/redis-store.js'
 import type { Store } from '../../../src/storage/types.js'
 import { redisHarness } from '../../support/redis-harness.js'
 import { describeWithRedis } from '../../support/redis-server.js'

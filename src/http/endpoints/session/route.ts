@@ -17,6 +17,7 @@ import { answerConditional, type ConditionalGet, type Shown } from '../../sessio
 import { parseProxyBody } from '../../schemas/proxy.js'
 import { authenticate } from '../../session-auth.js'
 import { sessionRoute } from '../../session-route.js'
+import { SESSION_PATH } from '../../api-paths.js'
 
 /**
  * GET /session's Cache-Control: the body holds the session's secret, so no shared cache may keep it (`private`), and
@@ -70,7 +71,7 @@ export function sessionRoutes(deps: AppDeps): Router {
 
   // SPEC: no body. An optional one may name the session's proxy (docs/api.md: A proxy per session); without a body,
   // nothing changes (no content type is asked for).
-  router.post('/session', async (req, res) => {
+  router.post(SESSION_PATH, async (req, res) => {
     const client = await gate(req, res)
     await readBody(req, res)
     const proxy = await parseProxyBody(req.body, settings, false)
@@ -96,7 +97,7 @@ export function sessionRoutes(deps: AppDeps): Router {
   )
 
   router.delete(
-    '/session',
+    SESSION_PATH,
     sessionRoute(deps, { rate: 'delete' }, async ({ session: { id } }) => {
       await system.deleteSession(id)
       return { id }

@@ -20,13 +20,12 @@ import { GatewayError } from '../../../protocol/errors.js'
 import { sessionRoute } from '../../session-route.js'
 import { clientOrigin } from '../../request-origin.js'
 import { QR_PAGE_PATH } from '../../qr-page/paths.js'
+import { VIEW_QR_PATH, VIEW_TOKEN_HEADER } from '../../api-paths.js'
 import type { AppDeps, EndpointDeps } from '../../deps.js'
 import { etagOf } from '../../session-wait/etag.js'
 import { answerConditional, type ConditionalGet } from '../../session-wait/long-poll.js'
 
 const VIEW_LINK_PATH = '/session/view-link'
-export const VIEW_QR_PATH = '/session/qr'
-export const VIEW_TOKEN_HEADER = 'view-token'
 /** The URL fragment key the QR page reads the token from (a fragment never reaches a server or a referrer). */
 const VIEW_FRAGMENT_KEY = 'view'
 

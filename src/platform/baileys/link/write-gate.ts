@@ -5,7 +5,7 @@
  * waiting, a receipt may fire before the lease keeper's own check notices the lease is gone, and each would
  * write a stanza on a connection the platform already superseded with the new owner's login. The gate sits on the
  * WebSocket itself, under every Baileys write: when `mayWrite()` says no, the frame is dropped and the socket
- * terminated (the session run, storage/redis/leased-runs.ts, reports the close as a lost connection; the actor never
+ * terminated (the session run, cluster/store/leased-runs.ts, reports the close as a lost connection; the actor never
  * logs out).
  */
 import type { Logger } from 'pino'

@@ -55,7 +55,7 @@ function twoShards() {
   return { running, heardBy }
 }
 
-describe('shard pool aborts', () => {
+describe('shard thread aborts', () => {
   it('reach only the shard that runs the aborted task', async () => {
     const { running, heardBy } = twoShards()
     const hangUps = [await running(1, 'a'), await running(0, 'b'), await running(1, 'c')]

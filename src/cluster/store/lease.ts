@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/lease
+ * @module cluster/store/lease
  * Session leases with fencing epochs (docs/cluster.md, "Ownership"). A session is owned by the node whose
  * name is in `gw:{id}:lease` ("<node>|<epoch>", expiring after the TTL). Acquiring is one script: the lease is set
  * only if absent (or left by this same node, e.g. before a restart) and the epoch grows by one, so every take-over

@@ -1,5 +1,5 @@
 /**
- * @module test/unit/storage/redis/lease
+ * @module test/unit/cluster/store/lease
  * Leases and fenced writes on a real redis-server. Acquiring bumps the epoch; a second node cannot acquire while
  * the lease lives, and takes over with a higher epoch once it expired; the old owner can then neither renew nor
  * release it. A write made with a stale epoch is refused (a typed error, counted) and leaves every key as the new
@@ -14,12 +14,12 @@ import {
   LeaseKeeper,
   releaseLease,
   renewLease,
-} from '../../../../src/storage/redis/lease.js'
-import { FencedWriteError, type Fence, type FenceToken } from '../../../../src/storage/redis/fencing.js'
-import { LeaseDeadline } from '../../../../src/storage/redis/lease-deadline.js'
-import { text } from '../../../../src/storage/redis/connection.js'
-import { sessionKeys } from '../../../../src/storage/redis/keys.js'
-import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
+} from '../../../../src/cluster/store/lease.js'
+import { FencedWriteError, type Fence, type FenceToken } from '../../../../src/cluster/store/fencing.js'
+import { LeaseDeadline } from '../../../../src/cluster/store/lease-deadline.js'
+import { text } from '../../../../src/cluster/store/connection.js'
+import { sessionKeys } from '../../../../src/cluster/store/keys.js'
+import { openRedisStore } from '../../../../src/cluster/store/redis-store.js'
 import { takeThreadCounts } from '../../../../src/metrics/thread-counters.js'
 import type { Store } from '../../../../src/storage/types.js'
 import { redisHarness } from '../../../support/redis-harness.js'

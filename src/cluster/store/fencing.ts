@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/fencing
+ * @module cluster/store/fencing
  * Fenced writes. In cluster mode every write of a session's data (credentials, Signal keys, contacts, sent
  * messages, its registry row) and every removal (a reset's, a deletion's, the QR deadline's) is one Lua script that
  * first checks that the caller's epoch is still the session's epoch and that the lease still names the caller with

@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/connection
+ * @module cluster/store/connection
  * One node-redis client, loaded on first use with a dynamic import: only cluster mode (REDIS_URL set) ever loads
  * the package, so the default lmdb mode neither loads nor needs it. Replies come back as Buffers (sealed values
  * are bytes), commands are raw argument lists, and Lua scripts run by SHA with one EVAL when Redis does not know

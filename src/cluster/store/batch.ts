@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/batch
+ * @module cluster/store/batch
  * How the Redis store writes: every change of a session's rows is one `Batch`, applied by one run of the fenced
  * write script (fencing.ts), checked against the caller's lease and epoch when the store has a fence, and against
  * the session key it was sealed with. Building a batch encodes and seals everything before anything is sent: a

@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/hash-entries
+ * @module cluster/store/hash-entries
  * A HGETALL reply as [field, value] pairs: node-redis gives an array, a Map or an object depending on its type
  * mapping, and every reader of a hash wants the same pairs.
  */

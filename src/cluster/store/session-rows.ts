@@ -1,12 +1,12 @@
 /**
- * @module storage/redis/session-rows
+ * @module cluster/store/session-rows
  * One session's credentials, Signal keys and contacts on Redis (`gw:{id}:creds`, `:keys`, `:contacts`), sealed as
  * on lmdb (sealing.ts) and written through fenced batches (batch.ts). Clearing them (reset, logout) is fenced too.
  */
 import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from '@whiskeysockets/baileys'
-import type { AuthStore, ContactStore, StoredContact } from '../types.js'
-import { decodeCreds, decodeKey, encodeValue } from '../auth-codec.js'
-import { contactKey, signalKey } from '../keys.js'
+import type { AuthStore, ContactStore, StoredContact } from '../../storage/types.js'
+import { decodeCreds, decodeKey, encodeValue } from '../../storage/auth-codec.js'
+import { contactKey, signalKey } from '../../storage/keys.js'
 import type { RedisArg, RedisConnection } from './connection.js'
 import { sessionKeys } from './keys.js'
 import type { Sealing } from './sealing.js'

@@ -1,5 +1,5 @@
 /**
- * @module test/unit/storage/redis/sealing
+ * @module test/unit/cluster/store/sealing
  * DATA_KEY on Redis: every raw byte Redis holds (key names, hash fields, values) shows no credential, no Signal
  * key, no contact name or number and no sent text; a wrong key, a missing key, or a key on data written without one
  * is refused with a clear message; a sealed value moved to another row does not open; deleting a session leaves none
@@ -8,9 +8,9 @@
 import { randomBytes } from 'node:crypto'
 import { expect, it } from 'vitest'
 import { type initAuthCreds, proto } from '@whiskeysockets/baileys'
-import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
-import { hashEntries } from '../../../../src/storage/redis/hash-entries.js'
-import { sessionKeys } from '../../../../src/storage/redis/keys.js'
+import { openRedisStore } from '../../../../src/cluster/store/redis-store.js'
+import { hashEntries } from '../../../../src/cluster/store/hash-entries.js'
+import { sessionKeys } from '../../../../src/cluster/store/keys.js'
 import { KEY_MISSING, WRONG_KEY } from '../../../../src/storage/key-check.js'
 import { DataKeyError } from '../../../../src/storage/data-key.js'
 import type { Store } from '../../../../src/storage/types.js'

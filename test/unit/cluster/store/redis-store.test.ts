@@ -4,7 +4,7 @@
  * up the connect instead of waiting for a Redis that may never come.
  */
 import { describe, expect, it } from 'vitest'
-import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
+import { openRedisStore } from '../../../../src/cluster/store/redis-store.js'
 import { freePort } from '../../../support/processes.js'
 
 describe('a Redis store whose Redis never answers', () => {

@@ -1,24 +1,19 @@
 /**
- * @module actors/main/local-sessions
- * Cluster mode: the sessions this node runs, as the ownership loop (cluster/ownership.ts) sees them. In cluster
- * mode the session system starts no session by itself: the loop adopts the ones that belong here and releases
- * the others. A session on the move is never a 404 or a 500 "not connected", which would tell its client
- * something is wrong with the session:
+ * @module cluster/local-sessions
+ * Cluster mode: the sessions this node runs, as the ownership loop (ownership.ts) sees them, kept on the session
+ * system's parts (actors/main/session-mode.ts `ModeParts`). In cluster mode the session system starts no session by
+ * itself: the loop adopts the ones that belong here and releases the others. A session on the move is never a 404
+ * or a 500 "not connected", which would tell its client something is wrong with the session:
  *   - leaving: being handed to another node, from the moment the release begins until the session is gone here:
  *     its requests answer 503 SESSION_MOVING here (a node that forwarded one asks again where the session is, and
  *     the front of this node waits for it too: cluster/front.ts);
  *   - arriving: adopted here until its link opens (or it shows a QR, or fails: its state then says so), at most
  *     ARRIVAL_MAX_MS: its requests wait for that (`ready`), then run.
  */
-import { GatewayError } from '../../protocol/errors.js'
-import type { Store } from '../../storage/types.js'
-import type { Admission } from './admission.js'
-import type { SnapshotCache } from './snapshot-cache.js'
-import { snapshotFromStore } from './boot-restore.js'
+import { GatewayError } from '../protocol/errors.js'
+import type { ModeParts } from '../actors/main/session-mode.js'
 
-/**
- * What cluster mode's ownership loop (cluster/ownership.ts) asks of this node's sessions.
- */
+/** What cluster mode's ownership loop (ownership.ts) asks of this node's sessions. */
 export interface LocalSessions {
   /** Sessions running here (adopted or created here, not being released). */
   localIds(): string[]
@@ -48,16 +43,10 @@ const ARRIVAL_MAX_MS = 15_000
 /** How long a session handed to another node waits for its admitted commands to finish. */
 const RELEASE_DRAIN_MS = 10_000
 
-export interface LocalSessionParts {
-  cache: SnapshotCache
-  store: Store
-  admission: Admission
-  /** Starts (or finds) the session's actor on its shard. */
-  startActor(id: string): Promise<void>
-  /** Stops the session's actor on its shard without logging out (the shard's `release`). */
-  releaseActor(id: string): Promise<void>
-  isClosing(): boolean
-}
+export type LocalSessionParts = Pick<
+  ModeParts,
+  'cache' | 'store' | 'pending' | 'snapshotFromStore' | 'startActor' | 'releaseActor' | 'isClosing'
+>
 
 export interface LocalSessionsOnMain extends LocalSessions {
   /** Resolves once `id` may run a command here: at once, or when its arrival ends; SESSION_MOVING when leaving. */
@@ -72,7 +61,7 @@ interface Arrival {
 }
 
 export function localSessions(parts: LocalSessionParts): LocalSessionsOnMain {
-  const { cache, store, admission, isClosing } = parts
+  const { cache, store, isClosing } = parts
   const leaving = new Set<string>()
   const arriving = new Map<string, Arrival>()
   const arrived = (id: string) => {
@@ -92,7 +81,7 @@ export function localSessions(parts: LocalSessionParts): LocalSessionsOnMain {
     if (isClosing() || cache.has(id)) return false
     const record = await store.getSession(id)
     if (!record || cache.has(id)) return false
-    const snapshot = await snapshotFromStore(store, record)
+    const snapshot = await parts.snapshotFromStore(record)
     if (isClosing() || cache.has(id)) return false
     cache.add(record.secretHash, snapshot)
     if (record.qrDeadline === null)
@@ -112,7 +101,7 @@ export function localSessions(parts: LocalSessionParts): LocalSessionsOnMain {
     leaving.add(id)
     try {
       // New requests get 503 from now on; the ones admitted before finish first (a send keeps its 200).
-      for (const end = Date.now() + RELEASE_DRAIN_MS; admission.pending(id) > 0 && Date.now() < end; )
+      for (const end = Date.now() + RELEASE_DRAIN_MS; parts.pending(id) > 0 && Date.now() < end; )
         await new Promise(resolve => setTimeout(resolve, 20))
       await parts.releaseActor(id)
     } finally {

@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/migrate
+ * @module cluster/store/migrate
  * Moves every session of an embedded store (lmdb under DATA_DIR) into Redis, for a gateway switching to cluster
  * mode (`npm run migrate:redis`). Run it with the gateway stopped, the same DATA_KEY (or none) as the DATA_DIR.
  *
@@ -14,10 +14,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { open, type Database, type RootDatabase } from 'lmdb'
-import { openLmdbStore } from '../lmdb-store.js'
-import { STORE_FILE } from '../compaction.js'
-import { sessionPrefix, sessionRangeEnd } from '../keys.js'
-import type { SessionRecord } from '../types.js'
+import { openLmdbStore } from '../../storage/lmdb-store.js'
+import { STORE_FILE } from '../../storage/compaction.js'
+import { sessionPrefix, sessionRangeEnd } from '../../storage/keys.js'
+import type { SessionRecord } from '../../storage/types.js'
 import type { RedisArg } from './connection.js'
 import { dataKeysOf, REGISTRY_KEY, sessionKeys } from './keys.js'
 import { openRedisStore } from './redis-store.js'

@@ -1,12 +1,12 @@
 /**
- * @module storage/redis/keys
+ * @module cluster/store/keys
  * The Redis key schema. Everything one session owns sits under `gw:{<id>}:…`: the braces are a hash tag, so all of
  * a session's keys live in one Redis Cluster slot and one Lua script may touch them together. Shared keys:
  * `gw:sessions` (the registry: a hash, field = session id), `gw:meta` (the DATA_KEY check marker, the nodes' peer
  * token, the platform facts of storage/platform-facts.ts), and the nodes' heartbeats `gw:nodes` / `gw:node:<NODE_ID>`
  * (cluster/nodes.ts).
  *
- *   gw:{id}:lease     "<node>|<epoch>", PX = lease TTL (src/storage/redis/lease.ts)
+ *   gw:{id}:lease     "<node>|<epoch>", PX = lease TTL (src/cluster/store/lease.ts)
  *   gw:{id}:epoch     fencing epoch, INCR on every acquisition
  *   gw:{id}:owner     the node that acquired the lease last (a take-over is an acquisition by another node)
  *   gw:{id}:creds     Baileys credentials (one value)

@@ -1,7 +1,7 @@
 /**
- * @module storage/redis/leased-runs
+ * @module cluster/store/leased-runs
  * Cluster mode on a shard thread: a session's links run only under its lease. Wraps the platform the shard's
- * actors use (actors/session/deps.ts `ShardPlatform`) so that, without touching the actors:
+ * actors use (`ShardPlatform`, as actors/worker/shard-store.ts offers it) so that, without touching the actors:
  *   - before each link opens (the session run's `authForLink`), the thread acquires the session's lease (or renews
  *     the one it holds); a lease held by another node fails the open, and the actor retries after its backoff;
  *   - when the keeper reports the lease lost (renewal refused, deadline passed, a write fenced), the session's
@@ -11,7 +11,7 @@
  */
 import type { Logger } from 'pino'
 import type { LinkOptions } from '../../platform/link.js'
-import type { ShardPlatform } from '../../actors/session/deps.js'
+import type { ShardPlatform } from '../../actors/worker/shard-store.js'
 import type { LeaseKeeper } from './lease.js'
 import { FencedWriteError } from './fencing.js'
 

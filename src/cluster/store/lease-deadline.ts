@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/lease-deadline
+ * @module cluster/store/lease-deadline
  * When a node must consider a lease lost, on the monotonic clock (never the wall clock: NTP steps and suspended
  * VMs would move it). A renewal that succeeded proves only that Redis held the lease when the command was SENT
  * (the reply may arrive late), so the deadline counts from the send time: send time + TTL − margin. Past it, the

@@ -1,15 +1,15 @@
 /**
- * @module test/unit/storage/redis/registry
- * The Redis registry's look-up of a session row (src/storage/redis/registry.ts) costs the same work whether the id
+ * @module test/unit/cluster/store/registry
+ * The Redis registry's look-up of a session row (src/cluster/store/registry.ts) costs the same work whether the id
  * has a row or not: a missing id unseals a decoy row of a fresh session's size, so the time of an answer does not
  * tell anyone which ids exist. Checked by what runs (DATA_KEY's cipher opens one row either way), not by timings.
  */
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { BatchWriter } from '../../../../src/storage/redis/batch.js'
-import type { RedisConnection } from '../../../../src/storage/redis/connection.js'
-import { redisRegistry } from '../../../../src/storage/redis/registry.js'
-import { dataKeySealing } from '../../../../src/storage/redis/sealing.js'
+import type { BatchWriter } from '../../../../src/cluster/store/batch.js'
+import type { RedisConnection } from '../../../../src/cluster/store/connection.js'
+import { redisRegistry } from '../../../../src/cluster/store/registry.js'
+import { dataKeySealing } from '../../../../src/cluster/store/sealing.js'
 import { toStoredRecord } from '../../../../src/storage/registry-row.js'
 import { createValueCipher, type ValueCipher } from '../../../../src/storage/value-cipher.js'
 import type { SessionRecord } from '../../../../src/storage/types.js'

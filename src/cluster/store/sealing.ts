@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/sealing
+ * @module cluster/store/sealing
  * How the Redis store turns rows into bytes, exactly as the lmdb store does (`table.ts`, `session-keys.ts`,
  * `value-cipher.ts`), so that a migrated row is the same bytes in both engines:
  *   - without DATA_KEY: values are text (JSON), names are plain;
@@ -19,8 +19,8 @@ import {
   sealedVersion,
   createSessionCipher,
   type ValueCipher,
-} from '../value-cipher.js'
-import { sessionPrefix } from '../keys.js'
+} from '../../storage/value-cipher.js'
+import { sessionPrefix } from '../../storage/keys.js'
 import type { RedisConnection } from './connection.js'
 import { dataKeysOf, sessionKeys } from './keys.js'
 

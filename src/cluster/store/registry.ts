@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/registry
+ * @module cluster/store/registry
  * The session registry on Redis: `gw:sessions` (a hash, field = session id, value = the sealed row) and its index
  * of unpaired sessions `gw:unpaired` (a sorted set, score = the QR deadline), kept in step in the same script as
  * every write of a row. Writes and deletions by a session's actor are fenced like the rest of its data (batch.ts):
@@ -20,8 +20,8 @@ import { luaScript, type RedisConnection } from './connection.js'
 import { dataKeysOf, REGISTRY_KEY, sessionKeys, UNPAIRED_KEY, unpairedOfClientKey } from './keys.js'
 import type { BatchWriter } from './batch.js'
 import type { Sealing } from './sealing.js'
-import { fromStoredRecord, toStoredRecord, type StoredSessionRecord } from '../registry-row.js'
-import type { SessionRecord } from '../types.js'
+import { fromStoredRecord, toStoredRecord, type StoredSessionRecord } from '../../storage/registry-row.js'
+import type { SessionRecord } from '../../storage/types.js'
 import { hashEntries } from './hash-entries.js'
 
 /**

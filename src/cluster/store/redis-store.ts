@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/redis-store
+ * @module cluster/store/redis-store
  * The `Store` on Redis (cluster mode, REDIS_URL set): the session registry (registry.ts) and every session's
  * credentials, Signal keys, contacts (session-rows.ts), conversations (conversation-rows.ts) and sent messages (sent-store.ts), under the key schema of
  * `keys.ts`, sealed with DATA_KEY exactly as the lmdb store seals them (`sealing.ts`). Every write and removal of
@@ -14,10 +14,10 @@
  * const store = openRedisStore('redis://127.0.0.1:6379', { dataKey: process.env.DATA_KEY, fence: keeper })
  * await store.auth(id).keys.set({ 'pre-key': { '1': keyPair } })  // FencedWriteError if keeper lost the lease
  */
-import type { SessionRecord, Store } from '../types.js'
-import { DataKeyError, parseDataKey } from '../data-key.js'
-import { KEY_MISSING, WRONG_KEY } from '../key-check.js'
-import { createValueCipher, SealedValueError, type ValueCipher } from '../value-cipher.js'
+import type { SessionRecord, Store } from '../../storage/types.js'
+import { DataKeyError, parseDataKey } from '../../storage/data-key.js'
+import { KEY_MISSING, WRONG_KEY } from '../../storage/key-check.js'
+import { createValueCipher, SealedValueError, type ValueCipher } from '../../storage/value-cipher.js'
 import type { Fence } from './fencing.js'
 import { connectRedis, type RedisConnection } from './connection.js'
 import { META_KEY, REGISTRY_KEY } from './keys.js'
@@ -27,7 +27,7 @@ import { redisRegistry, type CreationLimits, type Registered } from './registry.
 import { redisAuthStore, redisContactStore } from './session-rows.js'
 import { redisSentMessages } from './sent-store.js'
 import { redisConversationStore } from './conversation-rows.js'
-import { redisPlatformFacts } from '../platform-facts.js'
+import { redisPlatformFacts } from './platform-facts.js'
 
 export type { CreationLimits, Registered } from './registry.js'
 

@@ -1,5 +1,5 @@
 /**
- * @module storage/redis/sent-store
+ * @module cluster/store/sent-store
  * The sent messages kept for retry receipts on Redis (`gw:{id}:sent`, a hash, field = message id hidden with the
  * session's key): the same eviction as lmdb's (sent-messages.ts), applied to this thread's index of the hash.
  */
@@ -9,8 +9,8 @@ import {
   type SentMessageLimits,
   type SentMessageStore,
   type StoredSentMessage,
-} from '../sent-messages.js'
-import { sessionPrefix } from '../keys.js'
+} from '../../storage/sent-messages.js'
+import { sessionPrefix } from '../../storage/keys.js'
 import type { RedisConnection } from './connection.js'
 import { sessionKeys } from './keys.js'
 import type { Sealing } from './sealing.js'

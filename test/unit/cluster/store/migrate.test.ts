@@ -1,5 +1,5 @@
 /**
- * @module test/unit/storage/redis/migrate
+ * @module test/unit/cluster/store/migrate
  * `npm run migrate:redis`: every session of a DATA_DIR (registry row, credentials, Signal keys, contacts, sent
  * messages) reads back the same from Redis, with DATA_KEY (rows moved sealed, never in the clear in Redis) and
  * without; a re-run skips what is already there; a wrong DATA_KEY stops it with one line and exit 1, before
@@ -11,10 +11,10 @@ import { expect, it } from 'vitest'
 import { initAuthCreds, proto } from '@whiskeysockets/baileys'
 import { open } from 'lmdb'
 import { openLmdbStore } from '../../../../src/storage/lmdb-store.js'
-import { openRedisStore } from '../../../../src/storage/redis/redis-store.js'
-import { hashEntries } from '../../../../src/storage/redis/hash-entries.js'
-import { sessionKeys } from '../../../../src/storage/redis/keys.js'
-import { migrateLmdbToRedis } from '../../../../src/storage/redis/migrate.js'
+import { openRedisStore } from '../../../../src/cluster/store/redis-store.js'
+import { hashEntries } from '../../../../src/cluster/store/hash-entries.js'
+import { sessionKeys } from '../../../../src/cluster/store/keys.js'
+import { migrateLmdbToRedis } from '../../../../src/cluster/store/migrate.js'
 import { runToExit } from '../../../support/fresh-process.js'
 import { redisHarness } from '../../../support/redis-harness.js'
 import { describeWithRedis } from '../../../support/redis-server.js'

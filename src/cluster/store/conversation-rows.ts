@@ -1,10 +1,10 @@
 /**
- * @module storage/redis/conversation-rows
+ * @module cluster/store/conversation-rows
  * One session's existing conversations on Redis (`gw:{id}:chats`, a hash: field = the number, hidden with DATA_KEY;
  * value = the sealed row), written through fenced batches like every other row of the session (batch.ts).
  */
-import type { Conversation, ConversationStore } from '../conversations.js'
-import { contactKey } from '../keys.js'
+import type { Conversation, ConversationStore } from '../../storage/conversations.js'
+import { contactKey } from '../../storage/keys.js'
 import { sessionKeys } from './keys.js'
 import { putSealedHashRows, type SessionRowDeps, sealedHashRows } from './session-rows.js'
 
