@@ -1,8 +1,9 @@
 /**
  * @module actors/main/system-boot
  * How the session system comes up and what it does when a shard's thread dies, in the order it happens:
- *   1. the main thread's store: the mode's, else lmdb under DATA_DIR, compacted first (boot-restore.ts) and then
- *      opened here (and closed by the system). Each shard thread opens its own (worker/shard-store.ts);
+ *   1. the main thread's store: the mode's, else lmdb under DATA_DIR, compacted first (storage/compaction.ts: the
+ *      pages deleted and reset sessions left behind) and then opened here (and closed by the system). Each shard
+ *      thread opens its own (worker/shard-store.ts);
  *   2. the mode bound to the system's parts (session-mode.ts `open`): how a session's actor starts and stops, which
  *      shard a session runs on, which shards restore at start;
  *   3. thread loss: the shard's sessions show as reconnecting at once, then the mode recovers them (one process:
@@ -12,11 +13,12 @@
  */
 import type { Logger } from 'pino'
 import type { ActorSettings, ShardSettings } from '../settings.js'
+import { compactStore } from '../../storage/compaction.js'
 import { openLmdbStore } from '../../storage/lmdb-store.js'
 import type { Store } from '../../storage/types.js'
 import type { TelemetryReceiver } from '../../metrics/telemetry-receiver.js'
 import type { Admission } from './admission.js'
-import { compactAtBoot, snapshotFromStore } from './boot-restore.js'
+import { snapshotFromStore } from './stored-snapshots.js'
 import type { ModeRun, SessionMode } from './session-mode.js'
 import type { Shards } from './shards.js'
 import type { SnapshotCache } from './snapshot-cache.js'
@@ -31,7 +33,10 @@ export interface MainStore {
 /** The main thread's store: the mode's, else lmdb under DATA_DIR, compacted before any thread maps it. */
 export async function openMainStore(settings: ShardSettings, mode: SessionMode, log: Logger): Promise<MainStore> {
   if (mode.store !== undefined) return { store: mode.store, owned: false }
-  await compactAtBoot(settings.DATA_DIR, log)
+  const compaction = await compactStore(settings.DATA_DIR)
+  if (compaction.compacted) log.info(compaction, 'storage compacted: removed sessions left no bytes behind')
+  else if (compaction.reason === 'in use by another process')
+    log.warn('storage not compacted: another process has DATA_DIR open')
   const store = openLmdbStore(settings.DATA_DIR, { dataKey: settings.DATA_KEY, flush: settings.STORE_FLUSH })
   return { store, owned: true }
 }
