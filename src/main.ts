@@ -37,10 +37,10 @@ void sweepStaleMediaDirs().then(swept => {
 
 // Worker threads log like this thread; they cannot tell whether stdout is a terminal, so they get the answer.
 // A DATA_KEY that does not fit the DATA_DIR fails here, before any session starts.
-// Cluster mode (REDIS_URL): this node's heartbeat, the ownership loop and the request routes (cluster/node.ts),
+// Cluster mode (REDIS_URL): this node's heartbeat, the ownership loop and the request routes (cluster/cluster-node.ts),
 // loaded only then: one process on its own store loads no code of cluster mode.
 const clusterNode = settings.REDIS_URL
-  ? (await import('./cluster/node.js')).openClusterNode(settings, logger)
+  ? (await import('./cluster/cluster-node.js')).openClusterNode(settings, logger)
   : undefined
 // The session system's mode: one process on its own store, or a node of the cluster (actors/main/session-mode.ts).
 const system = await createShardedSessionSystem({

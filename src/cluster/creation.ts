@@ -14,7 +14,7 @@ import { newSessionIds, unpairedCap, unpairedFull, type SessionCreation } from '
 import type { LocalSessions } from './local-sessions.js'
 import type { RedisStore } from './store/redis-store.js'
 import { drawIdHomedAt } from './placement.js'
-import type { NodeDirectory } from './nodes.js'
+import type { NodeDirectory } from './node-directory.js'
 import type { ClusterRoutes } from './routing.js'
 import type { PeerCalls } from './peer-calls.js'
 

@@ -11,7 +11,7 @@ import { SESSION_PATH, SESSION_API_ROOTS, VIEW_QR_PATH, VIEW_TOKEN_HEADER } from
 /** The API's paths for one session, as the app's routes name them (the ops endpoints, docs and QR page are every
  * node's own). */
 const SESSION_PATHS = new RegExp(`^/(${SESSION_API_ROOTS.join('|')})(/|$)`)
-/** A peer asks this node to take a session now (a new one placed here, or one handed over): cluster/node.ts. */
+/** A peer asks this node to take a session now (a new one placed here, or one handed over): cluster/cluster-node.ts. */
 export const ADOPT_PATH = '/_cluster/adopt'
 
 /** `req.path` as the router matches it: lower case, without the one trailing slash it tolerates. */

@@ -1,7 +1,7 @@
 /**
  * @module cluster/ownership
- * Cluster mode's loop on each node's main thread: every CLUSTER_HEARTBEAT_MS it beats (cluster/nodes.ts), reads
- * the registry and every session's lease, and moves this node's sessions toward where they belong
+ * Cluster mode's loop on each node's main thread: every CLUSTER_HEARTBEAT_MS it beats (cluster/node-directory.ts),
+ * reads the registry and every session's lease, and moves this node's sessions toward where they belong
  * (cluster/placement.ts, rendezvous hashing over the nodes that take sessions):
  *   - adopt: a session that belongs here and whose lease nobody holds (new, handed over, or its owner died and the
  *     lease expired) starts here; its actor acquires the lease before its link opens (store/leased-runs.ts), and after
@@ -24,7 +24,7 @@ import type { RedisConnection } from './store/connection.js'
 import { text } from './store/connection.js'
 import { REGISTRY_KEY, sessionKeys } from './store/keys.js'
 import { countInThread } from '../metrics/thread-counters.js'
-import type { NodeDirectory } from './nodes.js'
+import type { NodeDirectory } from './node-directory.js'
 import { homeOf } from './placement.js'
 import type { PeerCalls } from './peer-calls.js'
 

@@ -166,7 +166,7 @@ export class PeerAuth {
     return createHmac('sha256', this.#phoneKey).update(phone).digest('base64url').slice(0, 22)
   }
 
-  /** The MAC of a node record's fields (cluster/nodes.ts). */
+  /** The MAC of a node record's fields (cluster/node-directory.ts). */
   recordMac(fields: string): string {
     return createHmac('sha256', this.#recordKey).update(fields).digest('base64url')
   }

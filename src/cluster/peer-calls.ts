@@ -8,7 +8,7 @@
 import type { Logger } from 'pino'
 import type { Forwarder } from './forward.js'
 import { ADOPT_PATH } from './front-paths.js'
-import type { NodeDirectory } from './nodes.js'
+import type { NodeDirectory } from './node-directory.js'
 
 /** How long a node waits for another to take a session before it lets the heartbeat do it. */
 const ADOPT_TIMEOUT_MS = 3_000

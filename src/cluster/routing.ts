@@ -12,7 +12,7 @@
 import type { RedisConnection } from './store/connection.js'
 import { text } from './store/connection.js'
 import { REGISTRY_KEY, sessionKeys } from './store/keys.js'
-import type { NodeDirectory } from './nodes.js'
+import type { NodeDirectory } from './node-directory.js'
 import { homeOf, leastLoaded } from './placement.js'
 import type { ClusterGaugeSource } from '../metrics/cluster-metrics.js'
 import type { PeerNode } from './forward.js'

@@ -27,7 +27,7 @@ export interface AppDeps {
   system: SessionSystem
   settings: AppSettings
   logger: Logger
-  /** Cluster mode (REDIS_URL): what the node adds to the app (cluster/node.ts). */
+  /** Cluster mode (REDIS_URL): what the node adds to the app (cluster/cluster-node.ts). */
   cluster?: ClusterHttp
   /** The process's budget of answer bytes waiting for their clients; createApp makes one from the settings when
    * absent, and hands it to every endpoint. */

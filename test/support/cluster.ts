@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import { connectRedis, text, type RedisConnection } from '../../src/cluster/store/connection.js'
 import { sessionKeys } from '../../src/cluster/store/keys.js'
-import { NODES_KEY } from '../../src/cluster/nodes.js'
+import { NODES_KEY } from '../../src/cluster/node-directory.js'
 import { type Gateway, launchGateway, pair, reply, sandboxCall, startWorld, withSession } from './system/harness.js'
 import type { Session } from './system/harness.js'
 import { startRedisServer, type RedisServer } from './redis-server.js'

@@ -2,12 +2,12 @@
  * @module actors/main/embedded-mode
  * One process on its own store (lmdb under DATA_DIR), the default mode (session-mode.ts): at start every stored
  * session goes into the snapshot cache so GET /session answers at once, and the shards that hold them restore them
- * by themselves (boot-restore.ts); a new session's row names its shard, so a replacement thread restores the
+ * by themselves (stored-snapshots.ts); a new session's row names its shard, so a replacement thread restores the
  * sessions of a thread that died; every creation limit counts on this process's cache (creation.ts).
  */
 import { EMBEDDED_POLICY } from '../../protocol/session-policy.js'
 import { shardOfRecord } from '../../protocol/shard.js'
-import { restoreIntoCache } from './boot-restore.js'
+import { restoreIntoCache } from './stored-snapshots.js'
 import { embeddedCreation } from './session-creation.js'
 import { newSessionIds } from './ids.js'
 import type { SessionMode } from './session-mode.js'

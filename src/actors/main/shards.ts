@@ -36,8 +36,6 @@ export interface ShardsOptions {
   storeEngine?: StoreEngine | undefined
   /** Path or file URL of the platform module; default: the Baileys link. */
   linkModule?: string | undefined
-  /** A shard's thread died outside shutdown (before its tasks fail). */
-  onThreadLost(shard: number): void
 }
 
 export class Shards {
@@ -45,6 +43,8 @@ export class Shards {
   readonly placement: ShardPlacement
   readonly #log: Logger
   readonly #sampler: NodeJS.Timeout
+  /** Who hears that a shard's thread died (`onThreadLost`). */
+  readonly #threadLostListeners: ((shard: number) => void)[] = []
 
   constructor(o: ShardsOptions) {
     const filename = workerFilename()
@@ -67,7 +67,9 @@ export class Shards {
             policy: o.policy,
             storeEngine: o.storeEngine,
           },
-          onThreadLost: o.onThreadLost,
+          onThreadLost: lost => {
+            for (const listener of this.#threadLostListeners) listener(lost)
+          },
         }),
     )
     this.placement = new ShardPlacement({
@@ -79,6 +81,14 @@ export class Shards {
     this.#sampler = setInterval(() => {
       for (const pool of this.all) pool.sampleLoad()
     }, LOAD_SAMPLE_MS).unref()
+  }
+
+  /**
+   * Calls `listener` when a shard's thread dies outside shutdown, before its tasks fail. No thread runs before the
+   * first session is placed, so the session system subscribes once its mode is bound, before the mode's boot.
+   */
+  onThreadLost(listener: (shard: number) => void): void {
+    this.#threadLostListeners.push(listener)
   }
 
   /** The shard that runs session `id` (placed now if it was not yet: shard-placement.ts). */

@@ -4,7 +4,7 @@
  * a session's keys live in one Redis Cluster slot and one Lua script may touch them together. Shared keys:
  * `gw:sessions` (the registry: a hash, field = session id), `gw:meta` (the DATA_KEY check marker, the nodes' peer
  * token, the platform facts of storage/platform-facts.ts), and the nodes' heartbeats `gw:nodes` / `gw:node:<NODE_ID>`
- * (cluster/nodes.ts).
+ * (cluster/node-directory.ts).
  *
  *   gw:{id}:lease     "<node>|<epoch>", PX = lease TTL (src/cluster/store/lease.ts)
  *   gw:{id}:epoch     fencing epoch, INCR on every acquisition

@@ -3,8 +3,8 @@
  * Cluster mode's store engine (actors/worker/shard-store.ts): the sessions in Redis, every write of a session's
  * rows fenced by the lease this thread holds on it (lease.ts), and each link run only under that lease
  * (leased-runs.ts). Each shard thread loads this module by path (`shardStoreEngine`); the main thread opens the
- * same store for the registry (cluster/node.ts). The Redis client is loaded only here, so a single-node process
- * never loads it.
+ * same store for the registry (cluster/cluster-node.ts). The Redis client is loaded only here, so a single-node
+ * process never loads it.
  */
 import type { Logger } from 'pino'
 import type { StoreEngine } from '../../protocol/thread.js'

@@ -72,9 +72,11 @@ describe('the boundary of cluster mode', () => {
   it('finds an import that crosses', () => {
     const file = (name: string) => path.join(root, 'src', name)
     const made = new Map([
-      [file('actors/main/system.ts'), [file('cluster/node.ts'), file('storage/types.ts')]],
-      [file('cluster/node.ts'), [file('actors/main/system.ts')]],
+      [file('actors/main/sharded-system.ts'), [file('cluster/cluster-node.ts'), file('storage/types.ts')]],
+      [file('cluster/cluster-node.ts'), [file('actors/main/sharded-system.ts')]],
     ])
-    expect(crossings(made, CORE, src('cluster'))).toEqual(['src/actors/main/system.ts → src/cluster/node.ts'])
+    expect(crossings(made, CORE, src('cluster'))).toEqual([
+      'src/actors/main/sharded-system.ts → src/cluster/cluster-node.ts',
+    ])
   })
 })

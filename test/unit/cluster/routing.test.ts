@@ -10,7 +10,7 @@
  * a node sends nothing anywhere.
  */
 import { afterEach, expect, it } from 'vitest'
-import { NODES_KEY, NodeDirectory } from '../../../src/cluster/nodes.js'
+import { NODES_KEY, NodeDirectory } from '../../../src/cluster/node-directory.js'
 import { ClusterRoutes } from '../../../src/cluster/routing.js'
 import { PeerAuth } from '../../../src/cluster/peer-auth.js'
 import { acquireLease } from '../../../src/cluster/store/lease.js'

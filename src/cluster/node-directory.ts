@@ -1,5 +1,5 @@
 /**
- * @module cluster/nodes
+ * @module cluster/node-directory
  * The nodes of a cluster, as each one sees them: every node's main thread writes a heartbeat to
  * `gw:node:<NODE_ID>` (its address, its session count, whether it takes sessions) every CLUSTER_HEARTBEAT_MS,
  * expiring after three of them, and lists the others from the `gw:nodes` set. A node whose heartbeat expired is

@@ -1,12 +1,12 @@
 /**
- * @module cluster/node
+ * @module cluster/cluster-node
  * Cluster mode on the main thread, put together: the one entry `src/main.ts` calls when REDIS_URL is set. It
  * holds the Redis store the session system uses and how new sessions are created across the nodes
- * (creation.ts); once started, this node's heartbeat (nodes.ts), the ownership loop that adopts, hands over and
- * steps down (ownership.ts), and what it adds to the HTTP app: the front that authenticates and forwards
- * (front.ts), the shared creation rate (limits.ts), the gauges. What the shards do in cluster mode (links only
- * under their session's lease, every write fenced) is cluster mode's store engine's (store/shard-store.ts), and the
- * actors follow the cluster's `SessionPolicy`.
+ * (creation.ts); once started, this node's heartbeat and its directory of peers (node-directory.ts), the ownership
+ * loop that adopts, hands over and steps down (ownership.ts), and what it adds to the HTTP app: the front that
+ * authenticates and forwards (front.ts), the shared creation rate (limits.ts), the gauges. What the shards do in
+ * cluster mode (links only under their session's lease, every write fenced) is cluster mode's store engine's
+ * (store/shard-store.ts), and the actors follow the cluster's `SessionPolicy`.
  *
  * @example
  * const node = openClusterNode(settings, logger)
@@ -28,7 +28,7 @@ import { openClusterStore, shardStoreEngine } from './store/shard-store.js'
 import { clusterMode, type ClusterMode } from './session-mode.js'
 import { leaseMargin } from './store/lease-deadline.js'
 import { META_KEY } from './store/keys.js'
-import { NodeDirectory } from './nodes.js'
+import { NodeDirectory } from './node-directory.js'
 import { Ownership } from './ownership.js'
 import { homeOf } from './placement.js'
 import { ClusterRoutes } from './routing.js'

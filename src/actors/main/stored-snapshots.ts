@@ -1,24 +1,14 @@
 /**
- * @module actors/main/boot-restore
- * What one process (lmdb, not a cluster node) finds in its store at start: compacting the file first when it owns
- * it (storage/compaction.ts: the pages deleted and reset sessions left behind), and the stored sessions, each put in
- * the snapshot cache (`snapshotFromStore`) so GET /session answers at once, before their actors publish. The
- * shards that hold them start their thread with the process and must announce their restore before /readyz says
- * ready. A cluster node restores nothing here: its ownership loop adopts the sessions that belong on it.
+ * @module actors/main/stored-snapshots
+ * Stored sessions as GET /session shows them before their actors publish: a stored row's first snapshot
+ * (`snapshotFromStore`), and what one process (lmdb, not a cluster node) finds in its store at start, each session
+ * put in the snapshot cache (`restoreIntoCache`) so GET /session answers at once. The shards that hold them start
+ * their thread with the process and must announce their restore before /readyz says ready. A cluster node restores
+ * nothing here: its ownership loop adopts the sessions that belong on it.
  */
-import type { Logger } from 'pino'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
-import { compactStore } from '../../storage/compaction.js'
 import type { SessionRecord, Store } from '../../storage/types.js'
 import { initialSnapshot, type SnapshotCache } from './snapshot-cache.js'
-
-/** Compacts DATA_DIR's file before any thread maps it. */
-export async function compactAtBoot(dataDir: string, log: Logger): Promise<void> {
-  const compaction = await compactStore(dataDir)
-  if (compaction.compacted) log.info(compaction, 'storage compacted: removed sessions left no bytes behind')
-  else if (compaction.reason === 'in use by another process')
-    log.warn('storage not compacted: another process has DATA_DIR open')
-}
 
 /** A stored session's first snapshot: a paired one shows its device id (from its credentials) at once. */
 export async function snapshotFromStore(store: Store, record: SessionRecord): Promise<SessionSnapshot> {
