@@ -5,7 +5,8 @@
  * `GatewayError`: authentication (400, 404) → the answer budget of a large answer (503) → the session's rate (429)
  * → the JSON body (415, 413, 400) → validation (400) → the route's own work. The route is handed what those steps
  * found as typed context (the session, the validated input, the request's abort signal) and answers with the body it
- * returns, written in pieces (answers/json-answer.ts): no `res.locals`, no casts. One handler, not a chain of
+ * returns, written in pieces (answers/json-answer.ts), or for a read with the JSON bytes its session's thread built
+ * (SessionSystem.read): no `res.locals`, no casts. One handler, not a chain of
  * layers: each layer would cost every request a dispatch (BENCHMARKS.md).
  *
  * @example
@@ -54,7 +55,7 @@ export interface SessionRouteOptions<Input> {
    * The answer's size is the platform's data (lists of groups, members, channels, channel posts): refused with 503
    * while the process's answer bytes waiting for slow clients are past ANSWER_BYTES_PER_PROCESS
    * (answers/answer-budget.ts): checked before the rate's token is taken, and again when its answer's turn to be
-   * built comes (one at a time, the event loop running between pieces: answers/json-answer.ts).
+   * written comes (one at a time: answers/json-answer.ts).
    */
   largeAnswer?: boolean
   /** Read a JSON body of at most BODY_LIMIT_BYTES before validation. */
@@ -97,7 +98,7 @@ export function sessionRoute<Input = undefined, Body = unknown>(
       res,
     }
     const body = await work(context)
-    // a large answer is built in the budget's turn, which checks the budget again (answers/json-answer.ts)
+    // a large answer is written in the budget's turn, which checks the budget again (answers/json-answer.ts)
     if (budget) await sendLargeJson(res, body, budget)
     else sendJson(res, body, deps.answers)
   }

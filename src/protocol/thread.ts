@@ -3,14 +3,16 @@
  * The thread contract: everything that crosses between the main thread and the shard workers, in one file.
  *
  * - start-up: `ShardWorkerData`, the worker's `workerData`;
- * - piscina request/reply: a `ShardTask` (a command for one session's actor, `start` a session's actor, or
- *   `shutdown` the whole shard) answered by a `Reply`, whose errors are plain `WireError` data;
+ * - piscina request/reply: a `ShardTask` (a command for one session's actor, a read whose answer's JSON the
+ *   thread builds, `start` a session's actor, or `shutdown` the whole shard) answered by a `Reply`, whose errors are
+ *   plain `WireError` data;
  * - BroadcastChannels named after the system instance: actors post `SnapshotEvent`s on `<name>:events`, the main
  *   thread posts `ControlMessage`s (abort a task) on `<name>:control:<shard>`, the task's shard only, and every
  *   thread posts `TelemetryMessage`s (counters, event-loop delay, restore done) on `<name>:metrics`;
  * - `ShardStats`, the load of one shard as the main thread reads it from piscina.
  */
 import type { ActorCommand, ActorCommandType, ReplyValues } from './commands.js'
+import type { ReadCommand } from './read-answers.js'
 import type { WireError } from './errors.js'
 import type { SessionSnapshot } from './snapshot.js'
 import type { SessionPolicy } from './session-policy.js'
@@ -46,6 +48,11 @@ export interface ShardWorkerData<Settings = unknown> {
 export type ShardRequest =
   /** Runs a command on the session's actor, in its mailbox order. */
   | { type: 'command'; id: string; command: ActorCommand }
+  /**
+   * Runs a read on the session's actor like a command, and answers its spec body's JSON (read-answers.ts) as a
+   * `Uint8Array` whose ArrayBuffer is transferred to the main thread, not cloned.
+   */
+  | { type: 'read'; id: string; command: ReadCommand }
   /** Creates (or finds) the actor of a registered session: a new session, or one this thread has not seen. */
   | { type: 'start'; id: string }
   /** Cluster mode: stops the session's actor here without logging out, for another node to run it. */
@@ -54,7 +61,7 @@ export type ShardRequest =
   | { type: 'shutdown' }
 
 /** The requests that start, stop or release rather than run a command (never refused for load). */
-export type LifecycleRequest = Exclude<ShardRequest, { type: 'command' }>
+export type LifecycleRequest = Exclude<ShardRequest, { type: 'command' | 'read' }>
 
 export type ShardRequestOf<K extends ShardRequest['type']> = Extract<ShardRequest, { type: K }>
 
@@ -64,6 +71,7 @@ export type ShardRequestOf<K extends ShardRequest['type']> = Extract<ShardReques
  */
 export interface ShardReplies {
   command: ReplyValues[ActorCommandType]
+  read: Uint8Array
   start: null
   release: boolean
   shutdown: null

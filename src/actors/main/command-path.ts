@@ -1,7 +1,7 @@
 /**
  * @module actors/main/command-path
- * How a client's command reaches its session's actor and comes back, in four steps: the session's shard (looked up
- * once, `#shardFor`), admission (admission.ts: 429 or 503 before any thread hop), the shard's thread
+ * How a client's command (or read: `read`) reaches its session's actor and comes back, in four steps: the session's
+ * shard (looked up once, `#shardFor`), admission (admission.ts: 429 or 503 before any thread hop), the shard's thread
  * (shard-thread.ts `command`), and the reply, typed by the command (`ReplyValue<C>`, protocol/commands.ts), so a
  * handler that answers the wrong type does not compile. Reset and delete take the same path: they take their place in
  * admission like any command, so a flood of them cannot crowd the shard.
@@ -62,6 +62,12 @@ export class CommandPath {
   readonly run: SessionSystem['run'] = async (id, command, signal, answered) =>
     this.#admitted(id, await this.#shardFor(id), command, signal, answered)
 
+  /** A client's read, answered as its JSON bytes (SessionSystem.read): the same path as a command. */
+  readonly read: SessionSystem['read'] = async (id, command, signal, answered) => {
+    const shard = await this.#shardFor(id)
+    return this.#held(id, shard, () => this.#threads[shard]!.read(id, command, signal), answered)
+  }
+
   async resetSession(id: string): Promise<void> {
     const shard = await this.#shardFor(id)
     // A reset opens a new QR window: links to the old one end now, even if the reset itself fails.
@@ -98,9 +104,14 @@ export class CommandPath {
     signal?: AbortSignal,
     answered?: Promise<unknown>,
   ): Promise<ReplyValue<C>> {
+    return this.#held(id, shard, () => this.#threads[shard]!.command(id, command, signal), answered)
+  }
+
+  /** `work` within admission's place for session `id` on `shard`, given back as `#admitted` says. */
+  async #held<T>(id: string, shard: number, work: () => Promise<T>, answered?: Promise<unknown>): Promise<T> {
     const leave = this.#admission.enter(id, shard)
     try {
-      return await this.#shutdown.track(this.#threads[shard]!.command(id, command, signal))
+      return await this.#shutdown.track(work())
     } finally {
       if (answered === undefined) leave()
       else answered.then(leave, leave)

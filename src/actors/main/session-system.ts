@@ -5,6 +5,7 @@
  * worker-thread shards).
  */
 import type { ClientCommand, ReplyValue } from '../../protocol/commands.js'
+import type { ReadCommand } from '../../protocol/read-answers.js'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
 import type { OpsSource } from '../../metrics/source.js'
 import type { QrView, ViewToken } from './view-tokens.js'
@@ -37,6 +38,12 @@ export interface SessionSystem {
     signal?: AbortSignal,
     answered?: Promise<unknown>,
   ): Promise<ReplyValue<C>>
+  /**
+   * Runs a read (lists of groups, members, channels, posts) like `run`, and resolves with its answer's JSON:
+   * the spec's body of the reply (protocol/read-answers.ts) as UTF-8 bytes, built on the session's thread, so the
+   * HTTP front end only writes them.
+   */
+  read(id: string, command: ReadCommand, signal?: AbortSignal, answered?: Promise<unknown>): Promise<Uint8Array>
   /**
    * A view-only token for session `id`'s QR (view-tokens.ts), good until its QR window closes; the caller has
    * authenticated the session. Throws SESSION_NOT_FOUND, or SESSION_ALREADY_PAIRED when there is no QR to show.

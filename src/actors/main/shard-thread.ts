@@ -20,6 +20,7 @@ import { Piscina } from 'piscina'
 import { fromWire, GatewayError } from '../../protocol/errors.js'
 import { Admission } from './admission.js'
 import type { ActorCommand, ReplyValue } from '../../protocol/commands.js'
+import type { ReadCommand } from '../../protocol/read-answers.js'
 import type { ShardSettings } from '../settings.js'
 import {
   controlChannel,
@@ -172,6 +173,14 @@ export class ShardThread {
     return this.#post({ type: 'command', id, command, taskId: 0 }, signal, false)
   }
 
+  /**
+   * Runs a read on session `id`'s actor like `command`, and resolves with its answer's JSON bytes, built on the
+   * shard's thread and moved here, not cloned (protocol/read-answers.ts).
+   */
+  read(id: string, command: ReadCommand, signal?: AbortSignal): Promise<Uint8Array> {
+    return this.#post({ type: 'read', id, command, taskId: 0 }, signal, false)
+  }
+
   /** Starts, releases or shuts down (SIGTERM) on the shard's thread; never refused for load. */
   lifecycle<K extends LifecycleRequest['type']>(request: ShardRequestOf<K>): Promise<ShardReplies[K]> {
     return this.#post({ ...request, taskId: 0 }, undefined, true)
@@ -227,7 +236,7 @@ export class ShardThread {
   #infrastructureError(err: unknown, task: ShardTask): GatewayError {
     if (err instanceof Error && err.message === 'Task queue is at limit') return new GatewayError('OVERLOADED')
     const session = task.type === 'shutdown' ? undefined : task.id
-    const command = task.type === 'command' ? task.command.type : task.type
+    const command = task.type === 'command' || task.type === 'read' ? task.command.type : task.type
     this.#logger.warn({ err, session, command }, 'shard worker died during a task')
     return new GatewayError('WORKER_CRASHED')
   }

@@ -120,6 +120,7 @@ export async function createShardedSessionSystem(options: ShardedSessionSystemOp
     },
     viewQr: token => viewTokens.view(token),
     run: commands.run,
+    read: commands.read,
     resetSession: id => commands.resetSession(id),
     deleteSession: id => commands.deleteSession(id),
     watch: changes.watch,

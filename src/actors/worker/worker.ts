@@ -5,7 +5,9 @@
  * task and always resolves with a `Reply`: errors travel as plain `{ code, message }` data.
  */
 import { BroadcastChannel, workerData } from 'node:worker_threads'
+import { move, transferableSymbol, valueSymbol } from 'piscina'
 import { toWireError } from '../../protocol/errors.js'
+import { readAnswerJson } from '../../protocol/read-answers.js'
 import type { ShardSettings } from '../settings.js'
 import { openShardStore } from './shard-store.js'
 import { ShardHost } from './shard-host.js'
@@ -101,6 +103,7 @@ type RequestHandler<K extends ShardRequest['type']> = (
 /** What each request of the thread contract does on this shard, answering its type's `ShardReplies` entry. */
 const REQUESTS: { [K in ShardRequest['type']]: RequestHandler<K> } = {
   command: (task, signal) => host.run(task.id, task.command, signal),
+  read: async (task, signal) => readAnswerJson(task.command, await host.run(task.id, task.command, signal)),
   start: task => host.start(task.id),
   release: task => host.release(task.id),
   shutdown: () => host.shutdown(),
@@ -122,13 +125,24 @@ async function closeThread(): Promise<void> {
   await store.close()
 }
 
+/**
+ * A reply carrying `bytes`, wrapped for piscina to post the reply itself with their ArrayBuffer in the transfer
+ * list (moved, not cloned); the main thread receives the plain `Reply`.
+ */
+function movedReply(bytes: Uint8Array): Reply<Uint8Array> {
+  const reply: Reply<Uint8Array> = { ok: true, value: bytes }
+  return move({ [transferableSymbol]: [bytes.buffer], [valueSymbol]: reply }) as unknown as Reply<Uint8Array>
+}
+
 export default async function handle(task: ShardTask): Promise<Reply<ShardReplies[ShardTask['type']]>> {
   const signal = aborts.begin(task.taskId)
   try {
-    return { ok: true, value: await dispatch(task, signal) }
+    const value = await dispatch(task, signal)
+    // a read's answer: its bytes change threads without a copy (this thread keeps none of them)
+    return value instanceof Uint8Array ? movedReply(value) : { ok: true, value }
   } catch (err) {
     const error = toWireError(err)
-    const command = task.type === 'command' ? task.command.type : task.type
+    const command = task.type === 'command' || task.type === 'read' ? task.command.type : task.type
     if (error.code === 'INTERNAL' && !signal.aborted) logger.error({ err, command }, 'command failed')
     return { ok: false, error }
   } finally {

@@ -19,7 +19,7 @@ import { GatewayError } from '../../protocol/errors.js'
 export class AnswerBudget {
   #waiting = 0
   #refused = 0
-  /** The last large answer's build (inTurn). */
+  /** The last large answer's turn to be written (inTurn). */
   #turn: Promise<void> = Promise.resolve()
 
   constructor(readonly maxBytes: number) {}
@@ -42,8 +42,9 @@ export class AnswerBudget {
   }
 
   /**
-   * Runs `build` once every build handed here before it has ended: large answers are built one at a time, each
-   * after the one before was written and counted. A failed build ends its turn like any other.
+   * Runs `build` once every build handed here before it has ended: large answers are written one at a time (and
+   * built, when their session's thread did not), each after the one before was written and counted. A failed build
+   * ends its turn like any other.
    */
   inTurn(build: () => Promise<void>): Promise<void> {
     const turn = this.#turn.then(build)

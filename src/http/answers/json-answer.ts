@@ -1,13 +1,13 @@
 /**
  * @module http/answers/json-answer
- * JSON answers written as the pieces json-pieces.ts makes (no whole-body string, no second copy), with the same
- * headers express's `res.json` sets, their waiting bytes counted against the process's budget (answer-budget.ts).
- * `sendJson` builds a small answer at once; `sendLargeJson` builds a read's answer in the budget's turn, letting the
- * event loop run between its pieces.
+ * JSON answers written as the pieces protocol/json-pieces.ts makes (no whole-body string, no second copy), with the
+ * same headers express's `res.json` sets, their waiting bytes counted against the process's budget (answer-budget.ts).
+ * `sendJson` builds a small answer at once; `sendLargeJson` writes a read's answer in the budget's turn: the JSON's
+ * bytes its session's thread built, or a value built here with the event loop running between its pieces.
  */
 import type { Response } from 'express'
 import type { AnswerBudget } from './answer-budget.js'
-import { type JsonPieces, jsonPieces, jsonPiecesYielding } from './json-pieces.js'
+import { type JsonPieces, jsonPieces, jsonPiecesYielding } from '../../protocol/json-pieces.js'
 
 function write(res: Response, { pieces, bytes }: JsonPieces, budget: AnswerBudget | undefined): void {
   if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8')
@@ -24,14 +24,21 @@ export function sendJson(res: Response, body: unknown, budget: AnswerBudget | un
 }
 
 /**
- * A read's answer, whose size is the platform's data: built once every answer built before it is written, so each
- * finds the budget as those left it (503 ANSWERS_BACKLOGGED past it: a burst of reads passes it by one answer at
- * most); not built at all for a client that left meanwhile.
+ * A read's answer, whose size is the platform's data: `body` is its JSON's bytes, which the session's thread built
+ * (SessionSystem.read), or a value built here. Written once every answer before it is written, so each finds the
+ * budget as those left it (503 ANSWERS_BACKLOGGED past it: a burst of reads passes it by one answer at most); not
+ * written at all for a client that left meanwhile.
  */
 export async function sendLargeJson(res: Response, body: unknown, budget: AnswerBudget): Promise<void> {
   await budget.inTurn(async () => {
     if (res.destroyed) return
     budget.admit()
-    write(res, await jsonPiecesYielding(body), budget)
+    write(res, body instanceof Uint8Array ? builtPieces(body) : await jsonPiecesYielding(body), budget)
   })
 }
+
+/** Bytes built elsewhere as the one piece of an answer (a view of them, not a copy). */
+const builtPieces = (bytes: Uint8Array): JsonPieces => ({
+  pieces: [Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+  bytes: bytes.byteLength,
+})

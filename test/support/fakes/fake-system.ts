@@ -15,6 +15,7 @@ import { type AppDeps, createApp } from '../../../src/http/app.js'
 import { GatewayError } from '../../../src/protocol/errors.js'
 import type { ClientCommand, SessionProxy, ReplyValue, SessionCommand } from '../../../src/protocol/commands.js'
 import { maskProxy } from '../../../src/proxy/proxy-url.js'
+import { type ReadCommand, readAnswerJson } from '../../../src/protocol/read-answers.js'
 import type { SessionSnapshot } from '../../../src/protocol/snapshot.js'
 import { parseProm, sumOf } from '../prom-text.js'
 import { onLoopback } from '../loopback-server.js'
@@ -135,6 +136,11 @@ export class FakeSystem implements SessionSystem {
       if (leave && answered) answered.then(leave, leave)
       else leave?.()
     }
+  }
+
+  /** A read as the real shard answers it: the reply (`onRun`'s, or canned) made into the spec body's JSON. */
+  async read(id: string, command: ReadCommand, signal?: AbortSignal, answered?: Promise<unknown>): Promise<Uint8Array> {
+    return readAnswerJson(command, await this.run(id, command, signal, answered))
   }
 
   private async reply<C extends ClientCommand>(id: string, command: C): Promise<ReplyValue<C>> {

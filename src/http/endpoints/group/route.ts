@@ -1,23 +1,13 @@
 /**
  * @module http/endpoints/group/route
  * GET /group, GET /group/member?groupId=, GET /group/:groupId. `/group/member` is registered before
- * `/group/:groupId` so it is never read as a group ID (a group ID always ends in `@g.us`, `member` does not).
+ * `/group/:groupId` so it is never read as a group ID (a group ID always ends in `@g.us`, `member` does not). The
+ * session's thread answers each with its JSON, built with exactly the spec's fields (protocol/read-answers.ts).
  */
 import { type Request, Router } from 'express'
-import type { Group, GroupMember } from '../../../protocol/spec-types.js'
 import type { AppDeps } from '../../deps.js'
 import { sessionRoute } from '../../session-route.js'
 import { parseGroupId } from './schema.js'
-
-/** Response bodies carry exactly the spec's fields, whatever the system sent. */
-const groupBody = (g: Group): Group => ({
-  id: g.id,
-  name: g.name,
-  description: g.description,
-  picture: g.picture,
-  created: g.created,
-})
-const memberBody = (m: GroupMember): GroupMember => ({ id: m.id, name: m.name, phone: m.phone })
 
 export function groupRoutes(deps: AppDeps): Router {
   const { system } = deps
@@ -27,8 +17,7 @@ export function groupRoutes(deps: AppDeps): Router {
   router.get(
     '/group',
     sessionRoute(deps, read, async ({ session, signal, answered }) => {
-      const reply = await system.run(session.id, { type: 'listGroups' }, signal, answered)
-      return { docs: reply.docs.map(groupBody) }
+      return system.read(session.id, { type: 'listGroups' }, signal, answered)
     }),
   )
 
@@ -41,8 +30,7 @@ export function groupRoutes(deps: AppDeps): Router {
       deps,
       { ...read, parse: groupIdIn('query') },
       async ({ session, input: groupId, signal, answered }) => {
-        const reply = await system.run(session.id, { type: 'listGroupMembers', groupId }, signal, answered)
-        return { docs: reply.docs.map(memberBody) }
+        return system.read(session.id, { type: 'listGroupMembers', groupId }, signal, answered)
       },
     ),
   )
@@ -53,8 +41,7 @@ export function groupRoutes(deps: AppDeps): Router {
       deps,
       { ...read, parse: groupIdIn('params') },
       async ({ session, input: groupId, signal, answered }) => {
-        const reply = await system.run(session.id, { type: 'getGroup', groupId }, signal, answered)
-        return groupBody(reply)
+        return system.read(session.id, { type: 'getGroup', groupId }, signal, answered)
       },
     ),
   )

@@ -1,11 +1,13 @@
 /**
- * @module http/answers/json-pieces
+ * @module protocol/json-pieces
  * A JSON answer as a list of Buffers of about PIECE_CHARS characters each, made member by member from the value the
  * route already built, instead of one string of the whole body and then one Buffer copy of it (what express's
  * `res.json` does: for a 12 MB channel page, 24 MB or more at once besides the page itself). Each member of the
  * top two levels (`{ docs: [ ...each doc... ] }`) is stringified on its own and the text gathered into pieces: the
  * transient strings are one piece long, and the pieces are the one copy of the body, written to the socket as they
  * are (node hands Buffers to the kernel without copying them again). The text is exactly `JSON.stringify(value)`.
+ * A shard thread builds a read's answer here too (`jsonBytesYielding`), as one block of bytes it hands to the main
+ * thread without a copy (protocol/read-answers.ts).
  *
  * @example
  * const { pieces, bytes } = jsonPieces({ docs: [{ id: 'a' }], before: 0 })
@@ -101,4 +103,20 @@ export async function jsonPiecesYielding(value: unknown): Promise<JsonPieces> {
     await new Promise(resolve => setImmediate(resolve))
   }
   return { pieces, bytes: pieces.reduce((sum, piece) => sum + piece.length, 0) }
+}
+
+/**
+ * The same text as one block of UTF-8 bytes in an ArrayBuffer of its own (never a slice of node's shared Buffer
+ * pool), so a thread can transfer it to another instead of copying it; built a piece at a time like
+ * `jsonPiecesYielding`, the thread's other work running between the pieces.
+ */
+export async function jsonBytesYielding(value: unknown): Promise<Uint8Array> {
+  const { pieces, bytes } = await jsonPiecesYielding(value)
+  const block = new Uint8Array(bytes)
+  let at = 0
+  for (const piece of pieces) {
+    block.set(piece, at)
+    at += piece.length
+  }
+  return block
 }

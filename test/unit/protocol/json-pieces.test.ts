@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { jsonPieces, jsonPiecesYielding } from '../../../../src/http/answers/json-pieces.js'
+import { jsonBytesYielding, jsonPieces, jsonPiecesYielding } from '../../../src/protocol/json-pieces.js'
 
 const text = (value: unknown) => Buffer.concat(jsonPieces(value).pieces).toString('utf8')
 
@@ -55,5 +55,14 @@ describe('jsonPieces', () => {
     expect(pieces.length).toBeGreaterThan(10)
     // a piece closes once it holds 64 Ki characters: at most that plus one member (here 20,000 characters, 50 KB)
     for (const piece of pieces) expect(piece.length).toBeLessThan(64 * 1024 * 3 + 60_000)
+  })
+
+  it('gives a thread the bytes as one block of their own, never a slice of a shared Buffer pool', async () => {
+    for (const value of [{ id: 'a' }, { docs: [{ text: 'é✓'.repeat(40_000) }], before: 3 }]) {
+      const bytes = await jsonBytesYielding(value)
+      expect(Buffer.from(bytes).toString('utf8')).toBe(JSON.stringify(value))
+      // what a transfer moves is the whole ArrayBuffer: it must hold this answer and nothing else
+      expect([bytes.byteOffset, bytes.buffer.byteLength]).toEqual([0, bytes.byteLength])
+    }
   })
 })
