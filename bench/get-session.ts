@@ -162,7 +162,7 @@ async function measure(gateways: SessionTarget[]): Promise<void> {
   if (!profiling) return
   for (const g of gateways) {
     console.log(`restarting gateway ${g.label} under --cpu-prof for the profile...`)
-    const profile = new ProfiledPhase()
+    const profile = new ProfiledPhase(g.tree)
     profiles.set(g.label, profile)
     await g.restart(profile.nodeArgs)
     await settle(g.pid, 20) // under the profiler it never idles below SETTLED_CORES

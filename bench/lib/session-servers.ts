@@ -18,6 +18,8 @@ import { BENCH_ENV, type BenchWorld } from './world.js'
 /** One gateway under load: where it listens, its process, its fleet. */
 export interface SessionTarget {
   label: string
+  /** The tree it runs from, when not this one (named from its root in the profile). */
+  tree?: string
   url: string
   pid: number
   sessions: BenchSession[]
@@ -89,6 +91,7 @@ export async function builtTargets(
     await allConnected(gateway.url, sessions)
     const target: SessionTarget = {
       label: build.label,
+      tree: build.dir,
       url: gateway.url,
       pid: gateway.pid,
       sessions,
