@@ -45,8 +45,10 @@ interface Rendered {
 
 const rendered = new WeakMap<SessionSnapshot, Rendered>()
 
-/** The JSON text of the Session object `snapshot` shows to the holder of `sessionId`, and its ETag. `sessionId` must be the secret that
- * authenticated the snapshot's session: the ETag is worked out from it on the snapshot's first answer. */
+/**
+ * The JSON text of the Session object `snapshot` shows to the holder of `sessionId`, and its ETag. `sessionId` must be
+ * the secret that authenticated the snapshot's session: the ETag is worked out from it on the snapshot's first answer.
+ */
 export function sessionAnswer(snapshot: SessionSnapshot, sessionId: string): { text: string; etag: string } {
   const secret = JSON.stringify(sessionId)
   let parts = rendered.get(snapshot)
