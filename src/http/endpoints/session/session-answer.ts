@@ -8,7 +8,7 @@
  *
  * @example
  * const { text, etag } = sessionAnswer(snapshot, sessionId)
- * // text: '{"id":"…","generatedId":"…","name":"…","sessionId":"…","isConnected":true,"qrcode":"","picture":"…"}'
+ * // text: '{"id":"…","generatedId":"…","name":"…","sessionId":"…","isConnected":true,"qrcode":"",…}'
  * // etag === etagOf(text)
  */
 import type { AccountRestrictions } from '../../../protocol/restrictions.js'
@@ -30,7 +30,8 @@ function after(s: SessionSnapshot): After {
     isConnected: s.isConnected,
     qrcode: s.qrcode,
     picture: s.picture,
-    // not in the spec: the platform's restrictions on the account, once connected and read (docs/api.md: Account health)
+    // not in the spec: the platform's restrictions on the account, once connected and read (docs/api.md:
+    // Account health)
     ...(s.isConnected && s.restrictions ? { restrictions: s.restrictions } : {}),
     ...(s.notConnected ? { reason: s.notConnected.reason, reasonMessage: s.notConnected.message } : {}),
   }
