@@ -148,6 +148,17 @@ async function measure(gateways: SessionTarget[]): Promise<void> {
         detail: `5 s before the rounds, once below ${SETTLED_CORES} cores or after ${SETTLE_MAX_S} s`,
       })
     }
+    // an A/B: each later tree against the first, round by round
+    const first = runs.get(gateways[0]!.label)!
+    for (const gw of gateways.slice(1)) {
+      const ratios = runs.get(gw.label)!.map((x, i) => x.perCpuSecond / first[i]!.perCpuSecond)
+      report.add({
+        figure: `GET /session requests per CPU-second, ${gw.label} ÷ ${gateways[0]!.label}`,
+        value: median(ratios),
+        unit: '×',
+        detail: `median of per-round ratios, spread ${spread(ratios)}, higher in ${ratios.filter(r => r > 1).length} of ${ROUNDS}`,
+      })
+    }
     report.add({
       figure: 'same body from a bare express handler',
       value: median(b.map(x => x.perSecond)),
