@@ -58,7 +58,7 @@ const report = new BenchReport('get-session', {
   ...(builds ? { gateways: builds.map(({ dir, ...build }) => ({ ...build, commit: commitOf(dir) })) } : {}),
 })
 longHint('1,000 sessions')
-const profiling = new ProfiledPhase().nodeArgs.length > 0
+const profiling = process.env.BENCH_CPU_PROFILE !== '0' // as ProfiledPhase reads it
 const bareProfile = new ProfiledPhase()
 const profiles = new Map<string, ProfiledPhase>()
 const named = (figure: string, label: string) => (label ? `${figure} [${label}]` : figure)
