@@ -172,7 +172,7 @@ async function measure(gateways: SessionTarget[]): Promise<void> {
   // 2. Where the CPU goes: one more run of each under --cpu-prof (BENCH_CPU_PROFILE=0 skips it).
   if (!profiling) return
   for (const g of gateways) {
-    console.log(`restarting gateway ${g.label} under --cpu-prof for the profile...`)
+    console.log(`restarting the gateway${g.label ? ` ${g.label}` : ''} under --cpu-prof for the profile...`)
     const profile = new ProfiledPhase(g.tree)
     profiles.set(g.label, profile)
     await g.restart(profile.nodeArgs)
@@ -213,7 +213,7 @@ await withWorld(
   { sandboxNice: 19 },
 )
 for (const [label, profile] of profiles) {
-  const { summary, digest } = profile.summarise(`of the gateway ${label} under the GET /session load`)
+  const { summary, digest } = profile.summarise(`of the gateway${label ? ` ${label}` : ''} under the GET /session load`)
   report.add({
     figure: named(`share of the gateway's CPU under that load in ${summary.byCaller[0]?.name ?? '?'}`, label),
     value: (summary.byCaller[0]?.share ?? 0) * 100,
