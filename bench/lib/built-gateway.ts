@@ -18,22 +18,24 @@ export interface BuiltGateway {
   url: string
   pid: number
   child: ChildProcess
-  /** SIGTERM, wait for the exit (a `--cpu-prof` profile is written then), remove the data folder. */
+  /** SIGTERM, wait for the exit (a `--cpu-prof` profile is written then), remove the data folder (unless given). */
   stop(): Promise<void>
 }
 
 /**
- * `node [nodeArgs] dist/main.js` of tree `dir` on a fresh data folder, ready (`/readyz`), with the side-by-side
- * bench's settings (LOG_LEVEL=warn, per-session send limit off) and `extraEnv` on top.
+ * `node [nodeArgs] dist/main.js` of tree `dir` on a fresh data folder (or `keptDataDir`, a fleet the caller keeps),
+ * ready (`/readyz`), with the side-by-side bench's settings (LOG_LEVEL=warn, per-session send limit off) and
+ * `extraEnv` on top.
  */
 export async function startBuiltGateway(
   sandboxUrl: string,
   dir: string,
   extraEnv: Record<string, string> = {},
   nodeArgs: string[] = [],
+  keptDataDir?: string,
 ): Promise<BuiltGateway> {
   const port = await freePort()
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-built-gateway-'))
+  const dataDir = keptDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'bench-built-gateway-'))
   let out = ''
   const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     cwd: dir,
@@ -71,7 +73,7 @@ export async function startBuiltGateway(
         child.kill('SIGTERM')
         await once(child, 'exit')
       }
-      rmSync(dataDir, { recursive: true, force: true })
+      if (keptDataDir === undefined) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -23,11 +23,21 @@ const top = (shares: CpuShare[], n: number) =>
     .map(s => `${s.name} ${(s.share * 100).toFixed(0)}%`)
     .join(', ')
 
+/** `shares` with the frames of the tree at `tree` named from its root (a result file names no place on the machine). */
+const fromTree = (shares: CpuShare[], tree: string) =>
+  shares.map(s => ({ ...s, name: s.name.replaceAll(`${tree}/`, '') }))
+
 export class ProfiledPhase {
   readonly #dir = mkdtempSync(path.join(os.tmpdir(), 'bench-prof-'))
+  /** The gateway tree profiled when it is not this one (an A/B of built trees). */
+  readonly #tree: string | undefined
   readonly #windows: { fromUs: number; toUs: number }[] = []
   /** Flags for startGateway / withWorld; none with BENCH_CPU_PROFILE=0 (V8's sampler costs every thread it runs in). */
   readonly nodeArgs = process.env.BENCH_CPU_PROFILE === '0' ? [] : ['--cpu-prof', `--cpu-prof-dir=${this.#dir}`]
+
+  constructor(tree?: string) {
+    this.#tree = tree
+  }
 
   start(): void {
     this.#windows.push({ fromUs: monotonicUs(), toUs: Infinity })
@@ -40,11 +50,20 @@ export class ProfiledPhase {
    * profiles, returns it with a one-line digest. */
   summarise(what: string): { summary: CpuSummary; digest: string } {
     try {
-      const summary = summariseProfiles(readProfiles(this.#dir), {
+      const summarised = summariseProfiles(readProfiles(this.#dir), {
         root,
         windows: this.#windows,
         top: Number(process.env.BENCH_PROFILE_TOP ?? 12),
       })
+      const tree = this.#tree
+      const summary = tree
+        ? {
+            ...summarised,
+            byPackage: fromTree(summarised.byPackage, tree),
+            byCaller: fromTree(summarised.byCaller, tree),
+            byFunction: fromTree(summarised.byFunction, tree),
+          }
+        : summarised
       console.log(
         formatShares(
           `\nCPU ${what} by package (self time, ${summary.threads} threads, ${Math.round(summary.busyMs)} ms sampled busy):`,

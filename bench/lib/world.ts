@@ -25,7 +25,7 @@ export interface BenchWorld {
  * POST /session (its rate, unpaired sessions per client, sessions per server): one bench client creates whole fleets,
  * and no cap of connections per address: every bench client (1,000 waiting GET /session, say) comes from 127.0.0.1.
  */
-const BENCH_ENV = {
+export const BENCH_ENV = {
   MEDIA_ALLOW_PRIVATE_URLS: 'true',
   SESSION_CREATE_PER_MINUTE: '0',
   UNPAIRED_PER_CLIENT: '0',

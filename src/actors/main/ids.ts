@@ -18,8 +18,11 @@ const digest = (secret: string): Buffer => hash('sha256', secret, 'buffer')
 export const hashSecret = (secret: string): string => digest(secret).toString('hex')
 
 /** Constant-time check of a presented secret against a stored hash (both sides are 32-byte digests). */
-export function secretMatches(secretHash: string, presented: string): boolean {
-  const stored = Buffer.from(secretHash, 'hex')
+export const secretMatches = (secretHash: string, presented: string): boolean =>
+  secretMatchesHashBytes(Buffer.from(secretHash, 'hex'), presented)
+
+/** The same against the hash's bytes, for a caller that checks every request (decoded once, not each time). */
+export function secretMatchesHashBytes(stored: Buffer, presented: string): boolean {
   const given = digest(presented)
   return stored.length === given.length && timingSafeEqual(stored, given)
 }

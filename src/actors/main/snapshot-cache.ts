@@ -9,28 +9,29 @@ import { restrictionKinds } from '../../protocol/restrictions.js'
 import { BroadcastChannel } from 'node:worker_threads'
 import type { SessionSnapshot } from '../../protocol/snapshot.js'
 import type { SessionRecord } from '../../storage/types.js'
-import { hashSecret, newSessionIds, secretMatches } from './ids.js'
+import { hashSecret, newSessionIds, secretMatchesHashBytes } from './ids.js'
 import { eventsChannel, type SnapshotEvent } from '../../protocol/thread.js'
 
 /** Checked against when the id is unknown, so an unknown id costs the same hash and compare as a known one. */
-const DECOY_HASH = hashSecret(newSessionIds().sessionId)
+const DECOY_HASH = Buffer.from(hashSecret(newSessionIds().sessionId), 'hex')
 
 /** How long past its QR deadline an unscanned session may still show, waiting for its actor to delete it. */
 const DEADLINE_SLACK_MS = 10_000
 
 interface Entry {
-  secretHash: string
+  /** The secret's hash as bytes: decoded once, not on every request. */
+  secretHash: Buffer
   snapshot: SessionSnapshot
 }
 
 export class SnapshotCache {
   readonly #entries = new Map<string, Entry>()
   readonly #channel: BroadcastChannel
-  readonly #matches: typeof secretMatches
+  readonly #matches: typeof secretMatchesHashBytes
   readonly #listeners: ((event: SnapshotEvent) => void)[] = []
 
   /** `matches` is the secret check (tests count its calls). */
-  constructor(channelName: string, matches: typeof secretMatches = secretMatches) {
+  constructor(channelName: string, matches: typeof secretMatchesHashBytes = secretMatchesHashBytes) {
     this.#matches = matches
     this.#channel = new BroadcastChannel(eventsChannel(channelName))
     this.#channel.onmessage = (event: unknown) => this.apply((event as MessageEvent<SnapshotEvent>).data)
@@ -44,7 +45,7 @@ export class SnapshotCache {
 
   /** Registers a session the main thread knows the secret hash of (created here, or loaded from the registry). */
   add(secretHash: string, snapshot: SessionSnapshot): void {
-    this.#entries.set(snapshot.id, { secretHash, snapshot })
+    this.#entries.set(snapshot.id, { secretHash: Buffer.from(secretHash, 'hex'), snapshot })
   }
 
   /** The ids of every session held. */

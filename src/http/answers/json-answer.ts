@@ -9,14 +9,27 @@ import type { Response } from 'express'
 import type { AnswerBudget } from './answer-budget.js'
 import { type JsonPieces, jsonPieces, jsonPiecesYielding } from '../../protocol/json-pieces.js'
 
+const JSON_TYPE = 'application/json; charset=utf-8'
+
 function write(res: Response, { pieces, bytes }: JsonPieces, budget: AnswerBudget | undefined): void {
-  if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8')
+  if (!res.hasHeader('content-type')) res.setHeader('content-type', JSON_TYPE)
   res.setHeader('content-length', bytes)
   // one writev for the headers and every piece: the socket takes what the kernel accepts, the rest waits by reference
   res.cork()
   for (const piece of pieces) res.write(piece)
   res.end()
   budget?.hold(res)
+}
+
+/**
+ * A body already in JSON text (a polled answer rendered once, session-wait/long-poll.ts), with the headers express's
+ * `res.json` sets, written with its headers in one piece: none of `res.send`'s content-type parsing and freshness
+ * check (the conditional GET answered If-None-Match before).
+ */
+export function sendJsonText(res: Response, text: string): void {
+  res.setHeader('content-type', JSON_TYPE)
+  res.setHeader('content-length', Buffer.byteLength(text))
+  res.end(text)
 }
 
 export function sendJson(res: Response, body: unknown, budget: AnswerBudget | undefined): void {

@@ -21,19 +21,6 @@ const ETAG_CHARS = 22
 export const etagOf = (text: string): string =>
   `"${createHash('sha256').update(text).digest('base64url').slice(0, ETAG_CHARS)}"`
 
-/** ETags of bodies already hashed, by the object the body is made from. */
-const byKey = new WeakMap<object, string>()
-
-/**
- * The ETag of the body `text()` makes from `key`, hashed once per key: GET /session hashes each snapshot once, not
- * once per poll. Only for a key whose body never changes (a snapshot is replaced, never changed in place).
- */
-export function etagFor(key: object, text: () => string): string {
-  let etag = byKey.get(key)
-  if (etag === undefined) byKey.set(key, (etag = etagOf(text())))
-  return etag
-}
-
 /** An entity tag with its optional weak prefix; the quoted part is what is compared. */
 const ENTITY_TAG = /(?:W\/)?("[^"]*")/g
 

@@ -19,6 +19,7 @@ import type { HttpSettings } from '../settings.js'
 import { validationFailed } from '../../protocol/errors.js'
 import { RULE } from '../schemas/validation-lines.js'
 import { requestClientKey } from '../client-key.js'
+import { sendJsonText } from '../answers/json-answer.js'
 import { noneMatch } from './etag.js'
 import { WaitRoom, type WaitTicket } from './wait-room.js'
 
@@ -40,11 +41,12 @@ export function sessionWaits(system: SessionSystem, settings: HttpSettings): Ses
   return { room, maxSeconds: settings.SESSION_WAIT_MAX_SECONDS }
 }
 
-/** One answer as it is now: the session it shows, its body and the body's ETag. */
+/** One answer as it is now: the session it shows, its body's JSON text and the body's ETag. */
 export interface Shown {
   session: string
   etag: string
-  body: unknown
+  /** Undefined: unchanged (304). */
+  text: string | undefined
 }
 
 /** One conditional GET endpoint, made once per route (no closure per request: GET /session is the polled path). */
@@ -68,11 +70,11 @@ function send(res: Response, get: ConditionalGet, shown: Shown, closing: boolean
   res.setHeader('Cache-Control', get.cacheControl)
   // shutdown: the answer goes, then the connection (a kept-alive one would hold the drain)
   if (closing) res.setHeader('Connection', 'close')
-  if (shown.body === undefined) res.status(304).end()
-  else res.json(shown.body)
+  if (shown.text === undefined) res.status(304).end()
+  else sendJsonText(res, shown.text)
 }
 
-const unchanged = (shown: Shown): Shown => ({ ...shown, body: undefined })
+const unchanged = (shown: Shown): Shown => ({ ...shown, text: undefined })
 
 /** Answers a GET of `get` for `req`: now, or once the answer changes or the wait ends. */
 export function answerConditional(

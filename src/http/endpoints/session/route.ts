@@ -7,17 +7,15 @@
 import { Router, type Request, type RequestHandler } from 'express'
 import type { SessionSystem } from '../../../actors/main/session-system.js'
 import { GatewayError } from '../../../protocol/errors.js'
-import type { Session } from '../../../protocol/spec-types.js'
-import type { AccountRestrictions } from '../../../protocol/restrictions.js'
 import type { AppDeps, EndpointDeps } from '../../deps.js'
 import { jsonBodyReader } from '../../json-body.js'
 import { creationGate, localCreationRate } from '../../limits/creation-gate.js'
-import { etagFor } from '../../session-wait/etag.js'
 import { answerConditional, type ConditionalGet, type Shown } from '../../session-wait/long-poll.js'
 import { parseProxyBody } from '../../schemas/proxy.js'
 import { authenticate } from '../../session-auth.js'
 import { sessionRoute } from '../../session-route.js'
 import { SESSION_PATH } from '../../api-paths.js'
+import { sessionAnswer } from './session-answer.js'
 
 /**
  * GET /session's Cache-Control: the body holds the session's secret, so no shared cache may keep it (`private`), and
@@ -25,24 +23,11 @@ import { SESSION_PATH } from '../../api-paths.js'
  */
 const SESSION_CACHE_CONTROL = 'private, no-cache'
 
-/** The Session object `req`'s credentials show now, and its ETag (hashed once per snapshot). */
+/** The Session object `req`'s credentials show now, and its ETag (rendered once per snapshot: ./session-answer.ts). */
 function shownSession(system: SessionSystem, req: Request): Shown {
   const { sessionId, snapshot } = authenticate(system, req)
-  const body: Session & { restrictions?: AccountRestrictions } = {
-    id: snapshot.id,
-    generatedId: snapshot.generatedId,
-    name: snapshot.name,
-    sessionId,
-    isConnected: snapshot.isConnected,
-    qrcode: snapshot.qrcode,
-    picture: snapshot.picture,
-    // not in the spec: the platform's restrictions on the account, once connected and read (docs/api.md: Account health)
-    ...(snapshot.isConnected && snapshot.restrictions ? { restrictions: snapshot.restrictions } : {}),
-    ...(snapshot.notConnected
-      ? { reason: snapshot.notConnected.reason, reasonMessage: snapshot.notConnected.message }
-      : {}),
-  }
-  return { session: snapshot.id, etag: etagFor(snapshot, () => JSON.stringify(body)), body }
+  const { text, etag } = sessionAnswer(snapshot, sessionId)
+  return { session: snapshot.id, etag, text }
 }
 
 /**

@@ -102,7 +102,8 @@ export function viewLinkRoutes(deps: EndpointDeps): Router {
           expiresAt: new Date(pairingCode.expiresAt).toISOString(),
         },
       }
-      return { session: id, etag: etagOf(JSON.stringify(body)), body }
+      const text = JSON.stringify(body)
+      return { session: id, etag: etagOf(text), text }
     },
   }
   const answer: RequestHandler = (req, res, next) => answerConditional(deps.waits, req, res, next, viewQr)

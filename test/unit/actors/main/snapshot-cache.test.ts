@@ -3,7 +3,7 @@
  */
 import { BroadcastChannel } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { hashSecret, newSessionIds, secretMatches } from '../../../../src/actors/main/ids.js'
+import { hashSecret, newSessionIds, secretMatchesHashBytes } from '../../../../src/actors/main/ids.js'
 import { SnapshotCache } from '../../../../src/actors/main/snapshot-cache.js'
 import { eventsChannel } from '../../../../src/protocol/thread.js'
 import type { SessionSnapshot } from '../../../../src/protocol/snapshot.js'
@@ -52,7 +52,7 @@ describe('SnapshotCache', () => {
     const checked: string[] = []
     const cache = new SnapshotCache(`cache-test-${Math.random()}`, (hash, presented) => {
       checked.push(presented)
-      return secretMatches(hash, presented)
+      return secretMatchesHashBytes(hash, presented)
     })
     try {
       const known = newSessionIds()
