@@ -21,9 +21,12 @@ const N = Number(process.env.BENCH_SCALE_SESSIONS ?? 2000)
 const SENDERS = Math.min(N, Number(process.env.BENCH_SCALE_SENDERS ?? 50))
 const SENDS = Number(process.env.BENCH_SCALE_SENDS ?? 20)
 const IDLE_SECONDS = Number(process.env.BENCH_SCALE_IDLE_SECONDS ?? 30)
-/** BENCH_SCALE_PROFILE=1: both send bursts under --cpu-prof, summarised (where CPU per send grows with the fleet). */
+/** BENCH_SCALE_PROFILE=1: both send bursts and the restart under --cpu-prof, summarised (where CPU per send grows
+ * with the fleet, and where a restore's CPU goes). */
 const profiles =
-  process.env.BENCH_SCALE_PROFILE === '1' ? { few: new ProfiledPhase(), many: new ProfiledPhase() } : undefined
+  process.env.BENCH_SCALE_PROFILE === '1'
+    ? { few: new ProfiledPhase(), many: new ProfiledPhase(), restart: new ProfiledPhase() }
+    : undefined
 const profiled = <T>(phase: ProfiledPhase | undefined, run: () => Promise<T>): Promise<T> => {
   phase?.start()
   return run().finally(() => phase?.end())
@@ -207,11 +210,17 @@ try {
   if (profiles) report.note('sendProfileMany', profiles.many.summarise(`of the send burst, ${N} connected`).digest)
   const restartAt = performance.now()
   // probes from the moment the new process answers HTTP, not from readiness: the restore is what they must survive
-  gateway = await startGateway(envFor('many'), [], { until: 'listening' })
+  profiles?.restart.start()
+  gateway = await startGateway(envFor('many'), profiles?.restart.nodeArgs, { until: 'listening' })
   const answeringSeconds = (performance.now() - restartAt) / 1000
   const back = await untilConnected(gateway, fleet, 300_000)
   const restartSeconds = (performance.now() - restartAt) / 1000
   const restartCpu = cpuSeconds(gateway.child.pid!) // a new process: all it has used is the start and the restore
+  if (profiles) {
+    profiles.restart.end()
+    await gateway.stop()
+    report.note('restartProfile', profiles.restart.summarise(`of the restart, ${N} sessions`).digest)
+  }
   log(`restart: ${back.connected}/${N} connected after ${restartSeconds.toFixed(1)} s`)
 
   const perSendFew = alone.cpu / alone.result.ok
