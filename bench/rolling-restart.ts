@@ -12,14 +12,8 @@
  *
  *   npm run bench:rolling-restart   BENCH_ROLL_SESSIONS (20), BENCH_ROLL_RATE (10 sends/s)
  */
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { startGateway, startSandbox, type GatewayProcess } from '../test/support/processes.js'
-import { startRedisServer } from '../test/support/redis-server.js'
-import { connectRedis, text } from '../src/cluster/store/connection.js'
-import { sessionKeys } from '../src/cluster/store/keys.js'
+import type { GatewayProcess } from '../test/support/processes.js'
+import { startClusterWorld } from './lib/cluster-world.js'
 import { pairFleet, sessionHeaders, type FleetSession } from './lib/fleet.js'
 import { BenchReport, percentile } from './lib/results.js'
 import { setting } from './lib/settings.js'
@@ -30,34 +24,8 @@ const CONTACT = '15550999998'
 const MAX_TRIES = 30
 
 const report = new BenchReport('rolling-restart', { sessions: SESSIONS, sendsPerSecond: RATE })
-const env = {
-  DATA_KEY: randomBytes(32).toString('base64'),
-  CLUSTER_SECRET: randomBytes(32).toString('base64url'),
-  SESSION_CREATE_PER_MINUTE: '0',
-  UNPAIRED_PER_CLIENT: '0',
-  SEND_RATE_PER_SECOND: '0',
-}
-const redis = await startRedisServer()
-const raw = await connectRedis(redis.url)
-const sandbox = await startSandbox(undefined, undefined, { nice: 19 })
-const dirs: string[] = []
-const nodes: (GatewayProcess | undefined)[] = [undefined, undefined, undefined]
-
-async function startNode(i: number): Promise<GatewayProcess> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `bench-roll-${i}-`))
-  dirs.push(dir)
-  const gw = await startGateway({
-    ...env,
-    SANDBOX_URL: sandbox.url,
-    DATA_DIR: dir,
-    REDIS_URL: redis.url,
-    NODE_ID: `node-${i + 1}`,
-  })
-  nodes[i] = gw
-  return gw
-}
-
-const ownerOf = async (s: FleetSession) => text(await raw.command(['GET', sessionKeys(s.id).lease]))?.split('|')[0]
+const world = await startClusterWorld('roll', { SEND_RATE_PER_SECOND: '0' })
+const { sandbox, nodes, startNode, ownerOf } = world
 
 /** Until every session has an owner and none moved for `quietMs`. */
 async function settled(fleet: FleetSession[], quietMs = 3_000): Promise<void> {
@@ -212,10 +180,6 @@ try {
     detail: rolls.map(r => r.toFixed(1)).join(', '),
   })
 } finally {
-  await Promise.allSettled(nodes.map(n => n?.stop('SIGKILL')))
-  await raw.close()
-  await sandbox.stop()
-  await redis.stop()
-  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+  await world.close()
 }
 report.finish()

@@ -1,22 +1,36 @@
 /**
  * The big-fleet figures of BENCHMARKS.md, measured in one run against the sandbox (its own process):
  * sessions held, memory per idle session, idle CPU, sends/s with 50 senders, CPU per send at N ÷ at 50, idle sessions
- * lost during a send burst, and restart → all connected again.
+ * lost during a send burst, restart → all connected again, and (when the fleet is paired, not restored from the
+ * cache) whether pairing keeps its pace as the fleet grows.
  *
- *   npm run bench:scale      (BENCH_SCALE_SESSIONS=2000, BENCH_SCALE_SENDERS=50, BENCH_SCALE_SENDS=20 per sender)
+ *   npm run bench:scale      (BENCH_SCALE_SESSIONS=2000, BENCH_SCALE_SENDERS=50, BENCH_SCALE_SENDS=20 per sender,
+ *                             BENCH_SCALE_PROFILE=1 for the send bursts' CPU profiles)
  *
  * Load comes from this process (fetch); CPU and memory are read from the gateway process's /proc entries.
  */
 import { startGateway, startSandbox, type GatewayProcess } from '../test/support/processes.js'
 import { FleetCache } from './lib/fleet-cache.js'
+import { PairingBlocks } from './lib/pairing-blocks.js'
 import { pairFleet, sessionHeaders, type FleetSession } from './lib/fleet.js'
 import { cpuSeconds, measureCpu, rssMb } from './lib/proc.js'
+import { ProfiledPhase } from './lib/profiled.js'
 import { BenchReport } from './lib/results.js'
 
 const N = Number(process.env.BENCH_SCALE_SESSIONS ?? 2000)
 const SENDERS = Math.min(N, Number(process.env.BENCH_SCALE_SENDERS ?? 50))
 const SENDS = Number(process.env.BENCH_SCALE_SENDS ?? 20)
 const IDLE_SECONDS = Number(process.env.BENCH_SCALE_IDLE_SECONDS ?? 30)
+/** BENCH_SCALE_PROFILE=1: both send bursts and the restart under --cpu-prof, summarised (where CPU per send grows
+ * with the fleet, and where a restore's CPU goes). */
+const profiles =
+  process.env.BENCH_SCALE_PROFILE === '1'
+    ? { few: new ProfiledPhase(), many: new ProfiledPhase(), restart: new ProfiledPhase() }
+    : undefined
+const profiled = <T>(phase: ProfiledPhase | undefined, run: () => Promise<T>): Promise<T> => {
+  phase?.start()
+  return run().finally(() => phase?.end())
+}
 const PAIR_CONCURRENCY = Number(process.env.BENCH_SCALE_PAIR_CONCURRENCY ?? 10)
 /** Baileys closes a socket that heard nothing for keep-alive interval (30 s) + 5 s: wait that long after a burst. */
 const KEEPALIVE_WINDOW_MS = 36_000
@@ -115,17 +129,26 @@ const envFor = (part: string) => ({
   DATA_DIR: cache.dataDir(part),
   SESSION_CREATE_PER_MINUTE: '0',
 })
-const pairAll = (gw: GatewayProcess, count: number, phoneBase: number) =>
-  pairFleet({
+/** The big fleet's pairing, block by block (pairing-blocks.ts): it must keep its pace as the fleet grows. */
+let pairing: PairingBlocks | undefined
+const pairAll = (gw: GatewayProcess, count: number, phoneBase: number) => {
+  const blocks = new PairingBlocks(250, () => ({
+    gateway: cpuSeconds(gw.child.pid!),
+    sandbox: cpuSeconds(sandbox.child.pid!),
+  }))
+  if (count >= 2 * blocks.block) pairing = blocks
+  return pairFleet({
     gatewayUrl: gw.url,
     sandboxUrl: sandbox.url,
     count,
     concurrency: PAIR_CONCURRENCY,
     phoneBase,
     onPaired: (done, total) => {
-      if (done % 100 === 0) log(`  paired ${done}/${total}`)
+      const line = blocks.paired(done)
+      if (line) log(`  paired ${done}/${total}: ${line}`)
     },
   })
+}
 const report = new BenchReport('scale', {
   sessions: N,
   senders: SENDERS,
@@ -137,7 +160,7 @@ let gateway: GatewayProcess | undefined
 
 try {
   // 1. SENDERS sessions alone in a gateway: warm up, then throughput and CPU per send
-  gateway = await startGateway(envFor('few'))
+  gateway = await startGateway(envFor('few'), profiles?.few.nodeArgs)
   log(`${cache.reused ? 'restoring' : 'pairing'} ${SENDERS} senders`)
   const few = await cache.sessions('few', () => pairAll(gateway!, SENDERS, 15550100000))
   if ((await untilConnected(gateway, few, 300_000)).connected !== few.length) throw new Error('senders did not connect')
@@ -145,14 +168,17 @@ try {
   // the same quiet spell as the big fleet gets below: a just-started gateway is still busy with its logins' syncs
   await sleep(10_000 + IDLE_SECONDS * 1000)
   const rssFew = rssMb(gateway.child.pid!)
-  const alone = await measureCpu(gateway.child.pid!, () => sendBurst(gateway!, few, SENDS))
+  const alone = await measureCpu(gateway.child.pid!, () =>
+    profiled(profiles?.few, () => sendBurst(gateway!, few, SENDS)),
+  )
   log(
     `${SENDERS} connected: ${alone.result.ok} sends in ${alone.wall.toFixed(1)} s, ${((alone.cpu / alone.result.ok) * 1000).toFixed(1)} ms CPU each`,
   )
   await gateway.stop()
+  if (profiles) report.note('sendProfileFew', profiles.few.summarise(`of the send burst, ${SENDERS} connected`).digest)
 
   // 2. the big fleet in one gateway
-  gateway = await startGateway(envFor('many'))
+  gateway = await startGateway(envFor('many'), profiles?.many.nodeArgs)
   log(`${cache.reused ? 'restoring' : 'pairing'} ${N} sessions`)
   const fleet = await cache.sessions('many', () => pairAll(gateway!, N, 15550200000))
   const senders = fleet.slice(0, SENDERS)
@@ -168,7 +194,9 @@ try {
 
   // 3. the same burst with the whole fleet connected; count logged-in connections that end meanwhile
   const endedBefore = await sandboxStat(sandbox.url, 'loginsEnded')
-  const crowded = await measureCpu(gateway.child.pid!, () => sendBurst(gateway!, senders, SENDS))
+  const crowded = await measureCpu(gateway.child.pid!, () =>
+    profiled(profiles?.many, () => sendBurst(gateway!, senders, SENDS)),
+  )
   log(
     `${N} connected: ${crowded.result.ok} sends in ${crowded.wall.toFixed(1)} s, ${((crowded.cpu / crowded.result.ok) * 1000).toFixed(1)} ms CPU each`,
   )
@@ -179,13 +207,20 @@ try {
   // 4. restart: every session connected again, the API answering throughout
   log('restarting the gateway')
   await gateway.stop()
+  if (profiles) report.note('sendProfileMany', profiles.many.summarise(`of the send burst, ${N} connected`).digest)
   const restartAt = performance.now()
   // probes from the moment the new process answers HTTP, not from readiness: the restore is what they must survive
-  gateway = await startGateway(envFor('many'), [], { until: 'listening' })
+  profiles?.restart.start()
+  gateway = await startGateway(envFor('many'), profiles?.restart.nodeArgs, { until: 'listening' })
   const answeringSeconds = (performance.now() - restartAt) / 1000
   const back = await untilConnected(gateway, fleet, 300_000)
   const restartSeconds = (performance.now() - restartAt) / 1000
   const restartCpu = cpuSeconds(gateway.child.pid!) // a new process: all it has used is the start and the restore
+  if (profiles) {
+    profiles.restart.end()
+    await gateway.stop()
+    report.note('restartProfile', profiles.restart.summarise(`of the restart, ${N} sessions`).digest)
+  }
   log(`restart: ${back.connected}/${N} connected after ${restartSeconds.toFixed(1)} s`)
 
   const perSendFew = alone.cpu / alone.result.ok
@@ -242,6 +277,8 @@ try {
     met: back.connected === N && restartSeconds <= 60,
     detail: `${back.connected}/${N} connected; API answering ${answeringSeconds.toFixed(1)} s after the old process exited; from then until all were back, probe GET /session: ${back.probeFailures} failed, slowest ${back.probeMaxMs.toFixed(0)} ms; ${back.pollFailures} of ${back.polls} GET /session polls of the whole fleet failed; gateway CPU ${restartCpu.toFixed(0)} s (${((restartCpu / N) * 1000).toFixed(0)} ms a session); first start: ${cold.seconds.toFixed(0)} s`,
   })
+  const pace = pairing?.figure(N, PAIR_CONCURRENCY)
+  if (pace) report.add(pace)
   report.add({
     figure: `sessions that lose their connection while ${SENDERS} others send, ${N} connected`,
     value: lost,

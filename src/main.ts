@@ -20,6 +20,7 @@ import { startupFailed } from './security/startup-failure.js'
 import { startupWarnings } from './startup-warnings.js'
 import { installTestHooks } from './test-hooks.js'
 import { startIdleHeapReducer } from './actors/idle-heap.js'
+import { describeCapacity, machineSessionCapacity } from './actors/session-capacity.js'
 
 // A bad setting stops the process with one line on stderr, before anything starts.
 let settings: Settings
@@ -30,6 +31,11 @@ try {
 }
 const prettyLogs = wantsPrettyLogs(settings.LOG_FORMAT)
 const logger = createRootLogger(settings.LOG_LEVEL, prettyLogs)
+// Unset, MAX_SESSIONS is what this machine holds (actors/session-capacity.ts): say the figure and how it was reached.
+if (process.env.MAX_SESSIONS === undefined) {
+  const capacity = machineSessionCapacity()
+  logger.info({ maxSessions: settings.MAX_SESSIONS, ...capacity }, describeCapacity(capacity))
+}
 // Media folders of gateway processes that died without removing them (media/temp-sweep.ts).
 void sweepStaleMediaDirs().then(swept => {
   if (swept.removed.length + swept.staleFiles.length > 0) logger.info(swept, 'removed media temp files left by a crash')

@@ -9,6 +9,7 @@ import os from 'node:os'
 import { logSettings, type LogSettings } from '../logger.js'
 import { linkSettings, type LinkSettings } from '../platform/settings.js'
 import { int, pickSettings, type SliceOf } from '../settings/fields.js'
+import { machineSessionCapacity } from './session-capacity.js'
 import { storageSettings, type StorageSettings } from '../storage/settings.js'
 
 export const ACTOR_SETTINGS = {
@@ -33,8 +34,11 @@ export const ACTOR_SETTINGS = {
   MAX_QUEUE_PER_SHARD: int(1_000, 1),
   /** Commands one session may have in flight or queued (429 with Retry-After beyond): one tenant cannot fill a shard. */
   MAX_PENDING_PER_SESSION: int(32, 1),
-  /** Sessions one process holds, or in cluster mode the whole cluster (POST /session answers 503 when full); 0 = no cap. */
-  MAX_SESSIONS: int(2_500, 0),
+  /**
+   * Sessions one process holds, or in cluster mode the whole cluster (POST /session answers 503 when full); 0 = no
+   * cap. Unset: what this machine holds by its memory and open-file limit (./session-capacity.ts), logged at start.
+   */
+  MAX_SESSIONS: int(() => machineSessionCapacity().sessions, 0),
   /** Sessions awaiting a scan at once, as a percentage of MAX_SESSIONS, whoever created them (503 beyond). */
   UNPAIRED_MAX_PERCENT: int(20, 1).refine(v => v <= 100, 'expected 1..100'),
   /** Unpaired sessions one client (address, IPv6 /64) may hold at once (429 beyond); 0 = no cap. Not for callers

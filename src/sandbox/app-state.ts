@@ -11,6 +11,7 @@ import type { BinaryNode } from '@whiskeysockets/baileys'
 import { child, children, iqResult, node } from './nodes.js'
 import type { IqHandler } from './handlers/types.js'
 import type { WorldAccount } from './types.js'
+import { worldAccount } from './world.js'
 
 export interface AppStateKey {
   keyId: Buffer
@@ -80,15 +81,15 @@ export const makeAppStateHandler =
   (keys: AppStateKeys): IqHandler =>
   async (ctx, conn, iq) => {
     const phone = conn.account?.phone
-    const worldAccount = phone ? ctx.world().accounts.find(a => a.phone === phone) : undefined
+    const own = phone ? worldAccount(ctx.world(), phone) : undefined
     const collections: BinaryNode[] = []
     for (const collection of children(child(iq, 'sync'), 'collection')) {
       const name = collection.attrs.name ?? ''
       const version = Number(collection.attrs.version ?? 0)
-      if (name === CONTACTS_COLLECTION && phone && worldAccount?.syncContacts && keys.has(phone)) {
-        const patches = (
-          await contactPatches(keys.keyFor(phone), worldAccount, p => ctx.accounts.ensure(p).lidJid)
-        ).slice(version)
+      if (name === CONTACTS_COLLECTION && phone && own?.syncContacts && keys.has(phone)) {
+        const patches = (await contactPatches(keys.keyFor(phone), own, p => ctx.accounts.ensure(p).lidJid)).slice(
+          version,
+        )
         if (patches.length) {
           collections.push(
             node('collection', { name, version: String(version) }, [

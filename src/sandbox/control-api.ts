@@ -14,7 +14,7 @@ import { ScanError } from './pairing.js'
 import { sendFromPhone } from './phone-send.js'
 import { RestrictionInputError } from './restrictions.js'
 import type { Faults, WorldPatch } from './types.js'
-import { parseWorldPatch } from './world.js'
+import { parseWorldPatch, worldAccount } from './world.js'
 
 export interface ControlApiDeps {
   ctx: SandboxContext
@@ -160,7 +160,7 @@ export function makeControlApi(deps: ControlApiDeps): (req: IncomingMessage, res
         if (typeof body.text !== 'string' || !to)
           throw new HttpError(400, 'body needs { to: known phone, text: string }')
         const sender = ctx.accounts.ensure(phone)
-        const name = ctx.world().accounts.find(a => a.phone === phone)?.name
+        const name = worldAccount(ctx.world(), phone)?.name
         const id = typeof body.id === 'string' ? body.id : undefined
         const delivered = await sendFromPhone(sender, to, { conversation: body.text }, { id, notify: name })
         ctx.restrictions.noteExchange(phone, to.phone)

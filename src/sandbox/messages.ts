@@ -22,6 +22,7 @@ import { bytes, child, children, node, unixNow } from './nodes.js'
 import { channelPostRefusal } from './channel-post-rules.js'
 import { askAgain, retryReceipt } from './retry-receipt.js'
 import type { ChannelStore } from './channels.js'
+import { worldAccount } from './world.js'
 
 interface EncCopy {
   type: string
@@ -208,7 +209,7 @@ export class MessageRouter {
   /** 463 for a 1:1 message addressed to the phone-number JID of an account the platform moved to LID addressing. */
   #addressingRefusal(to: string, account: Account | undefined): number | undefined {
     if (!account || !to.endsWith('@s.whatsapp.net')) return undefined
-    return this.ctx.world().accounts.find(a => a.phone === account.phone)?.lidOnly ? 463 : undefined
+    return worldAccount(this.ctx.world(), account.phone)?.lidOnly ? 463 : undefined
   }
 
   #holders(group: string, senderKeyId: string): Set<string> {
@@ -232,7 +233,7 @@ export class MessageRouter {
     const record = await buildInboxMessage(message, meta, this.ctx.mediaHost(), this.ctx.caCert)
     if (!record) return
     if (meta.status) {
-      const saved = this.ctx.world().accounts.find(a => a.phone === account.phone)?.contacts ?? []
+      const saved = worldAccount(this.ctx.world(), account.phone)?.contacts ?? []
       record.visible = meta.from === account.phone || saved.some(c => c.phone === meta.from)
     }
     account.inbox.push(record)

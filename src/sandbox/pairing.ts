@@ -19,6 +19,7 @@ import type { FaultState } from './faults.js'
 import { child, bytes, node, unixNow } from './nodes.js'
 import { signalPub } from './signal-store.js'
 import type { World } from './types.js'
+import { worldAccount } from './world.js'
 
 const ADV_ACCOUNT_SIG_PREFIX = Buffer.from([6, 0])
 const ADV_DEVICE_SIG_PREFIX = Buffer.from([6, 1])
@@ -200,7 +201,7 @@ export class PairingRegistry {
       advSecret,
       ...(this.faults.wrongAccountSignature ? { signingKey: newKeyPair().private } : {}),
     })
-    const name = this.world().accounts.find(a => a.phone === phone)?.name
+    const name = worldAccount(this.world(), phone)?.name
     const conn = pending.conn
     const reply = await conn
       .query(

@@ -39,7 +39,7 @@ import { IDLE_CONNECTION_MS } from './keep-alive.js'
 import { LinkCodeRegistry } from './link-code.js'
 import type { Faults, InboxMessage, PresenceEvent, World, WorldPatch } from './types.js'
 import { clientAddress } from './client-address.js'
-import { demoWorld, emptyWorld, mergeWorld, parseWorldPatch } from './world.js'
+import { demoWorld, emptyWorld, mergeWorld, parseWorldPatch, withAccount, worldAccount } from './world.js'
 
 export interface SandboxOptions {
   /** HTTP + WebSocket port; 0 picks a free one. Default 7800. */
@@ -151,7 +151,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     noise,
     accounts,
     media,
-    restrictions: new AccountRestrictions(phone => world.accounts.find(a => a.phone === phone)?.chats ?? []),
+    restrictions: new AccountRestrictions(phone => worldAccount(world, phone)?.chats ?? []),
     faults: new FaultState(options.faults),
     stats,
     devices: new DeviceLedger(stats),
@@ -172,7 +172,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const channels = new ChannelStore(() => world, media)
   /** Pairing (by QR or by code) with a phone the world lacks creates that account in the world too. */
   const intoWorld = (paired: { phone: string; device: number }): { phone: string; device: number } => {
-    if (!world.accounts.some(a => a.phone === paired.phone)) setWorld({ accounts: [{ phone: paired.phone }] })
+    // a bare new account: no merge, no picture to announce (a merge's passes over the world cost each pairing a
+    // time that grew with the accounts already paired)
+    if (!worldAccount(world, paired.phone)) {
+      world = withAccount(world, paired.phone)
+      accounts.ensure(paired.phone)
+    }
     return paired
   }
   const pairing = new PairingRegistry(accounts, qr, () => world, ctx.faults)

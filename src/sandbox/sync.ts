@@ -10,6 +10,7 @@ import type { Account, Companion } from './accounts.js'
 import type { SandboxContext } from './context.js'
 import { sendFromPhone } from './phone-send.js'
 import type { AppStateKeys } from './app-state.js'
+import { worldAccount } from './world.js'
 
 export async function sendInitialSync(
   ctx: SandboxContext,
@@ -19,8 +20,8 @@ export async function sendInitialSync(
 ): Promise<void> {
   if (companion.initialSyncSent) return
   companion.initialSyncSent = true
-  const worldAccount = ctx.world().accounts.find(a => a.phone === account.phone)
-  const shareContacts = !!worldAccount?.syncContacts
+  const own = worldAccount(ctx.world(), account.phone)
+  const shareContacts = !!own?.syncContacts
   if (shareContacts) {
     const key = appState.keyFor(account.phone)
     await sendFromPhone(
@@ -49,8 +50,8 @@ export async function sendInitialSync(
   const history = proto.HistorySync.encode({
     syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
     // the chats the phone has: Baileys lists them in `messaging-history.set`
-    conversations: (worldAccount?.chats ?? []).map(phone => ({ id: `${phone}@s.whatsapp.net` })),
-    pushnames: worldAccount?.name ? [{ id: account.pnJid, pushname: worldAccount.name }] : [],
+    conversations: (own?.chats ?? []).map(phone => ({ id: `${phone}@s.whatsapp.net` })),
+    pushnames: own?.name ? [{ id: account.pnJid, pushname: own.name }] : [],
     progress: 100,
   }).finish()
   await sendFromPhone(

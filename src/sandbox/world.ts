@@ -3,7 +3,27 @@
  * The scenario document: validation-light parsing, merging a posted patch into the current world, and the rule that
  * every phone named anywhere (contacts, participants, followers) is itself a simulated account.
  */
-import type { World, WorldPatch } from './types.js'
+import type { World, WorldAccount, WorldPatch } from './types.js'
+
+/** Each accounts list's index by phone, built on its first look-up (a world is replaced whole, never changed). */
+const accountIndexes = new WeakMap<WorldAccount[], Map<string, WorldAccount>>()
+
+/**
+ * The world's account with that phone. A scan of the list per look-up cost every send, login and pairing a time
+ * that grows with the world (10,000 accounts in a scale bench); this is a map read, after one pass per world.
+ */
+export function worldAccount(world: World, phone: string | undefined): WorldAccount | undefined {
+  if (phone === undefined) return undefined
+  let index = accountIndexes.get(world.accounts)
+  if (!index) accountIndexes.set(world.accounts, (index = new Map(world.accounts.map(a => [a.phone, a]))))
+  return index.get(phone)
+}
+
+/** The world with one more account, a phone it lacks (a pairing's new phone): no merge, nothing else changes. */
+export const withAccount = (world: World, phone: string): World => ({
+  ...world,
+  accounts: [...world.accounts, { phone }],
+})
 
 export const emptyWorld = (): World => ({ accounts: [], groups: [], channels: [] })
 

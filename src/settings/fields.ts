@@ -8,12 +8,13 @@
 import { accessSync, constants } from 'node:fs'
 import { z } from 'zod'
 
-export const int = (def: number, min = 0) =>
+/** `def` may be a function: a default worked out from the machine (MAX_SESSIONS), read when the settings are. */
+export const int = (def: number | (() => number), min = 0) =>
   z.coerce
     .number({ error: 'expected an integer' })
     .int({ error: 'expected an integer' })
     .min(min, { error: `expected an integer >= ${min}` })
-    .default(def)
+    .default(typeof def === 'number' ? () => def : def)
 
 export const bool = (def: boolean) =>
   z

@@ -6,6 +6,7 @@
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import { child, children, iqResult, node } from '../nodes.js'
 import type { IqHandler } from './types.js'
+import { worldAccount } from '../world.js'
 
 export const pingHandler: IqHandler = (_ctx, _conn, iq) => iqResult(iq)
 export const passiveHandler: IqHandler = (_ctx, _conn, iq) => iqResult(iq)
@@ -29,8 +30,8 @@ const PRIVACY_DEFAULTS: Record<string, string> = {
 
 export const privacyHandler: IqHandler = (ctx, conn, iq) => {
   if (iq.attrs.type === 'get' && child(iq, 'privacy')) {
-    const worldAccount = ctx.world().accounts.find(a => a.phone === conn.account?.phone)
-    const values = { ...PRIVACY_DEFAULTS, status: worldAccount?.statusPrivacy?.setting ?? 'contacts' }
+    const own = worldAccount(ctx.world(), conn.account?.phone)
+    const values = { ...PRIVACY_DEFAULTS, status: own?.statusPrivacy?.setting ?? 'contacts' }
     return iqResult(iq, [
       node(
         'privacy',
@@ -64,7 +65,7 @@ const STATUS_LIST_TYPES: Record<string, 'contacts' | 'blacklist' | 'whitelist'> 
  */
 export const statusHandler: IqHandler = (ctx, conn, iq) => {
   if (!child(iq, 'privacy')) return iqResult(iq)
-  const privacy = ctx.world().accounts.find(a => a.phone === conn.account?.phone)?.statusPrivacy ?? {
+  const privacy = worldAccount(ctx.world(), conn.account?.phone)?.statusPrivacy ?? {
     setting: 'contacts',
     list: [],
   }

@@ -9,6 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { child, iqError, iqResult, node } from '../nodes.js'
 import type { IqHandler } from './types.js'
+import { worldAccount } from '../world.js'
 
 /** Long enough that concurrent lookups overlap observably, short enough not to slow tests (200 pictures ≈ 1 s at 4). */
 const PICTURE_ROUND_TRIP_MS = 20
@@ -27,7 +28,7 @@ export const pictureHandler: IqHandler = async (ctx, _conn, iq) => {
       if (world.channels.find(c => c.id === target)?.picture) key = `n-${target.split('@')[0]}`
     } else {
       const account = ctx.accounts.resolve(target)?.account
-      if (account && world.accounts.find(a => a.phone === account.phone)?.picture) key = `u-${account.phone}`
+      if (account && worldAccount(world, account.phone)?.picture) key = `u-${account.phone}`
     }
     if (!key) return iqError(iq, 404, 'item-not-found')
     const directPath = `/pp/${key}.jpg`

@@ -2,12 +2,15 @@
  * Settings that switch a protection off, or leave one out, start the gateway, but never silently: each is one warn
  * line in the start-up log of the real process (a tenant's proxy allowed on private addresses; cluster mode without
  * DATA_KEY, or forwarding over plain http without CLUSTER_REQUIRE_TLS). A Node below package.json's engines is
- * refused instead (test/system/build/old-node.test.ts).
+ * refused instead (test/system/build/old-node.test.ts). A figure the gateway works out for itself is said there too:
+ * MAX_SESSIONS unset is what the machine holds, one info line with the figure, both limits' figures and which one
+ * bound it (the derivation's rules: test/unit/actors/session-capacity.test.ts); set by the operator, nothing is said.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { machineSessionCapacity } from '../../../src/actors/session-capacity.js'
 import { startGateway, type GatewayProcess } from '../../support/processes.js'
 import { describeWithRedis, startRedisServer, type RedisServer } from '../../support/redis-server.js'
 import { waitFor } from '../../support/wait-for.js'
@@ -20,11 +23,15 @@ afterEach(async () => {
   }
 })
 
+interface LogLine {
+  level: number
+  msg: string
+  maxSessions?: number
+  bound?: string
+}
+
 /** The JSON log lines of a gateway started with `env`, once it logged that it listens. */
-async function startupLog(
-  env: Record<string, string>,
-  nodeArgs: string[] = [],
-): Promise<Array<{ level: number; msg: string }>> {
+async function startupLog(env: Record<string, string>, nodeArgs: string[] = []): Promise<LogLine[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'startup-warnings-'))
   const gateway = await startGateway(
     { DATA_DIR: dir, SHARDS: '1', LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
@@ -37,11 +44,11 @@ async function startupLog(
     .output()
     .trim()
     .split('\n')
-    .map(line => JSON.parse(line) as { level: number; msg: string })
+    .map(line => JSON.parse(line) as LogLine)
 }
 
 const WARN = 40
-const warnings = (lines: Array<{ level: number; msg: string }>) => lines.filter(l => l.level === WARN).map(l => l.msg)
+const warnings = (lines: LogLine[]) => lines.filter(l => l.level === WARN).map(l => l.msg)
 const PROXY_PRIVATE =
   "SESSION_PROXY_ALLOW_PRIVATE=true: a tenant's proxy may be a loopback or private address, so any client " +
   'that creates a session can make the gateway connect inside its network'
@@ -117,5 +124,25 @@ describeWithRedis('start-up warnings in cluster mode', () => {
       ADVERTISE_URL: 'https://127.0.0.1:3999',
     })
     expect(lines.filter(l => l === NO_DATA_KEY || l === PLAIN_HTTP)).toEqual([])
+  }, 90_000)
+})
+
+describe('MAX_SESSIONS at start', () => {
+  const capacityLines = (lines: LogLine[]) => lines.filter(l => l.msg.startsWith('MAX_SESSIONS'))
+
+  it("unset, the gateway logs the machine's figure and how it was reached", async () => {
+    const expected = machineSessionCapacity()
+    const [line, ...more] = capacityLines(await startupLog({}))
+    expect(more).toEqual([])
+    expect(line).toMatchObject({ level: 30, maxSessions: expected.sessions, bound: expected.bound })
+    expect(line!.msg).toMatch(
+      new RegExp(
+        `^MAX_SESSIONS ${expected.sessions} from this machine, bound by its (memory|open files): memory \\d+ MB`,
+      ),
+    )
+  }, 90_000)
+
+  it('set by the operator, nothing is derived or said', async () => {
+    expect(capacityLines(await startupLog({ MAX_SESSIONS: '40' }))).toEqual([])
   }, 90_000)
 })
