@@ -14,7 +14,8 @@
  *
  *   npm run bench:chaos   BENCH_CHAOS_MINUTES (30), BENCH_CHAOS_SESSIONS (200), BENCH_CHAOS_SEED (1),
  *                         BENCH_CHAOS_GAP_MIN_S (30), BENCH_CHAOS_GAP_MAX_S (90), BENCH_CHAOS_SEND_MIN_S (5),
- *                         BENCH_CHAOS_SEND_MAX_S (10); node logs in $TMPDIR/bench-chaos-*, kept when a figure is not 0
+ *                         BENCH_CHAOS_SEND_MAX_S (10), BENCH_CHAOS_KINDS (all: sigkill,sigstop,sigterm,
+ *                         redis-restart,drop-connection); node logs in $TMPDIR/bench-chaos-*, kept when a figure is not 0
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -44,6 +45,9 @@ const SEND_MAX_S = setting('BENCH_CHAOS_SEND_MAX_S', 10)
 /** The production lease (CLUSTER_LEASE_TTL_MS' default): a frozen node stays stopped 5 s past it. */
 const LEASE_MS = 15_000
 const SETTLE_MS = 60_000
+/** The faults drawn from (a comma list of FAULT_KINDS, to replay one kind alone); all by default. */
+const KINDS = (process.env.BENCH_CHAOS_KINDS?.split(',') ?? [...FAULT_KINDS]) as FaultKind[]
+for (const k of KINDS) if (!FAULT_KINDS.includes(k)) throw new Error(`BENCH_CHAOS_KINDS: unknown fault ${k}`)
 const CONTACTS = Array.from({ length: 10 }, (_, i) => String(15550980000 + i))
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -112,7 +116,7 @@ try {
   const runEnd = Date.now() + MINUTES * 60_000
   for (;;) {
     const gap = (GAP_MIN_S + rng() * (GAP_MAX_S - GAP_MIN_S)) * 1000
-    const kind: FaultKind = FAULT_KINDS[Math.floor(rng() * FAULT_KINDS.length)]!
+    const kind = KINDS[Math.floor(rng() * KINDS.length)]!
     if (Date.now() + gap >= runEnd) break
     await sleep(gap)
     const before = await readLedger(sandbox.url)
@@ -161,7 +165,14 @@ try {
     writeFileSync(
       path.join(workDir, 'post-mortem.json'),
       JSON.stringify(
-        { ...delivered, moments: concurrent.moments, faults: faults.map(f => ({ ...f, mayKick: [...f.mayKick] })) },
+        {
+          ...delivered,
+          trails: [...delivered.lostTexts, ...delivered.doubledTexts].map(t => [t, result.trails[t]]),
+          moments: concurrent.moments,
+          faults: faults.map(f => ({ ...f, mayKick: [...f.mayKick] })),
+          fleet: fleet.map((s, i) => [i, s.id, s.phone]),
+          nodeUrls: cluster.history,
+        },
         null,
         2,
       ),

@@ -18,6 +18,8 @@ export class ChaosCluster {
   readonly nodes: (GatewayProcess | undefined)[] = Array.from({ length: NODES }, () => undefined)
   readonly frozen = new Set<number>()
   readonly #logs: WriteStream[] = []
+  /** `node-<n> <url> <started at>` of every start, for the post-mortem (a restarted node has a new port). */
+  readonly history: string[] = []
 
   constructor(
     readonly redis: RedisServer,
@@ -50,6 +52,7 @@ export class ChaosCluster {
       { exitWithParent: true, onOutput: chunk => log.write(chunk) },
     )
     this.nodes[i] = gw
+    this.history.push(`node-${i + 1} ${gw.url} ${new Date().toISOString()}`)
     this.#changed()
     return gw
   }

@@ -38,6 +38,16 @@ export interface LoadResult {
   stretches: number[]
   /** When each stretch started (ms since the epoch), beside `stretches`. */
   stretchStarts: number[]
+  /** Per text whose send was not one prompt 200: each attempt's node, answer and times (for the post-mortem). */
+  trails: Record<string, Attempt[]>
+}
+
+export interface Attempt {
+  node: string
+  /** The HTTP status, or the error code when there was no answer. */
+  answer: string
+  at: number
+  ms: number
 }
 
 /** A 200 slower than this starts an unavailable stretch too (a request held while its session moved). */
@@ -49,7 +59,15 @@ const GIVE_UP_MS = 180_000
 
 let nodes: string[] = []
 let running = true
-const result: LoadResult = { type: 'done', answered: {}, ended: {}, retried: 0, stretches: [], stretchStarts: [] }
+const result: LoadResult = {
+  type: 'done',
+  answered: {},
+  ended: {},
+  retried: 0,
+  stretches: [],
+  stretchStarts: [],
+  trails: {},
+}
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
 const pick = <T>(xs: T[]): T | undefined => xs[Math.floor(Math.random() * xs.length)]
@@ -60,6 +78,11 @@ const bump = (what: string) => {
 /** One send, tried again as a spec client does; whether it was answered 200, and when its first try started. */
 async function send(s: LoadSession, text: string, onDown: (at: number) => void): Promise<boolean> {
   const started = Date.now()
+  const trail: Attempt[] = []
+  const note = (node: string, answer: string, at: number, detail = '') => {
+    trail.push({ node, answer: detail ? `${answer} ${detail}` : answer, at, ms: Date.now() - at })
+    if (answer !== '200' || trail.length > 1 || Date.now() - at > PROMPT_MS) result.trails[text] = trail
+  }
   for (let tries = 1; ; tries++) {
     const node = pick(nodes)
     if (!node || Date.now() - started > GIVE_UP_MS) {
@@ -82,6 +105,7 @@ async function send(s: LoadSession, text: string, onDown: (at: number) => void):
     } catch (err) {
       const e = err as { name?: string; cause?: { code?: string } }
       const code = e.cause?.code ?? e.name ?? 'unknown'
+      note(node, code, attempt)
       if (code === 'ECONNREFUSED') {
         onDown(attempt)
         await sleep(100)
@@ -92,6 +116,7 @@ async function send(s: LoadSession, text: string, onDown: (at: number) => void):
       return false
     }
     const body = await res.text()
+    note(node, String(res.status), attempt, res.status === 200 ? '' : body.slice(0, 100))
     if (res.status === 200) {
       if (tries > 1) result.retried++
       if (Date.now() - attempt > PROMPT_MS) onDown(attempt)

@@ -78,10 +78,11 @@ export async function deliveries(
   sandboxUrl: string,
   answered: Record<string, string[]>,
   settleMs: number,
-): Promise<{ lost: number; doubled: number; lostTexts: string[]; doubledTexts: string[] }> {
+): Promise<{ lost: number; doubled: number; lostTexts: string[]; doubledTexts: string[]; doubledRecords: unknown[] }> {
   for (const deadline = Date.now() + settleMs; ; ) {
     const lostTexts: string[] = []
     const doubledTexts: string[] = []
+    const doubledRecords: unknown[] = []
     for (const [contact, texts] of Object.entries(answered)) {
       const res = await fetch(`${sandboxUrl}/accounts/${contact}/inbox`)
       const { messages } = (await res.json()) as { messages: { text?: string }[] }
@@ -89,9 +90,10 @@ export async function deliveries(
       for (const m of messages) if (m.text) counts.set(m.text, (counts.get(m.text) ?? 0) + 1)
       for (const t of texts) if (!counts.has(t)) lostTexts.push(t)
       for (const [t, n] of counts) if (n > 1) doubledTexts.push(t)
+      doubledRecords.push(...messages.filter(m => m.text !== undefined && (counts.get(m.text) ?? 0) > 1))
     }
     if (lostTexts.length === 0 || Date.now() > deadline)
-      return { lost: lostTexts.length, doubled: doubledTexts.length, lostTexts, doubledTexts }
+      return { lost: lostTexts.length, doubled: doubledTexts.length, lostTexts, doubledTexts, doubledRecords }
     await new Promise(r => setTimeout(r, 2_000))
   }
 }
