@@ -17,6 +17,7 @@ import { startClusterWorld } from './lib/cluster-world.js'
 import { pairFleet, sessionHeaders, type FleetSession } from './lib/fleet.js'
 import { BenchReport, percentile } from './lib/results.js'
 import { setting } from './lib/settings.js'
+import { settled } from './lib/settled.js'
 
 const SESSIONS = setting('BENCH_ROLL_SESSIONS', 20)
 const RATE = setting('BENCH_ROLL_RATE', 10)
@@ -27,21 +28,11 @@ const report = new BenchReport('rolling-restart', { sessions: SESSIONS, sendsPer
 const world = await startClusterWorld('roll', { SEND_RATE_PER_SECOND: '0' })
 const { sandbox, nodes, startNode, ownerOf } = world
 
-/** Until every session has an owner and none moved for `quietMs`. */
-async function settled(fleet: FleetSession[], quietMs = 3_000): Promise<void> {
-  let last = ''
-  let since = Date.now()
-  for (const end = Date.now() + 180_000; Date.now() < end; ) {
-    const owners = await Promise.all(fleet.map(ownerOf))
-    const now = owners.join(',')
-    if (owners.includes(undefined) || now !== last) {
-      last = now
-      since = Date.now()
-    } else if (Date.now() - since >= quietMs) return
-    await new Promise(r => setTimeout(r, 250))
-  }
-  throw new Error('the cluster did not settle')
-}
+const settledFleet = (fleet: FleetSession[]) =>
+  settled(
+    fleet.map(s => s.id),
+    id => ownerOf({ id }),
+  )
 
 interface Outcome {
   text: string
@@ -98,7 +89,7 @@ try {
     concurrency: 5,
     phoneBase: 15550600000,
   })
-  await settled(fleet)
+  await settledFleet(fleet)
 
   // the steady load: RATE sends a second, each on its own (a slow one does not hold the next back)
   const outcomes: Promise<Outcome>[] = []
@@ -119,7 +110,7 @@ try {
     const restarted = Date.now()
     stops.push((restarted - rollStarted) / 1000)
     await startNode(i)
-    await settled(fleet)
+    await settledFleet(fleet)
     rolls.push((Date.now() - rollStarted) / 1000)
     await new Promise(r => setTimeout(r, 3_000))
   }

@@ -14,8 +14,9 @@ import { combinedTable, missedGoals, readReports } from './lib/combine.js'
 import { isLong } from './lib/settings.js'
 
 const here = import.meta.dirname
-/** Not goals' figures: this runner itself, and the older many-sessions bench (superseded by bench/scale-*.ts). */
-const NOT_BENCHES = new Set(['run-all', 'many-sessions'])
+/** Not goals' figures: this runner itself, and the older many-sessions bench (superseded by bench/scale-*.ts); and
+ * the chaos run, half an hour of its own that prints one JSON line (`npm run bench:chaos`). */
+const NOT_BENCHES = new Set(['run-all', 'many-sessions', 'chaos'])
 
 const wanted = process.argv.slice(2).filter(a => !a.startsWith('--'))
 const benches = readdirSync(here)

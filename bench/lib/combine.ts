@@ -20,6 +20,7 @@ export function readReports(dir: string): ReportFile[] {
     .filter(f => f.endsWith('.json'))
     .sort()
     .map(f => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as ReportFile)
+    .filter(r => Array.isArray(r.figures)) // chaos.json is one line of figures of its own, not a report
 }
 
 const goalCell = (f: Figure) => (f.goal ? `${f.goal} ${f.met ? '✓ met' : '✗ missed'}` : '—')

@@ -98,12 +98,15 @@ export function clusterFront(parts: FrontParts): RequestHandler {
     return where
   }
 
+  /** What a peer request's signature covers. */
+  const claimedOf = (req: Request) =>
+    peerRequestOf(req.method, req.originalUrl, req.headers, header(req, PEER_CLIENT_HEADER) ?? '')
+
   /** The signing node of a peer request, or undefined for a client's. */
   const peerOf = (req: Request): string | undefined => {
     const signature = header(req, PEER_HEADER)
     if (signature === undefined) return undefined
-    const claimed = peerRequestOf(req.method, req.originalUrl, req.headers, header(req, PEER_CLIENT_HEADER) ?? '')
-    return parts.auth.verify(signature, claimed)
+    return parts.auth.verify(signature, claimedOf(req))
   }
 
   /** POST /_cluster/adopt `{"ids": [...]}` from a peer: 204 once each session is started or found elsewhere. */
@@ -203,6 +206,10 @@ export function clusterFront(parts: FrontParts): RequestHandler {
       if (id === undefined || parts.runsHere(id)) return next()
       return next(new GatewayError('SESSION_MOVING'))
     }
+    // a node's forwarded request that arrives late or again: its node answered its client already; run nothing
+    const signature = header(req, PEER_HEADER)
+    if (signature !== undefined && parts.auth.spent(signature, claimedOf(req)))
+      return next(new GatewayError('SESSION_MOVING'))
     // the common case first, with no promise: a session this node runs, with its right secret
     const id = header(req, 'id')
     const secret = header(req, 'session-id')

@@ -138,22 +138,41 @@ export class PeerAuth {
     return `v1 ${this.#self} ${to} ${at} ${nonce} ${mac}`
   }
 
-  /**
-   * The node that sent this request, when `presented` is a fresh, unused signature of exactly this request made
-   * for this node; undefined otherwise (the request is then a client's like any other).
-   */
-  verify(presented: string | undefined, request: PeerRequest): string | undefined {
+  /** The fields of `presented` when it is a well-formed signature of exactly this request for this node. */
+  #genuine(
+    presented: string | undefined,
+    request: PeerRequest,
+  ): { from: string; at: number; nonce: string } | undefined {
     if (presented === undefined || presented.length > 400) return undefined
     const [version, from, to, at, nonce, mac, ...rest] = presented.split(' ')
     if (version !== 'v1' || rest.length > 0 || to !== this.#self) return undefined
     if (!from || !NODE_NAME.test(from) || !at || !/^\d{1,16}$/.test(at)) return undefined
     if (!nonce || !NONCE.test(nonce) || !mac || !MAC.test(mac)) return undefined
-    const now = this.#now()
-    if (Math.abs(now - Number(at)) > PEER_SKEW_MS) return undefined
     const expected = this.#requestMac(from, to, at, nonce, request)
-    if (!timingSafeEqual(Buffer.from(mac, 'base64url'), expected)) return undefined
+    return timingSafeEqual(Buffer.from(mac, 'base64url'), expected) ? { from, at: Number(at), nonce } : undefined
+  }
+
+  /**
+   * The node that sent this request, when `presented` is a fresh, unused signature of exactly this request made
+   * for this node; undefined otherwise (the request is then a client's like any other, unless `spent`).
+   */
+  verify(presented: string | undefined, request: PeerRequest): string | undefined {
+    const now = this.#now()
+    // the time first: a stale or forged header costs no MAC
+    const at = Number(presented?.split(' ')[3])
+    if (!(Math.abs(now - at) <= PEER_SKEW_MS)) return undefined
+    const genuine = this.#genuine(presented, request)
     // only a request that proved itself spends a nonce: a forger cannot fill the cache
-    return this.#nonces.add(nonce, now) ? from : undefined
+    return genuine && this.#nonces.add(genuine.nonce, now) ? genuine.from : undefined
+  }
+
+  /**
+   * Whether `presented`, which `verify` refused, is still a node's genuine signature of exactly this request for
+   * this node: one past its time (its node forwarded it to this one while this one was frozen, and has answered
+   * its client since, who may have sent it again) or seen before. Run as a client's request, it would run twice.
+   */
+  spent(presented: string | undefined, request: PeerRequest): boolean {
+    return this.#genuine(presented, request) !== undefined
   }
 
   /** A client's name in Redis for the per-client limits: a keyed hash of its key, so Redis holds no address. */

@@ -6,7 +6,8 @@
  *   - a registered session whose lease nobody holds (new and not connected yet, handed over, or its owner died):
  *     forwarded to the node it belongs on, which runs it or is about to (and answers 503 SESSION_MOVING with
  *     Retry-After until then); 503 here when that is this node, or while a node that stopped beating holds it;
- *   - an id the registry does not know: here, where the authentication answers 404 like any unknown session.
+ *   - an id the registry does not know: here, where the authentication answers 404 like any unknown session;
+ *   - Redis unreachable: on its way (the request waits for it to answer again).
  * A new session goes to the node with the fewest sessions among those that take sessions.
  */
 import type { RedisConnection } from './store/connection.js'
@@ -50,8 +51,19 @@ export class ClusterRoutes implements ClusterGaugeSource {
     return this.#hosts(id)
   }
 
-  /** Where a request for a session this node does not run goes. */
+  /**
+   * Where a request for a session this node does not run goes. Redis unreachable for a moment (a restart): nothing
+   * ran, and the request waits as for a session between two nodes (then 503 with Retry-After), not a 500.
+   */
   async locate(id: string): Promise<Route> {
+    try {
+      return await this.#locate(id)
+    } catch {
+      return this.#hosts(id) ? { to: 'here' } : { to: 'moving' }
+    }
+  }
+
+  async #locate(id: string): Promise<Route> {
     const redis = await this.#redis()
     const lease = text(await redis.command(['GET', sessionKeys(id).lease]))
     if (this.#hosts(id)) return { to: 'here' } // adopted while we asked

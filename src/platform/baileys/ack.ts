@@ -4,7 +4,8 @@
  * is written, not when the platform accepted it. Register BEFORE sending. An `error` attribute →
  * PLATFORM_REJECTED `the platform rejected the message (error 463)`; no ack in time (or a query on the way timing
  * out) → PLATFORM_TIMEOUT; the socket closing first → PLATFORM_CONNECTION_LOST (the stanza may be out: the client
- * is told it may have been delivered, rather than `session not connected`, which reads as never sent).
+ * is told it may have been delivered, rather than `session not connected`, which reads as never sent); the same
+ * for a key write refused after the stanza went out (cluster mode: the lease moved), rather than "moving".
  */
 import type { BinaryNode } from '@whiskeysockets/baileys'
 import { GatewayError } from '../../protocol/errors.js'
@@ -91,6 +92,11 @@ export async function sendAndAwaitAck<T>(
     ack.cancel()
     // a query Baileys makes on the way (devices, sessions, group metadata) got no answer in its own time
     if (isQueryTimeout(err)) throw new GatewayError('PLATFORM_TIMEOUT')
+    // Cluster mode: a write refused because the lease moved says "moving, nothing ran", which a client and a
+    // forwarding node send again. Inside a send, Baileys defers every key write to the commit that follows the
+    // stanza's write, so a refused one means the message may be out: telling the client to send it again would
+    // deliver it twice (a node frozen between the two, woken past its lease).
+    if (err instanceof GatewayError && err.code === 'SESSION_MOVING') throw new GatewayError('PLATFORM_CONNECTION_LOST')
     throw err
   }
   ack.arm()

@@ -99,6 +99,24 @@ describe('cluster front', () => {
     expect((await call('/session', forged)).body.client).not.toBe(client)
   })
 
+  it("runs nothing of a node's genuine request that arrives late or again: its node answered its client", async () => {
+    // a node frozen with a forwarded request unread wakes past the signature's time; its sender told the client to
+    // retry; or the same signature comes twice
+    const { app } = appWith({ runsHere: () => true })
+    const headers = { id: 's1' }
+    const late = new PeerAuth(SECRET, 'node-b', () => Date.now() - 20_000)
+    const fresh = new PeerAuth(SECRET, 'node-b')
+    const call = (sig: string) =>
+      request(app)
+        .get('/session')
+        .set({ ...headers, [PEER_HEADER]: sig, [PEER_CLIENT_HEADER]: 'c' })
+    const moving = { statusCode: 503, message: 'session is moving to another node, retry in 1 s' }
+    expect((await call(late.sign('node-a', peerRequestOf('GET', '/session', headers, 'c')))).body).toEqual(moving)
+    const once = fresh.sign('node-a', peerRequestOf('GET', '/session', headers, 'c'))
+    expect((await call(once)).status).not.toBe(503)
+    expect((await call(once)).body).toEqual(moving)
+  })
+
   it('never forwards a request a peer forwarded: 503 moving, marked for that peer', async () => {
     const { app } = appWith()
     const sender = new PeerAuth(SECRET, 'node-c')

@@ -261,4 +261,23 @@ describeWithRedis('cluster nodes and routes', () => {
     expect(await routes.locate('s-1')).toEqual({ to: 'moving' })
     expect(routes.peer('evil')).toBeUndefined()
   })
+
+  it('takes a session Redis cannot place for a moment (a restart) as between two nodes: its request waits', async () => {
+    const a = directory('node-a', () => 0, 10_000)
+    await a.beat()
+    const offline = {
+      ...redis.conn,
+      command: async () => {
+        throw new Error('The client is offline')
+      },
+    }
+    const routes = new ClusterRoutes(
+      async () => offline,
+      a,
+      () => false,
+      () => 0,
+    )
+    // nothing ran: the front waits (CLUSTER_MOVE_WAIT_MS) and asks again, then answers 503 with Retry-After
+    expect(await routes.locate('s-1')).toEqual({ to: 'moving' })
+  })
 })
