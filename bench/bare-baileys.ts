@@ -22,14 +22,18 @@
  * A/B of gateway builds or settings: BENCH_BARE_GATEWAYS='[{"label":"A","dir":"/path/to/tree"},{"label":"B",
  * "env":{"SETTING":"value"},"nodeArgs":["--flag"]}]' replaces the one `gateway` variant by one per entry (`gateway A`,
  * `gateway B`), each `node [nodeArgs] dist/main.js` of its tree (default: this one, built first) with its extra
- * environment, in the same rotation.
+ * environment, in the same rotation. `"cluster":true` runs that entry as one cluster node instead: its own fresh
+ * redis-server on a free loopback port per round, with REDIS_URL, CLUSTER_SECRET, DATA_KEY, NODE_ID and ADVERTISE_URL
+ * set (bench/lib/built-gateway.ts), so its CPU per text counts what cluster mode adds on one node; the
+ * redis-server's own CPU per text is reported beside it, not in it.
  */
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startSandbox } from '../test/support/processes.js'
+import { REDIS_KIND } from './bare/gateway-target.js'
 import { type BareRound, runBareClient } from './lib/bare-client.js'
-import { buildDist, startBuiltGateway } from './lib/built-gateway.js'
+import { buildDist, startBuiltClusterNode, startBuiltGateway } from './lib/built-gateway.js'
 import { BenchReport, median } from './lib/results.js'
 import { setting } from './lib/settings.js'
 
@@ -74,6 +78,8 @@ interface GatewayBuild {
   env?: Record<string, string>
   /** Node options before `dist/main.js` (V8 flags, e.g. a GC setting to A/B). */
   nodeArgs?: string[]
+  /** One cluster node on its own redis-server, instead of the single-node gateway. */
+  cluster?: boolean
 }
 const builds: GatewayBuild[] = process.env.BENCH_BARE_GATEWAYS
   ? (JSON.parse(process.env.BENCH_BARE_GATEWAYS) as GatewayBuild[])
@@ -88,8 +94,12 @@ const all: Variant[] = [
     args: ['-n', '19', node, '--no-warnings', '--import', 'tsx'],
     env: { TARGET: 'gateway' },
     around: async (sandboxUrl: string) => {
-      const gateway = await startBuiltGateway(sandboxUrl, b.dir ?? root, b.env, b.nodeArgs)
-      return { env: { GATEWAY_URL: gateway.url, GATEWAY_PID: String(gateway.pid) }, stop: gateway.stop }
+      const env: Record<string, string> = {}
+      const gateway = b.cluster
+        ? await startBuiltClusterNode(sandboxUrl, b.dir ?? root, b.env, b.nodeArgs)
+        : await startBuiltGateway(sandboxUrl, b.dir ?? root, b.env, b.nodeArgs)
+      if ('redisPid' in gateway) env.REDIS_PID = String(gateway.redisPid)
+      return { env: { ...env, GATEWAY_URL: gateway.url, GATEWAY_PID: String(gateway.pid) }, stop: gateway.stop }
     },
   })),
   { name: 'node-unpatched', command: node, args: ['--no-warnings'] },
@@ -135,6 +145,9 @@ for (const [name, rounds] of results) {
   report.add({ figure: `${name}: CPU per acked text`, value: median(cpu), unit: 'ms', detail })
   report.add({ figure: `${name}: acked texts per second`, value: median(rate), unit: '/s', detail })
   report.add({ figure: `${name}: latency p50`, value: median(rounds.map(r => r.p50Ms)), unit: 'ms', detail })
+  const redis = rounds.flatMap(r => r.byThread?.[REDIS_KIND] ?? [])
+  if (redis.length)
+    report.add({ figure: `${name}: ${REDIS_KIND} CPU per acked text`, value: median(redis), unit: 'ms', detail })
   report.add({
     figure: `${name}: privacy-token issuances per send`,
     value: median(rounds.map(r => r.privacyTokenIssuesPerSend)),

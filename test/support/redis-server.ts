@@ -43,6 +43,8 @@ export interface RedisServer {
   url: string
   port: number
   dir: string
+  /** The running server's process id (for a bench that reads its CPU from /proc). */
+  pid(): number | undefined
   /** Stops it for good and removes its folder. */
   stop(): Promise<void>
   /** Stops it (SIGTERM: it writes its AOF and exits) and keeps its folder, to `up()` it again. */
@@ -125,6 +127,7 @@ export async function startRedisServer(): Promise<RedisServer> {
       url: `redis://127.0.0.1:${port}`,
       port,
       dir,
+      pid: () => child?.pid,
       async stop() {
         await ended(child)
         fs.rmSync(dir, { recursive: true, force: true })
